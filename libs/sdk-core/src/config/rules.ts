@@ -1,0 +1,17 @@
+export const AUTH_TOKEN_MAX_LENGTH = 40;
+export const AUTH_TOKEN_PATTERN = /^[A-Za-z0-9_-]+$/;
+export const COLOR_PATTERN = /^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/;
+/** A DNS host name (labels of letters, digits, dashes) with an optional port. */
+export const HOST_PATTERN = /^(?=[^:]{1,253}(?::|$))[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::\d{1,5})?$/i;
+/** http(s) origin with an optional path prefix; no query or fragment. */
+export const API_BASE_URL_PATTERN = /^https?:\/\/[^/?#\s@]+(?:\/[^?#\s]*)?$/i;
+export const REGIONS = ['r1', 'r2', 'r3', 'r4', 'r5'] as const;
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `https://r1.<host>` … `https://r5.<host>`, nothing after the host but one optional slash. */
+export function regionUrlPattern(cloudHost: string): RegExp {
+  return new RegExp(`^https://r[1-5]\\.${escapeRegExp(cloudHost)}/?$`, 'i');
+}

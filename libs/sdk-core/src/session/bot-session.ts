@@ -1,0 +1,190 @@
+import type { BotConfig, ResolvedBotConfig } from '../config/bot-config';
+import { DEFAULT_REQUEST_TIMEOUT_MS, resolveApiBaseUrl, resolveFetch, resolveWebSocket, type SdkOptions } from '../config/sdk-options';
+import { checkPayload, validateBotConfig } from '../config/validate-config';
+import { ProtocolError, SdkError, SessionError, ValidationError } from '../errors';
+import type { BotEvent, BotEventMeta } from '../events/bot-event';
+import { Listeners } from '../events/listeners';
+import { isRecord } from '../json/check-json';
+import type { JsonObject } from '../json/json-types';
+import type { FetchLike } from '../transport/fetch-like';
+import { requestJson } from '../transport/http';
+import { buildWebViewUrl } from '../webview/build-web-view-url';
+import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
+import { EventStream, type StreamState } from './event-stream';
+import { sessionEventsPath, sessionsPath, type AppEventRequest, type StartSessionRequest, type StartSessionResponse } from './protocol';
+
+export interface BotSessionOptions extends SdkOptions {
+  /** Reconnect backoff of the event stream. */
+  reconnect?: Partial<BackoffOptions>;
+}
+
+export type SessionState = 'idle' | 'starting' | StreamState;
+
+/**
+ * A conversation with one bot: starts a session on the platform, receives the bot's events over a
+ * WebSocket stream and sends the app's events back.
+ */
+export class BotSession {
+  readonly config: ResolvedBotConfig;
+  private readonly options: BotSessionOptions;
+  private readonly token: string;
+  private readonly apiBaseUrl: string;
+  private readonly fetchFn: FetchLike;
+  private readonly events = new Listeners<[BotEvent, BotEventMeta]>();
+  private readonly errors = new Listeners<[SdkError]>();
+  private readonly states = new Listeners<[SessionState]>();
+  private current: StartSessionResponse | null = null;
+  private stream: EventStream | null = null;
+  private pending: Promise<StartSessionResponse> | null = null;
+  // Bumped by closeBot so that a start still in flight does not open a stream afterwards.
+  private generation = 0;
+  private stateValue: SessionState = 'idle';
+
+  constructor(config: BotConfig, options: BotSessionOptions) {
+    this.config = validateBotConfig(config, options);
+    if (this.config.ymAuthenticationToken === undefined) {
+      throw new ValidationError('ymAuthenticationToken', 'required', 'A bot session needs the chat auth token (ymAuthenticationToken)');
+    }
+    this.token = this.config.ymAuthenticationToken;
+    this.options = options;
+    this.apiBaseUrl = resolveApiBaseUrl(options, this.config.customBaseUrl);
+    this.fetchFn = resolveFetch(options);
+  }
+
+  get state(): SessionState {
+    return this.stateValue;
+  }
+
+  get sessionId(): string | null {
+    return this.current?.sessionId ?? null;
+  }
+
+  /** The address for the app's web view (see `buildWebViewUrl`). */
+  webViewUrl(): string {
+    return buildWebViewUrl(this.config, this.options);
+  }
+
+  /** Listener for the bot's events; returns a function that removes it. */
+  onEventFromBot(listener: (event: BotEvent, meta: BotEventMeta) => void): () => void {
+    return this.events.add(listener);
+  }
+
+  /** Listener for malformed events, stream failures and listeners that threw; returns a remover. */
+  onError(listener: (error: SdkError) => void): () => void {
+    return this.errors.add(listener);
+  }
+
+  onStateChange(listener: (state: SessionState) => void): () => void {
+    return this.states.add(listener);
+  }
+
+  /** Starts the session and its event stream. Calling it again while started returns the same session. */
+  start(): Promise<StartSessionResponse> {
+    if (this.current && this.stream && this.stateValue !== 'closed') return Promise.resolve(this.current);
+    if (!this.pending) {
+      this.pending = this.begin().finally(() => {
+        this.pending = null;
+      });
+    }
+    return this.pending;
+  }
+
+  /** Sends an event to the bot: POST …/sessions/{sessionId}/events with `{ code, data }`. */
+  async sendEventToBot(code: string, data: Readonly<Record<string, unknown>> = {}): Promise<void> {
+    if (typeof code !== 'string' || code.trim() === '') throw new ValidationError('code', 'blank', 'The event code must be a non-empty string');
+    const problem = checkPayload(data, 'data');
+    if (problem) throw problem;
+    if (!this.current) throw new SessionError('notStarted', 'Start the session before sending events to the bot');
+    const body: AppEventRequest = { code, data: data as JsonObject };
+    await requestJson(this.fetchFn, {
+      method: 'POST',
+      url: this.apiBaseUrl + sessionEventsPath(this.config.botId, this.current.sessionId),
+      body,
+      bearerToken: this.token,
+      timeoutMs: this.timeoutMs(),
+    });
+  }
+
+  /** Closes the event stream and stops reconnecting. Listeners stay registered. */
+  closeBot(): void {
+    this.generation += 1;
+    this.stream?.close();
+    this.stream = null;
+    this.current = null;
+    this.setState('closed');
+  }
+
+  /** Closes the current session and starts a new one. */
+  reloadBot(): Promise<StartSessionResponse> {
+    this.closeBot();
+    return this.start();
+  }
+
+  private async begin(): Promise<StartSessionResponse> {
+    const generation = this.generation;
+    this.setState('starting');
+    let session: StartSessionResponse;
+    try {
+      session = await this.createSession();
+    } catch (error) {
+      if (generation === this.generation) this.setState('closed');
+      throw error;
+    }
+    if (generation !== this.generation) return session;
+    this.stream?.close();
+    this.current = session;
+    this.stream = new EventStream(
+      { url: session.streamUrl, token: this.token, WebSocket: resolveWebSocket(this.options), backoff: { ...DEFAULT_BACKOFF, ...this.options.reconnect } },
+      {
+        event: (event, meta) => this.deliver(event, meta),
+        error: (error) => this.report(error),
+        state: (state) => this.setState(state),
+        sessionGone: () => this.restart(),
+      },
+    );
+    this.stream.open();
+    return session;
+  }
+
+  private async createSession(): Promise<StartSessionResponse> {
+    const body: StartSessionRequest = { authToken: this.token, payload: this.config.payload, version: this.config.version };
+    if (this.config.deviceToken !== undefined) body.deviceToken = this.config.deviceToken;
+    const url = this.apiBaseUrl + sessionsPath(this.config.botId);
+    const answer = await requestJson(this.fetchFn, { method: 'POST', url, body, timeoutMs: this.timeoutMs() });
+    if (!isRecord(answer) || typeof answer.sessionId !== 'string' || answer.sessionId === '' || typeof answer.streamUrl !== 'string') {
+      throw new ProtocolError(`POST ${url} must answer { sessionId, streamUrl }`);
+    }
+    const streamUrl = answer.streamUrl;
+    if (!/^wss?:\/\/[^/?#\s]+/i.test(streamUrl)) throw new ProtocolError('streamUrl must be an absolute ws:// or wss:// address');
+    // A session started over https must not continue over an unencrypted socket.
+    if (/^https:/i.test(this.apiBaseUrl) && !/^wss:/i.test(streamUrl)) throw new ProtocolError('streamUrl must be wss:// when the API is https');
+    return { sessionId: answer.sessionId, streamUrl };
+  }
+
+  private deliver(event: BotEvent, meta: BotEventMeta): void {
+    for (const thrown of this.events.emit(event, meta)) {
+      this.report(new SessionError('listenerFailed', `An onEventFromBot listener threw on "${event.code}"`, undefined, thrown));
+    }
+  }
+
+  private restart(): void {
+    this.reloadBot().catch((error: unknown) => {
+      this.report(new SessionError('restartFailed', 'The session expired and could not be restarted; call reloadBot()', undefined, error));
+    });
+  }
+
+  private report(error: SdkError): void {
+    // Errors of onError listeners are dropped: there is nowhere left to report them.
+    this.errors.emit(error);
+  }
+
+  private setState(state: SessionState): void {
+    if (state === this.stateValue) return;
+    this.stateValue = state;
+    this.states.emit(state);
+  }
+
+  private timeoutMs(): number {
+    return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+}

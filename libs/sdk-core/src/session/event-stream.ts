@@ -1,0 +1,159 @@
+import type { BotEvent, BotEventMeta } from '../events/bot-event';
+import { decodeServerFrame } from '../events/decode-frame';
+import { SessionError, type SdkError } from '../errors';
+import { WS_OPEN, type WebSocketConstructorLike, type WebSocketLike } from '../transport/websocket-like';
+import { backoffDelay, type BackoffOptions } from './backoff';
+import { STREAM_CLOSE, type ClientFrame } from './protocol';
+import { RecentIds } from './recent-ids';
+
+export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface EventStreamOptions {
+  url: string;
+  token: string;
+  WebSocket: WebSocketConstructorLike;
+  backoff: BackoffOptions;
+}
+
+export interface EventStreamHandlers {
+  /** May throw; the stream acks afterwards either way. */
+  event(event: BotEvent, meta: BotEventMeta): void;
+  error(error: SdkError): void;
+  state(state: StreamState): void;
+  /** The server closed with 4404: the session is gone and a new one is needed. */
+  sessionGone(): void;
+}
+
+/**
+ * One session's event stream: connects, authenticates with the first frame, decodes events, acks
+ * them, and reconnects with backoff until `close()`.
+ */
+export class EventStream {
+  private socket: WebSocketLike | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private attempt = 0;
+  private stopped = true;
+  private readonly seen = new RecentIds();
+
+  constructor(
+    private readonly options: EventStreamOptions,
+    private readonly on: EventStreamHandlers,
+  ) {}
+
+  open(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.connect();
+  }
+
+  close(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.timer);
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      try {
+        socket.close(STREAM_CLOSE.normal, 'closed by app');
+      } catch {
+        // Already closing.
+      }
+    }
+    this.on.state('closed');
+  }
+
+  private connect(): void {
+    this.on.state(this.attempt === 0 ? 'connecting' : 'reconnecting');
+    let socket: WebSocketLike;
+    try {
+      socket = new this.options.WebSocket(this.options.url);
+    } catch (error) {
+      this.on.error(new SessionError('gaveUp', `Cannot open the event stream: ${String(error)}`, undefined, error));
+      this.stop();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      if (socket === this.socket) this.send(socket, { type: 'auth', token: this.options.token });
+    };
+    socket.onmessage = (message) => {
+      if (socket === this.socket) this.receive(socket, message.data);
+    };
+    // A close event follows every error; errors are handled there. Kept as a no-op (not null) because
+    // the `ws` package throws on an 'error' event without listener.
+    socket.onerror = () => undefined;
+    socket.onclose = (event) => {
+      if (socket !== this.socket) return;
+      this.socket = null;
+      this.closed(event.code, event.reason);
+    };
+  }
+
+  private receive(socket: WebSocketLike, data: unknown): void {
+    const frame = decodeServerFrame(data);
+    switch (frame.kind) {
+      case 'ready':
+        this.attempt = 0;
+        this.on.state('open');
+        return;
+      case 'event':
+        // Redeliveries (same id) are acked again but not handed to the app twice.
+        if (this.seen.add(frame.id)) {
+          try {
+            this.on.event(frame.event, { id: frame.id, platformCode: frame.platformCode });
+          } catch {
+            // The handler reports listener failures itself.
+          }
+        }
+        this.send(socket, { type: 'ack', id: frame.id });
+        return;
+      case 'malformed':
+        // Acked too: redelivering an undecodable event would fail the same way.
+        if (frame.id !== undefined) this.send(socket, { type: 'ack', id: frame.id });
+        this.on.error(frame.error);
+        return;
+      case 'ignored':
+        return;
+    }
+  }
+
+  private closed(code: number, reason: string): void {
+    if (this.stopped) return;
+    if (code === STREAM_CLOSE.unauthorized || code === STREAM_CLOSE.forbidden) {
+      this.stop();
+      this.on.error(new SessionError('unauthorized', `The event stream refused the chat auth token (${code}${reason ? ` ${reason}` : ''})`, code));
+      return;
+    }
+    if (code === STREAM_CLOSE.sessionGone) {
+      this.stop();
+      this.on.sessionGone();
+      return;
+    }
+    if (this.attempt >= this.options.backoff.maxAttempts) {
+      this.stop();
+      this.on.error(new SessionError('gaveUp', `The event stream gave up after ${this.attempt} reconnects`, code));
+      return;
+    }
+    const delay = backoffDelay(this.attempt, this.options.backoff);
+    this.attempt += 1;
+    this.on.state('reconnecting');
+    this.timer = setTimeout(() => {
+      if (!this.stopped) this.connect();
+    }, delay);
+  }
+
+  private stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.on.state('closed');
+  }
+
+  private send(socket: WebSocketLike, frame: ClientFrame): void {
+    if (socket.readyState !== WS_OPEN) return;
+    try {
+      socket.send(JSON.stringify(frame));
+    } catch {
+      // The socket is closing; the server redelivers what was not acked.
+    }
+  }
+}
