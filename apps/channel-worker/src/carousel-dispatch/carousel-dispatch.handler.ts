@@ -1,0 +1,50 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Job, UnrecoverableError } from 'bullmq';
+import { CarouselDispatchJob } from '@platform/contracts';
+import { SecretBox } from '@platform/crypto';
+import { MessageRepository } from '@platform/database';
+import { renderCarouselMessage } from '../whatsapp/whatsapp-carousel.renderer.js';
+import { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
+
+/**
+ * One delivery attempt of a carousel message. Throwing makes BullMQ retry with backoff;
+ * UnrecoverableError ends the job at once. A message already in a final state is never sent again.
+ */
+@Injectable()
+export class CarouselDispatchHandler {
+  private readonly logger = new Logger('CarouselDispatch');
+
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly whatsapp: WhatsAppCloudClient,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async handle(job: Job<CarouselDispatchJob>): Promise<string> {
+    const { messageId } = job.data;
+    const message = await this.messages.startAttempt(messageId);
+    if (!message) return 'skipped: message already final or gone';
+
+    let token: string;
+    try {
+      token = this.secrets.decrypt(message.sender.accessTokenEncrypted);
+    } catch (err) {
+      await this.messages.recordError(messageId, 'credentials', `sender access token cannot be decrypted: ${(err as Error).message}`, true);
+      throw new UnrecoverableError('sender access token cannot be decrypted');
+    }
+    const body = renderCarouselMessage(message.template, message.recipient, job.data.cards);
+    const outcome = await this.whatsapp.send(message.sender.phoneNumberId, token, body);
+    const attempt = message.attempts;
+
+    if (outcome.kind === 'sent') {
+      await this.messages.markSent(messageId, outcome.providerMessageId);
+      this.logger.log(`message ${messageId} sent as ${outcome.providerMessageId} (attempt ${attempt})`);
+      return outcome.providerMessageId;
+    }
+    const lastAttempt = outcome.kind === 'failed' || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    await this.messages.recordError(messageId, outcome.code, outcome.text, lastAttempt);
+    this.logger.warn(`message ${messageId} attempt ${attempt} ${lastAttempt ? 'failed' : 'will be retried'}: ${outcome.code} ${outcome.text}`);
+    if (outcome.kind === 'failed') throw new UnrecoverableError(`${outcome.code}: ${outcome.text}`);
+    throw new Error(`${outcome.code}: ${outcome.text}`);
+  }
+}

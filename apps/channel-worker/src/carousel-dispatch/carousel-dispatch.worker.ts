@@ -1,0 +1,35 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Worker } from 'bullmq';
+import { PlatformEnv } from '@platform/config';
+import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
+import { createWorkerRedis } from '@platform/queue';
+import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
+
+/** Runs the BullMQ worker of the carousel-dispatch queue; jobs of a killed worker are recovered as stalled. */
+@Injectable()
+export class CarouselDispatchWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('CarouselDispatchWorker');
+  private worker?: Worker<CarouselDispatchJob>;
+
+  constructor(
+    private readonly env: PlatformEnv,
+    private readonly handler: CarouselDispatchHandler,
+  ) {}
+
+  onApplicationBootstrap() {
+    this.worker = new Worker<CarouselDispatchJob>(QueueNames.carouselDispatch, (job) => this.handler.handle(job), {
+      connection: createWorkerRedis(this.env.REDIS_URL, 'channel-worker'),
+      concurrency: this.env.WORKER_CONCURRENCY,
+      lockDuration: this.env.WORKER_LOCK_MS,
+      stalledInterval: Math.max(500, Math.floor(this.env.WORKER_LOCK_MS / 2)),
+      maxStalledCount: 3,
+    });
+    this.worker.on('error', (err) => this.logger.error(`worker error: ${err.message}`));
+    this.worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its worker stopped); it will run again`));
+    this.logger.log(`consuming ${QueueNames.carouselDispatch} with concurrency ${this.env.WORKER_CONCURRENCY}`);
+  }
+
+  async onApplicationShutdown() {
+    await this.worker?.close();
+  }
+}

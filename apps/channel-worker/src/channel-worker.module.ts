@@ -1,0 +1,20 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { PlatformConfigModule } from '@platform/config';
+import { CryptoModule } from '@platform/crypto';
+import { DatabaseModule } from '@platform/database';
+import { HealthModule } from '@platform/health';
+import { QueueModule } from '@platform/queue';
+import { CarouselDispatchHandler } from './carousel-dispatch/carousel-dispatch.handler.js';
+import { CarouselDispatchWorker } from './carousel-dispatch/carousel-dispatch.worker.js';
+import { WhatsAppCloudClient } from './whatsapp/whatsapp-cloud.client.js';
+
+@Module({})
+export class ChannelWorkerModule {
+  static forRoot(env: Record<string, string> = {}): DynamicModule {
+    return {
+      module: ChannelWorkerModule,
+      imports: [PlatformConfigModule.forRoot(env), DatabaseModule, CryptoModule, QueueModule.forProducers([]), HealthModule],
+      providers: [WhatsAppCloudClient, CarouselDispatchHandler, CarouselDispatchWorker],
+    };
+  }
+}

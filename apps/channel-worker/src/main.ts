@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runMain } from '@platform/config';
+import { createChannelWorker } from './create-channel-worker.js';
+
+runMain(() => createChannelWorker());

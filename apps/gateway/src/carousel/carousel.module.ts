@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '@platform/auth';
+import { CarouselTriggerController } from './carousel-trigger.controller.js';
+import { CarouselTriggerService } from './carousel-trigger.service.js';
+
+@Module({ imports: [AuthModule], controllers: [CarouselTriggerController], providers: [CarouselTriggerService] })
+export class CarouselModule {}

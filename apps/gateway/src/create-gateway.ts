@@ -1,0 +1,44 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { PlatformEnv, loadPlatformEnv } from '@platform/config';
+import { PinoNestLogger, createLogger } from '@platform/logger';
+import { GatewayModule } from './gateway.module.js';
+import { ErrorResponseFilter } from './http/error-response.filter.js';
+import { configureFastify } from './http/fastify-setup.js';
+import { createValidationPipe } from './http/validation.pipe.js';
+
+/** Builds the gateway (not listening yet). `env` overrides process.env, which tests use. */
+export async function createGateway(env: Record<string, string> = {}): Promise<NestFastifyApplication> {
+  const config = loadPlatformEnv({ ...process.env, ...env });
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  });
+  configureFastify(adapter.getInstance());
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(env), adapter, {
+    logger: new PinoNestLogger(logger),
+  });
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new ErrorResponseFilter());
+  app.enableShutdownHooks();
+  const openapi = new DocumentBuilder()
+    .setTitle('Bot platform API')
+    .setVersion('1')
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key')
+    .addBearerAuth()
+    .build();
+  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, openapi), {
+    swaggerUiEnabled: config.OPENAPI_UI === 'true',
+    jsonDocumentUrl: 'docs/openapi.json',
+  });
+  return app;
+}
+
+export async function listenGateway(app: NestFastifyApplication): Promise<string> {
+  const env = app.get(PlatformEnv);
+  await app.listen({ port: env.PORT, host: env.HOST });
+  return app.getUrl();
+}

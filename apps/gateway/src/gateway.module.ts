@@ -1,0 +1,27 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { PlatformConfigModule } from '@platform/config';
+import { QueueNames } from '@platform/contracts';
+import { CryptoModule } from '@platform/crypto';
+import { DatabaseModule } from '@platform/database';
+import { HealthModule } from '@platform/health';
+import { QueueModule } from '@platform/queue';
+import { CarouselModule } from './carousel/carousel.module.js';
+import { MessagesModule } from './messages/messages.module.js';
+
+@Module({})
+export class GatewayModule {
+  static forRoot(env: Record<string, string> = {}): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [
+        PlatformConfigModule.forRoot(env),
+        DatabaseModule,
+        CryptoModule,
+        QueueModule.forProducers([QueueNames.carouselDispatch]),
+        HealthModule,
+        CarouselModule,
+        MessagesModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,65 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { FastifyReply, FastifyRequest } from 'fastify';
+import { describeInfraError } from './infra-errors.js';
+
+/**
+ * Every error answer is `{message, status:"error"}`. 5xx never carry internals: the detail goes
+ * to the log, the caller gets a sentence saying what was unavailable.
+ */
+@Catch()
+export class ErrorResponseFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  catch(exception: unknown, host: ArgumentsHost) {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const req = host.switchToHttp().getRequest<FastifyRequest>();
+    const { statusCode, body, headers } = toErrorResponse(exception);
+    if (statusCode >= 500) this.logger.error(`${req.method} ${req.url} failed: ${errorText(exception)}`);
+    for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+    reply.status(statusCode).send(body);
+  }
+}
+
+export function toErrorResponse(exception: unknown): {
+  statusCode: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+} {
+  if (exception instanceof HttpException) {
+    const statusCode = exception.getStatus();
+    const res = exception.getResponse();
+    const message =
+      typeof res === 'string' ? res : Array.isArray((res as { message?: unknown }).message)
+        ? ((res as { message: string[] }).message).join('; ')
+        : String((res as { message?: unknown }).message ?? exception.message);
+    const extra = typeof res === 'object' && res !== null ? (res as { details?: unknown }).details : undefined;
+    return { statusCode, body: { message, status: 'error', ...(extra ? { details: extra } : {}) }, headers: {} };
+  }
+  const fastifyStatus = (exception as { statusCode?: number })?.statusCode;
+  if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
+    return { statusCode: fastifyStatus, body: { message: fastifyMessage(exception as Error & { code?: string }), status: 'error' }, headers: {} };
+  }
+  const infra = describeInfraError(exception);
+  return {
+    // The spec's error table has 500 for every server-side failure; the message says which part is down.
+    statusCode: HttpStatus.INTERNAL_SERVER_ERROR,
+    body: { message: infra ?? 'Internal server error', status: 'error' },
+    headers: infra ? { 'retry-after': '5' } : {},
+  };
+}
+
+function fastifyMessage(err: Error & { code?: string }): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'Request body is not valid JSON';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'Request body is too large';
+    default:
+      return /JSON/.test(err.message) ? 'Request body is not valid JSON' : err.message;
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}

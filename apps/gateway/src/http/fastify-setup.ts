@@ -1,0 +1,20 @@
+import { FastifyInstance } from 'fastify';
+import { toErrorResponse } from './error-response.filter.js';
+
+/**
+ * Hooks on the Fastify instance itself, for what happens before Nest sees a request: body parsing
+ * errors and unsupported content types get the platform's `{message,status}` body.
+ */
+export function configureFastify(fastify: FastifyInstance): void {
+  // Bodies of any type other than those with a registered parser are refused with 400 (spec: Content-Type application/json).
+  fastify.addContentTypeParser('*', (req, _payload, done) => {
+    const err = Object.assign(new Error(`Content-Type ${req.headers['content-type'] ?? '(none)'} is not supported; send application/json`), {
+      statusCode: 400,
+    });
+    done(err, undefined);
+  });
+  fastify.setErrorHandler((error, _req, reply) => {
+    const { statusCode, body, headers } = toErrorResponse(error);
+    reply.status(statusCode).headers(headers).send(body);
+  });
+}

@@ -1,0 +1,23 @@
+// One Jest run for the whole repo, in Jest's native ESM mode (NestJS 12 is ESM-only; run through
+// `npm test`, which sets --experimental-vm-modules). Unit tests (*.spec.ts) sit beside the code;
+// feature tests (*.e2e-spec.ts) live in test/ against the Postgres and Redis tools/run-tests.ts starts.
+import { readFileSync } from 'node:fs';
+
+const { compilerOptions } = JSON.parse(readFileSync(new URL('./tsconfig.json', import.meta.url), 'utf8'));
+const aliases = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, `<rootDir>/${target}`]),
+);
+
+export default {
+  rootDir: '.',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/libs/sdk-core/'],
+  testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }] },
+  moduleNameMapper: { ...aliases, '^(\\.{1,2}/.*)\\.js$': '$1' },
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

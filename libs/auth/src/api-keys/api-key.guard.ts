@@ -1,0 +1,42 @@
+import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { FastifyRequest } from 'fastify';
+import { ApiKeyPrincipal, ApiKeyService } from './api-key.service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey?: ApiKeyPrincipal;
+  }
+}
+
+/**
+ * Accepts a bot API key from `x-api-key` (the carousel trigger, as the spec has it) or from
+ * `Authorization: Bearer` (every /v1 route). When the route names a bot (`?bot=` or `:botId`),
+ * the key must belong to that bot; every failure looks the same to the caller.
+ */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(private readonly apiKeys: ApiKeyService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
+    const key = extractKey(req);
+    const principal = key ? await this.apiKeys.verify(key) : null;
+    if (!principal) throw new UnauthorizedException('A valid API key is required');
+    const params = req.params as Record<string, string | undefined>;
+    const query = req.query as Record<string, unknown>;
+    const routeBot = params?.botId ?? (typeof query?.bot === 'string' ? query.bot : undefined);
+    if (routeBot !== undefined && routeBot !== '' && routeBot !== principal.botId) {
+      throw new UnauthorizedException('A valid API key is required');
+    }
+    req.apiKey = principal;
+    return true;
+  }
+}
+
+function extractKey(req: FastifyRequest): string | undefined {
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string' && header) return header.trim();
+  const auth = req.headers.authorization;
+  const match = typeof auth === 'string' ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
+  return match?.[1];
+}

@@ -1,0 +1,3 @@
+export * from './platform-config.js';
+export * from './config.module.js';
+export * from './start.js';

@@ -1,0 +1,147 @@
+import { Transform, plainToInstance } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsNotEmpty,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+
+/** Environment variables of the platform. Every app validates this once at start-up. */
+export class PlatformEnv {
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
+  DATABASE_URL: string;
+
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL: string;
+
+  /** Comma-separated `keyId:base64Key` pairs; each key is 32 bytes (AES-256). */
+  @Matches(/^[A-Za-z0-9_-]+:[A-Za-z0-9+/=]{43,44}(,[A-Za-z0-9_-]+:[A-Za-z0-9+/=]{43,44})*$/, {
+    message: 'ENCRYPTION_KEYS must be comma-separated keyId:base64 pairs, each key 32 bytes (openssl rand -base64 32)',
+  })
+  ENCRYPTION_KEYS: string;
+
+  /** Key id new secrets are encrypted under; defaults to the first of ENCRYPTION_KEYS. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'ENCRYPTION_ACTIVE_KEY_ID must be a key id from ENCRYPTION_KEYS' })
+  ENCRYPTION_ACTIVE_KEY_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  HOST: string = '127.0.0.1';
+
+  @Transform(toInt)
+  @IsInt({ message: 'PORT must be an integer' })
+  @Min(0)
+  @Max(65535)
+  PORT: number = 3000;
+
+  @Transform(toInt)
+  @IsInt({ message: 'PUSH_SERVICE_HEALTH_PORT must be an integer' })
+  @Min(0)
+  @Max(65535)
+  PUSH_SERVICE_HEALTH_PORT: number = 3002;
+
+  @Transform(toInt)
+  @IsInt({ message: 'WORKER_HEALTH_PORT must be an integer' })
+  @Min(0)
+  @Max(65535)
+  WORKER_HEALTH_PORT: number = 3001;
+
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+  })
+  LOG_LEVEL: string = 'info';
+
+  /** Public addresses ({base_url}, {auth_url}, {cloud_url} of the spec); one host serves all three by default. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'BASE_URL must be an absolute URL' })
+  BASE_URL?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'AUTH_URL must be an absolute URL' })
+  AUTH_URL?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'CLOUD_URL must be an absolute URL' })
+  CLOUD_URL?: string;
+
+  /** Serve Swagger UI at /docs (the OpenAPI document is always at /docs/openapi.json). */
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'OPENAPI_UI must be true or false' })
+  OPENAPI_UI: string = 'true';
+
+  /** WhatsApp Cloud API base, e.g. https://graph.facebook.com/v21.0 (the local sandbox in development). */
+  @IsUrl({ require_tld: false, require_protocol: true }, { message: 'WHATSAPP_API_BASE_URL must be an absolute URL' })
+  WHATSAPP_API_BASE_URL: string = 'https://graph.facebook.com/v21.0';
+
+  @Transform(toInt)
+  @IsInt({ message: 'WHATSAPP_MAX_ATTEMPTS must be an integer' })
+  @Min(1)
+  @Max(50)
+  WHATSAPP_MAX_ATTEMPTS: number = 5;
+
+  @Transform(toInt)
+  @IsInt({ message: 'WHATSAPP_BACKOFF_MS must be an integer' })
+  @Min(1)
+  WHATSAPP_BACKOFF_MS: number = 2000;
+
+  @Transform(toInt)
+  @IsInt({ message: 'WHATSAPP_TIMEOUT_MS must be an integer' })
+  @Min(100)
+  WHATSAPP_TIMEOUT_MS: number = 10000;
+
+  @Transform(toInt)
+  @IsInt({ message: 'WORKER_CONCURRENCY must be an integer' })
+  @Min(1)
+  @Max(1000)
+  WORKER_CONCURRENCY: number = 20;
+
+  /** How long a worker holds a job before another may take it over (stalled-job recovery). */
+  @Transform(toInt)
+  @IsInt({ message: 'WORKER_LOCK_MS must be an integer' })
+  @Min(1000)
+  WORKER_LOCK_MS: number = 30000;
+
+  /** Upper bound on how long a request waits for Redis before it is answered 500. */
+  @Transform(toInt)
+  @IsInt({ message: 'REDIS_COMMAND_TIMEOUT_MS must be an integer' })
+  @Min(50)
+  REDIS_COMMAND_TIMEOUT_MS: number = 1500;
+}
+
+export class ConfigError extends Error {}
+
+/** Validates the environment; throws a ConfigError naming every bad or missing variable. */
+export function loadPlatformEnv(env: NodeJS.ProcessEnv = process.env): PlatformEnv {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = plainToInstance(PlatformEnv, defined, { exposeDefaultValues: true });
+  const errors = validateSync(parsed, { whitelist: false, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const lines = errors.map((e) =>
+      e.value === undefined ? `${e.property} is required` : Object.values(e.constraints ?? {}).join('; '),
+    );
+    throw new ConfigError(`Invalid configuration:\n  - ${lines.join('\n  - ')}`);
+  }
+  const keyIds = parsed.ENCRYPTION_KEYS.split(',').map((p) => p.split(':')[0]);
+  if (parsed.ENCRYPTION_ACTIVE_KEY_ID && !keyIds.includes(parsed.ENCRYPTION_ACTIVE_KEY_ID)) {
+    throw new ConfigError(
+      `Invalid configuration:\n  - ENCRYPTION_ACTIVE_KEY_ID "${parsed.ENCRYPTION_ACTIVE_KEY_ID}" is not among ENCRYPTION_KEYS`,
+    );
+  }
+  const base = (parsed.BASE_URL ?? `http://${parsed.HOST}:${parsed.PORT}`).replace(/\/$/, '');
+  parsed.BASE_URL = base;
+  parsed.AUTH_URL = (parsed.AUTH_URL ?? base).replace(/\/$/, '');
+  parsed.CLOUD_URL = (parsed.CLOUD_URL ?? base).replace(/\/$/, '');
+  parsed.WHATSAPP_API_BASE_URL = parsed.WHATSAPP_API_BASE_URL.replace(/\/$/, '');
+  return parsed;
+}

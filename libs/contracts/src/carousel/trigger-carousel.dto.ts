@@ -1,0 +1,107 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+
+export const SUPPORTED_CHANNELS = ['whatsapp'] as const;
+export type ChannelName = (typeof SUPPORTED_CHANNELS)[number];
+
+/** Digits with country code, 8–15 digits (E.164), optional leading '+'. */
+export const PHONE_NUMBER = /^\+?[1-9][0-9]{7,14}$/;
+const PHONE_MESSAGE = '$property must be a mobile number with country code: 8-15 digits, optional leading +';
+
+export class CardMediaDto {
+  @IsDefined({ message: '$property is required' })
+  @IsString({ message: '$property must be a string' })
+  @MaxLength(2048, { message: '$property must be at most 2048 characters' })
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: '$property must be an http(s) URL' })
+  mediaLink: string;
+}
+
+export class CarouselCardDto {
+  @IsDefined({ message: '$property is required' })
+  @IsObject({ message: '$property must be an object' })
+  @ValidateNested()
+  @Type(() => CardMediaDto)
+  media: CardMediaDto;
+
+  /** Values for the card body's {{n}} placeholders, in order (optional). */
+  @IsOptional()
+  @IsArray({ message: '$property must be an array of strings' })
+  @ArrayMaxSize(20)
+  @IsString({ each: true, message: '$property must be an array of strings' })
+  bodyParameters?: string[];
+}
+
+export class CarouselParamsDto {
+  @IsDefined({ message: '$property is required' })
+  @IsArray({ message: '$property must be an array' })
+  @ArrayMinSize(1, { message: '$property must contain at least 1 card' })
+  @ArrayMaxSize(10, { message: '$property must contain at most 10 cards' })
+  @ValidateNested({ each: true })
+  @Type(() => CarouselCardDto)
+  cards: CarouselCardDto[];
+}
+
+export class CarouselNotificationDto {
+  @IsDefined({ message: '$property is required' })
+  @IsString({ message: '$property must be a string' })
+  @IsNotEmpty({ message: '$property must not be empty' })
+  templateId: string;
+
+  @IsDefined({ message: '$property is required' })
+  @IsString({ message: '$property must be a string' })
+  @IsIn(SUPPORTED_CHANNELS, { message: `$property must be one of: ${SUPPORTED_CHANNELS.join(', ')}` })
+  type: ChannelName;
+
+  @IsDefined({ message: '$property is required' })
+  @IsString({ message: '$property must be a string' })
+  @Matches(PHONE_NUMBER, { message: PHONE_MESSAGE })
+  sender: string;
+
+  @IsDefined({ message: '$property is required' })
+  @IsObject({ message: '$property must be an object' })
+  @ValidateNested()
+  @Type(() => CarouselParamsDto)
+  params: CarouselParamsDto;
+}
+
+export class UserDetailsDto {
+  @IsDefined({ message: '$property is required' })
+  @IsString({ message: '$property must be a string' })
+  @Matches(PHONE_NUMBER, { message: PHONE_MESSAGE })
+  number: string;
+}
+
+/** Body of POST /api/engagements/notifications/v2/push (spec: carousel template trigger request). */
+export class TriggerCarouselDto {
+  @IsDefined({ message: '$property is required' })
+  @IsObject({ message: '$property must be an object' })
+  @ValidateNested()
+  @Type(() => UserDetailsDto)
+  userDetails: UserDetailsDto;
+
+  @IsDefined({ message: '$property is required' })
+  @IsObject({ message: '$property must be an object' })
+  @ValidateNested()
+  @Type(() => CarouselNotificationDto)
+  notification: CarouselNotificationDto;
+}
+
+export interface TriggerCarouselResponse {
+  message: string;
+  status: 'success';
+  msgId: string;
+}

@@ -1,0 +1,5 @@
+/** Body of every answer of the trigger API (DESIGN: `status` is "success" on 2xx, "error" otherwise). */
+export interface ApiResponse {
+  message: string;
+  status: 'success' | 'error';
+}

@@ -1,0 +1,3 @@
+export * from './secret-box.js';
+export * from './tokens.js';
+export * from './crypto.module.js';

@@ -1,0 +1,10 @@
+export * from './prisma.service.js';
+export * from './database.module.js';
+export * from './migrate/migrator.js';
+export * from './repositories/bot.repository.js';
+export * from './repositories/api-key.repository.js';
+export * from './repositories/channel-sender.repository.js';
+export * from './repositories/template.repository.js';
+export * from './repositories/message.repository.js';
+export * from './generated/enums.js';
+export type { Bot, ApiKey, ChannelSender, Template, Message } from './generated/client.js';

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { Channel } from '../generated/enums.js';
+import { PrismaService } from '../prisma.service.js';
+
+@Injectable()
+export class ChannelSenderRepository {
+  constructor(private readonly db: PrismaService) {}
+
+  create(data: { botId: string; channel: Channel; number: string; phoneNumberId: string; accessTokenEncrypted: string }) {
+    return this.db.channelSender.create({ data });
+  }
+
+  findByNumber(botId: string, channel: Channel, number: string) {
+    return this.db.channelSender.findUnique({ where: { botId_channel_number: { botId, channel, number } } });
+  }
+
+  findById(id: string) {
+    return this.db.channelSender.findUnique({ where: { id } });
+  }
+
+  listByBot(botId: string) {
+    return this.db.channelSender.findMany({ where: { botId }, orderBy: { createdAt: 'asc' } });
+  }
+
+  countByChannel(botId: string, channel: Channel) {
+    return this.db.channelSender.count({ where: { botId, channel } });
+  }
+}

@@ -1,0 +1,25 @@
+import { Controller, Get, Inject } from '@nestjs/common';
+import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { Redis } from 'ioredis';
+import { PrismaService } from '@platform/database';
+import { REQUEST_REDIS } from '@platform/queue';
+
+/** GET /health: 200 when this process reaches Postgres and Redis, 503 naming what is down otherwise. */
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly indicators: HealthIndicatorService,
+    private readonly db: PrismaService,
+    @Inject(REQUEST_REDIS) private readonly redis: Redis,
+  ) {}
+
+  @Get()
+  @HealthCheck()
+  check() {
+    return this.health.check([
+      () => this.indicators.check('postgres').attempt(() => this.db.$queryRaw`SELECT 1`.then(() => undefined)).withTimeout(1500),
+      () => this.indicators.check('redis').attempt(() => this.redis.ping().then(() => undefined)).withTimeout(1500),
+    ]);
+  }
+}

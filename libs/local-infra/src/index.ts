@@ -1,0 +1,3 @@
+export * from './ports.js';
+export * from './postgres.js';
+export * from './redis.js';

@@ -1,0 +1,2 @@
+export * from './redis-connections.js';
+export * from './queue.module.js';

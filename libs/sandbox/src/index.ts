@@ -1,0 +1,2 @@
+export * from './http-json-server.js';
+export * from './whatsapp-cloud-sandbox.js';

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { ServerResponse } from 'node:http';
+import { HttpJsonServer, RecordedRequest, sendJson } from './http-json-server.js';
+
+/** A scripted answer: an HTTP status with a Graph API error, or a delay/drop to simulate faults. */
+export type SandboxReply =
+  | { status: number; errorCode?: number; errorMessage?: string }
+  | { hang: true };
+
+/**
+ * Speaks the WhatsApp Cloud API send endpoint (`POST /<version>/<phone-number-id>/messages`) on
+ * loopback. Accepts every message unless replies are scripted; logs each one when given a logger.
+ */
+export class WhatsAppCloudSandbox extends HttpJsonServer {
+  private readonly script: SandboxReply[] = [];
+
+  constructor(private readonly log?: (line: string) => void) {
+    super();
+  }
+
+  /** Next replies, in order; when the script runs out messages are accepted. */
+  reply(...replies: SandboxReply[]): this {
+    this.script.push(...replies);
+    return this;
+  }
+
+  get messages(): RecordedRequest[] {
+    return this.requests.filter((r) => r.method === 'POST' && /\/messages$/.test(r.path));
+  }
+
+  protected handle(req: RecordedRequest, res: ServerResponse): void {
+    const match = /^(?:\/v\d+\.\d+)?\/([^/]+)\/messages$/.exec(req.path);
+    if (req.method !== 'POST' || !match) {
+      return sendJson(res, 404, graphError(100, 'Unsupported request', 'GraphMethodException'));
+    }
+    if (!/^Bearer \S+$/.test(String(req.headers.authorization ?? ''))) {
+      return sendJson(res, 401, graphError(190, 'Invalid OAuth access token', 'OAuthException'));
+    }
+    const next = this.script.shift();
+    if (next && 'hang' in next) return; // never answers: the caller's timeout must fire
+    if (next && next.status >= 300) {
+      return sendJson(res, next.status, graphError(next.errorCode ?? 131000, next.errorMessage ?? 'Something went wrong'));
+    }
+    const body = req.body as { to?: string; template?: { name?: string } };
+    const id = `wamid.${randomBytes(12).toString('hex')}`;
+    this.log?.(`whatsapp sandbox: phone-number-id ${match[1]} -> ${body?.to} template ${body?.template?.name} (${id})`);
+    sendJson(res, 200, {
+      messaging_product: 'whatsapp',
+      contacts: [{ input: body?.to, wa_id: body?.to }],
+      messages: [{ id, message_status: 'accepted' }],
+    });
+  }
+}
+
+function graphError(code: number, message: string, type = 'OAuthException') {
+  return { error: { message, type, code, error_data: { messaging_product: 'whatsapp', details: message }, fbtrace_id: 'sandbox' } };
+}

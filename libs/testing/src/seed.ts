@@ -1,0 +1,52 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { ApiKeyService } from '@platform/auth';
+import { SecretBox } from '@platform/crypto';
+import { BotRepository, ChannelSenderRepository, TemplateRepository } from '@platform/database';
+
+export interface SeededBot {
+  botId: string;
+  apiKey: string;
+  templateId: string;
+  senderNumber: string;
+  phoneNumberId: string;
+  accessToken: string;
+}
+
+/** A bot with a WhatsApp sender, a carousel template of `cardCount` image cards and an API key. */
+export async function seedCarouselBot(app: INestApplicationContext, cardCount = 3): Promise<SeededBot> {
+  const bot = await app.get(BotRepository, { strict: false }).create('test bot');
+  const accessToken = `EAAG-test-token-${bot.id.slice(0, 8)}`;
+  const phoneNumberId = `1065${Math.floor(Math.random() * 1e10)}`;
+  const senderNumber = '15550001111';
+  await app.get(ChannelSenderRepository, { strict: false }).create({
+    botId: bot.id,
+    channel: 'whatsapp',
+    number: senderNumber,
+    phoneNumberId,
+    accessTokenEncrypted: app.get(SecretBox, { strict: false }).encrypt(accessToken),
+  });
+  const template = await app.get(TemplateRepository, { strict: false }).create({
+    botId: bot.id,
+    channel: 'whatsapp',
+    providerName: 'summer_carousel',
+    language: 'en_US',
+    category: 'MARKETING',
+    cardCount,
+    cardHeaderFormat: 'image',
+  });
+  const { key } = await app.get(ApiKeyService, { strict: false }).create(bot.id, 'test key');
+  return { botId: bot.id, apiKey: key, templateId: template.id, senderNumber, phoneNumberId, accessToken };
+}
+
+/** A valid trigger body for a seeded bot. */
+export function carouselBody(seed: SeededBot, cards = 3, number = '+919876543210') {
+  return {
+    userDetails: { number },
+    notification: {
+      templateId: seed.templateId,
+      type: 'whatsapp',
+      sender: `+${seed.senderNumber}`,
+      params: { cards: Array.from({ length: cards }, (_, i) => ({ media: { mediaLink: `https://cdn.example.com/card-${i}.jpg` } })) },
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
+import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
+import { ApiKeyService } from '@platform/auth';
+import { ApiKeyRepository } from '@platform/database';
+import { WhatsAppCloudSandbox } from '@platform/sandbox';
+import { SeededBot, carouselBody, createTestEnv, seedCarouselBot } from '@platform/testing';
+
+describe('carousel trigger: HTTP → queue → worker → WhatsApp Cloud API', () => {
+  const cloud = new WhatsAppCloudSandbox();
+  let gateway: NestFastifyApplication;
+  let worker: NestFastifyApplication;
+  let url: string;
+  let seed: SeededBot;
+
+  beforeAll(async () => {
+    const cloudUrl = await cloud.listen();
+    const env = await createTestEnv({
+      WHATSAPP_API_BASE_URL: `${cloudUrl}/v21.0`,
+      WHATSAPP_BACKOFF_MS: '20',
+      WHATSAPP_TIMEOUT_MS: '500',
+      WORKER_HEALTH_PORT: '0',
+    });
+    gateway = await createGateway(env);
+    url = await listenGateway(gateway);
+    worker = await createChannelWorker(env);
+    seed = await seedCarouselBot(gateway);
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await gateway?.close();
+    await cloud.close();
+  });
+
+  const trigger = (body: unknown, headers: Record<string, string> = {}, bot = seed.botId) =>
+    fetch(`${url}/api/engagements/notifications/v2/push?bot=${bot}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey, ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  const status = async (msgId: string) =>
+    (await fetch(`${url}/v1/messages/${msgId}`, { headers: { authorization: `Bearer ${seed.apiKey}` } })).json();
+
+  async function waitForStatus(msgId: string, want: string[], timeoutMs = 10_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = await status(msgId);
+      if (want.includes(s.status)) return s;
+      if (Date.now() > deadline) throw new Error(`message ${msgId} stuck in ${s.status}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('queues, sends exactly the expected Cloud API request and ends sent', async () => {
+    const before = cloud.messages.length;
+    const res = await trigger(carouselBody(seed));
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toEqual({ message: expect.any(String), status: 'success', msgId: expect.any(String) });
+
+    const final = await waitForStatus(body.msgId, ['sent', 'failed']);
+    expect(final).toMatchObject({ status: 'sent', attempts: 1, lastError: null, recipient: '919876543210' });
+    expect(final.providerMessageId).toMatch(/^wamid\./);
+
+    const sent = cloud.messages.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].path).toBe(`/v21.0/${seed.phoneNumberId}/messages`);
+    expect(sent[0].headers.authorization).toBe(`Bearer ${seed.accessToken}`);
+    expect(sent[0].body).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '919876543210',
+      type: 'template',
+      template: {
+        name: 'summer_carousel',
+        language: { code: 'en_US' },
+        components: [
+          {
+            type: 'carousel',
+            cards: [0, 1, 2].map((i) => ({
+              card_index: i,
+              components: [
+                { type: 'header', parameters: [{ type: 'image', image: { link: `https://cdn.example.com/card-${i}.jpg` } }] },
+              ],
+            })),
+          },
+        ],
+      },
+    });
+  });
+
+  it('retries provider 500, 500 then 200 and ends sent after 3 attempts', async () => {
+    cloud.reply({ status: 500, errorCode: 131000 }, { status: 500, errorCode: 131000 });
+    const res = await trigger(carouselBody(seed));
+    expect(res.status).toBe(200);
+    const final = await waitForStatus((await res.json()).msgId, ['sent', 'failed']);
+    expect(final).toMatchObject({ status: 'sent', attempts: 3, lastError: null });
+  });
+
+  it('fails at once on provider 400 with code 131026, recording Meta’s code', async () => {
+    cloud.reply({ status: 400, errorCode: 131026, errorMessage: 'Message undeliverable' });
+    const res = await trigger(carouselBody(seed));
+    const final = await waitForStatus((await res.json()).msgId, ['sent', 'failed']);
+    expect(final).toMatchObject({ status: 'failed', attempts: 1, lastError: { code: '131026', text: 'Message undeliverable' } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await status(final.msgId)).attempts).toBe(1);
+  });
+
+  it('gives up after the configured attempts when the provider keeps failing', async () => {
+    cloud.reply(...Array.from({ length: 5 }, () => ({ status: 503, errorCode: 131016, errorMessage: 'Service unavailable' })));
+    const res = await trigger(carouselBody(seed));
+    const final = await waitForStatus((await res.json()).msgId, ['sent', 'failed']);
+    expect(final).toMatchObject({ status: 'failed', attempts: 5, lastError: { code: '131016' } });
+  });
+
+  it('retries a timed-out request', async () => {
+    cloud.reply({ hang: true });
+    const res = await trigger(carouselBody(seed));
+    const final = await waitForStatus((await res.json()).msgId, ['sent', 'failed'], 15_000);
+    expect(final).toMatchObject({ status: 'sent', attempts: 2 });
+  });
+
+  describe('401', () => {
+    it.each([
+      ['missing key', { 'x-api-key': '' }],
+      ['unknown key', { 'x-api-key': 'bpk_' + 'A'.repeat(43) }],
+      ['malformed key', { 'x-api-key': 'not-a-key' }],
+    ])('%s', async (_name, headers) => {
+      const res = await trigger(carouselBody(seed), headers);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ message: expect.any(String), status: 'error' });
+    });
+
+    it("another bot's key", async () => {
+      const other = await seedCarouselBot(gateway);
+      const res = await trigger(carouselBody(seed), { 'x-api-key': other.apiKey });
+      expect(res.status).toBe(401);
+    });
+
+    it('a revoked key', async () => {
+      const other = await seedCarouselBot(gateway);
+      const ok = await trigger(carouselBody(other), { 'x-api-key': other.apiKey }, other.botId);
+      expect(ok.status).toBe(200);
+      const [record] = await gateway.get(ApiKeyRepository, { strict: false }).listByBot(other.botId);
+      await gateway.get(ApiKeyService, { strict: false }).revoke(other.botId, record.id);
+      const res = await trigger(carouselBody(other), { 'x-api-key': other.apiKey }, other.botId);
+      expect(res.status).toBe(401);
+    });
+  });
+});

@@ -1,0 +1,10 @@
+# Sourced by tools/test.sh and tools/up.sh: dependencies the two commands need on a fresh Debian machine.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund
+fi
+if ! command -v redis-server >/dev/null 2>&1 && [ -z "${REDIS_URL:-}${TEST_REDIS_URL:-}" ]; then
+  echo "installing redis-server (Debian package)"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server >/dev/null
+fi

@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { migrate } from '@platform/database';
+import { startLocalPostgres, startLocalRedis } from '@platform/local-infra';
+import { TEMPLATE_DB } from '@platform/testing';
+
+/**
+ * Runs Jest against real servers: starts Postgres and Redis on loopback (unless TEST_DATABASE_URL /
+ * TEST_REDIS_URL name running ones), migrates a template database that each test file clones, runs
+ * Jest with the given arguments, and stops what it started, whatever the outcome.
+ */
+async function main(): Promise<number> {
+  const root = mkdtempSync(join(tmpdir(), 'platform-test-'));
+  const stops: Array<() => Promise<void>> = [];
+  try {
+    let adminUrl = process.env.TEST_DATABASE_URL;
+    if (!adminUrl) {
+      const server = await startLocalPostgres({ dataDir: join(root, 'pg') });
+      stops.push(() => server.stop());
+      adminUrl = server.url;
+    }
+    let redisUrl = process.env.TEST_REDIS_URL;
+    if (!redisUrl) {
+      const redis = await startLocalRedis({ dataDir: join(root, 'redis') });
+      stops.push(() => redis.stop());
+      redisUrl = redis.url;
+    }
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS "${TEMPLATE_DB}"`);
+    await client.query(`CREATE DATABASE "${TEMPLATE_DB}"`);
+    await client.end();
+    await migrate(adminUrl.replace(/\/[^/]*$/, `/${TEMPLATE_DB}`), join(process.cwd(), 'prisma', 'migrations'));
+    process.stdout.write(`test servers: postgres ${adminUrl.replace(/:[^:@]*@/, ':***@')}, redis ${redisUrl}\n`);
+
+    const jest = spawn(process.execPath, ['--experimental-vm-modules', '--no-warnings', 'node_modules/jest/bin/jest.js', ...process.argv.slice(2)], {
+      stdio: 'inherit',
+      env: { ...process.env, TEST_DATABASE_URL: adminUrl, TEST_REDIS_URL: redisUrl },
+    });
+    const forward = (signal: NodeJS.Signals) => jest.kill(signal);
+    process.on('SIGINT', forward).on('SIGTERM', forward);
+    return await new Promise<number>((resolve) => jest.on('exit', (code) => resolve(code ?? 1)));
+  } finally {
+    for (const stop of stops.reverse()) await stop().catch((err) => process.stderr.write(`stopping a test server: ${err}\n`));
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`test run failed before Jest started: ${err instanceof Error ? err.stack : err}\n`);
+    process.exit(1);
+  },
+);
