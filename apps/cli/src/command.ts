@@ -1,0 +1,22 @@
+import type { INestApplicationContext } from '@nestjs/common';
+
+export type CommandArgs = Record<string, string | boolean | undefined>;
+
+/** One operator command, e.g. `npm run cli -- key create --bot <id> --name ci`. */
+export interface CliCommand {
+  /** Words that select the command, e.g. "key create". */
+  name: string;
+  summary: string;
+  /** Options it takes; `required` ones are checked before run() is called. */
+  options: Record<string, { description: string; required?: boolean; boolean?: boolean }>;
+  run(app: INestApplicationContext, args: CommandArgs, out: (line: string) => void): Promise<void>;
+}
+
+/** A mistake in how the command was called: printed without a stack, exit code 2. */
+export class UsageError extends Error {}
+
+export function requireString(args: CommandArgs, name: string): string {
+  const value = args[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+}

@@ -1,0 +1,68 @@
+import { PHONE_NUMBER } from '@platform/contracts';
+import { SecretBox } from '@platform/crypto';
+import { BotRepository, ChannelSenderRepository, TemplateRepository } from '@platform/database';
+import { CliCommand, UsageError, requireString } from '../command.js';
+
+async function requireBot(app: Parameters<CliCommand['run']>[0], botId: string) {
+  const bot = await app.get(BotRepository).findById(botId).catch(() => null);
+  if (!bot) throw new UsageError(`no bot ${botId}`);
+  return bot;
+}
+
+export const whatsappCommands: CliCommand[] = [
+  {
+    name: 'sender create',
+    summary: 'Add a WhatsApp sender number to a bot (the access token is stored encrypted)',
+    options: {
+      bot: { description: 'Bot id', required: true },
+      number: { description: 'Sender number with country code, e.g. +15550001111', required: true },
+      'phone-number-id': { description: 'WhatsApp Cloud API phone-number id', required: true },
+      'access-token-env': { description: 'Name of the env variable holding the Cloud API access token (default WHATSAPP_ACCESS_TOKEN)' },
+    },
+    async run(app, args, out) {
+      const bot = await requireBot(app, requireString(args, 'bot'));
+      const number = requireString(args, 'number');
+      if (!PHONE_NUMBER.test(number)) throw new UsageError('--number must have a country code: 8-15 digits, optional leading +');
+      const envName = typeof args['access-token-env'] === 'string' ? args['access-token-env'] : 'WHATSAPP_ACCESS_TOKEN';
+      const token = process.env[envName];
+      if (!token) throw new UsageError(`set the Cloud API access token in the env variable ${envName} (it is not taken on the command line, so it stays out of shell history)`);
+      const sender = await app.get(ChannelSenderRepository).create({
+        botId: bot.id,
+        channel: 'whatsapp',
+        number: number.replace(/^\+/, ''),
+        phoneNumberId: requireString(args, 'phone-number-id'),
+        accessTokenEncrypted: app.get(SecretBox).encrypt(token),
+      });
+      out(`sender created: ${sender.id} (+${sender.number}, phone-number-id ${sender.phoneNumberId})`);
+    },
+  },
+  {
+    name: 'template create',
+    summary: 'Register an approved WhatsApp carousel template for a bot',
+    options: {
+      bot: { description: 'Bot id', required: true },
+      name: { description: 'Template name as approved at Meta', required: true },
+      language: { description: 'Language code, e.g. en_US', required: true },
+      cards: { description: 'Number of cards, 2-10', required: true },
+      header: { description: 'Card header format: image or video (default image)' },
+      category: { description: 'MARKETING or UTILITY (default MARKETING)' },
+    },
+    async run(app, args, out) {
+      const bot = await requireBot(app, requireString(args, 'bot'));
+      const cardCount = Number(requireString(args, 'cards'));
+      if (!Number.isInteger(cardCount) || cardCount < 2 || cardCount > 10) throw new UsageError('--cards must be an integer from 2 to 10');
+      const header = typeof args.header === 'string' ? args.header : 'image';
+      if (header !== 'image' && header !== 'video') throw new UsageError('--header must be image or video');
+      const template = await app.get(TemplateRepository).create({
+        botId: bot.id,
+        channel: 'whatsapp',
+        providerName: requireString(args, 'name'),
+        language: requireString(args, 'language'),
+        category: typeof args.category === 'string' ? args.category : 'MARKETING',
+        cardCount,
+        cardHeaderFormat: header,
+      });
+      out(`template created: ${template.id} (${template.providerName}, ${template.language}, ${cardCount} ${header} cards)`);
+    },
+  },
+];

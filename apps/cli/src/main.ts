@@ -1,0 +1,7 @@
+import 'reflect-metadata';
+import { runMain } from '@platform/config';
+import { runCli } from './run-cli.js';
+
+runMain(async () => {
+  process.exitCode = await runCli(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`));
+});

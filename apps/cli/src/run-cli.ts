@@ -1,0 +1,55 @@
+import { parseArgs } from 'node:util';
+import { NestFactory } from '@nestjs/core';
+import { CliModule } from './cli.module.js';
+import { CliCommand, UsageError } from './command.js';
+import { commands } from './commands/index.js';
+
+/** Runs one command line; returns the exit code. `env` overrides process.env (tests). */
+export async function runCli(argv: string[], out: (line: string) => void, env: Record<string, string> = {}): Promise<number> {
+  const command = findCommand(argv);
+  if (!command) {
+    out(usage());
+    return argv.length === 0 || argv[0] === 'help' || argv[0] === '--help' ? 0 : 2;
+  }
+  const words = command.name.split(' ').length;
+  let args: Record<string, string | boolean | undefined>;
+  try {
+    args = parseArgs({
+      args: argv.slice(words),
+      options: Object.fromEntries(
+        Object.entries(command.options).map(([k, o]) => [k, { type: o.boolean ? ('boolean' as const) : ('string' as const) }]),
+      ),
+      strict: true,
+    }).values as Record<string, string | boolean | undefined>;
+    for (const [k, o] of Object.entries(command.options)) if (o.required && args[k] === undefined) throw new UsageError(`--${k} is required`);
+  } catch (err) {
+    out(`${(err as Error).message}\n\n${describe(command)}`);
+    return 2;
+  }
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(env), { logger: ['error'] });
+  try {
+    await command.run(app, args, out);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      out(`error: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await app.close();
+  }
+}
+
+function findCommand(argv: string[]): CliCommand | undefined {
+  return commands.find((c) => c.name.split(' ').every((word, i) => argv[i] === word));
+}
+
+function describe(c: CliCommand): string {
+  const opts = Object.entries(c.options).map(([k, o]) => `    --${k}${o.required ? ' (required)' : ''}  ${o.description}`);
+  return [`  ${c.name}  ${c.summary}`, ...opts].join('\n');
+}
+
+function usage(): string {
+  return ['usage: npm run cli -- <command> [--option value ...]', '', 'commands:', ...commands.map(describe)].join('\n');
+}

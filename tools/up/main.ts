@@ -1,0 +1,104 @@
+import { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { migrate } from '@platform/database';
+import { LocalPostgres, LocalRedis, startLocalPostgres, startLocalRedis } from '@platform/local-infra';
+import { WhatsAppCloudSandbox } from '@platform/sandbox';
+import { startApp, stopApps } from './child-apps.js';
+import { localEncryptionKeys, localPath } from './local-state.js';
+import { seedDemo } from './seed-demo.js';
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * `npm run up`: the whole platform on this machine. Uses DATABASE_URL / REDIS_URL when set, otherwise
+ * starts its own Postgres and Redis under .local/; migrates; seeds a demo bot; runs a WhatsApp Cloud API
+ * sandbox unless WHATSAPP_API_BASE_URL is set; runs gateway, worker and push service until Ctrl-C.
+ */
+async function main() {
+  const port = Number(process.env.PORT ?? 3000);
+  let pg: LocalPostgres | undefined;
+  let redis: LocalRedis | undefined;
+  let sandbox: WhatsAppCloudSandbox | undefined;
+  let children: ChildProcess[] = [];
+  let stopping = false;
+
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    say('\nstopping…');
+    await stopApps(children);
+    await sandbox?.close();
+    await redis?.stop().catch(() => undefined);
+    await pg?.stop().catch(() => undefined);
+    say('stopped.');
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+
+  try {
+    let databaseUrl = process.env.DATABASE_URL;
+    if (!databaseUrl) {
+      pg = await startLocalPostgres({ dataDir: localPath('postgres'), port: Number(process.env.LOCAL_PG_PORT ?? 54329), persistent: true });
+      databaseUrl = await pg.createDatabase('platform');
+      say(`postgres: ${databaseUrl.replace(/:[^:@]*@/, ':***@')} (data in .local/postgres)`);
+    }
+    let redisUrl = process.env.REDIS_URL;
+    if (!redisUrl) {
+      redis = await startLocalRedis({ dataDir: localPath('redis'), port: Number(process.env.LOCAL_REDIS_PORT ?? 63799) });
+      redisUrl = redis.url;
+      say(`redis: ${redisUrl} (AOF in .local/redis)`);
+    }
+    await migrate(databaseUrl, join(process.cwd(), 'prisma', 'migrations'), (line) => say(`migrate: ${line}`));
+
+    let whatsappBase = process.env.WHATSAPP_API_BASE_URL;
+    if (!whatsappBase) {
+      sandbox = new WhatsAppCloudSandbox((line) => say(`[whatsapp-sandbox] ${line}`));
+      whatsappBase = `${await sandbox.listen(Number(process.env.WHATSAPP_SANDBOX_PORT ?? 3100))}/v21.0`;
+      say(`whatsapp sandbox: ${whatsappBase} (set WHATSAPP_API_BASE_URL=https://graph.facebook.com/v21.0 to send for real)`);
+    }
+
+    const env: Record<string, string> = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      ENCRYPTION_KEYS: process.env.ENCRYPTION_KEYS ?? localEncryptionKeys(),
+      WHATSAPP_API_BASE_URL: whatsappBase,
+      PORT: String(port),
+      HOST: process.env.HOST ?? '127.0.0.1',
+    };
+    const demo = await seedDemo(env);
+    children = [
+      startApp('gateway', 'dist/apps/gateway/src/main.js', env),
+      startApp('channel-worker', 'dist/apps/channel-worker/src/main.js', env),
+      startApp('push-service', 'dist/apps/push-service/src/main.js', env),
+    ].filter((c): c is ChildProcess => c !== undefined);
+
+    const base = `http://${env.HOST}:${port}`;
+    const body = JSON.stringify({
+      userDetails: { number: '+919876543210' },
+      notification: {
+        templateId: demo.templateId,
+        type: 'whatsapp',
+        sender: `+${demo.senderNumber}`,
+        params: { cards: [1, 2, 3].map((i) => ({ media: { mediaLink: `https://picsum.photos/seed/card${i}/600/400` } })) },
+      },
+    });
+    say('');
+    say(`demo bot:  ${demo.botId}`);
+    say(`API key (shown once, a new one each run): ${demo.apiKey}`);
+    say('');
+    say('trigger the demo carousel:');
+    say(`curl -s -X POST '${base}/api/engagements/notifications/v2/push?bot=${demo.botId}' \\`);
+    say(`  -H 'x-api-key: ${demo.apiKey}' -H 'content-type: application/json' \\`);
+    say(`  -d '${body}'`);
+    say('then read its status:');
+    say(`curl -s ${base}/v1/messages/<msgId> -H 'authorization: Bearer ${demo.apiKey}'`);
+    say(`OpenAPI: ${base}/docs   health: ${base}/health   Ctrl-C stops everything.`);
+    say('');
+  } catch (err) {
+    process.stderr.write(`local stack failed to start: ${err instanceof Error ? err.message : err}\n`);
+    await shutdown(1);
+  }
+}
+
+void main();
