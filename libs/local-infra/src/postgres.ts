@@ -10,6 +10,8 @@ export interface LocalPostgres {
   databaseUrl(name: string): string;
   createDatabase(name: string, template?: string): Promise<string>;
   stop(): Promise<void>;
+  /** Starts it again after stop() (only for persistent servers: a non-persistent one deletes its data on stop). */
+  start(): Promise<void>;
 }
 
 const USER = 'postgres';
@@ -55,5 +57,6 @@ export async function startLocalPostgres(opts: { dataDir: string; port?: number;
       return databaseUrl(name);
     },
     stop: () => server.stop(),
+    start: () => server.start(),
   };
 }

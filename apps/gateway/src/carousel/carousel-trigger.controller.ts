@@ -3,6 +3,7 @@ import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '@platform/auth';
 import { TriggerCarouselDto, TriggerCarouselResponse } from '@platform/contracts';
+import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
 
 @ApiTags('carousel')
@@ -12,7 +13,7 @@ export class CarouselTriggerController {
 
   @Post('push')
   @HttpCode(200)
-  @UseGuards(ApiKeyGuard)
+  @UseGuards(ApiKeyGuard, JsonContentTypeGuard)
   @ApiOperation({ summary: 'Trigger a carousel template for one mobile number (queued; 200 means the job is durable)' })
   @ApiQuery({ name: 'bot', required: true, description: 'Id of the bot that owns the template' })
   @ApiHeader({ name: 'x-api-key', required: true })

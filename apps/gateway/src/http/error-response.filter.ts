@@ -37,7 +37,7 @@ export function toErrorResponse(exception: unknown): {
   }
   const fastifyStatus = (exception as { statusCode?: number })?.statusCode;
   if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
-    return { statusCode: fastifyStatus, body: { message: fastifyMessage(exception as Error & { code?: string }), status: 'error' }, headers: {} };
+    return { statusCode: fastifyStatus, body: { message: (exception as Error).message, status: 'error' }, headers: {} };
   }
   const infra = describeInfraError(exception);
   return {
@@ -46,18 +46,6 @@ export function toErrorResponse(exception: unknown): {
     body: { message: infra ?? 'Internal server error', status: 'error' },
     headers: infra ? { 'retry-after': '5' } : {},
   };
-}
-
-function fastifyMessage(err: Error & { code?: string }): string {
-  switch (err.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return 'Request body is not valid JSON';
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'Request body is too large';
-    default:
-      return /JSON/.test(err.message) ? 'Request body is not valid JSON' : err.message;
-  }
 }
 
 function errorText(e: unknown): string {

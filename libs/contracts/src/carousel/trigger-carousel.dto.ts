@@ -22,11 +22,15 @@ export type ChannelName = (typeof SUPPORTED_CHANNELS)[number];
 export const PHONE_NUMBER = /^\+?[1-9][0-9]{7,14}$/;
 const PHONE_MESSAGE = '$property must be a mobile number with country code: 8-15 digits, optional leading +';
 
+/**
+ * Validation order: class-validator runs a property's decorators bottom-up and the pipe stops at the
+ * first failure, so the basic type check sits closest to the property.
+ */
 export class CardMediaDto {
   @IsDefined({ message: '$property is required' })
-  @IsString({ message: '$property must be a string' })
-  @MaxLength(2048, { message: '$property must be at most 2048 characters' })
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: '$property must be an http(s) URL' })
+  @MaxLength(2048, { message: '$property must be at most 2048 characters' })
+  @IsString({ message: '$property must be a string' })
   mediaLink: string;
 }
 
@@ -39,17 +43,17 @@ export class CarouselCardDto {
 
   /** Values for the card body's {{n}} placeholders, in order (optional). */
   @IsOptional()
-  @IsArray({ message: '$property must be an array of strings' })
-  @ArrayMaxSize(20)
   @IsString({ each: true, message: '$property must be an array of strings' })
+  @ArrayMaxSize(20)
+  @IsArray({ message: '$property must be an array of strings' })
   bodyParameters?: string[];
 }
 
 export class CarouselParamsDto {
   @IsDefined({ message: '$property is required' })
-  @IsArray({ message: '$property must be an array' })
-  @ArrayMinSize(1, { message: '$property must contain at least 1 card' })
   @ArrayMaxSize(10, { message: '$property must contain at most 10 cards' })
+  @ArrayMinSize(1, { message: '$property must contain at least 1 card' })
+  @IsArray({ message: '$property must be an array' })
   @ValidateNested({ each: true })
   @Type(() => CarouselCardDto)
   cards: CarouselCardDto[];
@@ -57,18 +61,18 @@ export class CarouselParamsDto {
 
 export class CarouselNotificationDto {
   @IsDefined({ message: '$property is required' })
-  @IsString({ message: '$property must be a string' })
   @IsNotEmpty({ message: '$property must not be empty' })
+  @IsString({ message: '$property must be a string' })
   templateId: string;
 
   @IsDefined({ message: '$property is required' })
-  @IsString({ message: '$property must be a string' })
   @IsIn(SUPPORTED_CHANNELS, { message: `$property must be one of: ${SUPPORTED_CHANNELS.join(', ')}` })
+  @IsString({ message: '$property must be a string' })
   type: ChannelName;
 
   @IsDefined({ message: '$property is required' })
-  @IsString({ message: '$property must be a string' })
   @Matches(PHONE_NUMBER, { message: PHONE_MESSAGE })
+  @IsString({ message: '$property must be a string' })
   sender: string;
 
   @IsDefined({ message: '$property is required' })
@@ -80,8 +84,8 @@ export class CarouselNotificationDto {
 
 export class UserDetailsDto {
   @IsDefined({ message: '$property is required' })
-  @IsString({ message: '$property must be a string' })
   @Matches(PHONE_NUMBER, { message: PHONE_MESSAGE })
+  @IsString({ message: '$property must be a string' })
   number: string;
 }
 
