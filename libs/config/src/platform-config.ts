@@ -117,6 +117,58 @@ export class PlatformEnv {
   @IsInt({ message: 'REDIS_COMMAND_TIMEOUT_MS must be an integer' })
   @Min(50)
   REDIS_COMMAND_TIMEOUT_MS: number = 1500;
+
+  // ── Authentication (issue 3): token lifetimes and abuse limits of login and OAuth endpoints ──
+  @Transform(toInt)
+  @IsInt({ message: 'AUTH_ACCESS_TOKEN_TTL_SECONDS must be an integer (seconds, 60..86400)' })
+  @Min(60, { message: 'AUTH_ACCESS_TOKEN_TTL_SECONDS must be at least 60' })
+  @Max(86400, { message: 'AUTH_ACCESS_TOKEN_TTL_SECONDS must be at most 86400' })
+  AUTH_ACCESS_TOKEN_TTL_SECONDS: number = 900;
+
+  @Transform(toInt)
+  @IsInt({ message: 'AUTH_REFRESH_TOKEN_TTL_SECONDS must be an integer (seconds, 300..31536000)' })
+  @Min(300, { message: 'AUTH_REFRESH_TOKEN_TTL_SECONDS must be at least 300' })
+  @Max(31536000, { message: 'AUTH_REFRESH_TOKEN_TTL_SECONDS must be at most 31536000' })
+  AUTH_REFRESH_TOKEN_TTL_SECONDS: number = 2592000;
+
+  /** Lifetime of an OAuth authorization code (RFC 6749 recommends at most 10 minutes). */
+  @Transform(toInt)
+  @IsInt({ message: 'AUTH_CODE_TTL_SECONDS must be an integer (seconds, 5..600)' })
+  @Min(5, { message: 'AUTH_CODE_TTL_SECONDS must be at least 5' })
+  @Max(600, { message: 'AUTH_CODE_TTL_SECONDS must be at most 600' })
+  AUTH_CODE_TTL_SECONDS: number = 60;
+
+  /** How long the OAuth login and consent form stays valid after GET /oauth/authorize. */
+  @Transform(toInt)
+  @IsInt({ message: 'AUTH_CONSENT_TTL_SECONDS must be an integer (seconds, 30..3600)' })
+  @Min(30, { message: 'AUTH_CONSENT_TTL_SECONDS must be at least 30' })
+  @Max(3600, { message: 'AUTH_CONSENT_TTL_SECONDS must be at most 3600' })
+  AUTH_CONSENT_TTL_SECONDS: number = 600;
+
+  /** Window of the login/token rate limits (fixed window in Redis, shared by every replica). */
+  @Transform(toInt)
+  @IsInt({ message: 'AUTH_RATE_WINDOW_SECONDS must be an integer (seconds, 1..86400)' })
+  @Min(1, { message: 'AUTH_RATE_WINDOW_SECONDS must be at least 1' })
+  @Max(86400, { message: 'AUTH_RATE_WINDOW_SECONDS must be at most 86400' })
+  AUTH_RATE_WINDOW_SECONDS: number = 60;
+
+  /** Requests per window and client IP to login, refresh, /oauth/token, /oauth/revoke and the consent form. */
+  @Transform(toInt)
+  @IsInt({ message: 'AUTH_RATE_LIMIT_PER_IP must be an integer (at least 1)' })
+  @Min(1, { message: 'AUTH_RATE_LIMIT_PER_IP must be at least 1' })
+  AUTH_RATE_LIMIT_PER_IP: number = 30;
+
+  /** Requests per window and OAuth client_id to /oauth/token and /oauth/revoke. */
+  @Transform(toInt)
+  @IsInt({ message: 'AUTH_RATE_LIMIT_PER_CLIENT must be an integer (at least 1)' })
+  @Min(1, { message: 'AUTH_RATE_LIMIT_PER_CLIENT must be at least 1' })
+  AUTH_RATE_LIMIT_PER_CLIENT: number = 60;
+
+  /** Password attempts per window and account (e-mail), whatever the IP. */
+  @Transform(toInt)
+  @IsInt({ message: 'AUTH_RATE_LIMIT_PER_ACCOUNT must be an integer (at least 1)' })
+  @Min(1, { message: 'AUTH_RATE_LIMIT_PER_ACCOUNT must be at least 1' })
+  AUTH_RATE_LIMIT_PER_ACCOUNT: number = 10;
 }
 
 export class ConfigError extends Error {}

@@ -1,0 +1,36 @@
+import 'reflect-metadata';
+import { ConfigError, loadPlatformEnv } from './platform-config.js';
+
+const base = {
+  DATABASE_URL: 'postgresql://u:p@127.0.0.1:5432/db',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
+};
+
+describe('loadPlatformEnv', () => {
+  it('applies defaults and derives the public URLs', () => {
+    const env = loadPlatformEnv(base);
+    expect(env).toMatchObject({ PORT: 3000, WHATSAPP_MAX_ATTEMPTS: 5, BASE_URL: 'http://127.0.0.1:3000', AUTH_URL: 'http://127.0.0.1:3000' });
+  });
+
+  it('names every missing variable', () => {
+    expect(() => loadPlatformEnv({})).toThrow(ConfigError);
+    try {
+      loadPlatformEnv({});
+    } catch (err) {
+      expect((err as Error).message).toMatch(/DATABASE_URL is required[\s\S]*REDIS_URL is required[\s\S]*ENCRYPTION_KEYS is required/);
+    }
+  });
+
+  it.each([
+    ['DATABASE_URL', 'mysql://x', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
+    ['REDIS_URL', 'localhost:6379', 'REDIS_URL must be a redis:// or rediss:// URL'],
+    ['ENCRYPTION_KEYS', 'k1:short', 'ENCRYPTION_KEYS must be comma-separated keyId:base64 pairs'],
+    ['PORT', 'eighty', 'PORT must be an integer'],
+    ['WHATSAPP_MAX_ATTEMPTS', '0', 'WHATSAPP_MAX_ATTEMPTS must not be less than 1'],
+    ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],
+    ['ENCRYPTION_ACTIVE_KEY_ID', 'k9', 'ENCRYPTION_ACTIVE_KEY_ID "k9" is not among ENCRYPTION_KEYS'],
+  ])('refuses a malformed %s', (name, value, message) => {
+    expect(() => loadPlatformEnv({ ...base, [name]: value })).toThrow(message);
+  });
+});

@@ -1,0 +1,103 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { migrate, readMigrations } from '@platform/database';
+
+/** The offline migrator: ordered, locked, recorded like `prisma migrate deploy`, refusing edited files. */
+describe('migrate command', () => {
+  const admin = process.env.TEST_DATABASE_URL!;
+  let n = 0;
+
+  async function freshDatabase(): Promise<string> {
+    const name = `mig_${process.pid}_${Date.now()}_${n++}`;
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect();
+    await c.query(`CREATE DATABASE "${name}"`);
+    await c.end();
+    return admin.replace(/\/[^/]*$/, `/${name}`);
+  }
+
+  function migrationsDir(files: Record<string, string>): string {
+    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    for (const [name, sql] of Object.entries(files)) {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'migration.sql'), sql);
+    }
+    return dir;
+  }
+
+  async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      return (await c.query<T>(sql)).rows;
+    } finally {
+      await c.end();
+    }
+  }
+
+  it('applies the project migrations in order and records them as prisma migrate deploy does', async () => {
+    const url = await freshDatabase();
+    const dir = join(process.cwd(), 'prisma', 'migrations');
+    const result = await migrate(url, dir);
+    const files = readMigrations(dir);
+    expect(result.applied).toEqual(files.map((f) => f.name));
+    const rows = await query<{ migration_name: string; checksum: string; finished_at: Date; applied_steps_count: number }>(
+      url,
+      'SELECT migration_name, checksum, finished_at, applied_steps_count FROM _prisma_migrations ORDER BY started_at, migration_name',
+    );
+    expect(rows.map((r) => [r.migration_name, r.checksum, r.applied_steps_count])).toEqual(files.map((f) => [f.name, f.checksum, 1]));
+    expect(rows.every((r) => r.finished_at instanceof Date)).toBe(true);
+    expect(files[0].checksum).toMatch(/^[0-9a-f]{64}$/);
+    const tables = await query<{ tablename: string }>(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+    expect(tables.map((t) => t.tablename)).toEqual(expect.arrayContaining(['bots', 'api_keys', 'channel_senders', 'templates', 'messages']));
+  });
+
+  it('is a no-op when nothing is pending', async () => {
+    const url = await freshDatabase();
+    const dir = migrationsDir({ '001_a': 'CREATE TABLE a (id int);' });
+    expect((await migrate(url, dir)).applied).toEqual(['001_a']);
+    expect(await migrate(url, dir)).toEqual({ applied: [], alreadyApplied: 1 });
+    expect(await query(url, 'SELECT count(*)::int AS n FROM _prisma_migrations')).toEqual([{ n: 1 }]);
+  });
+
+  it('applies only what is new, in name order', async () => {
+    const url = await freshDatabase();
+    const dir = migrationsDir({ '001_a': 'CREATE TABLE a (id int);' });
+    await migrate(url, dir);
+    mkdirSync(join(dir, '003_c'));
+    writeFileSync(join(dir, '003_c', 'migration.sql'), 'ALTER TABLE b ADD COLUMN c int;');
+    mkdirSync(join(dir, '002_b'));
+    writeFileSync(join(dir, '002_b', 'migration.sql'), 'CREATE TABLE b (id int);');
+    expect((await migrate(url, dir)).applied).toEqual(['002_b', '003_c']);
+  });
+
+  it('refuses to run when an applied file was edited', async () => {
+    const url = await freshDatabase();
+    const dir = migrationsDir({ '001_a': 'CREATE TABLE a (id int);' });
+    await migrate(url, dir);
+    writeFileSync(join(dir, '001_a', 'migration.sql'), 'CREATE TABLE a (id bigint);');
+    await expect(migrate(url, dir)).rejects.toThrow('Migration 001_a was edited after it was applied');
+  });
+
+  it('rolls a failing migration back whole and lets the fixed file run', async () => {
+    const url = await freshDatabase();
+    const dir = migrationsDir({ '001_a': 'CREATE TABLE a (id int); SELECT * FROM missing_table;' });
+    await expect(migrate(url, dir)).rejects.toThrow(/001_a failed/);
+    expect(await query(url, "SELECT to_regclass('a') IS NULL AS gone")).toEqual([{ gone: true }]);
+    writeFileSync(join(dir, '001_a', 'migration.sql'), 'CREATE TABLE a (id int);');
+    expect((await migrate(url, dir)).applied).toEqual(['001_a']);
+  });
+
+  it('is safe when several processes migrate at once (advisory lock)', async () => {
+    const url = await freshDatabase();
+    const dir = migrationsDir({
+      '001_a': 'CREATE TABLE a (id int); SELECT pg_sleep(0.3);',
+      '002_b': 'CREATE TABLE b (id int);',
+    });
+    const results = await Promise.all([migrate(url, dir), migrate(url, dir), migrate(url, dir)]);
+    expect(results.map((r) => r.applied.length).sort()).toEqual([0, 0, 2]);
+    expect(await query(url, 'SELECT count(*)::int AS n FROM _prisma_migrations')).toEqual([{ n: 2 }]);
+  });
+});
