@@ -39,8 +39,17 @@ describe('validateBotConfig', () => {
     };
     expect(config.ymAuthenticationToken).toHaveLength(40);
     const resolved = validateBotConfig(config, { cloudHost });
-    expect(resolved).toMatchObject({ ...config, customBaseUrl: 'https://r3.cloud.example.com' });
+    const { skip: _skip, ...sentPayload } = config.payload;
+    expect(resolved).toEqual({ ...config, payload: sentPayload, customBaseUrl: 'https://r3.cloud.example.com' });
     expect(findConfigErrors(config, { cloudHost })).toEqual([]);
+    expect(resolved.payload).not.toHaveProperty('skip');
+  });
+
+  it('copies the payload so that later changes by the app are not sent', () => {
+    const payload = { tier: 1 };
+    const resolved = validateBotConfig({ botId: 'b', payload }, { cloudHost });
+    payload.tier = 2;
+    expect(resolved.payload).toEqual({ tier: 1 });
   });
 
   it('refuses a config that is not a plain object', () => {
@@ -83,7 +92,7 @@ describe('validateBotConfig', () => {
     it('accepts Object.create(null)', () => {
       const payload = Object.create(null) as Record<string, unknown>;
       payload.a = 1;
-      expect(validateBotConfig({ ...valid, payload }, { cloudHost }).payload).toBe(payload);
+      expect(validateBotConfig({ ...valid, payload }, { cloudHost }).payload).toEqual({ a: 1 });
     });
     it('refuses nested non-plain objects', () => {
       expectRule({ payload: { when: new Date() } }, 'payload', 'plainObject', 'payload.when');

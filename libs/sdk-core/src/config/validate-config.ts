@@ -35,7 +35,8 @@ export function validateBotConfig(input: unknown, options: ConfigCheckOptions): 
   const config = input as Record<string, unknown>;
   const resolved: ResolvedBotConfig = {
     botId: config.botId as string,
-    payload: (config.payload ?? {}) as JsonObject,
+    // A copy: later changes by the app do not alter what is sent, and undefined members are dropped.
+    payload: JSON.parse(JSON.stringify(config.payload ?? {})) as JsonObject,
     version: (config.version ?? DEFAULT_BOT_VERSION) as number,
     enableSpeech: (config.enableSpeech ?? false) as boolean,
   };

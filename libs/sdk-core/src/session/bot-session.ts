@@ -122,6 +122,7 @@ export class BotSession {
 
   private async begin(): Promise<StartSessionResponse> {
     const generation = this.generation;
+    const WebSocket = resolveWebSocket(this.options);
     this.setState('starting');
     let session: StartSessionResponse;
     try {
@@ -134,7 +135,7 @@ export class BotSession {
     this.stream?.close();
     this.current = session;
     this.stream = new EventStream(
-      { url: session.streamUrl, token: this.token, WebSocket: resolveWebSocket(this.options), backoff: { ...DEFAULT_BACKOFF, ...this.options.reconnect } },
+      { url: session.streamUrl, token: this.token, WebSocket, backoff: { ...DEFAULT_BACKOFF, ...this.options.reconnect } },
       {
         event: (event, meta) => this.deliver(event, meta),
         error: (error) => this.report(error),
