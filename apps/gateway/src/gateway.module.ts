@@ -7,6 +7,8 @@ import { HealthModule } from '@platform/health';
 import { QueueModule } from '@platform/queue';
 import { CarouselModule } from './carousel/carousel.module.js';
 import { MessagesModule } from './messages/messages.module.js';
+import { AdminAuthModule } from './auth/admin-auth.module.js';
+import { ApiKeysModule } from './api-keys/api-keys.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -21,6 +23,8 @@ export class GatewayModule {
         HealthModule,
         CarouselModule,
         MessagesModule,
+        AdminAuthModule,
+        ApiKeysModule,
       ],
     };
   }

@@ -8,3 +8,4 @@ export * from './repositories/template.repository.js';
 export * from './repositories/message.repository.js';
 export * from './generated/enums.js';
 export type { Bot, ApiKey, ChannelSender, Template, Message } from './generated/client.js';
+export type { User, BotMembership, OAuthClient, AuthGrant, AuthorizationCode, AccessToken, RefreshToken, Prisma } from './generated/client.js';

@@ -1,2 +1,3 @@
 export * from './test-infra.js';
 export * from './seed.js';
+export * from './admins.js';

@@ -1,0 +1,66 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { PlatformEnv } from '@platform/config';
+import { sha256Hex } from '@platform/crypto';
+import { REQUEST_REDIS, withTimeout } from '@platform/queue';
+
+/** One counter to charge: `bucket` names the limit (e.g. "login-ip"), `id` whom it counts (hashed before use). */
+export interface RateCheck {
+  bucket: string;
+  id: string;
+  limit: number;
+}
+
+export class RateLimitExceededError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many requests; retry in ${retryAfterSeconds} s`);
+    this.name = 'RateLimitExceededError';
+  }
+}
+
+/** Redis could not be asked: requests are refused rather than let through unlimited. */
+export class RateLimiterUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('Rate limiting is unavailable (Redis is unreachable); try again later', { cause });
+    this.name = 'RateLimiterUnavailableError';
+  }
+}
+
+// Fixed window: the first hit of a window starts its expiry; returns [count, ms left].
+const SCRIPT = `
+local c = redis.call('INCR', KEYS[1])
+if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {c, ttl}`;
+
+/** Fixed-window counters in Redis, shared by every replica. */
+@Injectable()
+export class RateLimiter {
+  constructor(
+    @Inject(REQUEST_REDIS) private readonly redis: Redis,
+    private readonly env: PlatformEnv,
+  ) {}
+
+  /** Charges every check; throws RateLimitExceededError when any is over its limit. */
+  async consume(checks: RateCheck[]): Promise<void> {
+    const windowMs = this.env.AUTH_RATE_WINDOW_SECONDS * 1000;
+    let results: Array<[number, number]>;
+    try {
+      results = await withTimeout(
+        Promise.all(
+          checks.map((c) => this.redis.eval(SCRIPT, 1, `rl:${c.bucket}:${sha256Hex(c.id)}`, windowMs) as Promise<[number, number]>),
+        ),
+        this.env.REDIS_COMMAND_TIMEOUT_MS,
+        'rate limiting',
+      );
+    } catch (err) {
+      throw new RateLimiterUnavailableError(err);
+    }
+    let retryAfterMs = 0;
+    results.forEach(([count, ttl], i) => {
+      if (count > checks[i].limit) retryAfterMs = Math.max(retryAfterMs, ttl);
+    });
+    if (retryAfterMs > 0) throw new RateLimitExceededError(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  }
+}

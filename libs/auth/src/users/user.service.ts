@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import type { BotRole, User } from '@platform/database';
+import { MAX_PASSWORD_LENGTH, PasswordHasher } from './password-hasher.js';
+import { UserRepository } from './user.repository.js';
+
+export const MIN_PASSWORD_LENGTH = 12;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+
+export class UserInputError extends Error {}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Accounts of bot administrators: creation, password check, roles on bots. */
+@Injectable()
+export class UserService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  async create(email: string, password: string): Promise<User> {
+    const normalised = normaliseEmail(email);
+    if (!EMAIL_PATTERN.test(normalised) || normalised.length > 320) throw new UserInputError('email must be an e-mail address');
+    if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+      throw new UserInputError(`password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long`);
+    }
+    if (await this.users.findByEmail(normalised)) throw new UserInputError(`a user with e-mail ${normalised} already exists`);
+    return this.users.create(normalised, await this.hasher.hash(password));
+  }
+
+  findByEmail(email: string) {
+    return this.users.findByEmail(normaliseEmail(email));
+  }
+
+  /** The user whose password this is, or null; takes the same time whether or not the e-mail exists. */
+  async authenticate(email: string, password: string): Promise<User | null> {
+    const user = await this.users.findByEmail(normaliseEmail(email));
+    if (!user) return this.hasher.verifyNothing(password).then(() => null);
+    return (await this.hasher.verify(user.passwordHash, password)) ? user : null;
+  }
+
+  setRole(userId: string, botId: string, role: BotRole) {
+    return this.users.setRole(userId, botId, role);
+  }
+
+  roleOn(userId: string, botId: string): Promise<BotRole | null> {
+    return this.users.roleOn(userId, botId);
+  }
+}
