@@ -9,6 +9,8 @@ import { CarouselModule } from './carousel/carousel.module.js';
 import { MessagesModule } from './messages/messages.module.js';
 import { AdminAuthModule } from './auth/admin-auth.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
+import { OAuthModule } from './oauth/oauth.module.js';
+import { OAuthClientsModule } from './oauth-clients/oauth-clients.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -25,6 +27,8 @@ export class GatewayModule {
         MessagesModule,
         AdminAuthModule,
         ApiKeysModule,
+        OAuthModule,
+        OAuthClientsModule,
       ],
     };
   }

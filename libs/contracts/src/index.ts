@@ -7,3 +7,4 @@ export * from './carousel/message-status.dto.js';
 export * from './common/ids.js';
 export * from './auth/admin-login.dto.js';
 export * from './auth/api-keys.dto.js';
+export * from './auth/oauth-clients.dto.js';

@@ -19,7 +19,7 @@ export async function seedBotAdmin(app: INestApplicationContext, botId: string, 
   const user = await users.create(email, password);
   await users.setRole(user.id, botId, role);
   const pair = await app.get(AdminSessionService, { strict: false }).openSession(user.id);
-  return { userId: user.id, email, password, accessToken: pair.accessToken, refreshToken: pair.refreshToken };
+  return { userId: user.id, email, password, accessToken: pair.accessToken, refreshToken: pair.refreshToken! };
 }
 
 /** Moves the auth lib's Clock of `app` forward by `ms` (token and code expiry); returns the function that undoes it. */

@@ -1,3 +1,4 @@
 export * from './test-infra.js';
 export * from './seed.js';
 export * from './admins.js';
+export * from './oauth-browser.js';

@@ -20,12 +20,14 @@ export class AdminAuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Log in a bot administrator with e-mail and password; answers an access and a refresh token' })
   async login(@Body() body: AdminLoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdminTokenResponse> {
-    await throttle(this.limiter, reply, [
-      { bucket: 'login-ip', id: req.ip, limit: this.env.AUTH_RATE_LIMIT_PER_IP },
-      { bucket: 'login-account', id: normaliseEmail(body.email), limit: this.env.AUTH_RATE_LIMIT_PER_ACCOUNT },
-    ]);
+    const account = { bucket: 'login-account', id: normaliseEmail(body.email), limit: this.env.AUTH_RATE_LIMIT_PER_ACCOUNT };
+    await throttle(this.limiter, reply, [{ bucket: 'login-ip', id: req.ip, limit: this.env.AUTH_RATE_LIMIT_PER_IP }]);
+    await throttle(this.limiter, reply, [account], 'failures');
     const pair = await this.sessions.login(body.email, body.password);
-    if (!pair) throw new UnauthorizedException('Invalid e-mail or password');
+    if (!pair) {
+      await this.limiter.recordFailure([account]);
+      throw new UnauthorizedException('Invalid e-mail or password');
+    }
     return tokenAnswer(reply, pair);
   }
 
@@ -51,5 +53,5 @@ export class AdminAuthController {
 
 function tokenAnswer(reply: FastifyReply, pair: TokenPair): AdminTokenResponse {
   reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-  return { access_token: pair.accessToken, token_type: 'Bearer', expires_in: pair.expiresIn, refresh_token: pair.refreshToken, scope: pair.scope };
+  return { access_token: pair.accessToken, token_type: 'Bearer', expires_in: pair.expiresIn, refresh_token: pair.refreshToken!, scope: pair.scope };
 }

@@ -2,10 +2,13 @@ import { HttpException, HttpStatus, ServiceUnavailableException } from '@nestjs/
 import type { FastifyReply } from 'fastify';
 import { RateCheck, RateLimitExceededError, RateLimiter, RateLimiterUnavailableError } from '@platform/auth';
 
-/** Charges the limits of a platform route: 429 + Retry-After when over, 503 when Redis cannot count. */
-export async function throttle(limiter: RateLimiter, reply: FastifyReply, checks: RateCheck[]): Promise<void> {
+/**
+ * Applies limits to a platform route: 429 + Retry-After when over, 503 when Redis cannot count.
+ * `requests` charges this request; `failures` only checks a limit that failures are charged to.
+ */
+export async function throttle(limiter: RateLimiter, reply: FastifyReply, checks: RateCheck[], mode: 'requests' | 'failures' = 'requests'): Promise<void> {
   try {
-    await limiter.consume(checks);
+    await (mode === 'requests' ? limiter.consume(checks) : limiter.assertUnder(checks));
   } catch (err) {
     if (err instanceof RateLimitExceededError) {
       reply.header('retry-after', String(err.retryAfterSeconds));

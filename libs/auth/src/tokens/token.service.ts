@@ -9,7 +9,8 @@ import { Db, TokenRepository } from './token.repository.js';
 
 export interface TokenPair {
   accessToken: string;
-  refreshToken: string;
+  /** Absent when the grant does not allow refreshing (an OAuth client without the refresh_token grant). */
+  refreshToken?: string;
   expiresIn: number;
   scope: string;
 }
@@ -38,10 +39,10 @@ export class TokenService {
   ) {}
 
   /** A new access + refresh token pair in `grant`; the access token may carry a narrower scope than the grant. */
-  async issuePair(grant: AuthGrant, accessScope = grant.scope, db?: Db): Promise<TokenPair> {
+  async issuePair(grant: AuthGrant, accessScope = grant.scope, db?: Db, withRefresh = true): Promise<TokenPair> {
     const now = this.clock.now().getTime();
     const access = generateSecret('access');
-    const refresh = generateSecret('refresh');
+    const refresh = withRefresh ? generateSecret('refresh') : undefined;
     await this.tokens.createAccessToken(
       {
         tokenHash: access.hash,
@@ -53,17 +54,19 @@ export class TokenService {
       },
       db,
     );
-    await this.tokens.createRefreshToken(
-      {
-        tokenHash: refresh.hash,
-        grantId: grant.id,
-        clientId: grant.clientId,
-        scope: grant.scope,
-        expiresAt: new Date(now + this.env.AUTH_REFRESH_TOKEN_TTL_SECONDS * 1000),
-      },
-      db,
-    );
-    return { accessToken: access.value, refreshToken: refresh.value, expiresIn: this.env.AUTH_ACCESS_TOKEN_TTL_SECONDS, scope: accessScope };
+    if (refresh) {
+      await this.tokens.createRefreshToken(
+        {
+          tokenHash: refresh.hash,
+          grantId: grant.id,
+          clientId: grant.clientId,
+          scope: grant.scope,
+          expiresAt: new Date(now + this.env.AUTH_REFRESH_TOKEN_TTL_SECONDS * 1000),
+        },
+        db,
+      );
+    }
+    return { accessToken: access.value, refreshToken: refresh?.value, expiresIn: this.env.AUTH_ACCESS_TOKEN_TTL_SECONDS, scope: accessScope };
   }
 
   /** The principal of a live access token, or null (unknown, expired, revoked, or its grant revoked). */
