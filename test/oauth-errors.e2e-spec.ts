@@ -48,7 +48,7 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
     authorizeCode(url, { client_id: c.client_id, response_type: 'code', redirect_uri: REDIRECT, ...extra }, login(), from()).then((r) => r.code);
   const token = (fields: Record<string, string>, opts: Parameters<typeof oauthPost>[3] = {}) =>
     oauthPost(url, '/oauth/token', fields, { ...opts, headers: { ...from(), ...opts.headers } });
-  const withSecret = (fields: Record<string, string>, c = client) => token({ client_id: c.client_id, client_secret: c.client_secret, ...fields });
+  const withSecret = (fields: Record<string, string>, c: { client_id: string; client_secret: string } = client) => token({ client_id: c.client_id, client_secret: c.client_secret, ...fields });
 
   async function expectError(res: Response, status: number, error: string) {
     expect(res.status).toBe(status);
