@@ -10,6 +10,7 @@ import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
 export class CarouselDispatchWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('CarouselDispatchWorker');
   private worker?: Worker<CarouselDispatchJob>;
+  private connection?: ReturnType<typeof createWorkerRedis>;
 
   constructor(
     private readonly env: PlatformEnv,
@@ -18,7 +19,7 @@ export class CarouselDispatchWorker implements OnApplicationBootstrap, OnApplica
 
   onApplicationBootstrap() {
     this.worker = new Worker<CarouselDispatchJob>(QueueNames.carouselDispatch, (job) => this.handler.handle(job), {
-      connection: createWorkerRedis(this.env.REDIS_URL, 'channel-worker'),
+      connection: (this.connection = createWorkerRedis(this.env.REDIS_URL, 'channel-worker')),
       concurrency: this.env.WORKER_CONCURRENCY,
       lockDuration: this.env.WORKER_LOCK_MS,
       stalledInterval: Math.max(500, Math.floor(this.env.WORKER_LOCK_MS / 2)),
@@ -31,5 +32,6 @@ export class CarouselDispatchWorker implements OnApplicationBootstrap, OnApplica
 
   async onApplicationShutdown() {
     await this.worker?.close();
+    await this.connection?.quit().catch(() => this.connection?.disconnect()); // BullMQ leaves a passed-in connection open
   }
 }
