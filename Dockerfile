@@ -1,0 +1,20 @@
+# One image for every app of the platform; docker-compose.yml picks the entry point per service.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY tools/prisma-generate.mjs tools/prisma-generate.mjs
+COPY prisma prisma
+COPY prisma.config.ts ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/dist dist
+COPY --from=build /app/prisma prisma
+USER node
+CMD ["node", "dist/apps/gateway/src/main.js"]
