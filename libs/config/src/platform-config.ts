@@ -169,6 +169,74 @@ export class PlatformEnv {
   @IsInt({ message: 'AUTH_RATE_LIMIT_PER_ACCOUNT must be an integer (at least 1)' })
   @Min(1, { message: 'AUTH_RATE_LIMIT_PER_ACCOUNT must be at least 1' })
   AUTH_RATE_LIMIT_PER_ACCOUNT: number = 10;
+
+  // ── Push notifications (issue 4): push service, FCM HTTP v1 client, fan-out ──
+  /** FCM HTTP v1 origin (a loopback FCM server in tests and the local demo). */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] }, { message: 'FCM_API_BASE_URL must be an http(s) URL' })
+  FCM_API_BASE_URL: string = 'https://fcm.googleapis.com';
+
+  /** Accept service accounts whose token_uri is http://127.0.0.1 or http://localhost (tests and the local demo only). */
+  @IsIn(['true', 'false'], { message: 'PUSH_ALLOW_INSECURE_TOKEN_URI must be true or false' })
+  PUSH_ALLOW_INSECURE_TOKEN_URI: string = 'false';
+
+  /** Longest a gateway request waits for the push service before answering 503. */
+  @Transform(toInt)
+  @IsInt({ message: 'PUSH_RPC_TIMEOUT_MS must be an integer (milliseconds, at least 100)' })
+  @Min(100, { message: 'PUSH_RPC_TIMEOUT_MS must be at least 100' })
+  PUSH_RPC_TIMEOUT_MS: number = 10000;
+
+  /** FCM requests in flight at once per push-service process (HTTP/2 streams). */
+  @Transform(toInt)
+  @IsInt({ message: 'FCM_MAX_IN_FLIGHT must be an integer (1..1000)' })
+  @Min(1, { message: 'FCM_MAX_IN_FLIGHT must be at least 1' })
+  @Max(1000, { message: 'FCM_MAX_IN_FLIGHT must be at most 1000' })
+  FCM_MAX_IN_FLIGHT: number = 100;
+
+  /** Timeout of one FCM or token-endpoint request. */
+  @Transform(toInt)
+  @IsInt({ message: 'FCM_TIMEOUT_MS must be an integer (milliseconds, at least 100)' })
+  @Min(100, { message: 'FCM_TIMEOUT_MS must be at least 100' })
+  FCM_TIMEOUT_MS: number = 5000;
+
+  /** Tries of one message on FCM 500/503/timeouts within a batch (then the batch job is retried later). */
+  @Transform(toInt)
+  @IsInt({ message: 'FCM_MAX_ATTEMPTS must be an integer (1..20)' })
+  @Min(1, { message: 'FCM_MAX_ATTEMPTS must be at least 1' })
+  @Max(20, { message: 'FCM_MAX_ATTEMPTS must be at most 20' })
+  FCM_MAX_ATTEMPTS: number = 4;
+
+  /** First backoff after FCM 500/503 (doubles each time, with jitter). */
+  @Transform(toInt)
+  @IsInt({ message: 'FCM_BACKOFF_MS must be an integer (milliseconds, at least 1)' })
+  @Min(1, { message: 'FCM_BACKOFF_MS must be at least 1' })
+  FCM_BACKOFF_MS: number = 500;
+
+  /** Devices per fan-out batch job. */
+  @Transform(toInt)
+  @IsInt({ message: 'PUSH_BATCH_SIZE must be an integer (1..5000)' })
+  @Min(1, { message: 'PUSH_BATCH_SIZE must be at least 1' })
+  @Max(5000, { message: 'PUSH_BATCH_SIZE must be at most 5000' })
+  PUSH_BATCH_SIZE: number = 500;
+
+  /** Fan-out jobs a push-service process runs at once (they share FCM_MAX_IN_FLIGHT). */
+  @Transform(toInt)
+  @IsInt({ message: 'PUSH_WORKER_CONCURRENCY must be an integer (1..100)' })
+  @Min(1, { message: 'PUSH_WORKER_CONCURRENCY must be at least 1' })
+  @Max(100, { message: 'PUSH_WORKER_CONCURRENCY must be at most 100' })
+  PUSH_WORKER_CONCURRENCY: number = 4;
+
+  /** Runs of a fan-out job before its remaining devices count as failed. */
+  @Transform(toInt)
+  @IsInt({ message: 'PUSH_JOB_ATTEMPTS must be an integer (1..50)' })
+  @Min(1, { message: 'PUSH_JOB_ATTEMPTS must be at least 1' })
+  @Max(50, { message: 'PUSH_JOB_ATTEMPTS must be at most 50' })
+  PUSH_JOB_ATTEMPTS: number = 5;
+
+  /** First backoff between runs of a fan-out job (exponential). */
+  @Transform(toInt)
+  @IsInt({ message: 'PUSH_JOB_BACKOFF_MS must be an integer (milliseconds, at least 1)' })
+  @Min(1, { message: 'PUSH_JOB_BACKOFF_MS must be at least 1' })
+  PUSH_JOB_BACKOFF_MS: number = 10000;
 }
 
 export class ConfigError extends Error {}
@@ -195,5 +263,6 @@ export function loadPlatformEnv(env: NodeJS.ProcessEnv = process.env): PlatformE
   parsed.AUTH_URL = (parsed.AUTH_URL ?? base).replace(/\/$/, '');
   parsed.CLOUD_URL = (parsed.CLOUD_URL ?? base).replace(/\/$/, '');
   parsed.WHATSAPP_API_BASE_URL = parsed.WHATSAPP_API_BASE_URL.replace(/\/$/, '');
+  parsed.FCM_API_BASE_URL = parsed.FCM_API_BASE_URL.replace(/\/$/, '');
   return parsed;
 }

@@ -8,3 +8,4 @@ export * from './common/ids.js';
 export * from './auth/admin-login.dto.js';
 export * from './auth/api-keys.dto.js';
 export * from './auth/oauth-clients.dto.js';
+export * from './push/index.js';

@@ -5,8 +5,11 @@ import { BotRepository } from './repositories/bot.repository.js';
 import { ChannelSenderRepository } from './repositories/channel-sender.repository.js';
 import { MessageRepository } from './repositories/message.repository.js';
 import { TemplateRepository } from './repositories/template.repository.js';
+import { PushConfigRepository } from './repositories/push-config.repository.js';
+import { DeviceRepository } from './repositories/device.repository.js';
+import { NotificationRepository } from './repositories/notification.repository.js';
 
-const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository];
+const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository];
 
 @Global()
 @Module({ providers: [PrismaService, ...repositories], exports: [PrismaService, ...repositories] })

@@ -1,2 +1,4 @@
 export * from './http-json-server.js';
 export * from './whatsapp-cloud-sandbox.js';
+export * from './google-oauth-sandbox.js';
+export * from './fcm-sandbox.js';
