@@ -1,7 +1,9 @@
 # Sourced by tools/test.sh and tools/up.sh: dependencies the two commands need on a fresh Debian machine.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "installing npm dependencies (npm ci)"
-  npm ci --no-audit --no-fund
+  echo "installing npm dependencies"
+  # `npm install` keeps the locked versions; npm 11's `npm ci` rejects lockfiles it wrote itself when
+  # they omit other platforms' optional binaries (e.g. @msgpackr-extract/*-darwin-*).
+  npm install --no-audit --no-fund
 fi
 if ! command -v redis-server >/dev/null 2>&1 && [ -z "${REDIS_URL:-}${TEST_REDIS_URL:-}" ]; then
   echo "installing redis-server (Debian package)"
