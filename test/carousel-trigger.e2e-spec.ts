@@ -122,6 +122,13 @@ describe('carousel trigger: HTTP → queue → worker → WhatsApp Cloud API', (
     expect(final).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
+  it('counts queued messages and send outcomes in /metrics', async () => {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    expect(Number(/^carousel_messages_queued_total (\d+)/m.exec(text)?.[1])).toBeGreaterThanOrEqual(5);
+    expect(text).toMatch(/^carousel_send_attempts_total\{outcome="retry"\} [1-9]/m);
+    expect(text).toMatch(/^carousel_send_attempts_total\{outcome="failed"\} [1-9]/m);
+  });
+
   describe('401', () => {
     it.each([
       ['missing key', { 'x-api-key': '' }],

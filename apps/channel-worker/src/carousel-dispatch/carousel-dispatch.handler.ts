@@ -1,10 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Job, UnrecoverableError } from 'bullmq';
+import { Counter } from 'prom-client';
 import { CarouselDispatchJob } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { MessageRepository } from '@platform/database';
 import { renderCarouselMessage } from '../whatsapp/whatsapp-carousel.renderer.js';
 import { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
+
+const attempts = new Counter({
+  name: 'carousel_send_attempts_total',
+  help: 'Cloud API send attempts by outcome (sent, retry, failed)',
+  labelNames: ['outcome'],
+});
 
 /**
  * One delivery attempt of a carousel message. Throwing makes BullMQ retry with backoff;
@@ -35,6 +42,7 @@ export class CarouselDispatchHandler {
     const body = renderCarouselMessage(message.template, message.recipient, job.data.cards);
     const outcome = await this.whatsapp.send(message.sender.phoneNumberId, token, body);
     const attempt = message.attempts;
+    attempts.inc({ outcome: outcome.kind });
 
     if (outcome.kind === 'sent') {
       await this.messages.markSent(messageId, outcome.providerMessageId);

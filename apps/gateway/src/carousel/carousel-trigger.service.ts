@@ -1,10 +1,13 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
+import { Counter } from 'prom-client';
 import { PlatformEnv } from '@platform/config';
 import { CarouselDispatchJob, QueueNames, TriggerCarouselDto, isUuid } from '@platform/contracts';
 import { ChannelSenderRepository, MessageRepository, TemplateRepository } from '@platform/database';
 import { InjectQueue, withTimeout } from '@platform/queue';
 import { QueueUnavailableError } from '../http/infra-errors.js';
+
+const queued = new Counter({ name: 'carousel_messages_queued_total', help: 'Carousel messages accepted and queued' });
 
 /** Checks a trigger against the bot's templates and senders, records the message and queues it. */
 @Injectable()
@@ -72,6 +75,7 @@ export class CarouselTriggerService {
       await this.messages.delete(message.id).catch(() => undefined);
       throw new QueueUnavailableError(err);
     }
+    queued.inc();
     return message.id;
   }
 }
