@@ -27,7 +27,7 @@ async function main() {
     PORT: String(port),
     LOG_LEVEL: 'warn',
   };
-  const gateway = spawn(process.execPath, ['dist/apps/gateway/src/main.js'], { env: { ...process.env, ...env }, stdio: 'inherit' });
+  const gateway = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.local/profiles'] : []), 'dist/apps/gateway/src/main.js'], { env: { ...process.env, ...env }, stdio: 'inherit' });
   try {
     await migrate(env.DATABASE_URL, join(process.cwd(), 'prisma', 'migrations'));
     const app = await NestFactory.createApplicationContext(CliModule.forRoot(env), { logger: ['error'] });
@@ -59,7 +59,7 @@ async function main() {
         '',
       ].join('\n'),
     );
-    if (non2xx > 0 || queued !== result['2xx']) process.exitCode = 1;
+    if (non2xx > 0 || queued < result['2xx']) process.exitCode = 1; // every 2xx answer must have left a job behind
   } finally {
     gateway.kill('SIGTERM');
     await new Promise((r) => gateway.once('exit', r));

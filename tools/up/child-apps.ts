@@ -18,7 +18,7 @@ export function startApp(name: string, entry: string, env: Record<string, string
   child.stdout!.pipe(pretty);
   child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(`[${name}] ${chunk}`));
   child.on('exit', (code, signal) => {
-    if (code !== 0 && signal !== 'SIGTERM') process.stderr.write(`[${name}] exited with ${signal ?? `code ${code}`}\n`);
+    if (code !== 0 && signal !== 'SIGTERM' && signal !== 'SIGINT') process.stderr.write(`[${name}] exited with ${signal ?? `code ${code}`}\n`);
   });
   return child;
 }
