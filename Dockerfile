@@ -1,5 +1,6 @@
 # One image for every app of the platform; docker-compose.yml picks the entry point per service.
-FROM node:20-bookworm-slim AS build
+# The full image has python3, make and g++ for argon2, which is compiled at install.
+FROM node:20-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY tools/prisma-generate.mjs tools/prisma-generate.mjs
