@@ -16,7 +16,10 @@ export default {
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
   moduleFileExtensions: ['ts', 'js', 'json'],
   extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }] },
+  transform: {
+    '^.+/libs/sdk-core/src/.+\\.ts$': '<rootDir>/tools/jest-esm-transform.cjs', // the SDK package, imported by e2e tests
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }],
+  },
   moduleNameMapper: { ...aliases, '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 30000,
   maxWorkers: 2,

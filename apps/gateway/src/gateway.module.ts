@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { PlatformConfigModule } from '@platform/config';
-import { QueueNames } from '@platform/contracts';
+import { QueueNames, SdkQueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
@@ -11,6 +11,9 @@ import { AdminAuthModule } from './auth/admin-auth.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module.js';
+import { SdkSessionsModule } from './sdk-sessions/sdk-sessions.module.js';
+import { BotEventsModule } from './bot-events/bot-events.module.js';
+import { BotWebhooksModule } from './bot-webhooks/bot-webhooks.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -21,7 +24,7 @@ export class GatewayModule {
         PlatformConfigModule.forRoot(env),
         DatabaseModule,
         CryptoModule,
-        QueueModule.forProducers([QueueNames.carouselDispatch]),
+        QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook]),
         HealthModule,
         CarouselModule,
         MessagesModule,
@@ -29,6 +32,9 @@ export class GatewayModule {
         ApiKeysModule,
         OAuthModule,
         OAuthClientsModule,
+        SdkSessionsModule,
+        BotEventsModule,
+        BotWebhooksModule,
       ],
     };
   }

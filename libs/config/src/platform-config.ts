@@ -237,6 +237,73 @@ export class PlatformEnv {
   @IsInt({ message: 'PUSH_JOB_BACKOFF_MS must be an integer (milliseconds, at least 1)' })
   @Min(1, { message: 'PUSH_JOB_BACKOFF_MS must be at least 1' })
   PUSH_JOB_BACKOFF_MS: number = 10000;
+
+  // ── Mobile SDK sessions, bot → app events and bot webhooks (issue 5) ──
+  /** Idle lifetime of an SDK session; use (stream connections, app events) pushes it forward. */
+  @Transform(toInt)
+  @IsInt({ message: 'SDK_SESSION_TTL_SECONDS must be an integer (seconds, 60..2592000)' })
+  @Min(60, { message: 'SDK_SESSION_TTL_SECONDS must be at least 60' })
+  @Max(2592000, { message: 'SDK_SESSION_TTL_SECONDS must be at most 2592000' })
+  SDK_SESSION_TTL_SECONDS: number = 86400;
+
+  /** How long a new stream connection may take to send its auth frame before it is closed with 4401. */
+  @Transform(toInt)
+  @IsInt({ message: 'SDK_STREAM_AUTH_TIMEOUT_MS must be an integer (milliseconds, 100..60000)' })
+  @Min(100, { message: 'SDK_STREAM_AUTH_TIMEOUT_MS must be at least 100' })
+  @Max(60000, { message: 'SDK_STREAM_AUTH_TIMEOUT_MS must be at most 60000' })
+  SDK_STREAM_AUTH_TIMEOUT_MS: number = 10000;
+
+  /** WebSocket ping interval of event streams; a connection that misses a pong is dropped. */
+  @Transform(toInt)
+  @IsInt({ message: 'SDK_STREAM_PING_INTERVAL_MS must be an integer (milliseconds, 100..300000)' })
+  @Min(100, { message: 'SDK_STREAM_PING_INTERVAL_MS must be at least 100' })
+  @Max(300000, { message: 'SDK_STREAM_PING_INTERVAL_MS must be at most 300000' })
+  SDK_STREAM_PING_INTERVAL_MS: number = 25000;
+
+  /** How long an unacked bot → app event is kept for its user (in Redis). */
+  @Transform(toInt)
+  @IsInt({ message: 'SDK_EVENT_RETENTION_SECONDS must be an integer (seconds, 1..2592000)' })
+  @Min(1, { message: 'SDK_EVENT_RETENTION_SECONDS must be at least 1' })
+  @Max(2592000, { message: 'SDK_EVENT_RETENTION_SECONDS must be at most 2592000' })
+  SDK_EVENT_RETENTION_SECONDS: number = 86400;
+
+  /** Unacked events kept per bot and user; beyond it the oldest are dropped. */
+  @Transform(toInt)
+  @IsInt({ message: 'SDK_EVENT_MAX_PER_USER must be an integer (1..100000)' })
+  @Min(1, { message: 'SDK_EVENT_MAX_PER_USER must be at least 1' })
+  @Max(100000, { message: 'SDK_EVENT_MAX_PER_USER must be at most 100000' })
+  SDK_EVENT_MAX_PER_USER: number = 1000;
+
+  /** Accept http:// bot webhook URLs (development and tests); otherwise https only. */
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'WEBHOOK_ALLOW_HTTP must be true or false' })
+  WEBHOOK_ALLOW_HTTP: string = 'false';
+
+  /** Delivery attempts of one webhook call before it is given up (kept as a failed job). */
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_MAX_ATTEMPTS must be an integer (1..50)' })
+  @Min(1, { message: 'WEBHOOK_MAX_ATTEMPTS must be at least 1' })
+  @Max(50, { message: 'WEBHOOK_MAX_ATTEMPTS must be at most 50' })
+  WEBHOOK_MAX_ATTEMPTS: number = 12;
+
+  /** First delay between webhook attempts; doubles each time (12 attempts span about 2.3 h at 2000). */
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_BACKOFF_MS must be an integer (milliseconds, at least 1)' })
+  @Min(1, { message: 'WEBHOOK_BACKOFF_MS must be at least 1' })
+  WEBHOOK_BACKOFF_MS: number = 2000;
+
+  /** Time a bot's webhook has to answer one call. */
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_TIMEOUT_MS must be an integer (milliseconds, at least 100)' })
+  @Min(100, { message: 'WEBHOOK_TIMEOUT_MS must be at least 100' })
+  WEBHOOK_TIMEOUT_MS: number = 10000;
+
+  /** Webhook calls one gateway process makes at once. */
+  @Transform(toInt)
+  @IsInt({ message: 'WEBHOOK_CONCURRENCY must be an integer (1..1000)' })
+  @Min(1, { message: 'WEBHOOK_CONCURRENCY must be at least 1' })
+  @Max(1000, { message: 'WEBHOOK_CONCURRENCY must be at most 1000' })
+  WEBHOOK_CONCURRENCY: number = 10;
 }
 
 export class ConfigError extends Error {}

@@ -9,3 +9,4 @@ export * from './auth/admin-login.dto.js';
 export * from './auth/api-keys.dto.js';
 export * from './auth/oauth-clients.dto.js';
 export * from './push/index.js';
+export * from './sdk/index.js';

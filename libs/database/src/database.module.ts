@@ -8,8 +8,10 @@ import { TemplateRepository } from './repositories/template.repository.js';
 import { PushConfigRepository } from './repositories/push-config.repository.js';
 import { DeviceRepository } from './repositories/device.repository.js';
 import { NotificationRepository } from './repositories/notification.repository.js';
+import { SdkSessionRepository } from './repositories/sdk-session.repository.js';
+import { BotWebhookRepository } from './repositories/bot-webhook.repository.js';
 
-const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository];
+const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository];
 
 @Global()
 @Module({ providers: [PrismaService, ...repositories], exports: [PrismaService, ...repositories] })

@@ -4,6 +4,7 @@ import { apiKeyCommands } from './api-key.commands.js';
 import { botCommands } from './bot.commands.js';
 import { oauthClientCommands } from './oauth-client.commands.js';
 import { whatsappCommands } from './whatsapp.commands.js';
+import { webhookCommands } from './webhook.commands.js';
 
 /** Every operator command; add a feature's commands here. */
-export const commands: CliCommand[] = [...botCommands, ...whatsappCommands, ...apiKeyCommands, ...adminCommands, ...oauthClientCommands];
+export const commands: CliCommand[] = [...botCommands, ...whatsappCommands, ...apiKeyCommands, ...adminCommands, ...oauthClientCommands, ...webhookCommands];

@@ -1,0 +1,20 @@
+import { Injectable } from '@nestjs/common';
+import { SendBotEventDto } from '@platform/contracts';
+import { QueueUnavailableError } from '../http/infra-errors.js';
+import { SdkEventStore } from './sdk-event.store.js';
+
+/** Bot → app: stores the event for the user (kept until acked) and announces it to every replica. */
+@Injectable()
+export class BotEventsService {
+  constructor(private readonly store: SdkEventStore) {}
+
+  async send(botId: string, dto: SendBotEventDto): Promise<{ eventId: string; delivered: number }> {
+    const event = { code: dto.event.code, data: { code: dto.event.data.code, data: dto.event.data.data } };
+    try {
+      const { id, live } = await this.store.append(botId, dto.userId, event);
+      return { eventId: id, delivered: live };
+    } catch (err) {
+      throw new QueueUnavailableError(err);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { PlatformEnv } from '@platform/config';
+import { WireBotEvent } from '@platform/contracts';
+import { REQUEST_REDIS, withTimeout } from '@platform/queue';
+
+// Redis holds each user's unacked events as a stream (ids are the event ids, in order) and the user's live
+// stream connections as a sorted set scored by expiry. Times come from Redis (TIME), so replicas' clocks do not matter.
+const APPEND = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '*', 'e', ARGV[1])
+redis.call('XTRIM', KEYS[1], 'MINID', string.format('%d', now - tonumber(ARGV[3])))
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local live = redis.call('ZCARD', KEYS[2])
+redis.call('PUBLISH', ARGV[4], id)
+return {id, live}`;
+
+// Entries after the cursor (exclusive) that are younger than the retention.
+const READ = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local floor = now - tonumber(ARGV[2])
+local start = '(' .. ARGV[1]
+if tonumber(string.match(ARGV[1], '^(%d+)')) < floor then start = string.format('%d', floor) .. '-0' end
+return redis.call('XRANGE', KEYS[1], start, '+', 'COUNT', ARGV[3])`;
+
+const PRESENCE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1`;
+
+export const STREAM_ID = /^\d{1,20}-\d{1,20}$/;
+
+export interface StoredEvent {
+  id: string;
+  event: WireBotEvent;
+}
+
+interface ScriptedRedis extends Redis {
+  sdkEventAppend(events: string, presence: string, event: string, maxLen: number, retentionMs: number, channel: string): Promise<[string, number]>;
+  sdkEventRead(events: string, cursor: string, retentionMs: number, count: number): Promise<Array<[string, string[]]>>;
+  sdkPresence(presence: string, connectionId: string, ttlMs: number): Promise<number>;
+}
+
+/** Bot → app events of each bot user, kept in Redis until acked (bounded by age and count), and user presence. */
+@Injectable()
+export class SdkEventStore {
+  private readonly redis: ScriptedRedis;
+
+  constructor(@Inject(REQUEST_REDIS) redis: Redis, private readonly env: PlatformEnv) {
+    if (!('sdkEventAppend' in redis)) {
+      redis.defineCommand('sdkEventAppend', { numberOfKeys: 2, lua: APPEND });
+      redis.defineCommand('sdkEventRead', { numberOfKeys: 1, lua: READ });
+      redis.defineCommand('sdkPresence', { numberOfKeys: 1, lua: PRESENCE });
+    }
+    this.redis = redis as ScriptedRedis;
+  }
+
+  /** Pub/sub channel that tells every replica a user has new events. */
+  static channel(botId: string, userId: string): string {
+    return `sdk:notify:${botId}:${userId}`;
+  }
+
+  private static keys(botId: string, userId: string) {
+    const slot = `{${botId}:${userId}}`; // one cluster slot per user
+    return { events: `sdk:${slot}:events`, presence: `sdk:${slot}:presence` };
+  }
+
+  /** Stores the event and notifies the replicas; `live` counts the user's connected streams. */
+  async append(botId: string, userId: string, event: WireBotEvent): Promise<{ id: string; live: number }> {
+    const { events, presence } = SdkEventStore.keys(botId, userId);
+    const [id, live] = await this.timed(
+      this.redis.sdkEventAppend(
+        events,
+        presence,
+        JSON.stringify(event),
+        this.env.SDK_EVENT_MAX_PER_USER,
+        this.env.SDK_EVENT_RETENTION_SECONDS * 1000,
+        SdkEventStore.channel(botId, userId),
+      ),
+      'storing the event',
+    );
+    return { id, live: Number(live) };
+  }
+
+  /** Up to `count` unacked events after `cursor` (a stream id; '0-0' for all), oldest first. */
+  async readAfter(botId: string, userId: string, cursor: string, count: number): Promise<StoredEvent[]> {
+    const { events } = SdkEventStore.keys(botId, userId);
+    const rows = await this.timed(
+      this.redis.sdkEventRead(events, cursor, this.env.SDK_EVENT_RETENTION_SECONDS * 1000, count),
+      'reading events',
+    );
+    return rows.map(([id, fields]) => ({ id, event: JSON.parse(fields[fields.indexOf('e') + 1]) as WireBotEvent }));
+  }
+
+  /** Drops an acked event; ids that are not stream ids are ignored. */
+  async ack(botId: string, userId: string, id: string): Promise<void> {
+    if (!STREAM_ID.test(id)) return;
+    await this.timed(this.redis.xdel(SdkEventStore.keys(botId, userId).events, id), 'acking an event');
+  }
+
+  /** Marks a connection live for `ttlMs` (refreshed by its heartbeat). */
+  async markLive(botId: string, userId: string, connectionId: string, ttlMs: number): Promise<void> {
+    await this.timed(this.redis.sdkPresence(SdkEventStore.keys(botId, userId).presence, connectionId, ttlMs), 'marking presence');
+  }
+
+  async markGone(botId: string, userId: string, connectionId: string): Promise<void> {
+    await this.timed(this.redis.zrem(SdkEventStore.keys(botId, userId).presence, connectionId), 'clearing presence');
+  }
+
+  private timed<T>(promise: Promise<T>, what: string): Promise<T> {
+    return withTimeout(promise, this.env.REDIS_COMMAND_TIMEOUT_MS, what);
+  }
+}

@@ -1,0 +1,91 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { PlatformEnv } from '@platform/config';
+import { AppEventDto, StartSessionDto, chatUserId, isChatToken, isUuid } from '@platform/contracts';
+import { safeEqual } from '@platform/crypto';
+import { BotWebhookRepository, SdkSessionRepository } from '@platform/database';
+import type { SdkSession } from '@platform/database';
+import { WebhookDispatcher } from '../bot-webhooks/webhook-dispatcher.service.js';
+
+export type SessionCheck = SdkSession | 'unauthorized' | 'gone';
+
+/** SDK sessions: start (and tell the bot), check a chat token against a session, forward app events. */
+@Injectable()
+export class SdkSessionService {
+  constructor(
+    private readonly sessions: SdkSessionRepository,
+    private readonly webhooks: BotWebhookRepository,
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly env: PlatformEnv,
+  ) {}
+
+  /** Creates the session; when the bot has a webhook, answers only once the session.started call is queued. */
+  async start(botId: string, dto: StartSessionDto): Promise<SdkSession> {
+    const webhook = isUuid(botId) ? await this.webhooks.find(botId) : null;
+    if (!webhook) throw new NotFoundException(`No bot ${botId}`);
+    const now = new Date();
+    const session = await this.sessions.create({
+      botId,
+      userId: chatUserId(dto.authToken),
+      version: dto.version,
+      ...(dto.deviceToken !== undefined ? { deviceToken: dto.deviceToken.trim() } : {}),
+      expiresAt: this.expiry(now),
+    });
+    if (!webhook.url) return session;
+    try {
+      await this.dispatcher.enqueue(botId, {
+        type: 'session.started',
+        id: randomUUID(),
+        botId,
+        sessionId: session.id,
+        userId: session.userId,
+        payload: JSON.stringify(dto.payload), // the spec: the payload reaches the bot as a JSON string, always
+        version: dto.version,
+        createdAt: now.toISOString(),
+      });
+    } catch (err) {
+      // Not queued, so not kept: the SDK gets 500 and retries.
+      await this.sessions.delete(session.id).catch(() => undefined);
+      throw err;
+    }
+    return session;
+  }
+
+  /** The live session when `token` is its chat token; 'gone' when there is no such live session. */
+  async check(botId: string, sessionId: string, token: string): Promise<SessionCheck> {
+    if (!isChatToken(token)) return 'unauthorized';
+    if (!isUuid(botId) || !isUuid(sessionId)) return 'gone';
+    const session = await this.sessions.findLive(botId, sessionId);
+    if (!session) return 'gone';
+    return safeEqual(chatUserId(token), session.userId) ? session : 'unauthorized';
+  }
+
+  /** Pushes the session's expiry forward (it is in use). */
+  async touch(sessionId: string): Promise<void> {
+    const now = new Date();
+    await this.sessions.touch(sessionId, now, this.expiry(now));
+  }
+
+  /** Queues an app event for the bot's webhook; returns the delivery id. */
+  async sendAppEvent(session: SdkSession, dto: AppEventDto): Promise<string> {
+    const webhook = await this.webhooks.find(session.botId);
+    if (!webhook?.url) throw new ConflictException('This bot has no webhook to deliver app events to');
+    const id = randomUUID();
+    await this.dispatcher.enqueue(session.botId, {
+      type: 'app.event',
+      id,
+      botId: session.botId,
+      sessionId: session.id,
+      userId: session.userId,
+      code: dto.code,
+      data: JSON.stringify(dto.data ?? {}),
+      createdAt: new Date().toISOString(),
+    });
+    await this.touch(session.id);
+    return id;
+  }
+
+  private expiry(now: Date): Date {
+    return new Date(now.getTime() + this.env.SDK_SESSION_TTL_SECONDS * 1000);
+  }
+}
