@@ -11,6 +11,7 @@ import { AdminAuthModule } from './auth/admin-auth.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module.js';
+import { PushModule } from './push/push.module.js';
 import { SdkSessionsModule } from './sdk-sessions/sdk-sessions.module.js';
 import { BotEventsModule } from './bot-events/bot-events.module.js';
 import { BotWebhooksModule } from './bot-webhooks/bot-webhooks.module.js';
@@ -32,6 +33,7 @@ export class GatewayModule {
         ApiKeysModule,
         OAuthModule,
         OAuthClientsModule,
+        PushModule,
         SdkSessionsModule,
         BotEventsModule,
         BotWebhooksModule,

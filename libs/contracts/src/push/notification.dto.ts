@@ -138,3 +138,10 @@ export interface TestNotificationResponse {
   accepted: boolean;
   fcm: { httpStatus: number; body: unknown };
 }
+
+/** The target rule the decorators cannot express: exactly one of userIds and all: true. */
+export function notificationTargetProblem(dto: Pick<SendNotificationDto, 'userIds' | 'all'>): string | null {
+  if (dto.all === true && dto.userIds) return 'give either userIds or all: true, not both';
+  if (dto.all !== true && !dto.userIds) return 'a target is required: userIds (array of user ids) or all: true';
+  return null;
+}

@@ -35,3 +35,23 @@ export function pushRpcChannelPrefix(redisUrl: string): string {
   const db = /^rediss?:\/\/[^/]*\/(\d+)/.exec(redisUrl)?.[1] ?? '0';
   return `platform:db${db}:`;
 }
+
+/** ioredis connection options of a redis:// or rediss:// URL (the Nest Redis transport takes options, not a URL). */
+export function redisOptionsFromUrl(redisUrl: string): {
+  host: string;
+  port: number;
+  username?: string;
+  password?: string;
+  db: number;
+  tls?: Record<string, never>;
+} {
+  const url = new URL(redisUrl);
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1',
+    port: url.port ? Number(url.port) : 6379,
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    db: Number(/^\/(\d+)/.exec(url.pathname)?.[1] ?? 0),
+    ...(url.protocol === 'rediss:' ? { tls: {} } : {}),
+  };
+}

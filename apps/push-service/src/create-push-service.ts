@@ -1,0 +1,31 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadPlatformEnv } from '@platform/config';
+import { pushRpcChannelPrefix, redisOptionsFromUrl } from '@platform/contracts';
+import { PinoNestLogger, createLogger } from '@platform/logger';
+import { PushServiceModule } from './push-service.module.js';
+import { NamespacedRedisServer } from './rpc/namespaced-redis.server.js';
+
+/**
+ * The push service: answers the gateway's requests over the Redis transport, runs the fan-out
+ * worker, and serves GET /health on PUSH_SERVICE_HEALTH_PORT. `env` overrides process.env (tests).
+ */
+export async function createPushService(env: Record<string, string> = {}): Promise<NestFastifyApplication> {
+  const config = loadPlatformEnv({ ...process.env, ...env });
+  const logger = createLogger('push-service', config.LOG_LEVEL);
+  const app = await NestFactory.create<NestFastifyApplication>(PushServiceModule.forRoot(env), new FastifyAdapter({ loggerInstance: logger }), {
+    logger: new PinoNestLogger(logger),
+  });
+  app.connectMicroservice({
+    strategy: new NamespacedRedisServer(pushRpcChannelPrefix(config.REDIS_URL), {
+      ...redisOptionsFromUrl(config.REDIS_URL),
+      connectionName: 'push-service-rpc',
+      retryAttempts: Number.MAX_SAFE_INTEGER,
+      retryDelay: 1000,
+    }),
+  });
+  app.enableShutdownHooks();
+  await app.startAllMicroservices();
+  await app.listen({ port: config.PUSH_SERVICE_HEALTH_PORT, host: config.HOST });
+  return app;
+}

@@ -1,0 +1,40 @@
+import { buildFcmData } from '@platform/contracts';
+
+export interface PushContent {
+  botId: string;
+  title: string;
+  body: string;
+  journeySlug?: string | null;
+  data?: Record<string, string>;
+  priority: 'normal' | 'high';
+  /** Seconds FCM keeps the message for an offline device; undefined = FCM's default (28 days). */
+  ttlSeconds?: number | null;
+}
+
+const TOKEN_SLOT = '__platform_token_slot__';
+
+/**
+ * The FCM HTTP v1 request body (`{message:{...}}`) for a token. The body is serialised once per
+ * notification and batch; each device only splices its token in, which keeps fan-out cheap.
+ */
+export function fcmMessageTemplate(content: PushContent, now = Date.now()): (token: string) => string {
+  const high = content.priority === 'high';
+  const ttl = content.ttlSeconds ?? undefined;
+  const message = {
+    message: {
+      token: TOKEN_SLOT,
+      notification: { title: content.title, body: content.body },
+      data: buildFcmData(content.botId, content.journeySlug, content.data),
+      android: { priority: high ? 'HIGH' : 'NORMAL', ...(ttl !== undefined ? { ttl: `${ttl}s` } : {}) },
+      apns: {
+        headers: {
+          'apns-priority': high ? '10' : '5',
+          ...(ttl !== undefined ? { 'apns-expiration': String(ttl === 0 ? 0 : Math.floor(now / 1000) + ttl) } : {}),
+        },
+      },
+      webpush: { headers: { Urgency: high ? 'high' : 'normal', ...(ttl !== undefined ? { TTL: String(ttl) } : {}) } },
+    },
+  };
+  const [before, after] = JSON.stringify(message).split(JSON.stringify(TOKEN_SLOT));
+  return (token: string) => before + JSON.stringify(token) + after;
+}

@@ -1,0 +1,143 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { PlatformEnv } from '@platform/config';
+import type { LoadedPushConfig } from '../config/push-config.service.js';
+import { AccessTokenProvider } from './access-token.provider.js';
+import { FcmVerdict, classifyFcmResponse } from './fcm-response.js';
+import { Http2Pool, Http2Response } from './http2-pool.js';
+import { TransientPushError } from './push-errors.js';
+
+/** Google's advice for 429 without Retry-After: wait at least a minute. */
+const DEFAULT_QUOTA_BACKOFF_MS = 60_000;
+
+export type DeliveryOutcome =
+  | { kind: 'sent' }
+  | { kind: 'invalid'; reason: string }
+  | { kind: 'failed'; reason: string }
+  /** Still failing transiently after FCM_MAX_ATTEMPTS: the batch job tries it again later. */
+  | { kind: 'unresolved'; reason: string };
+
+/** FCM refuses the project's credentials (403 PERMISSION_DENIED, tokens refused): the notification cannot go out. */
+export class FcmConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FcmConfigError';
+  }
+}
+
+/**
+ * Sends FCM HTTP v1 messages. firebase-admin is not used: its messaging client always talks to
+ * fcm.googleapis.com (the base URL cannot be pointed at a loopback server for tests and the local
+ * demo) and pulls in google-auth-library, for what is one HTTP/2 POST and one token request.
+ */
+@Injectable()
+export class FcmSender {
+  private readonly logger = new Logger('FcmSender');
+  /** Per Firebase project: no request before this time (set by 429 QUOTA_EXCEEDED). */
+  private readonly quotaUntil = new Map<string, number>();
+
+  constructor(
+    private readonly pool: Http2Pool,
+    private readonly tokens: AccessTokenProvider,
+    private readonly env: PlatformEnv,
+  ) {}
+
+  /**
+   * Delivers one message with FCM's retry rules: 500/503 with exponential backoff (or Retry-After),
+   * 429 honouring Retry-After for the whole project, 401 once more with a fresh access token.
+   * Throws CredentialsRejectedError / FcmConfigError when no message of this bot can be sent;
+   * `stopped` ends the retries early (another message of the batch hit such an error).
+   */
+  async deliver(config: LoadedPushConfig, body: string, stopped: () => boolean = () => false): Promise<DeliveryOutcome> {
+    let attempts = 0;
+    let refreshedToken = false;
+    for (;;) {
+      await this.waitForQuota(config.projectId);
+      if (stopped()) return { kind: 'failed', reason: 'notification stopped' };
+      const { verdict, accessToken } = await this.attempt(config, body);
+      switch (verdict.kind) {
+        case 'sent':
+          return { kind: 'sent' };
+        case 'invalid':
+          return { kind: 'invalid', reason: verdict.reason };
+        case 'failed':
+          return { kind: 'failed', reason: `${verdict.reason}: ${verdict.text}` };
+        case 'config':
+          throw new FcmConfigError(configMessage(config, verdict.text));
+        case 'unauthenticated':
+          await this.tokens.invalidate(config, accessToken);
+          if (refreshedToken) throw new FcmConfigError(`FCM refused fresh access tokens of ${config.clientEmail}: ${verdict.text}`);
+          refreshedToken = true;
+          continue;
+        case 'retry': {
+          attempts++;
+          if (attempts >= this.env.FCM_MAX_ATTEMPTS) return { kind: 'unresolved', reason: verdict.reason };
+          const delay = verdict.afterMs ?? (verdict.quota ? DEFAULT_QUOTA_BACKOFF_MS : this.backoff(attempts));
+          if (verdict.quota) this.blockProject(config.projectId, delay);
+          await sleep(delay + (verdict.afterMs !== undefined ? Math.floor(Math.random() * 50) : 0));
+        }
+      }
+    }
+  }
+
+  /** One request, no retries (the test-send route): FCM's status and body as they came. */
+  async sendOnce(config: LoadedPushConfig, body: string): Promise<{ response: Http2Response; verdict: FcmVerdict }> {
+    let { response, verdict, accessToken } = await this.attempt(config, body);
+    if (verdict.kind === 'unauthenticated') {
+      await this.tokens.invalidate(config, accessToken);
+      ({ response, verdict } = await this.attempt(config, body));
+    }
+    if (!response) throw new TransientPushError(verdict.kind === 'retry' ? verdict.reason : 'FCM unreachable');
+    return { response, verdict };
+  }
+
+  private async attempt(config: LoadedPushConfig, body: string): Promise<{ verdict: FcmVerdict; accessToken: string; response?: Http2Response }> {
+    const accessToken = await this.tokens.get(config);
+    let response: Http2Response;
+    try {
+      response = await this.pool.post(
+        this.env.FCM_API_BASE_URL,
+        `/v1/projects/${encodeURIComponent(config.projectId)}/messages:send`,
+        { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json; charset=UTF-8' },
+        body,
+        this.env.FCM_TIMEOUT_MS,
+      );
+    } catch (err) {
+      return { verdict: { kind: 'retry', reason: (err as Error).message, quota: false }, accessToken };
+    }
+    return { verdict: classifyFcmResponse(response), accessToken, response };
+  }
+
+  private backoff(attempt: number): number {
+    const base = this.env.FCM_BACKOFF_MS * 2 ** (attempt - 1);
+    return Math.round(base * (1 + Math.random() * 0.5));
+  }
+
+  private blockProject(projectId: string, ms: number): void {
+    const until = Date.now() + ms;
+    if ((this.quotaUntil.get(projectId) ?? 0) < until) {
+      this.quotaUntil.set(projectId, until);
+      this.logger.warn(`FCM quota exceeded for project ${projectId}: pausing its messages for ${Math.ceil(ms / 1000)} s`);
+    }
+  }
+
+  private async waitForQuota(projectId: string): Promise<void> {
+    for (;;) {
+      const until = this.quotaUntil.get(projectId);
+      if (until === undefined) return;
+      const wait = until - Date.now();
+      if (wait <= 0) {
+        this.quotaUntil.delete(projectId);
+        return;
+      }
+      await sleep(wait);
+    }
+  }
+}
+
+function configMessage(config: LoadedPushConfig, text: string): string {
+  return (
+    `FCM refused to send for Firebase project ${config.projectId} with service account ${config.clientEmail} (PERMISSION_DENIED: ${text}). ` +
+    'Check that the Firebase Cloud Messaging API is enabled in the project and that the service account has the Firebase Cloud Messaging permission.'
+  );
+}

@@ -1,0 +1,8 @@
+import 'reflect-metadata';
+import { runMain } from '@platform/config';
+import { createPushService } from './create-push-service.js';
+
+runMain(async () => {
+  const app = await createPushService();
+  app.getHttpAdapter().getInstance().log.info(`push service ready (health at ${await app.getUrl()}/health)`);
+});

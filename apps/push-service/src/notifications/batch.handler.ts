@@ -1,0 +1,146 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Job } from 'bullmq';
+import { PushBatchJob } from '@platform/contracts';
+import { BatchCounts, DeviceRepository, NotificationRepository, PushNotification } from '@platform/database';
+import { LoadedPushConfig, PushConfigService } from '../config/push-config.service.js';
+import { fcmMessageTemplate } from '../fcm/fcm-message.js';
+import { FcmConfigError, FcmSender } from '../fcm/fcm-sender.js';
+import { CredentialsRejectedError, TransientPushError } from '../fcm/push-errors.js';
+import { BatchProgressStore, DeviceOutcome, OutcomeRecorder } from './batch-progress.store.js';
+
+/**
+ * Sends one batch of a notification. Devices that already have an outcome (from an earlier run of
+ * this batch) are skipped; devices still failing transiently make the job throw, so BullMQ runs it
+ * again later for those only; on the last run they count as failed. The batch's counts land once.
+ */
+@Injectable()
+export class BatchHandler {
+  private readonly logger = new Logger('PushBatch');
+
+  constructor(
+    private readonly notifications: NotificationRepository,
+    private readonly devices: DeviceRepository,
+    private readonly configs: PushConfigService,
+    private readonly sender: FcmSender,
+    private readonly progress: BatchProgressStore,
+  ) {}
+
+  async handle(job: Job<PushBatchJob>): Promise<string> {
+    const { notificationId, seq, deviceIds } = job.data;
+    const notification = await this.notifications.findById(notificationId);
+    if (!notification) return 'skipped: notification deleted';
+    const done = await this.progress.read(notificationId, seq);
+    const todo = deviceIds.filter((id) => !done.has(id));
+    const recorder = this.progress.recorder(notificationId, seq);
+    const lastRun = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+
+    let unresolved = 0;
+    if (todo.length > 0) {
+      if (notification.status === 'failed') todo.forEach((id) => recorder.record(id, 'failed'));
+      else unresolved = await this.send(notification, todo, recorder, lastRun);
+    }
+    await recorder.flush();
+    if (unresolved > 0) throw new Error(`${unresolved} of ${deviceIds.length} devices still failing transiently; the batch runs again later`);
+
+    const outcomes = await this.progress.read(notificationId, seq);
+    const counts = await this.settle(notification.botId, outcomes);
+    const counted = await this.notifications.completeBatch(notificationId, seq, counts);
+    await this.progress.clear(notificationId, seq);
+    return `${counted ? 'counted' : 'already counted'}: ${JSON.stringify(counts)}`;
+  }
+
+  /** Sends to `ids`; returns how many are still unresolved (only before the last run). */
+  private async send(n: PushNotification, ids: string[], recorder: OutcomeRecorder, lastRun: boolean): Promise<number> {
+    let config: LoadedPushConfig | null;
+    try {
+      config = await this.configs.load(n.botId);
+    } catch (err) {
+      if (!(err instanceof CredentialsRejectedError)) throw err;
+      return this.failAll(n, ids, recorder, err.message);
+    }
+    if (!config) return this.failAll(n, ids, recorder, 'The bot has no push notification configuration any more (service account removed)');
+
+    const live = await this.devices.findLive(n.botId, ids);
+    const liveIds = new Set(live.map((d) => d.id));
+    for (const id of ids) if (!liveIds.has(id)) recorder.record(id, 'skipped');
+
+    const ttl = remainingTtl(n);
+    if (ttl !== undefined && ttl < 0) {
+      live.forEach((d) => recorder.record(d.id, 'failed'));
+      return 0;
+    }
+    const build = fcmMessageTemplate({
+      botId: n.botId,
+      title: n.title,
+      body: n.body,
+      journeySlug: n.journeySlug,
+      data: n.data as Record<string, string>,
+      priority: n.priority,
+      ttlSeconds: ttl,
+    });
+
+    let stop: Error | undefined;
+    let unresolved = 0;
+    const loaded = config;
+    await Promise.all(
+      live.map(async (device) => {
+        if (stop) return recorder.record(device.id, 'failed');
+        try {
+          const outcome = await this.sender.deliver(loaded, build(device.token), () => stop !== undefined);
+          if (outcome.kind === 'unresolved') {
+            if (lastRun) recorder.record(device.id, 'failed');
+            else unresolved++;
+          } else {
+            recorder.record(device.id, outcome.kind === 'invalid' ? `invalid:${outcome.reason}` : outcome.kind);
+          }
+        } catch (err) {
+          if (err instanceof CredentialsRejectedError || err instanceof FcmConfigError) {
+            stop ??= err;
+            recorder.record(device.id, 'failed');
+          } else if (lastRun) {
+            recorder.record(device.id, 'failed');
+          } else {
+            if (!(err instanceof TransientPushError)) this.logger.error(`notification ${n.id}: ${(err as Error).message}`);
+            unresolved++;
+          }
+        }
+      }),
+    );
+    if (stop) {
+      await this.notifications.fail(n.id, stop.message);
+      this.logger.warn(`notification ${n.id} failed: ${stop.message}`);
+    }
+    return unresolved;
+  }
+
+  private async failAll(n: PushNotification, ids: string[], recorder: OutcomeRecorder, reason: string): Promise<number> {
+    await this.notifications.fail(n.id, reason);
+    ids.forEach((id) => recorder.record(id, 'failed'));
+    return 0;
+  }
+
+  /** Counts the batch's outcomes and marks devices FCM called gone as dead (idempotent). */
+  private async settle(botId: string, outcomes: Map<string, DeviceOutcome>): Promise<BatchCounts> {
+    const counts: BatchCounts = { sent: 0, failed: 0, invalidTokens: 0, skipped: 0 };
+    const dead = new Map<string, string[]>();
+    for (const [id, outcome] of outcomes) {
+      if (outcome === 'sent') counts.sent++;
+      else if (outcome === 'failed') counts.failed++;
+      else if (outcome === 'skipped') counts.skipped++;
+      else {
+        counts.invalidTokens++;
+        const reason = outcome.slice('invalid:'.length);
+        dead.set(reason, [...(dead.get(reason) ?? []), id]);
+      }
+    }
+    for (const [reason, ids] of dead) await this.devices.markDead(botId, ids, reason);
+    return counts;
+  }
+}
+
+/** Seconds the message may still wait for an offline device; negative when it expired before its turn. */
+function remainingTtl(n: PushNotification): number | undefined {
+  if (n.ttlSeconds === null) return undefined;
+  if (n.ttlSeconds === 0) return 0;
+  return n.ttlSeconds - Math.floor((Date.now() - n.createdAt.getTime()) / 1000);
+}

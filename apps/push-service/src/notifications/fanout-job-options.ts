@@ -1,0 +1,16 @@
+import { JobsOptions } from 'bullmq';
+import { PlatformEnv } from '@platform/config';
+
+/**
+ * Retries with exponential backoff. Finished jobs are kept an hour: a batch's job id must still be
+ * taken when a planner retry re-adds it, or that batch would be queued (and sent) twice.
+ */
+export function fanoutJobOptions(env: PlatformEnv, jobId: string): JobsOptions {
+  return {
+    jobId,
+    attempts: env.PUSH_JOB_ATTEMPTS,
+    backoff: { type: 'exponential', delay: env.PUSH_JOB_BACKOFF_MS, jitter: 0.5 },
+    removeOnComplete: { age: 3600 },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}

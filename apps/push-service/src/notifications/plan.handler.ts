@@ -1,0 +1,74 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Job, Queue } from 'bullmq';
+import { PlatformEnv } from '@platform/config';
+import { PushBatchJob, PushPlanJob, PushQueueNames } from '@platform/contracts';
+import { DeviceRepository, NotificationRepository } from '@platform/database';
+import { InjectQueue } from '@platform/queue';
+import { PushConfigService } from '../config/push-config.service.js';
+import { AccessTokenProvider } from '../fcm/access-token.provider.js';
+import { CredentialsRejectedError } from '../fcm/push-errors.js';
+import { fanoutJobOptions } from './fanout-job-options.js';
+
+/**
+ * Plans a notification's fan-out: pages through the target devices by id (cursor) and queues one
+ * batch job per page. Progress (cursor, batches, total) is in Postgres, so a retried planner goes on
+ * where it stopped; the one page that may be queued but not yet recorded is read back from its job.
+ */
+@Injectable()
+export class PlanHandler {
+  private readonly logger = new Logger('PushPlan');
+
+  constructor(
+    private readonly notifications: NotificationRepository,
+    private readonly devices: DeviceRepository,
+    private readonly configs: PushConfigService,
+    private readonly tokens: AccessTokenProvider,
+    private readonly env: PlatformEnv,
+    @InjectQueue(PushQueueNames.fanout) private readonly queue: Queue,
+  ) {}
+
+  async handle(job: Job<PushPlanJob>): Promise<string> {
+    const n = await this.notifications.findById(job.data.notificationId);
+    if (!n || n.planningDone) return 'skipped: nothing to plan';
+    if (n.status === 'failed') {
+      await this.notifications.stopPlanning(n.id);
+      return 'skipped: notification failed';
+    }
+    await this.notifications.markSending(n.id);
+
+    // Credentials first: a rejected service account fails the notification before any device is queued.
+    try {
+      const config = await this.configs.load(n.botId);
+      if (!config) return this.failPlan(n.id, 'The bot has no push notification configuration (save a Firebase service account with saveBotConfig)');
+      await this.tokens.get(config);
+    } catch (err) {
+      if (err instanceof CredentialsRejectedError) return this.failPlan(n.id, err.message);
+      throw err;
+    }
+
+    const target = { all: n.targetAll, userIds: n.targetUserIds };
+    let seq = n.plannedBatches;
+    let cursor = n.planCursor;
+    for (;;) {
+      const jobId = `batch-${n.id}-${seq}`;
+      const queued = seq === n.plannedBatches ? ((await this.queue.getJob(jobId)) as Job<PushBatchJob> | undefined) : undefined;
+      const ids = queued?.data.deviceIds ?? (await this.devices.pageIds(n.botId, target, cursor, this.env.PUSH_BATCH_SIZE));
+      if (ids.length === 0) break;
+      if (!queued) await this.queue.add('batch', { notificationId: n.id, seq, deviceIds: ids } satisfies PushBatchJob, fanoutJobOptions(this.env, jobId));
+      await this.notifications.recordPlannedBatch(n.id, seq, ids[ids.length - 1], ids.length);
+      cursor = ids[ids.length - 1];
+      seq++;
+      if (ids.length < this.env.PUSH_BATCH_SIZE) break;
+    }
+    await this.notifications.finishPlanning(n.id);
+    this.logger.log(`notification ${n.id}: ${seq} batches queued`);
+    return `${seq} batches`;
+  }
+
+  private async failPlan(id: string, reason: string): Promise<string> {
+    await this.notifications.fail(id, reason);
+    await this.notifications.stopPlanning(id);
+    this.logger.warn(`notification ${id} failed: ${reason}`);
+    return `failed: ${reason}`;
+  }
+}

@@ -1,0 +1,45 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { PlatformConfigModule } from '@platform/config';
+import { PushQueueNames } from '@platform/contracts';
+import { CryptoModule } from '@platform/crypto';
+import { DatabaseModule } from '@platform/database';
+import { HealthModule } from '@platform/health';
+import { QueueModule } from '@platform/queue';
+import { PushConfigService } from './config/push-config.service.js';
+import { DeviceService } from './devices/device.service.js';
+import { AccessTokenProvider } from './fcm/access-token.provider.js';
+import { FcmSender } from './fcm/fcm-sender.js';
+import { GoogleTokenClient } from './fcm/google-token.client.js';
+import { Http2Pool } from './fcm/http2-pool.js';
+import { BatchProgressStore } from './notifications/batch-progress.store.js';
+import { BatchHandler } from './notifications/batch.handler.js';
+import { FanoutWorker } from './notifications/fanout.worker.js';
+import { NotificationService } from './notifications/notification.service.js';
+import { PlanHandler } from './notifications/plan.handler.js';
+import { PushRpcController } from './rpc/push-rpc.controller.js';
+import { RpcOnce } from './rpc/rpc-once.js';
+
+@Module({})
+export class PushServiceModule {
+  static forRoot(env: Record<string, string> = {}): DynamicModule {
+    return {
+      module: PushServiceModule,
+      imports: [PlatformConfigModule.forRoot(env), DatabaseModule, CryptoModule, QueueModule.forProducers([PushQueueNames.fanout]), HealthModule],
+      controllers: [PushRpcController],
+      providers: [
+        RpcOnce,
+        PushConfigService,
+        DeviceService,
+        NotificationService,
+        GoogleTokenClient,
+        AccessTokenProvider,
+        Http2Pool,
+        FcmSender,
+        BatchProgressStore,
+        PlanHandler,
+        BatchHandler,
+        FanoutWorker,
+      ],
+    };
+  }
+}
