@@ -14,7 +14,7 @@ describe('bot administrators: login, refresh, logout and AdminTokenGuard', () =>
   const ip = () => `198.51.100.${++ipCounter}`;
 
   beforeAll(async () => {
-    gateway = await createGateway(await createTestEnv({ AUTH_ACCESS_TOKEN_TTL_SECONDS: '60' }));
+    gateway = await createGateway(await createTestEnv({ AUTH_ACCESS_TOKEN_TTL_SECONDS: '60', TRUST_PROXY: 'true' }));
     url = await listenGateway(gateway);
     botId = (await gateway.get(BotRepository, { strict: false }).create('admin bot')).id;
     admin = await seedBotAdmin(gateway, botId);

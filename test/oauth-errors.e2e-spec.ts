@@ -19,7 +19,7 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
   const from = () => ({ 'x-forwarded-for': `198.18.0.${++n}` });
 
   beforeAll(async () => {
-    gateway = await createGateway(await createTestEnv());
+    gateway = await createGateway(await createTestEnv({ TRUST_PROXY: 'true' }));
     url = await listenGateway(gateway);
     botId = (await gateway.get(BotRepository, { strict: false }).create('errors bot')).id;
     admin = await seedBotAdmin(gateway, botId);

@@ -18,7 +18,7 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
   const from = () => ({ 'x-forwarded-for': `192.0.2.${++n}` });
 
   beforeAll(async () => {
-    gateway = await createGateway(await createTestEnv({ AUTH_URL: ISSUER, AUTH_CODE_TTL_SECONDS: '60' }));
+    gateway = await createGateway(await createTestEnv({ AUTH_URL: ISSUER, AUTH_CODE_TTL_SECONDS: '60', TRUST_PROXY: 'true' }));
     url = await listenGateway(gateway);
     botId = (await gateway.get(BotRepository, { strict: false }).create('Support bot')).id;
     admin = await seedBotAdmin(gateway, botId);

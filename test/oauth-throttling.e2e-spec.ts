@@ -30,6 +30,7 @@ describe('abuse limits of login and OAuth endpoints (two replicas, one Redis)', 
       AUTH_RATE_LIMIT_PER_CLIENT: '4',
       AUTH_RATE_LIMIT_PER_ACCOUNT: '3',
       AUTH_RATE_WINDOW_SECONDS: '120',
+      TRUST_PROXY: 'true',
     });
     a = await createGateway(env);
     b = await createGateway(env);

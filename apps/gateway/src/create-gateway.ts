@@ -16,7 +16,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
     loggerInstance: logger,
     bodyLimit: 1024 * 1024,
     maxParamLength: 8192, // FCM device tokens (~160+ chars) are a path parameter of DELETE /v1/bots/:botId/devices/:token
-    trustProxy: true,
+    trustProxy: config.TRUST_PROXY === 'true',
   });
   configureFastify(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(env), adapter, {

@@ -75,6 +75,11 @@ export class PlatformEnv {
   @IsUrl({ require_tld: false, require_protocol: true }, { message: 'CLOUD_URL must be an absolute URL' })
   CLOUD_URL?: string;
 
+  /** Trust X-Forwarded-* headers (set true only behind a proxy that sets them; per-IP limits rely on it). */
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'TRUST_PROXY must be true or false' })
+  TRUST_PROXY: string = 'false';
+
   /** Serve Swagger UI at /docs (the OpenAPI document is always at /docs/openapi.json). */
   @IsOptional()
   @IsIn(['true', 'false'], { message: 'OPENAPI_UI must be true or false' })
