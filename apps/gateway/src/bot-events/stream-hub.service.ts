@@ -22,6 +22,7 @@ export class StreamHub implements BeforeApplicationShutdown {
   private readonly channels = new Map<string, Channel>();
   private readonly touchedAt = new WeakMap<StreamConnection, number>();
   private readonly subscriber: Redis;
+  private stopped = false;
   readonly deps: StreamDeps;
 
   constructor(
@@ -109,6 +110,8 @@ export class StreamHub implements BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown() {
+    if (this.stopped) return;
+    this.stopped = true;
     // 1001: the SDK reconnects, and reaches another replica.
     const open = this.connections();
     const gone = open.map((c) => this.store.markGone(c.botId, c.userId, c.id).catch(() => undefined));

@@ -33,7 +33,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   }
 
   async onApplicationShutdown() {
-    await this.worker?.close();
-    await this.connection?.quit().catch(() => this.connection?.disconnect());
+    const [worker, connection] = [this.worker, this.connection];
+    this.worker = this.connection = undefined;
+    await worker?.close();
+    await connection?.quit().catch(() => connection.disconnect());
   }
 }
