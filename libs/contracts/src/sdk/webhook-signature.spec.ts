@@ -14,7 +14,7 @@ describe('webhook signature', () => {
 
   it('refuses a tampered body, another secret, a changed timestamp and a malformed header', () => {
     const header = signWebhookBody(secret, body, t);
-    expect(verifyWebhookSignature({ secret, header, rawBody: body.replace('"a":1', '"a":2'), now: t })).toBe(false);
+    expect(verifyWebhookSignature({ secret, header, rawBody: body.replace('session.started', 'session.ended'), now: t })).toBe(false);
     expect(verifyWebhookSignature({ secret: generateWebhookSecret(), header, rawBody: body, now: t })).toBe(false);
     expect(verifyWebhookSignature({ secret, header: header.replace(`t=${t}`, `t=${t + 1}`), rawBody: body, now: t })).toBe(false);
     for (const bad of [undefined, '', 'v1=abc', `t=${t}`, `t=x,v1=${'0'.repeat(64)}`]) {

@@ -1,0 +1,84 @@
+import 'reflect-metadata';
+import { ConflictException, NotFoundException } from '@nestjs/common';
+import type { PlatformEnv } from '@platform/config';
+import { WebhookDelivery, chatUserId } from '@platform/contracts';
+import type { BotWebhookRepository, SdkSession, SdkSessionRepository } from '@platform/database';
+import type { WebhookDispatcher } from '../bot-webhooks/webhook-dispatcher.service.js';
+import { SdkSessionService } from './sdk-session.service.js';
+
+const BOT = '0b6f3c52-94a5-4d0e-9e77-7d8f5b0b2c11';
+const SESSION = '6c1d2a4e-8f7b-4e57-a0a4-2a2f7a9d4c3e';
+
+function setup(webhookUrl: string | null = 'https://bot.example.com/hook', enqueue: (d: WebhookDelivery) => Promise<void> = async () => undefined) {
+  const rows = new Map<string, SdkSession>();
+  const queued: WebhookDelivery[] = [];
+  const sessions = {
+    create: async (data: Omit<SdkSession, 'id' | 'createdAt' | 'lastSeenAt' | 'deviceToken'> & { deviceToken?: string }) => {
+      const row = { id: SESSION, createdAt: new Date(), lastSeenAt: new Date(), deviceToken: null, ...data } as SdkSession;
+      rows.set(row.id, row);
+      return row;
+    },
+    findLive: async (botId: string, id: string) => {
+      const row = rows.get(id);
+      return row && row.botId === botId && row.expiresAt > new Date() ? row : null;
+    },
+    delete: async (id: string) => rows.delete(id),
+    touch: async () => ({ count: 1 }),
+  } as unknown as SdkSessionRepository;
+  const webhooks = {
+    find: async (botId: string) => (botId === BOT ? { url: webhookUrl, secretEncrypted: webhookUrl && 'sealed' } : null),
+  } as unknown as BotWebhookRepository;
+  const dispatcher = { enqueue: async (_bot: string, d: WebhookDelivery) => (queued.push(d), enqueue(d)) } as unknown as WebhookDispatcher;
+  const env = { SDK_SESSION_TTL_SECONDS: 60 } as PlatformEnv;
+  return { service: new SdkSessionService(sessions, webhooks, dispatcher, env), rows, queued };
+}
+
+const dto = { authToken: 'user_1', payload: { a: { b: [1, null] } }, version: 2 };
+
+describe('SdkSessionService', () => {
+  it('stores only the token hash as the user id and queues session.started with the payload as a JSON string', async () => {
+    const { service, rows, queued } = setup();
+    const session = await service.start(BOT, dto);
+    expect(session.userId).toBe(chatUserId('user_1'));
+    expect(JSON.stringify([...rows.values()])).not.toContain('user_1');
+    expect(queued).toEqual([
+      expect.objectContaining({ type: 'session.started', botId: BOT, sessionId: SESSION, userId: chatUserId('user_1'), payload: '{"a":{"b":[1,null]}}', version: 2 }),
+    ]);
+  });
+
+  it('queues nothing for a bot without a webhook, and refuses an unknown bot', async () => {
+    const { service, queued } = setup(null);
+    await service.start(BOT, dto);
+    expect(queued).toEqual([]);
+    await expect(service.start('00000000-0000-4000-8000-000000000000', dto)).rejects.toBeInstanceOf(NotFoundException);
+    await expect(service.start('not-a-uuid', dto)).rejects.toBeInstanceOf(NotFoundException);
+  });
+
+  it('keeps no session when session.started could not be queued', async () => {
+    const { service, rows } = setup(undefined, async () => Promise.reject(new Error('redis down')));
+    await expect(service.start(BOT, dto)).rejects.toThrow('redis down');
+    expect(rows.size).toBe(0);
+  });
+
+  it('checks a chat token against the session', async () => {
+    const { service } = setup();
+    await service.start(BOT, dto);
+    expect(await service.check(BOT, SESSION, 'user_1')).toMatchObject({ id: SESSION });
+    expect(await service.check(BOT, SESSION, 'user_2')).toBe('unauthorized');
+    expect(await service.check(BOT, SESSION, 'bad token')).toBe('unauthorized');
+    expect(await service.check(BOT, '00000000-0000-4000-8000-000000000000', 'user_1')).toBe('gone');
+    expect(await service.check(BOT, 'x', 'user_1')).toBe('gone');
+  });
+
+  it('forwards app events with data as a JSON string; 409 without a webhook', async () => {
+    const { service, queued } = setup();
+    const session = await service.start(BOT, dto);
+    const id = await service.sendAppEvent(session, { code: 'cart', data: { n: 1 } });
+    expect(queued[1]).toMatchObject({ type: 'app.event', id, code: 'cart', data: '{"n":1}', sessionId: SESSION });
+    await service.sendAppEvent(session, { code: 'empty' });
+    expect(queued[2]).toMatchObject({ code: 'empty', data: '{}' });
+    const none = setup(null);
+    const s = await none.service.start(BOT, dto);
+    await expect(none.service.sendAppEvent(s, { code: 'x' })).rejects.toBeInstanceOf(ConflictException);
+  });
+});
