@@ -36,17 +36,34 @@ async function main(): Promise<number> {
     await migrate(adminUrl.replace(/\/[^/]*$/, `/${TEMPLATE_DB}`), join(process.cwd(), 'prisma', 'migrations'));
     process.stdout.write(`test servers: postgres ${adminUrl.replace(/:[^:@]*@/, ':***@')}, redis ${redisUrl}\n`);
 
-    const jest = spawn(process.execPath, ['--experimental-vm-modules', '--no-warnings', 'node_modules/jest/bin/jest.js', ...process.argv.slice(2)], {
-      stdio: 'inherit',
-      env: { ...process.env, TEST_DATABASE_URL: adminUrl, TEST_REDIS_URL: redisUrl },
-    });
-    const forward = (signal: NodeJS.Signals) => jest.kill(signal);
-    process.on('SIGINT', forward).on('SIGTERM', forward);
-    return await new Promise<number>((resolve) => jest.on('exit', (code) => resolve(code ?? 1)));
+    const args = process.argv.slice(2);
+    const env = { ...process.env, TEST_DATABASE_URL: adminUrl, TEST_REDIS_URL: redisUrl };
+    const code = await runNode(['--experimental-vm-modules', '--no-warnings', 'node_modules/jest/bin/jest.js', ...args], env);
+    // Then the SDK package's own suite (its own CommonJS Jest config), unless Jest was given test paths to run.
+    if (interrupted || args.some((a) => !a.startsWith('-'))) return code;
+    const sdkCode = await runNode(['node_modules/jest/bin/jest.js', '--config', 'libs/sdk-core/jest.config.js'], process.env);
+    return code !== 0 ? code : sdkCode;
   } finally {
     for (const stop of stops.reverse()) await stop().catch((err) => process.stderr.write(`stopping a test server: ${err}\n`));
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+let interrupted = false;
+
+function runNode(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const child = spawn(process.execPath, args, { stdio: 'inherit', env });
+  const forward = (signal: NodeJS.Signals) => {
+    interrupted = true;
+    child.kill(signal);
+  };
+  process.on('SIGINT', forward).on('SIGTERM', forward);
+  return new Promise<number>((resolve) =>
+    child.on('exit', (code) => {
+      process.off('SIGINT', forward).off('SIGTERM', forward);
+      resolve(code ?? 1);
+    }),
+  );
 }
 
 main().then(
