@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Job, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { PlatformEnv } from '@platform/config';
 import { PushBatchJob, PushPlanJob, PushQueueNames } from '@platform/contracts';
 import { createWorkerRedis } from '@platform/queue';
@@ -11,6 +12,7 @@ import { PlanHandler } from './plan.handler.js';
 export class FanoutWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('FanoutWorker');
   private worker?: Worker;
+  private connection?: Redis;
 
   constructor(
     private readonly env: PlatformEnv,
@@ -20,7 +22,7 @@ export class FanoutWorker implements OnApplicationBootstrap, OnApplicationShutdo
 
   onApplicationBootstrap() {
     this.worker = new Worker(PushQueueNames.fanout, (job) => this.route(job), {
-      connection: createWorkerRedis(this.env.REDIS_URL, 'push-fanout-worker'),
+      connection: (this.connection = createWorkerRedis(this.env.REDIS_URL, 'push-fanout-worker')),
       concurrency: this.env.PUSH_WORKER_CONCURRENCY,
       lockDuration: this.env.WORKER_LOCK_MS,
       stalledInterval: Math.max(500, Math.floor(this.env.WORKER_LOCK_MS / 2)),
@@ -34,6 +36,7 @@ export class FanoutWorker implements OnApplicationBootstrap, OnApplicationShutdo
 
   async onApplicationShutdown() {
     await this.worker?.close();
+    await this.connection?.quit().catch(() => this.connection?.disconnect()); // BullMQ leaves a passed-in connection open
   }
 
   private route(job: Job): Promise<string> {
