@@ -15,7 +15,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     bodyLimit: 1024 * 1024,
-    maxParamLength: 8192, // FCM device tokens (~160+ chars) are a path parameter of DELETE /v1/bots/:botId/devices/:token
+    routerOptions: { maxParamLength: 8192 }, // FCM device tokens (~160+ chars) are a path parameter of DELETE /v1/bots/:botId/devices/:token
     trustProxy: config.TRUST_PROXY === 'true',
   });
   configureFastify(adapter.getInstance());
