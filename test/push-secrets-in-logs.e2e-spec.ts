@@ -1,5 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createGateway } from '../apps/gateway/src/create-gateway.js';
 import { freePort } from '@platform/local-infra';
@@ -17,7 +19,8 @@ const GATEWAY_MAIN = 'dist/apps/gateway/src/main.js';
 describe('push: no private key or access token in any answer or log line (built processes)', () => {
   const oauth = new GoogleOAuthSandbox();
   const fcm = new FcmSandbox({ verifyAccessToken: (t) => oauth.verifyAccessToken(t) });
-  const output: string[] = [];
+  const logDir = mkdtempSync(join(tmpdir(), 'push-logs-'));
+  const logFiles: string[] = [];
   const answers: string[] = [];
   const children: ChildProcess[] = [];
   let seeder: NestFastifyApplication;
@@ -28,20 +31,24 @@ describe('push: no private key or access token in any answer or log line (built 
   let apiKey: string;
   let adminToken: string;
 
+  /** Output goes to a file, not a pipe: a pipe nobody drains fast enough would stall the process's sync log writes. */
   function start(main: string, env: Record<string, string>): ChildProcess {
-    const child = spawn(process.execPath, [main], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
-    child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
+    const file = join(logDir, `${children.length}.log`);
+    const fd = openSync(file, 'w');
+    const child = spawn(process.execPath, [main], { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
+    closeSync(fd);
+    logFiles.push(file);
     children.push(child);
     return child;
   }
+  const capturedLogs = () => logFiles.map((f) => readFileSync(f, 'utf8')).join('');
 
   async function waitHealthy(healthUrl: string, timeoutMs = 20_000) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const res = await fetch(healthUrl).catch(() => null);
       if (res?.status === 200) return;
-      if (Date.now() > deadline) throw new Error(`${healthUrl} not healthy; output:\n${output.join('')}`);
+      if (Date.now() > deadline) throw new Error(`${healthUrl} not healthy; output:\n${capturedLogs()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -77,6 +84,8 @@ describe('push: no private key or access token in any answer or log line (built 
     await Promise.all(
       children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => (c.once('exit', r), c.kill('SIGTERM'))))),
     );
+    if (process.env.PUSH_LOG_DUMP) writeFileSync(process.env.PUSH_LOG_DUMP, capturedLogs());
+    rmSync(logDir, { recursive: true, force: true });
     await seeder?.close();
     await fcm.close();
     await oauth.close();
@@ -118,7 +127,7 @@ describe('push: no private key or access token in any answer or log line (built 
     do {
       await new Promise((r) => setTimeout(r, 100));
       status = JSON.parse((await call('GET', `/v1/bots/${botId}/notifications/${id}`, key())).text);
-    } while (status.pending !== 0 && Date.now() < deadline);
+    } while ((status.status === 'queued' || status.status === 'sending' || status.pending !== 0) && Date.now() < deadline);
     expect(status).toMatchObject({ status: 'completed', sent: 1, invalidTokens: 1 });
     expect((await call('POST', `/v1/bots/${botId}/notifications/test`, key(), { token: 'tok-log-a' })).status).toBe(200);
 
@@ -131,7 +140,7 @@ describe('push: no private key or access token in any answer or log line (built 
   }, 60_000);
 
   it('the processes logged (so the search below means something)', () => {
-    const logs = output.join('');
+    const logs = capturedLogs();
     expect(logs).toContain('Firebase service account saved');
     expect(logs).toContain('minted an FCM access token');
     expect(logs).toContain('Google refused the Firebase service account');
@@ -140,7 +149,7 @@ describe('push: no private key or access token in any answer or log line (built 
   it('no log line and no answer holds the private key, parts of it, or an access token', () => {
     const keyLines = account.private_key.split('\n').filter((l) => l.length > 20 && !l.startsWith('-----'));
     expect(keyLines.length).toBeGreaterThan(20);
-    for (const [name, text] of [['logs', output.join('')], ['answers', answers.join('\n')]] as const) {
+    for (const [name, text] of [['logs', capturedLogs()], ['answers', answers.join('\n')]] as const) {
       expect({ name, found: text.includes('PRIVATE KEY') }).toEqual({ name, found: false });
       expect({ name, found: text.includes('ya29.') }).toEqual({ name, found: false });
       // A line of the key as such, and with JSON's escaping of the newlines around it.

@@ -197,6 +197,13 @@ export class PlatformEnv {
   @Max(1000, { message: 'FCM_MAX_IN_FLIGHT must be at most 1000' })
   FCM_MAX_IN_FLIGHT: number = 100;
 
+  /** Worker threads that carry the FCM HTTP/2 traffic (each its own session); 0 = the main thread. */
+  @Transform(toInt)
+  @IsInt({ message: 'FCM_SENDER_THREADS must be an integer (0..16)' })
+  @Min(0, { message: 'FCM_SENDER_THREADS must be at least 0' })
+  @Max(16, { message: 'FCM_SENDER_THREADS must be at most 16' })
+  FCM_SENDER_THREADS: number = 2;
+
   /** Timeout of one FCM or token-endpoint request. */
   @Transform(toInt)
   @IsInt({ message: 'FCM_TIMEOUT_MS must be an integer (milliseconds, at least 100)' })

@@ -24,6 +24,12 @@ export class AccessTokenProvider {
     @Inject(REQUEST_REDIS) private readonly redis: Redis,
   ) {}
 
+  /** The memoised token when it is still good (no promise: the per-message fast path). */
+  peek(config: LoadedPushConfig): string | undefined {
+    const memo = this.memo.get(cacheKey(config));
+    return memo && usable(memo) ? memo.accessToken : undefined;
+  }
+
   async get(config: LoadedPushConfig): Promise<string> {
     const key = cacheKey(config);
     const memo = this.memo.get(key);

@@ -14,10 +14,23 @@ export interface PushContent {
 const TOKEN_SLOT = '__platform_token_slot__';
 
 /**
+ * An FCM request body as the JSON before and after the token: the parts are shared by every device
+ * of a batch, so only the token travels per message (to the sender threads too).
+ */
+export interface FcmBody {
+  parts: readonly [string, string];
+  token: string;
+}
+
+export function renderFcmBody(b: FcmBody): string {
+  return b.parts[0] + JSON.stringify(b.token) + b.parts[1];
+}
+
+/**
  * The FCM HTTP v1 request body (`{message:{...}}`) for a token. The body is serialised once per
  * notification and batch; each device only splices its token in, which keeps fan-out cheap.
  */
-export function fcmMessageTemplate(content: PushContent, now = Date.now()): (token: string) => string {
+export function fcmMessageTemplate(content: PushContent, now = Date.now()): (token: string) => FcmBody {
   const high = content.priority === 'high';
   const ttl = content.ttlSeconds ?? undefined;
   const message = {
@@ -36,5 +49,6 @@ export function fcmMessageTemplate(content: PushContent, now = Date.now()): (tok
     },
   };
   const [before, after] = JSON.stringify(message).split(JSON.stringify(TOKEN_SLOT));
-  return (token: string) => before + JSON.stringify(token) + after;
+  const parts = [before, after] as const;
+  return (token: string) => ({ parts, token });
 }

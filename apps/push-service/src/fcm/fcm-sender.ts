@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PlatformEnv } from '@platform/config';
 import type { LoadedPushConfig } from '../config/push-config.service.js';
 import { AccessTokenProvider } from './access-token.provider.js';
+import type { FcmBody } from './fcm-message.js';
 import { FcmVerdict, classifyFcmResponse } from './fcm-response.js';
 import { Http2Pool, Http2Response } from './http2-pool.js';
 import { TransientPushError } from './push-errors.js';
@@ -48,11 +49,11 @@ export class FcmSender {
    * Throws CredentialsRejectedError / FcmConfigError when no message of this bot can be sent;
    * `stopped` ends the retries early (another message of the batch hit such an error).
    */
-  async deliver(config: LoadedPushConfig, body: string, stopped: () => boolean = () => false): Promise<DeliveryOutcome> {
+  async deliver(config: LoadedPushConfig, body: FcmBody, stopped: () => boolean = () => false): Promise<DeliveryOutcome> {
     let attempts = 0;
     let refreshedToken = false;
     for (;;) {
-      await this.waitForQuota(config.projectId);
+      if (this.quotaUntil.size > 0) await this.waitForQuota(config.projectId);
       if (stopped()) return { kind: 'failed', reason: 'notification stopped' };
       const { verdict, accessToken } = await this.attempt(config, body);
       switch (verdict.kind) {
@@ -81,7 +82,7 @@ export class FcmSender {
   }
 
   /** One request, no retries (the test-send route): FCM's status and body as they came. */
-  async sendOnce(config: LoadedPushConfig, body: string): Promise<{ response: Http2Response; verdict: FcmVerdict }> {
+  async sendOnce(config: LoadedPushConfig, body: FcmBody): Promise<{ response: Http2Response; verdict: FcmVerdict }> {
     let { response, verdict, accessToken } = await this.attempt(config, body);
     if (verdict.kind === 'unauthenticated') {
       await this.tokens.invalidate(config, accessToken);
@@ -91,8 +92,8 @@ export class FcmSender {
     return { response, verdict };
   }
 
-  private async attempt(config: LoadedPushConfig, body: string): Promise<{ verdict: FcmVerdict; accessToken: string; response?: Http2Response }> {
-    const accessToken = await this.tokens.get(config);
+  private async attempt(config: LoadedPushConfig, body: FcmBody): Promise<{ verdict: FcmVerdict; accessToken: string; response?: Http2Response }> {
+    const accessToken = this.tokens.peek(config) ?? (await this.tokens.get(config));
     let response: Http2Response;
     try {
       response = await this.pool.post(

@@ -46,6 +46,7 @@ export class OutcomeRecorder {
   private writes: Promise<void>[] = [];
   private failure?: Error;
   private scheduled = false;
+  private expirySet = false;
 
   constructor(
     private readonly redis: Redis,
@@ -72,7 +73,12 @@ export class OutcomeRecorder {
     if (this.buffer.length === 0) return;
     const fields = this.buffer;
     this.buffer = [];
-    this.writes.push(this.redis.multi().hset(this.key, ...fields).expire(this.key, KEEP_SECONDS).exec().then(failIfError).catch((err: Error) => {
+    const first = !this.expirySet;
+    this.expirySet = true;
+    const write = first
+      ? this.redis.pipeline().hset(this.key, ...fields).expire(this.key, KEEP_SECONDS).exec().then(failIfError)
+      : this.redis.hset(this.key, ...fields).then(() => undefined);
+    this.writes.push(write.catch((err: Error) => {
       this.failure ??= err;
     }));
   }

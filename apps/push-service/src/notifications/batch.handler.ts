@@ -27,6 +27,7 @@ export class BatchHandler {
 
   async handle(job: Job<PushBatchJob>): Promise<string> {
     const { notificationId, seq, deviceIds } = job.data;
+    const started = Date.now();
     const notification = await this.notifications.findById(notificationId);
     if (!notification) return 'skipped: notification deleted';
     const done = await this.progress.read(notificationId, seq);
@@ -40,12 +41,14 @@ export class BatchHandler {
       else unresolved = await this.send(notification, todo, recorder, lastRun);
     }
     await recorder.flush();
+    const sentAt = Date.now();
     if (unresolved > 0) throw new Error(`${unresolved} of ${deviceIds.length} devices still failing transiently; the batch runs again later`);
 
     const outcomes = await this.progress.read(notificationId, seq);
     const counts = await this.settle(notification.botId, outcomes);
     const counted = await this.notifications.completeBatch(notificationId, seq, counts);
     await this.progress.clear(notificationId, seq);
+    this.logger.debug(`notification ${notificationId} batch ${seq}: ${todo.length} sent in ${sentAt - started} ms, settled in ${Date.now() - sentAt} ms`);
     return `${counted ? 'counted' : 'already counted'}: ${JSON.stringify(counts)}`;
   }
 

@@ -46,6 +46,7 @@ export class PlanHandler {
       throw err;
     }
 
+    const started = Date.now();
     const target = { all: n.targetAll, userIds: n.targetUserIds };
     let seq = n.plannedBatches;
     let cursor = n.planCursor;
@@ -61,7 +62,7 @@ export class PlanHandler {
       if (ids.length < this.env.PUSH_BATCH_SIZE) break;
     }
     await this.notifications.finishPlanning(n.id);
-    this.logger.log(`notification ${n.id}: ${seq} batches queued`);
+    this.logger.log(`notification ${n.id}: ${seq} batches queued in ${Date.now() - started} ms`);
     return `${seq} batches`;
   }
 

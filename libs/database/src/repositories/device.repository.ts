@@ -33,19 +33,19 @@ export class DeviceRepository {
     return this.db.pushDevice.findUnique({ where: { botId_token: { botId, token } } });
   }
 
-  /** Ids of live target devices after `afterId`, in id order (the fan-out's cursor pagination). */
+  /** Ids of live target devices after `afterId`, in id order (the fan-out's cursor pagination; ordered by the uuid column, not the text alias, so the index serves it). */
   async pageIds(botId: string, target: DeviceTarget, afterId: string | null, limit: number): Promise<string[]> {
     const after = afterId ?? '00000000-0000-0000-0000-000000000000';
     const rows = target.all
       ? await this.db.$queryRaw<Array<{ id: string }>>`
           SELECT "id"::text AS "id" FROM "push_devices"
           WHERE "bot_id" = ${botId}::uuid AND "dead_at" IS NULL AND "id" > ${after}::uuid
-          ORDER BY "id" LIMIT ${limit}`
+          ORDER BY "push_devices"."id" LIMIT ${limit}`
       : await this.db.$queryRaw<Array<{ id: string }>>`
           SELECT "id"::text AS "id" FROM "push_devices"
           WHERE "bot_id" = ${botId}::uuid AND "dead_at" IS NULL AND "user_id" = ANY(${target.userIds}::text[])
             AND "id" > ${after}::uuid
-          ORDER BY "id" LIMIT ${limit}`;
+          ORDER BY "push_devices"."id" LIMIT ${limit}`;
     return rows.map((r) => r.id);
   }
 

@@ -1,0 +1,87 @@
+/**
+ * Body of an HTTP/2 sender thread, started with `new Worker(source, { eval: true })` so that the
+ * same code runs from dist and under Jest (which cannot start a worker from a .ts file). It must be
+ * self-contained: node built-ins through require, nothing from the enclosing module.
+ *
+ * In: arrays of groups `{ origin, path, headers, timeoutMs, parts: [before, after], reqs: [id, token, id, token, ...] }`;
+ * the body of a request is before + JSON(token) + after (flat arrays clone cheaply); `{ close: true }` ends it.
+ * Out: one flat array per event-loop turn: `[id, status, retryAfter, body, error, id, ...]`.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+export function http2ThreadMain(): void {
+  const { parentPort } = require('node:worker_threads') as typeof import('node:worker_threads');
+  const http2 = require('node:http2') as typeof import('node:http2');
+  const sessions = new Map<string, import('node:http2').ClientHttp2Session>();
+  let outbox: unknown[] = [];
+  let scheduled = false;
+
+  const flush = () => {
+    scheduled = false;
+    const batch = outbox;
+    outbox = [];
+    parentPort!.postMessage(batch);
+  };
+  const answer = (id: number, status: number, retryAfter: string | null, body: string | null, error: string | null) => {
+    outbox.push(id, status, retryAfter, body, error);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+  const session = (origin: string) => {
+    const existing = sessions.get(origin);
+    if (existing && !existing.closed && !existing.destroyed) return existing;
+    const s = http2.connect(origin);
+    const drop = () => {
+      if (sessions.get(origin) === s) sessions.delete(origin);
+    };
+    s.on('error', drop);
+    s.on('goaway', drop);
+    s.on('close', drop);
+    sessions.set(origin, s);
+    return s;
+  };
+  const send = (origin: string, headers: Record<string, string>, timeoutMs: number, id: number, path: string, body: string) => {
+    let stream: import('node:http2').ClientHttp2Stream;
+    try {
+      stream = session(origin).request({ ':method': 'POST', ':path': path, ...headers });
+    } catch (err) {
+      return answer(id, 0, null, null, (err as Error).message);
+    }
+    let status = 0;
+    let retryAfter: string | null = null;
+    const chunks: Buffer[] = [];
+    let done = false;
+    const finish = (body: string | null, error: string | null) => {
+      if (done) return;
+      done = true;
+      answer(id, status, retryAfter, body, error);
+    };
+    stream.on('response', (h) => {
+      status = Number(h[':status']);
+      const ra = h['retry-after'];
+      retryAfter = (Array.isArray(ra) ? ra[0] : ra) ?? null;
+    });
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => finish(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'), null));
+    stream.on('error', (err: Error & { code?: string }) => finish(null, err.code ?? err.message));
+    stream.on('close', () => finish(null, `stream closed (code ${stream.rstCode})`));
+    stream.setTimeout(timeoutMs, () => {
+      finish(null, `no answer within ${timeoutMs} ms`);
+      stream.close(http2.constants.NGHTTP2_CANCEL);
+    });
+    stream.end(body);
+  };
+  parentPort!.on('message', (msg: unknown) => {
+    if (Array.isArray(msg)) {
+      for (const g of msg as Array<{ origin: string; path: string; headers: Record<string, string>; timeoutMs: number; parts: [string, string]; reqs: Array<number | string> }>) {
+        for (let i = 0; i < g.reqs.length; i += 2) {
+          send(g.origin, g.headers, g.timeoutMs, g.reqs[i] as number, g.path, g.parts[0] + JSON.stringify(g.reqs[i + 1]) + g.parts[1]);
+        }
+      }
+      return;
+    }
+    for (const s of sessions.values()) s.close();
+    parentPort!.close();
+  });
+}

@@ -1,0 +1,183 @@
+// Benchmark of the push fan-out: N registered devices (bulk-inserted with SQL), one notification to
+// all of them, through the gateway and the push service to a loopback FCM server (HTTP/2 cleartext,
+// in a child process so it does not share the push service's CPU). Prints messages/s and total time.
+// Usage: npm run bench:push  (BENCH_DEVICES=100000 by default; PUSH_* / FCM_* variables tune the push service)
+import 'reflect-metadata';
+import { ChildProcess, fork } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
+import { PushConfigService } from '../apps/push-service/src/config/push-config.service.js';
+import { createPushService } from '../apps/push-service/src/create-push-service.js';
+import { ApiKeyService } from '@platform/auth';
+import { SecretBox } from '@platform/crypto';
+import { BotRepository, migrate } from '@platform/database';
+import { startLocalPostgres, startLocalRedis } from '@platform/local-infra';
+import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
+
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
+const KEYS = `bench1:${randomBytes(32).toString('base64')}`;
+
+interface ChildReady {
+  fcmUrl: string;
+  tokenUri: string;
+}
+
+/** The child: loopback Google token endpoint + FCM over HTTP/2, counting messages. */
+async function runProviders(): Promise<void> {
+  const oauth = new GoogleOAuthSandbox();
+  await oauth.listen();
+  const fcm = new FcmSandbox({ verifyAccessToken: (t) => oauth.verifyAccessToken(t), record: false });
+  await fcm.listen();
+  process.on('message', (msg: { type: string; clientEmail?: string; projectId?: string; publicKey?: string }) => {
+    if (msg.type === 'account') oauth.registerAccount(msg.clientEmail!, msg.projectId!, msg.publicKey!);
+    if (msg.type === 'count') process.send!({ type: 'count', total: fcm.total, ok: fcm.counts.get(200) ?? 0 });
+    if (msg.type === 'stop') void Promise.all([fcm.close(), oauth.close()]).then(() => process.exit(0));
+  });
+  process.send!({ type: 'ready', fcmUrl: fcm.baseUrl, tokenUri: oauth.tokenUri } satisfies ChildReady & { type: string });
+}
+
+function request<T>(child: ChildProcess, msg: object, want: string): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (m: { type: string }) => {
+      if (m.type === want) {
+        child.off('message', on);
+        resolve(m as T);
+      }
+    };
+    child.on('message', on);
+    child.send(msg);
+  });
+}
+
+async function main(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'bench-push-'));
+  const cleanups: Array<() => Promise<unknown>> = [];
+  try {
+    const postgres = await startLocalPostgres({ dataDir: join(root, 'pg') });
+    cleanups.push(() => postgres.stop());
+    const redis = await startLocalRedis({ dataDir: join(root, 'redis') });
+    cleanups.push(() => redis.stop());
+    const databaseUrl = await postgres.createDatabase('bench');
+    await migrate(databaseUrl, join(process.cwd(), 'prisma', 'migrations'));
+
+    const child = fork(fileURLToPath(import.meta.url), ['--providers'], { stdio: 'inherit' });
+    cleanups.push(() => new Promise((resolve) => (child.once('exit', resolve), child.send({ type: 'stop' }))));
+    const ready = await new Promise<ChildReady>((resolve) => child.once('message', (m) => resolve(m as ChildReady)));
+
+    const env: Record<string, string> = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redis.url,
+      ENCRYPTION_KEYS: KEYS,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      PUSH_SERVICE_HEALTH_PORT: '0',
+      FCM_API_BASE_URL: ready.fcmUrl,
+      PUSH_ALLOW_INSECURE_TOKEN_URI: 'true',
+      OPENAPI_UI: 'false',
+    };
+    const gateway = await createGateway(env);
+    const url = await listenGateway(gateway);
+    cleanups.unshift(() => gateway.close());
+    const push = await createPushService(env);
+    cleanups.unshift(() => push.close());
+
+    const bot = await gateway.get(BotRepository, { strict: false }).create('bench bot');
+    const { key } = await gateway.get(ApiKeyService, { strict: false }).create(bot.id, 'bench');
+    const projectId = 'bench-project';
+    const clientEmail = `bench@${projectId}.iam.gserviceaccount.com`;
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    child.send({ type: 'account', clientEmail, projectId, publicKey: publicKey.export({ type: 'spki', format: 'pem' }) });
+    const account = {
+      type: 'service_account',
+      project_id: projectId,
+      private_key_id: 'bench',
+      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      client_email: clientEmail,
+      token_uri: ready.tokenUri,
+    };
+    const saved = await push.get(PushConfigService).save(bot.id, { sealedServiceAccount: push.get(SecretBox).encrypt(JSON.stringify(account)) });
+    if (!saved.ok) throw new Error(`config not saved: ${saved.message}`);
+
+    const insertStarted = Date.now();
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    await db.query(
+      `INSERT INTO push_devices (id, bot_id, user_id, token, platform, updated_at)
+       SELECT gen_random_uuid(), $1::uuid, 'user-' || g, 'bench-' || g || ':APA91b' || md5(g::text) || md5((g * 7)::text), 'android', now()
+       FROM generate_series(1, $2::int) AS g`,
+      [bot.id, DEVICES],
+    );
+    await db.query('ANALYZE push_devices');
+    await db.end();
+    process.stdout.write(`setup: ${DEVICES} devices inserted in ${Date.now() - insertStarted} ms\n`);
+
+    const send = async (body: object) => {
+      const res = await fetch(`${url}/v1/bots/${bot.id}/notifications`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 202) throw new Error(`send answered ${res.status}: ${await res.text()}`);
+      return ((await res.json()) as { notificationId: string }).notificationId;
+    };
+    const waitDone = async (id: string) => {
+      for (;;) {
+        const s = (await (await fetch(`${url}/v1/bots/${bot.id}/notifications/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+          status: string;
+          pending: number;
+          total: number;
+          sent: number;
+          failed: number;
+        };
+        if ((s.status === 'completed' || s.status === 'failed') && s.pending === 0) return s;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+
+    // Warm-up: mints the access token, opens the HTTP/2 session, warms the JIT.
+    await waitDone(await send({ userIds: ['user-1', 'user-2'], title: 'warm-up', body: 'warm-up' }));
+    const before = await request<{ total: number }>(child, { type: 'count' }, 'count');
+
+    const started = process.hrtime.bigint();
+    const id = await send({ all: true, title: 'Benchmark', body: 'Hello from the fan-out benchmark', journeySlug: 'bench', data: { campaign: 'bench' } });
+    const accepted = Number(process.hrtime.bigint() - started) / 1e6;
+    const final = await waitDone(id);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const after = await request<{ total: number; ok: number }>(child, { type: 'count' }, 'count');
+
+    const received = after.total - before.total;
+    process.stdout.write(
+      [
+        `push fan-out benchmark (loopback FCM over HTTP/2, ${process.env.FCM_MAX_IN_FLIGHT ?? 100} in flight, batch ${process.env.PUSH_BATCH_SIZE ?? 500}, worker concurrency ${process.env.PUSH_WORKER_CONCURRENCY ?? 4})`,
+        `  devices:          ${DEVICES}`,
+        `  notification:     ${final.status}, total ${final.total}, sent ${final.sent}, failed ${final.failed}`,
+        `  FCM received:     ${received}`,
+        `  accepted (202):   ${accepted.toFixed(0)} ms`,
+        `  total time:       ${seconds.toFixed(2)} s (request to last count)`,
+        `  throughput:       ${Math.round(final.sent / seconds).toLocaleString('en-US')} messages/s`,
+      ].join('\n') + '\n',
+    );
+    if (final.sent !== DEVICES || received !== DEVICES) process.exitCode = 1;
+  } finally {
+    for (const cleanup of cleanups) await cleanup().catch((err) => process.stderr.write(`cleanup: ${err}\n`));
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes('--providers')) {
+  void runProviders();
+} else {
+  main().then(
+    () => process.exit(process.exitCode ?? 0),
+    (err) => {
+      process.stderr.write(`benchmark failed: ${err instanceof Error ? err.stack : err}\n`);
+      process.exit(1);
+    },
+  );
+}
