@@ -4,7 +4,7 @@ import { PushPatterns } from '@platform/contracts';
 import type {
   NotificationStatusMessage,
   PushRpcRequest,
-  RegisterDeviceDto,
+  RegisterDeviceMessage,
   SaveConfigMessage,
   SendNotificationDto,
   TestNotificationDto,
@@ -36,7 +36,7 @@ export class PushRpcController {
   }
 
   @MessagePattern(PushPatterns.registerDevice)
-  registerDevice(@Payload() req: PushRpcRequest<RegisterDeviceDto>) {
+  registerDevice(@Payload() req: PushRpcRequest<RegisterDeviceMessage>) {
     return this.once.run(req, () => this.devices.register(req.botId, req.body));
   }
 

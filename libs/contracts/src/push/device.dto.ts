@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsDefined, IsIn, IsString, Matches, MaxLength } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 
 export const DEVICE_PLATFORMS = ['android', 'ios', 'web'] as const;
 export type DevicePlatformName = (typeof DEVICE_PLATFORMS)[number];
@@ -10,11 +10,12 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 
 /** Body of POST /v1/bots/:botId/devices (what the SDK's registerDevice sends). */
 export class RegisterDeviceDto {
-  @IsDefined({ message: '$property is required' })
+  /** Required with an API key; with a chat auth token the user is the token's chat user (omit it, or give that id). */
+  @IsOptional()
   @IsString({ message: '$property must be a string' })
   @Matches(/\S/, { message: '$property must not be empty or blank' })
   @MaxLength(256, { message: '$property must be at most 256 characters' })
-  userId: string;
+  userId?: string;
 
   /** FCM registration token; surrounding whitespace is dropped, an empty or blank token is refused. */
   @IsDefined({ message: '$property is required' })
@@ -29,6 +30,13 @@ export class RegisterDeviceDto {
   platform: DevicePlatformName;
 }
 
+/** What the gateway hands the push service: the body with the user settled by the caller's identity. */
+export interface RegisterDeviceMessage {
+  userId: string;
+  token: string;
+  platform: DevicePlatformName;
+}
+
 export interface RegisterDeviceResult {
   deviceId: string;
   created: boolean;
@@ -38,8 +46,11 @@ export interface RegisterDeviceResponse {
   message: string;
   status: 'success';
   deviceId: string;
+  userId: string;
 }
 
 export interface UnregisterDeviceMessage {
   token: string;
+  /** Set for chat-token callers: only that user's device is unlinked. */
+  userId?: string;
 }

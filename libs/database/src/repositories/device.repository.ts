@@ -24,8 +24,9 @@ export class DeviceRepository {
     return rows[0];
   }
 
-  async deleteByToken(botId: string, token: string): Promise<boolean> {
-    const { count } = await this.db.pushDevice.deleteMany({ where: { botId, token } });
+  /** Removes the bot's device with this token (only when it is `userId`'s, if given). */
+  async deleteByToken(botId: string, token: string, userId?: string): Promise<boolean> {
+    const { count } = await this.db.pushDevice.deleteMany({ where: { botId, token, ...(userId !== undefined ? { userId } : {}) } });
     return count > 0;
   }
 

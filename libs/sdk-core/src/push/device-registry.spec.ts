@@ -19,6 +19,12 @@ describe('DeviceRegistry', () => {
     expect(calls[0].body).toEqual({ userId: 'u1', token: 'fcm:abc', platform: 'android' });
   });
 
+  it('leaves userId out of the body when none is given (a chat auth token names the user)', async () => {
+    const { devices, calls } = registry([{ status: 201, body: { message: 'registered', status: 'success' } }]);
+    await devices.registerDevice({ token: 'fcm:abc', platform: 'ios' });
+    expect(calls[0].body).toEqual({ token: 'fcm:abc', platform: 'ios' });
+  });
+
   it('unlinkDeviceToken DELETEs the encoded token with the bearer token', async () => {
     const { devices, calls } = registry([{ status: 204 }], { apiBaseUrl: 'http://127.0.0.1:9/api/' });
     await devices.unlinkDeviceToken('fcm:a/b');

@@ -15,7 +15,11 @@ export interface DeviceRegistryOptions extends SdkOptions {
 }
 
 export interface DeviceRegistration {
-  userId: string;
+  /**
+   * The user the device belongs to. Leave it out with a chat auth token: the platform links the device
+   * to that token's chat user (the id bots see). Required with an API key.
+   */
+  userId?: string;
   token: string;
   platform: DevicePlatform;
 }
@@ -45,13 +49,14 @@ export class DeviceRegistry {
   async registerDevice(registration: DeviceRegistration): Promise<void> {
     const tokenError = checkDeviceToken('token', registration.token, true);
     if (tokenError) throw tokenError;
-    if (typeof registration.userId !== 'string' || registration.userId.trim() === '') {
-      throw new ValidationError('userId', 'blank', 'userId must be a non-empty string');
+    if (registration.userId !== undefined && (typeof registration.userId !== 'string' || registration.userId.trim() === '')) {
+      throw new ValidationError('userId', 'blank', 'userId, when given, must be a non-empty string');
     }
     if (!DEVICE_PLATFORMS.includes(registration.platform)) {
       throw new ValidationError('platform', 'oneOf', `platform must be one of ${DEVICE_PLATFORMS.join(', ')}`);
     }
-    const body: RegisterDeviceRequest = { userId: registration.userId, token: registration.token, platform: registration.platform };
+    const body: RegisterDeviceRequest = { token: registration.token, platform: registration.platform };
+    if (registration.userId !== undefined) body.userId = registration.userId;
     await this.send('POST', devicesPath(this.botId), body);
   }
 

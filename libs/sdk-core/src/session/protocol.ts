@@ -28,9 +28,12 @@ export interface AppEventRequest {
 export type DevicePlatform = 'android' | 'ios' | 'web';
 export const DEVICE_PLATFORMS: readonly DevicePlatform[] = ['android', 'ios', 'web'];
 
-/** POST {apiBaseUrl}/v1/bots/{botId}/devices with Authorization: Bearer <API key or chat auth token>. Answer 200/201/204. */
+/**
+ * POST {apiBaseUrl}/v1/bots/{botId}/devices with Authorization: Bearer <API key or chat auth token>. Answer 200/201/204.
+ * userId: required with an API key; with a chat auth token omitted (the device is the token's chat user's).
+ */
 export interface RegisterDeviceRequest {
-  userId: string;
+  userId?: string;
   /** Push-provider device token; never empty or blank. */
   token: string;
   platform: DevicePlatform;

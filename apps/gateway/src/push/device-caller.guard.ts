@@ -1,0 +1,43 @@
+import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { API_KEY_PREFIX, ApiKeyGuard } from '@platform/auth';
+import { chatUserId, isChatToken, isUuid } from '@platform/contracts';
+import { BotRepository } from '@platform/database';
+
+/** Who registers a device: the bot's backend (API key, names the user) or the app itself (chat auth token, is the user). */
+export type DeviceCaller = { kind: 'apiKey' } | { kind: 'chatUser'; userId: string };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    deviceCaller?: DeviceCaller;
+  }
+}
+
+/**
+ * Device routes take `Authorization: Bearer <API key>` (server callers) or `Bearer <chat auth token>`
+ * (the SDK in an app, where an API key must never ship). A chat-token caller acts only as its own
+ * chat user, the id bots see in session.started and address events to.
+ */
+@Injectable()
+export class DeviceCallerGuard implements CanActivate {
+  constructor(
+    private readonly apiKeys: ApiKeyGuard,
+    private readonly bots: BotRepository,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (bearer === undefined || bearer.startsWith(API_KEY_PREFIX) || req.headers['x-api-key'] !== undefined) {
+      await this.apiKeys.canActivate(context);
+      req.deviceCaller = { kind: 'apiKey' };
+      return true;
+    }
+    const botId = (req.params as { botId: string }).botId;
+    if (!isChatToken(bearer) || !isUuid(botId) || !(await this.bots.findById(botId))) {
+      throw new UnauthorizedException('Authorization: Bearer <API key of the bot or chat auth token> is required');
+    }
+    req.deviceCaller = { kind: 'chatUser', userId: chatUserId(bearer) };
+    return true;
+  }
+}

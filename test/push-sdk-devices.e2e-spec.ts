@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import pg from 'pg';
+import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
+import { createPushService } from '../apps/push-service/src/create-push-service.js';
+import { chatUserId } from '@platform/contracts';
+import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
+import { createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { DeviceRegistry, HttpError, handleNotification } from '../libs/sdk-core/src/index.js';
+
+/**
+ * The mobile path of a push: the SDK in the app registers its FCM token with the chat auth token (no API
+ * key in the app), the bot's backend sends to that chat user, FCM delivers, and the SDK turns the tap into
+ * the bot to open.
+ */
+describe('push from the app side: SDK device registration with the chat auth token, send, tap', () => {
+  const oauth = new GoogleOAuthSandbox();
+  const fcm = new FcmSandbox({ verifyAccessToken: (t) => oauth.verifyAccessToken(t) });
+  let env: Record<string, string>;
+  let gateway: NestFastifyApplication;
+  let push: NestFastifyApplication;
+  let url: string;
+  let botId: string;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    await oauth.listen();
+    await fcm.listen();
+    env = await createTestEnv({ FCM_API_BASE_URL: fcm.baseUrl, PUSH_ALLOW_INSECURE_TOKEN_URI: 'true', PUSH_SERVICE_HEALTH_PORT: '0' });
+    gateway = await createGateway(env);
+    url = await listenGateway(gateway);
+    push = await createPushService(env);
+    ({ botId, apiKey } = await seedCarouselBot(gateway));
+    const { accessToken } = await seedBotAdmin(gateway, botId, 'admin');
+    const saved = await fetch(`${url}/api/data/vault/saveBotConfig?bot=${botId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-auth-token': accessToken },
+      body: JSON.stringify({ notification: { firebaseConfig: { serviceAccount: oauth.createServiceAccount('sdk-push') } } }),
+    });
+    expect(saved.status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await push?.close();
+    await gateway?.close();
+    await fcm.close();
+    await oauth.close();
+  });
+
+  const registryFor = (chatToken: string, bot = botId) => new DeviceRegistry({ cloudHost: 'cloud.example.com', apiBaseUrl: url, fetch, botId: bot, bearerToken: chatToken });
+
+  async function deviceRows(token: string): Promise<Array<{ user_id: string }>> {
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query<{ user_id: string }>('SELECT user_id FROM push_devices WHERE bot_id = $1 AND token = $2', [botId, token])).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  async function sendAndWait(body: object): Promise<void> {
+    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+    const res = await fetch(`${url}/v1/bots/${botId}/notifications`, { method: 'POST', headers, body: JSON.stringify(body) });
+    expect(res.status).toBe(202);
+    const { notificationId } = await res.json();
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const s = await (await fetch(`${url}/v1/bots/${botId}/notifications/${notificationId}`, { headers })).json();
+      if (s.status === 'completed' && s.pending === 0) return;
+      if (Date.now() > deadline) throw new Error(`notification stuck: ${JSON.stringify(s)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it("links the device to the chat user the bot knows, and the bot's push to that user opens the bot with its journey", async () => {
+    await registryFor('user_42').registerDevice({ token: 'fcm-sdk-1:APA91b', platform: 'android' });
+    expect(await deviceRows('fcm-sdk-1:APA91b')).toEqual([{ user_id: chatUserId('user_42') }]);
+
+    await sendAndWait({ userIds: [chatUserId('user_42')], title: 'Your order', body: 'has shipped', journeySlug: 'order-status' });
+    await sendAndWait({ userIds: [chatUserId('user_42')], title: 'Hello', body: 'no journey' });
+    const [withJourney, withoutJourney] = fcm.received('fcm-sdk-1:APA91b').map((m) => m.message.data as Record<string, string>);
+    expect(withJourney).toEqual({ botId, journeySlug: 'order-status' });
+
+    const base = { ymAuthenticationToken: 'user_42', payload: { screen: 'home' } };
+    expect(handleNotification(withJourney, base)).toMatchObject({ botId, version: 2, ymAuthenticationToken: 'user_42', payload: { screen: 'home', JourneySlug: 'order-status' } });
+    const plain = handleNotification(withoutJourney, base);
+    expect(plain).toMatchObject({ botId, version: 2, payload: { screen: 'home' } });
+    expect(plain!.payload).not.toHaveProperty('JourneySlug');
+  });
+
+  it("refuses a chat-token caller naming another user, and unlinking someone else's device", async () => {
+    const owner = registryFor('owner_1');
+    await owner.registerDevice({ token: 'fcm-sdk-2:APA91b', platform: 'ios' });
+
+    const claim = owner.registerDevice({ userId: 'someone-else', token: 'fcm-sdk-3:APA91b', platform: 'ios' });
+    await expect(claim).rejects.toBeInstanceOf(HttpError);
+    await expect(claim).rejects.toMatchObject({ status: 400, serverMessage: expect.stringContaining('userId must be omitted') });
+    await owner.registerDevice({ userId: chatUserId('owner_1'), token: 'fcm-sdk-3:APA91b', platform: 'ios' });
+
+    await expect(registryFor('intruder').unlinkDeviceToken('fcm-sdk-2:APA91b')).rejects.toMatchObject({ status: 404 });
+    expect(await deviceRows('fcm-sdk-2:APA91b')).toHaveLength(1);
+    await owner.unlinkDeviceToken('fcm-sdk-2:APA91b');
+    expect(await deviceRows('fcm-sdk-2:APA91b')).toHaveLength(0);
+  });
+
+  it('401 for a chat token of an unknown bot or a malformed chat token; 400 for an API key caller without userId', async () => {
+    await expect(registryFor('user_42', randomUUID()).registerDevice({ token: 't1', platform: 'web' })).rejects.toMatchObject({ status: 401 });
+    await expect(registryFor('x'.repeat(41)).registerDevice({ token: 't1', platform: 'web' })).rejects.toMatchObject({ status: 401 });
+    await expect(registryFor('bpk_' + 'A'.repeat(43)).registerDevice({ token: 't1', platform: 'web' })).rejects.toMatchObject({ status: 401 });
+    await expect(registryFor(apiKey).registerDevice({ token: 't1', platform: 'web' })).rejects.toMatchObject({ status: 400, serverMessage: 'userId is required' });
+  });
+});
