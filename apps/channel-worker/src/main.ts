@@ -2,4 +2,4 @@ import 'reflect-metadata';
 import { runMain } from '@platform/config';
 import { createChannelWorker } from './create-channel-worker.js';
 
-runMain(() => createChannelWorker());
+runMain(() => createChannelWorker(), { shutdownTimeoutMs: 10_000 });

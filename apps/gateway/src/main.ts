@@ -6,4 +6,4 @@ runMain(async () => {
   const app = await createGateway();
   const url = await listenGateway(app);
   app.getHttpAdapter().getInstance().log.info(`gateway listening on ${url} (OpenAPI at ${url}/docs)`);
-});
+}, { shutdownTimeoutMs: 10_000 });

@@ -5,4 +5,4 @@ import { createPushService } from './create-push-service.js';
 runMain(async () => {
   const app = await createPushService();
   app.getHttpAdapter().getInstance().log.info(`push service ready (health at ${await app.getUrl()}/health)`);
-});
+}, { shutdownTimeoutMs: 10_000 });

