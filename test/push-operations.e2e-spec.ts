@@ -1,10 +1,11 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
-import { reencryptPushConfigs } from '@platform/database';
-import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
-import { createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { SecretBox } from '@platform/crypto';
+import { FcmSandbox, GoogleOAuthSandbox, TestServiceAccount } from '@platform/sandbox';
+import { SeededBot, createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
 
 const KEY1 = `test1:${Buffer.alloc(32, 1).toString('base64')}`;
 const KEY2 = `test2:${Buffer.alloc(32, 2).toString('base64')}`;
@@ -18,6 +19,8 @@ describe('push service operations', () => {
   let url: string;
   let botId: string;
   let apiKey: string;
+  let seed: SeededBot;
+  let account: TestServiceAccount;
   const pushApps: NestFastifyApplication[] = [];
 
   const startPush = async (overrides: Record<string, string> = {}) => {
@@ -35,7 +38,7 @@ describe('push service operations', () => {
     env = await createTestEnv({ FCM_API_BASE_URL: fcm.baseUrl, PUSH_ALLOW_INSECURE_TOKEN_URI: 'true', PUSH_SERVICE_HEALTH_PORT: '0', PUSH_RPC_TIMEOUT_MS: '3000' });
     gateway = await createGateway(env);
     url = await listenGateway(gateway);
-    const seed = await seedCarouselBot(gateway);
+    seed = await seedCarouselBot(gateway);
     botId = seed.botId;
     apiKey = seed.apiKey;
   });
@@ -99,7 +102,7 @@ describe('push service operations', () => {
     const save = await fetch(`${url}/api/data/vault/saveBotConfig?bot=${botId}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },
-      body: JSON.stringify({ notification: { firebaseConfig: { serviceAccount: oauth.createServiceAccount('demo-ops') } } }),
+      body: JSON.stringify({ notification: { firebaseConfig: { serviceAccount: (account = oauth.createServiceAccount('demo-ops')) } } }),
     });
     expect(save.status).toBe(200);
     const [{ version }] = await sql<{ version: number }>('SELECT version FROM push_configs WHERE bot_id = $1', [botId]);
@@ -115,19 +118,78 @@ describe('push service operations', () => {
     expect(fcm.messages.length - before).toBe(5);
   });
 
-  it('rotates the encryption key: re-encrypts under the new key and keeps sending with the old key removed', async () => {
+  /** The built operator CLI as a process (what `npm run cli -- …` runs). */
+  function cli(extraEnv: Record<string, string>, ...argv: string[]): Promise<{ code: number | null; out: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['dist/apps/cli/src/main.js', ...argv], { env: { ...process.env, ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d));
+      child.stderr.on('data', (d: Buffer) => (out += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, out }));
+    });
+  }
+
+  const sealed = async () => {
+    const [push] = await sql<{ key_id: string; credentials_encrypted: string }>('SELECT key_id, credentials_encrypted FROM push_configs WHERE bot_id = $1', [botId]);
+    const [sender] = await sql<{ access_token_encrypted: string }>('SELECT access_token_encrypted FROM channel_senders WHERE bot_id = $1', [botId]);
+    const [bot] = await sql<{ webhook_secret_encrypted: string }>('SELECT webhook_secret_encrypted FROM bots WHERE id = $1', [botId]);
+    return { keyId: push.key_id, values: [push.credentials_encrypted, sender.access_token_encrypted, bot.webhook_secret_encrypted] };
+  };
+
+  it('the CLI lists keys reencrypt and its alias push reencrypt', async () => {
+    const help = await cli({}, 'help');
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^ {2}keys reencrypt {2}Re-encrypt every stored secret/m);
+    expect(help.out).toMatch(/^ {2}push reencrypt {2}Same as keys reencrypt/m);
+  });
+
+  it('rotates the encryption key with the CLI: every stored secret is re-encrypted, sending works with the old key removed', async () => {
+    // A secret of every kind, sealed under test1: the service account (saved above), the sender's access token (seeded), a webhook signing secret.
+    const webhook = await cli({}, 'webhook', 'set', '--bot', botId, '--url', 'https://bot.example.com/hook');
+    expect(webhook.code).toBe(0);
+    const webhookSecret = webhook.out.trim().split('\n').pop()!;
+    const before = await sealed();
+    expect(before.keyId).toBe('test1');
+    for (const value of before.values) expect(value).toMatch(/^v1\.test1\./);
     await stopPush();
-    const rotating = await startPush({ ENCRYPTION_KEYS: `${KEY1},${KEY2}`, ENCRYPTION_ACTIVE_KEY_ID: 'test2' });
-    expect(await reencryptPushConfigs(rotating)).toEqual({ reencrypted: 1, changedMeanwhile: 0, activeKeyId: 'test2' });
-    expect(await reencryptPushConfigs(rotating)).toEqual({ reencrypted: 0, changedMeanwhile: 0, activeKeyId: 'test2' });
-    await stopPush();
-    const [row] = await sql<{ key_id: string; credentials_encrypted: string }>('SELECT key_id, credentials_encrypted FROM push_configs WHERE bot_id = $1', [botId]);
-    expect(row.key_id).toBe('test2');
-    expect(row.credentials_encrypted).toMatch(/^v1\.test2\./);
+
+    // Without the old key nothing can be opened: reported, left alone, exit code 1.
+    const blind = await cli({ ENCRYPTION_KEYS: KEY2 }, 'keys', 'reencrypt');
+    expect(blind.code).toBe(1);
+    expect(blind.out).toContain('Secret was encrypted under key "test1", which is not configured');
+    expect(blind.out).toContain('still sealed under other keys (test1: 3): do not remove those keys yet');
+    expect((await sealed()).values).toEqual(before.values);
+
+    const rotating = { ENCRYPTION_KEYS: `${KEY1},${KEY2}`, ENCRYPTION_ACTIVE_KEY_ID: 'test2' };
+    const run = await cli(rotating, 'keys', 'reencrypt');
+    expect(run).toEqual({
+      code: 0,
+      out: [
+        'stored secrets re-encrypted under key test2:',
+        '  Firebase service accounts (push configs): 1',
+        '  WhatsApp sender access tokens: 1',
+        '  bot webhook signing secrets: 1',
+        'nothing stored is sealed under another key: once every gateway, worker and push service runs with ENCRYPTION_ACTIVE_KEY_ID=test2, the other keys can be removed from ENCRYPTION_KEYS',
+        '',
+      ].join('\n'),
+    });
+    const again = await cli(rotating, 'push', 'reencrypt'); // the old name; a second run has nothing to do
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('  Firebase service accounts (push configs): 0\n  WhatsApp sender access tokens: 0\n  bot webhook signing secrets: 0\n');
+
+    const after = await sealed();
+    expect(after.keyId).toBe('test2');
+    for (const value of after.values) expect(value).toMatch(/^v1\.test2\./);
+    const onlyKey2 = new SecretBox(KEY2);
+    const [serviceAccount, accessToken, secret] = after.values.map((v) => onlyKey2.decrypt(v));
+    expect(JSON.parse(serviceAccount)).toMatchObject({ client_email: account.client_email, private_key: account.private_key });
+    expect(accessToken).toBe(seed.accessToken);
+    expect(secret).toBe(webhookSecret);
 
     await startPush({ ENCRYPTION_KEYS: KEY2 });
     expect(await sendAndWait('after rotation')).toMatchObject({ status: 'completed', total: 5, sent: 5, failed: 0 });
-  });
+  }, 40_000);
 
   it('answers 503 again once the push service stopped', async () => {
     await stopPush();

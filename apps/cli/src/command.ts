@@ -9,7 +9,8 @@ export interface CliCommand {
   summary: string;
   /** Options it takes; `required` ones are checked before run() is called. */
   options: Record<string, { description: string; required?: boolean; boolean?: boolean }>;
-  run(app: INestApplicationContext, args: CommandArgs, out: (line: string) => void): Promise<void>;
+  /** Resolves to the exit code (0 when it resolves to nothing). */
+  run(app: INestApplicationContext, args: CommandArgs, out: (line: string) => void): Promise<void | number>;
 }
 
 /** A mistake in how the command was called: printed without a stack, exit code 2. */

@@ -28,8 +28,7 @@ export async function runCli(argv: string[], out: (line: string) => void, env: R
   }
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(env), { logger: ['error'] });
   try {
-    await command.run(app, args, out);
-    return 0;
+    return (await command.run(app, args, out)) ?? 0;
   } catch (err) {
     if (err instanceof UsageError) {
       out(`error: ${err.message}`);

@@ -2,9 +2,10 @@ import { CliCommand } from '../command.js';
 import { adminCommands } from './admin.commands.js';
 import { apiKeyCommands } from './api-key.commands.js';
 import { botCommands } from './bot.commands.js';
+import { keyCommands } from './keys.commands.js';
 import { oauthClientCommands } from './oauth-client.commands.js';
 import { whatsappCommands } from './whatsapp.commands.js';
 import { webhookCommands } from './webhook.commands.js';
 
 /** Every operator command; add a feature's commands here. */
-export const commands: CliCommand[] = [...botCommands, ...whatsappCommands, ...apiKeyCommands, ...adminCommands, ...oauthClientCommands, ...webhookCommands];
+export const commands: CliCommand[] = [...botCommands, ...whatsappCommands, ...apiKeyCommands, ...adminCommands, ...oauthClientCommands, ...webhookCommands, ...keyCommands];
