@@ -47,7 +47,7 @@ export class GoogleTokenClient {
       });
     } catch (err) {
       const e = err as Error & { cause?: { code?: string } };
-      throw new TransientPushError(`token endpoint unreachable: ${e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? e.message)}`);
+      throw new TransientPushError(`token endpoint ${c.tokenUri} unreachable: ${e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? e.message)}`);
     }
     const body = (await res.json().catch(() => undefined)) as
       | { access_token?: string; expires_in?: number; error?: string; error_description?: string }
@@ -57,7 +57,7 @@ export class GoogleTokenClient {
       return { accessToken: body.access_token, expiresAt: started + lifetime * 1000 };
     }
     if (res.status === 429 || res.status >= 500 || res.ok) {
-      throw new TransientPushError(`token endpoint answered ${res.status}${body?.error ? ` ${body.error}` : ''}`);
+      throw new TransientPushError(`token endpoint ${c.tokenUri} answered ${res.status}${body?.error ? ` ${body.error}` : ''}`);
     }
     const reason = [body?.error, body?.error_description].filter(Boolean).join(': ') || `HTTP ${res.status}`;
     throw new CredentialsRejectedError(

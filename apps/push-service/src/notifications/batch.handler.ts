@@ -7,6 +7,7 @@ import { fcmMessageTemplate } from '../fcm/fcm-message.js';
 import { FcmConfigError, FcmSender } from '../fcm/fcm-sender.js';
 import { CredentialsRejectedError, TransientPushError } from '../fcm/push-errors.js';
 import { BatchProgressStore, DeviceOutcome, OutcomeRecorder } from './batch-progress.store.js';
+import { isFinalAttempt } from './fanout-job-options.js';
 
 /**
  * Sends one batch of a notification. Devices that already have an outcome (from an earlier run of
@@ -33,12 +34,17 @@ export class BatchHandler {
     const done = await this.progress.read(notificationId, seq);
     const todo = deviceIds.filter((id) => !done.has(id));
     const recorder = this.progress.recorder(notificationId, seq);
-    const lastRun = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const lastRun = isFinalAttempt(job);
 
     let unresolved = 0;
-    if (todo.length > 0) {
-      if (notification.status === 'failed') todo.forEach((id) => recorder.record(id, 'failed'));
-      else unresolved = await this.send(notification, todo, recorder, lastRun);
+    try {
+      if (todo.length > 0) {
+        if (notification.status === 'failed') todo.forEach((id) => recorder.record(id, 'failed'));
+        else unresolved = await this.send(notification, todo, recorder, lastRun);
+      }
+    } catch (err) {
+      await recorder.flush().catch(() => undefined); // outcomes learnt before the error still count (and are not sent again)
+      throw err;
     }
     await recorder.flush();
     const sentAt = Date.now();
@@ -50,6 +56,41 @@ export class BatchHandler {
     await this.progress.clear(notificationId, seq);
     this.logger.debug(`notification ${notificationId} batch ${seq}: ${todo.length} sent in ${sentAt - started} ms, settled in ${Date.now() - sentAt} ms`);
     return `${counted ? 'counted' : 'already counted'}: ${JSON.stringify(counts)}`;
+  }
+
+  /**
+   * The batch job's last attempt threw an error of its own (not a device's: Postgres or Redis down,
+   * the config unreadable, …): the devices without an outcome count as failed, and the batch is
+   * counted through the same exactly-once completeBatch as always, so `pending` reaches 0.
+   * If the recorded outcomes cannot be read, every device of the batch counts as failed.
+   */
+  async giveUp(job: Job<PushBatchJob>, err: unknown): Promise<void> {
+    const { notificationId, seq, deviceIds } = job.data;
+    const attempts = job.opts.attempts ?? 1;
+    const notification = await this.notifications.findById(notificationId);
+    if (!notification) return;
+    let outcomes: Map<string, DeviceOutcome>;
+    let unknown = '';
+    try {
+      outcomes = await this.progress.read(notificationId, seq);
+    } catch (readErr) {
+      outcomes = new Map();
+      unknown = ` (the outcomes already recorded could not be read: ${(readErr as Error).message})`;
+    }
+    let unresolved = 0;
+    for (const id of deviceIds) {
+      if (outcomes.has(id)) continue;
+      outcomes.set(id, 'failed');
+      unresolved++;
+    }
+    const counts = await this.settle(notification.botId, outcomes);
+    const counted = await this.notifications.completeBatch(notificationId, seq, counts);
+    await this.progress.clear(notificationId, seq).catch(() => undefined);
+    this.logger.error(
+      `notification ${notificationId} batch ${seq}: gave up after ${attempts} attempts (${(err as Error)?.message ?? err}); ` +
+        `${unresolved} of ${deviceIds.length} devices had no outcome and count as failed${unknown}` +
+        `${counted ? '' : '; the batch had already been counted, nothing added'}`,
+    );
   }
 
   /** Sends to `ids`; returns how many are still unresolved (only before the last run). */

@@ -1,5 +1,6 @@
-import { JobsOptions } from 'bullmq';
+import { Job, JobsOptions } from 'bullmq';
 import { PlatformEnv } from '@platform/config';
+import { TransientPushError } from '../fcm/push-errors.js';
 
 /**
  * Retries with exponential backoff. Finished jobs are kept an hour: a batch's job id must still be
@@ -13,4 +14,15 @@ export function fanoutJobOptions(env: PlatformEnv, jobId: string): JobsOptions {
     removeOnComplete: { age: 3600 },
     removeOnFail: { age: 7 * 24 * 3600 },
   };
+}
+
+/** True while a job runs its last attempt: if this run throws, BullMQ will not run it again. */
+export function isFinalAttempt(job: Pick<Job, 'attemptsMade' | 'opts'>): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
+
+/** The error as a failure reason a bot administrator may read: our own wording, never internals. */
+export function describeJobError(err: unknown): string {
+  if (err instanceof TransientPushError) return err.message;
+  return 'an internal error of the push service (its log has the details)';
 }

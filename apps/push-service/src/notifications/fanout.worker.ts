@@ -5,6 +5,7 @@ import { PlatformEnv } from '@platform/config';
 import { PushBatchJob, PushPlanJob, PushQueueNames } from '@platform/contracts';
 import { createWorkerRedis } from '@platform/queue';
 import { BatchHandler } from './batch.handler.js';
+import { isFinalAttempt } from './fanout-job-options.js';
 import { PlanHandler } from './plan.handler.js';
 
 /** Consumes the push-fanout queue: `plan` jobs queue `batch` jobs; any replica takes any job. */
@@ -29,7 +30,11 @@ export class FanoutWorker implements OnApplicationBootstrap, OnApplicationShutdo
       maxStalledCount: 3,
     });
     this.worker.on('error', (err) => this.logger.error(`worker error: ${err.message}`));
-    this.worker.on('failed', (job, err) => job && this.logger.warn(`${job.name} job ${job.id} run ${job.attemptsMade} failed: ${err.message}`));
+    this.worker.on('failed', (job, err) => {
+      if (!job) return;
+      if (job.attemptsMade >= (job.opts.attempts ?? 1)) this.logger.error(`${job.name} job ${job.id} failed for good after ${job.attemptsMade} runs: ${err.message}`);
+      else this.logger.warn(`${job.name} job ${job.id} run ${job.attemptsMade} failed: ${err.message}`);
+    });
     this.worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its process stopped); it will run again`));
     this.logger.log(`consuming ${PushQueueNames.fanout} with concurrency ${this.env.PUSH_WORKER_CONCURRENCY}`);
   }
@@ -40,8 +45,33 @@ export class FanoutWorker implements OnApplicationBootstrap, OnApplicationShutdo
   }
 
   private route(job: Job): Promise<string> {
-    if (job.name === 'plan') return this.plan.handle(job as Job<PushPlanJob>);
-    if (job.name === 'batch') return this.batch.handle(job as Job<PushBatchJob>);
+    if (job.name === 'plan') return runFanoutJob(job as Job<PushPlanJob>, this.plan, this.logger);
+    if (job.name === 'batch') return runFanoutJob(job as Job<PushBatchJob>, this.batch, this.logger);
     throw new Error(`unknown job ${job.name}`);
+  }
+}
+
+/** What the worker needs of a job handler. */
+export interface FanoutJobHandler<T> {
+  handle(job: Job<T>): Promise<string>;
+  /** Called once, when the job's last attempt threw: settles the notification so it cannot stay pending. */
+  giveUp(job: Job<T>, err: unknown): Promise<void>;
+}
+
+/**
+ * Runs one attempt of a job. When the last attempt throws, the handler settles the notification
+ * before the job fails for good (a failed plan fails the notification; a failed batch counts its
+ * unsettled devices failed), so no notification stays `sending` with devices pending forever.
+ */
+export async function runFanoutJob<T>(job: Job<T>, handler: FanoutJobHandler<T>, logger: Pick<Logger, 'error'>): Promise<string> {
+  try {
+    return await handler.handle(job);
+  } catch (err) {
+    if (isFinalAttempt(job)) {
+      await handler.giveUp(job, err).catch((giveUpErr: unknown) =>
+        logger.error(`${job.name} job ${job.id}: its final failure could not be recorded (${(giveUpErr as Error)?.message ?? giveUpErr}); its notification may stay unfinished`),
+      );
+    }
+    throw err;
   }
 }

@@ -7,7 +7,7 @@ import { InjectQueue } from '@platform/queue';
 import { PushConfigService } from '../config/push-config.service.js';
 import { AccessTokenProvider } from '../fcm/access-token.provider.js';
 import { CredentialsRejectedError } from '../fcm/push-errors.js';
-import { fanoutJobOptions } from './fanout-job-options.js';
+import { describeJobError, fanoutJobOptions } from './fanout-job-options.js';
 
 /**
  * Plans a notification's fan-out: pages through the target devices by id (cursor) and queues one
@@ -64,6 +64,22 @@ export class PlanHandler {
     await this.notifications.finishPlanning(n.id);
     this.logger.log(`notification ${n.id}: ${seq} batches queued in ${Date.now() - started} ms`);
     return `${seq} batches`;
+  }
+
+  /**
+   * The plan job's last attempt threw (e.g. the token endpoint stayed unreachable, or Postgres did):
+   * the notification fails with a reason an administrator can act on, and planning stops, so the
+   * batches already queued finish it (counting their unsent devices failed) or it is finished now.
+   */
+  async giveUp(job: Job<PushPlanJob>, err: unknown): Promise<void> {
+    const id = job.data.notificationId;
+    const attempts = job.opts.attempts ?? 1;
+    this.logger.error(`notification ${id}: planning gave up after ${attempts} attempts: ${(err as Error)?.message ?? err}`);
+    const reason =
+      `Planning the delivery failed after ${attempts} attempt${attempts === 1 ? '' : 's'} (last error: ${describeJobError(err)}); ` +
+      'devices not reached by then get nothing. Send the notification again once the cause is fixed.';
+    await this.notifications.fail(id, reason);
+    await this.notifications.stopPlanning(id);
   }
 
   private async failPlan(id: string, reason: string): Promise<string> {

@@ -1,0 +1,54 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import type { Job, Queue } from 'bullmq';
+import type { PlatformEnv } from '@platform/config';
+import type { PushPlanJob } from '@platform/contracts';
+import type { DeviceRepository, NotificationRepository } from '@platform/database';
+import type { PushConfigService } from '../config/push-config.service.js';
+import type { AccessTokenProvider } from '../fcm/access-token.provider.js';
+import { TransientPushError } from '../fcm/push-errors.js';
+import { PlanHandler } from './plan.handler.js';
+
+const job = { data: { notificationId: 'n1' }, attemptsMade: 4, opts: { attempts: 5 } } as unknown as Job<PushPlanJob>;
+
+function setup() {
+  const failed: Array<[string, string]> = [];
+  const stopped: string[] = [];
+  const handler = new PlanHandler(
+    {
+      fail: async (id: string, reason: string) => void failed.push([id, reason]),
+      stopPlanning: async (id: string) => void stopped.push(id),
+    } as unknown as NotificationRepository,
+    {} as DeviceRepository,
+    {} as PushConfigService,
+    {} as AccessTokenProvider,
+    {} as PlatformEnv,
+    {} as Queue,
+  );
+  return { handler, failed, stopped };
+}
+
+describe('PlanHandler.giveUp (the last attempt of a plan threw)', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  it('fails the notification with the attempts and our own error wording, and stops planning', async () => {
+    const { handler, failed, stopped } = setup();
+    await handler.giveUp(job, new TransientPushError('token endpoint https://oauth2.googleapis.com/token unreachable: ETIMEDOUT'));
+    expect(failed).toEqual([
+      [
+        'n1',
+        'Planning the delivery failed after 5 attempts (last error: token endpoint https://oauth2.googleapis.com/token unreachable: ETIMEDOUT); ' +
+          'devices not reached by then get nothing. Send the notification again once the cause is fixed.',
+      ],
+    ]);
+    expect(stopped).toEqual(['n1']);
+  });
+
+  it('does not put other errors (database, Redis, bugs) in the reason the bot sees', async () => {
+    const { handler, failed } = setup();
+    await handler.giveUp(job, new Error("Can't reach database server at db.internal:5432"));
+    const [[, reason]] = failed;
+    expect(reason).toContain('(last error: an internal error of the push service (its log has the details))');
+    expect(reason).not.toContain('db.internal');
+  });
+});

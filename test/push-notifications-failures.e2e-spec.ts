@@ -1,0 +1,163 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import pg from 'pg';
+import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
+import { createPushService } from '../apps/push-service/src/create-push-service.js';
+import { FcmErrors, FcmSandbox, GoogleOAuthSandbox, TestServiceAccount } from '@platform/sandbox';
+import { SeededBot, createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+
+const JOB_ATTEMPTS = 3;
+
+/**
+ * Fan-out jobs that fail on every attempt still finish their notification: a plan that never
+ * succeeds fails it with a reason, a batch that never succeeds counts its unsettled devices failed.
+ */
+describe('push notifications: jobs that fail past every attempt', () => {
+  const oauth = new GoogleOAuthSandbox();
+  const fcm = new FcmSandbox({ verifyAccessToken: (t) => oauth.verifyAccessToken(t) });
+  let env: Record<string, string>;
+  let gateway: NestFastifyApplication;
+  let push: NestFastifyApplication;
+  let url: string;
+
+  beforeAll(async () => {
+    await oauth.listen();
+    await fcm.listen();
+    env = await createTestEnv({
+      FCM_API_BASE_URL: fcm.baseUrl,
+      PUSH_ALLOW_INSECURE_TOKEN_URI: 'true',
+      PUSH_SERVICE_HEALTH_PORT: '0',
+      FCM_MAX_ATTEMPTS: '1',
+      FCM_BACKOFF_MS: '20',
+      PUSH_JOB_ATTEMPTS: String(JOB_ATTEMPTS),
+      // Runs 2 and 3 start 300-600 ms and 600-1200 ms after the run before (exponential, 50 % jitter).
+      PUSH_JOB_BACKOFF_MS: '600',
+    });
+    gateway = await createGateway(env);
+    url = await listenGateway(gateway);
+    push = await createPushService(env);
+  });
+
+  afterAll(async () => {
+    await push?.close();
+    await gateway?.close();
+    await fcm.close();
+    await oauth.close();
+  });
+
+  /** A bot with the given service account saved and one device per token. */
+  async function botWith(account: TestServiceAccount, tokens: string[]): Promise<SeededBot> {
+    const bot = await seedCarouselBot(gateway);
+    const admin = await seedBotAdmin(gateway, bot.botId, 'admin');
+    const save = await fetch(`${url}/api/data/vault/saveBotConfig?bot=${bot.botId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },
+      body: JSON.stringify({ notification: { firebaseConfig: { serviceAccount: account } } }),
+    });
+    expect(save.status).toBe(200);
+    for (const [i, token] of tokens.entries()) expect((await api(bot, 'POST', '/devices', { userId: `u${i}`, token, platform: 'android' })).status).toBe(201);
+    return bot;
+  }
+
+  const api = (bot: SeededBot, method: string, path: string, body?: unknown) =>
+    fetch(`${url}/v1/bots/${bot.botId}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bot.apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  async function notify(bot: SeededBot, title: string): Promise<string> {
+    const res = await api(bot, 'POST', '/notifications', { all: true, title, body: 'b' });
+    expect(res.status).toBe(202);
+    return (await res.json()).notificationId;
+  }
+
+  /** GET …/notifications/<id> until it is completed or failed with nothing pending. */
+  async function settled(bot: SeededBot, id: string, timeoutMs = 15_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const s = await (await api(bot, 'GET', `/notifications/${id}`)).json();
+      if ((s.status === 'completed' || s.status === 'failed') && s.pending === 0) return s;
+      if (Date.now() > deadline) throw new Error(`notification ${id} stuck: ${JSON.stringify(s)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  async function sql(text: string, params: unknown[] = []): Promise<void> {
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(text, params);
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** The stored service account can no longer be opened (as after its encryption key was removed too early). */
+  const makeConfigUnreadable = (bot: SeededBot) =>
+    sql(`UPDATE push_configs SET credentials_encrypted = 'v1.removed.AAAA.AAAA.AAAA', key_id = 'removed', version = version + 1 WHERE bot_id = $1`, [bot.botId]);
+
+  it("Google's token endpoint down: the notification fails after the plan's last attempt, with the reason in its status", async () => {
+    const downGoogle = new GoogleOAuthSandbox();
+    await downGoogle.listen();
+    const account = downGoogle.createServiceAccount('demo-token-down');
+    const bot = await botWith(account, ['tok-token-down']);
+    await downGoogle.close(); // nothing listens on token_uri any more
+
+    const id = await notify(bot, 'token endpoint down');
+    const status = await settled(bot, id);
+    expect(status).toMatchObject({ status: 'failed', total: 0, sent: 0, failed: 0, pending: 0, completedAt: expect.any(String) });
+    expect(status.failureReason).toBe(
+      `Planning the delivery failed after ${JOB_ATTEMPTS} attempts (last error: token endpoint ${account.token_uri} unreachable: ECONNREFUSED); ` +
+        'devices not reached by then get nothing. Send the notification again once the cause is fixed.',
+    );
+    expect(fcm.received('tok-token-down')).toHaveLength(0);
+  });
+
+  it('the token endpoint answering 503 on every attempt fails the notification the same way, after exactly one request per attempt', async () => {
+    const account = oauth.createServiceAccount('demo-token-503');
+    const bot = await botWith(account, ['tok-token-503']);
+    const before = oauth.tokenRequests.length;
+    oauth.reply(...Array.from({ length: JOB_ATTEMPTS }, () => ({ status: 503, error: 'backendError' })));
+
+    const id = await notify(bot, 'token endpoint 503');
+    const status = await settled(bot, id);
+    expect(status).toMatchObject({ status: 'failed', total: 0, pending: 0 });
+    expect(status.failureReason).toContain(`after ${JOB_ATTEMPTS} attempts (last error: token endpoint ${account.token_uri} answered 503 backendError)`);
+    expect(oauth.tokenRequests.length - before).toBe(JOB_ATTEMPTS);
+  });
+
+  it('an internal error on every plan attempt fails the notification without showing internals', async () => {
+    const bot = await botWith(oauth.createServiceAccount('demo-unreadable'), ['tok-unreadable']);
+    await makeConfigUnreadable(bot);
+
+    const id = await notify(bot, 'unreadable config');
+    const status = await settled(bot, id);
+    expect(status).toMatchObject({ status: 'failed', total: 0, pending: 0 });
+    expect(status.failureReason).toContain(`after ${JOB_ATTEMPTS} attempts (last error: an internal error of the push service (its log has the details))`);
+    expect(status.failureReason).not.toContain('removed'); // the key id of the error stays in the log
+  });
+
+  it('a batch that keeps failing past its last attempt counts its unsent devices failed once; pending reaches 0', async () => {
+    const bot = await botWith(oauth.createServiceAccount('demo-batch-fails'), ['tok-batch-ok', 'tok-batch-down']);
+    fcm.always('tok-batch-down', FcmErrors.unavailable);
+
+    const id = await notify(bot, 'batch fails');
+    // Run 1 sends to tok-batch-ok and leaves tok-batch-down for a later run (FCM_MAX_ATTEMPTS 1) ...
+    const deadline = Date.now() + 10_000;
+    while (fcm.received('tok-batch-down').length === 0) {
+      if (Date.now() > deadline) throw new Error('the batch never reached FCM');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    // ... and before run 2 starts (300 ms at the earliest) every later run of the batch fails as a whole.
+    await makeConfigUnreadable(bot);
+
+    const status = await settled(bot, id);
+    expect(status).toMatchObject({ status: 'completed', failureReason: null, total: 2, sent: 1, failed: 1, invalidTokens: 0, skipped: 0, pending: 0 });
+    expect(fcm.received('tok-batch-ok')).toHaveLength(1);
+    expect(fcm.received('tok-batch-down')).toHaveLength(1);
+
+    // Counted once: nothing changes afterwards.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await (await api(bot, 'GET', `/notifications/${id}`)).json()).toEqual(status);
+  });
+});
