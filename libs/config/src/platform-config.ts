@@ -123,6 +123,13 @@ export class PlatformEnv {
   @Min(50)
   REDIS_COMMAND_TIMEOUT_MS: number = 1500;
 
+  /** How long gateway and worker keep a bot's templates and senders in memory (0: always read Postgres). */
+  @Transform(toInt)
+  @IsInt({ message: 'CATALOG_CACHE_MS must be an integer (milliseconds, 0..60000)' })
+  @Min(0, { message: 'CATALOG_CACHE_MS must be at least 0' })
+  @Max(60000, { message: 'CATALOG_CACHE_MS must be at most 60000' })
+  CATALOG_CACHE_MS: number = 5000;
+
   // ── Authentication (issue 3): token lifetimes and abuse limits of login and OAuth endpoints ──
   @Transform(toInt)
   @IsInt({ message: 'AUTH_ACCESS_TOKEN_TTL_SECONDS must be an integer (seconds, 60..86400)' })

@@ -3,7 +3,7 @@ import { Job, UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
 import { CarouselDispatchJob } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
-import { MessageRepository } from '@platform/database';
+import { CarouselCatalog, MessageRepository } from '@platform/database';
 import { renderCarouselMessage } from '../whatsapp/whatsapp-carousel.renderer.js';
 import { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
 
@@ -25,22 +25,28 @@ export class CarouselDispatchHandler {
     private readonly messages: MessageRepository,
     private readonly whatsapp: WhatsAppCloudClient,
     private readonly secrets: SecretBox,
+    private readonly catalog: CarouselCatalog,
   ) {}
 
   async handle(job: Job<CarouselDispatchJob>): Promise<string> {
     const { messageId } = job.data;
     const message = await this.messages.startAttempt(messageId);
     if (!message) return 'skipped: message already final or gone';
+    const [template, sender] = await Promise.all([this.catalog.template(message.templateId), this.catalog.sender(message.senderId)]);
+    if (!template || !sender) {
+      await this.messages.recordError(messageId, 'configuration', 'the template or sender of this message was deleted', true);
+      throw new UnrecoverableError('template or sender deleted');
+    }
 
     let token: string;
     try {
-      token = this.secrets.decrypt(message.sender.accessTokenEncrypted);
+      token = this.secrets.decrypt(sender.accessTokenEncrypted);
     } catch (err) {
       await this.messages.recordError(messageId, 'credentials', `sender access token cannot be decrypted: ${(err as Error).message}`, true);
       throw new UnrecoverableError('sender access token cannot be decrypted');
     }
-    const body = renderCarouselMessage(message.template, message.recipient, job.data.cards);
-    const outcome = await this.whatsapp.send(message.sender.phoneNumberId, token, body);
+    const body = renderCarouselMessage(template, message.recipient, job.data.cards);
+    const outcome = await this.whatsapp.send(sender.phoneNumberId, token, body);
     const attempt = message.attempts;
     attempts.inc({ outcome: outcome.kind });
 

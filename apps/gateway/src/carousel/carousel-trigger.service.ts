@@ -1,11 +1,9 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import { Queue } from 'bullmq';
+import { randomUUID } from 'node:crypto';
 import { Counter } from 'prom-client';
-import { PlatformEnv } from '@platform/config';
-import { CarouselDispatchJob, QueueNames, TriggerCarouselDto, isUuid } from '@platform/contracts';
-import { ChannelSenderRepository, MessageRepository, TemplateRepository } from '@platform/database';
-import { InjectQueue, withTimeout } from '@platform/queue';
-import { QueueUnavailableError } from '../http/infra-errors.js';
+import { CarouselDispatchJob, TriggerCarouselDto, isUuid } from '@platform/contracts';
+import { CarouselCatalog, ChannelSenderRepository } from '@platform/database';
+import { TriggerBatcher } from './trigger-batcher.js';
 
 const queued = new Counter({ name: 'carousel_messages_queued_total', help: 'Carousel messages accepted and queued' });
 
@@ -13,25 +11,20 @@ const queued = new Counter({ name: 'carousel_messages_queued_total', help: 'Caro
 @Injectable()
 export class CarouselTriggerService {
   constructor(
-    private readonly templates: TemplateRepository,
+    private readonly catalog: CarouselCatalog,
     private readonly senders: ChannelSenderRepository,
-    private readonly messages: MessageRepository,
-    private readonly env: PlatformEnv,
-    @InjectQueue(QueueNames.carouselDispatch) private readonly queue: Queue<CarouselDispatchJob>,
+    private readonly batcher: TriggerBatcher,
   ) {}
 
   /** Returns the message id once the job is in Redis. */
   async trigger(botId: string, dto: TriggerCarouselDto): Promise<string> {
     const { notification } = dto;
-    const template = isUuid(notification.templateId)
-      ? await this.templates.findForBot(botId, notification.templateId)
-      : null;
+    const template = isUuid(notification.templateId) ? await this.catalog.templateOfBot(botId, notification.templateId) : null;
     if (!template) throw new BadRequestException('notification.templateId is not a carousel template of this bot');
     if (template.channel !== notification.type) {
       throw new BadRequestException(`notification.type must be ${template.channel} for template ${template.id}`);
     }
-    const senderNumber = digits(notification.sender);
-    const sender = await this.senders.findByNumber(botId, notification.type, senderNumber);
+    const sender = await this.catalog.senderByNumber(botId, notification.type, digits(notification.sender));
     if (!sender) {
       const count = await this.senders.countByChannel(botId, notification.type);
       throw new BadRequestException(
@@ -47,36 +40,17 @@ export class CarouselTriggerService {
       );
     }
 
-    const message = await this.messages.create({
-      botId,
-      templateId: template.id,
-      senderId: sender.id,
-      channel: template.channel,
-      recipient: digits(dto.userDetails.number),
-    });
+    const id = randomUUID();
     const job: CarouselDispatchJob = {
-      messageId: message.id,
+      messageId: id,
       cards: cards.map((c) => ({ mediaLink: c.media.mediaLink, ...(c.bodyParameters ? { bodyParameters: c.bodyParameters } : {}) })),
     };
-    try {
-      await withTimeout(
-        this.queue.add('send', job, {
-          jobId: message.id,
-          attempts: this.env.WHATSAPP_MAX_ATTEMPTS,
-          backoff: { type: 'exponential', delay: this.env.WHATSAPP_BACKOFF_MS, jitter: 0.5 },
-          removeOnComplete: { age: 24 * 3600, count: 10_000 },
-          removeOnFail: { age: 7 * 24 * 3600 },
-        }),
-        this.env.REDIS_COMMAND_TIMEOUT_MS,
-        'queueing the message',
-      );
-    } catch (err) {
-      // Not queued, so not kept: the caller gets 500 and retries; a row left behind would never move.
-      await this.messages.delete(message.id).catch(() => undefined);
-      throw new QueueUnavailableError(err);
-    }
+    await this.batcher.enqueue(
+      { id, botId, templateId: template.id, senderId: sender.id, channel: template.channel, recipient: digits(dto.userDetails.number) },
+      job,
+    );
     queued.inc();
-    return message.id;
+    return id;
   }
 }
 

@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { Channel, MessageStatus } from '../generated/enums.js';
+import { Channel } from '../generated/enums.js';
 import { PrismaService } from '../prisma.service.js';
 
-const FINAL: MessageStatus[] = ['sent', 'delivered', 'read', 'failed'];
+
+/** What a delivery attempt needs of its message. */
+export interface ClaimedMessage {
+  id: string;
+  templateId: string;
+  senderId: string;
+  recipient: string;
+  attempts: number;
+}
 
 @Injectable()
 export class MessageRepository {
@@ -16,6 +24,20 @@ export class MessageRepository {
     return this.db.message.delete({ where: { id } });
   }
 
+  /** Inserts many queued messages in one statement (ids chosen by the caller). */
+  async insertQueued(rows: ReadonlyArray<{ id: string; botId: string; templateId: string; senderId: string; channel: Channel; recipient: string }>): Promise<void> {
+    await this.db.$executeRaw`
+      INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "updated_at")
+      SELECT m.id, m.bot_id, m.template_id, m.sender_id, m.channel, m.recipient, now()
+      FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.botId)}::uuid[], ${rows.map((r) => r.templateId)}::uuid[],
+                  ${rows.map((r) => r.senderId)}::uuid[], ${rows.map((r) => r.channel)}::"Channel"[], ${rows.map((r) => r.recipient)}::text[])
+        AS m(id, bot_id, template_id, sender_id, channel, recipient)`;
+  }
+
+  async deleteMany(ids: readonly string[]): Promise<void> {
+    await this.db.message.deleteMany({ where: { id: { in: [...ids] } } });
+  }
+
   findById(id: string) {
     return this.db.message.findUnique({ where: { id }, include: { template: true, sender: true } });
   }
@@ -24,13 +46,13 @@ export class MessageRepository {
     return this.db.message.findFirst({ where: { id, botId } });
   }
 
-  /** Claims the message for one delivery attempt; null when it already reached a final state. */
-  async startAttempt(id: string) {
-    const { count } = await this.db.message.updateMany({
-      where: { id, status: { notIn: FINAL } },
-      data: { status: 'processing', attempts: { increment: 1 } },
-    });
-    return count === 0 ? null : this.findById(id);
+  /** Claims the message for one delivery attempt (one statement); null when it already reached a final state or is gone. */
+  async startAttempt(id: string): Promise<ClaimedMessage | null> {
+    const rows = await this.db.$queryRaw<ClaimedMessage[]>`
+      UPDATE "messages" SET "status" = 'processing', "attempts" = "attempts" + 1, "updated_at" = now()
+      WHERE "id" = ${id}::uuid AND "status" NOT IN ('sent', 'delivered', 'read', 'failed')
+      RETURNING "id"::text AS "id", "template_id"::text AS "templateId", "sender_id"::text AS "senderId", "recipient", "attempts"`;
+    return rows[0] ?? null;
   }
 
   markSent(id: string, providerMessageId: string) {

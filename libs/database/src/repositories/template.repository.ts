@@ -18,6 +18,10 @@ export class TemplateRepository {
     return this.db.template.create({ data });
   }
 
+  findById(id: string) {
+    return this.db.template.findUnique({ where: { id } });
+  }
+
   findForBot(botId: string, id: string) {
     return this.db.template.findFirst({ where: { id, botId } });
   }
