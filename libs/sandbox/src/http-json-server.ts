@@ -12,6 +12,8 @@ export interface RecordedRequest {
 /** Base of the loopback servers that stand in for outside providers (tests and the local demo). */
 export abstract class HttpJsonServer {
   readonly requests: RecordedRequest[] = [];
+  /** Keep every request in `requests` (tests); benchmarks turn it off so memory stays flat. */
+  record = true;
   private server?: Server;
   baseUrl = '';
 
@@ -30,7 +32,7 @@ export abstract class HttpJsonServer {
           /* not JSON: keep the text */
         }
         const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, rawBody, body };
-        this.requests.push(recorded);
+        if (this.record) this.requests.push(recorded);
         Promise.resolve(this.handle(recorded, res)).catch((err) => sendJson(res, 500, { error: String(err) }));
       });
     });

@@ -1,0 +1,48 @@
+// Baseline of `npm run bench:trigger`: the least a trigger endpoint can do. A plain Fastify server whose
+// POST route only queues a BullMQ job of the same shape and size as the gateway's (one `queue.add` per
+// request, default Queue and ioredis settings: no auto-pipelining, no batching) and answers 200 JSON.
+// No validation, no API key, no Postgres. Run from dist by bench/trigger.ts:
+//   REDIS_URL=redis://127.0.0.1:6379 PORT=3100 node dist/bench/baseline/fastify-bullmq-server.js
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import Fastify from 'fastify';
+
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const queueName = process.env.BASELINE_QUEUE ?? 'bench-baseline-trigger';
+const port = Number(process.env.PORT ?? 3100);
+
+interface Body {
+  notification: { params: { cards: Array<{ media: { mediaLink: string } }> } };
+}
+
+const queue = new Queue(queueName, { connection: { url: redisUrl } });
+const app = Fastify();
+
+app.get('/health', async () => ({ status: 'ok' }));
+
+app.post('/api/engagements/notifications/v2/push', async (req) => {
+  const { cards } = (req.body as Body).notification.params;
+  const msgId = randomUUID();
+  // The gateway's job: the message id and the cards' media links, with the same job options.
+  await queue.add(
+    'send',
+    { messageId: msgId, cards: cards.map((c) => ({ mediaLink: c.media.mediaLink })) },
+    {
+      jobId: msgId,
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 2000, jitter: 0.5 },
+      removeOnComplete: { age: 24 * 3600, count: 10_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    },
+  );
+  return { message: 'Carousel template queued for delivery', status: 'success', msgId };
+});
+
+await app.listen({ port, host: '127.0.0.1' });
+
+process.once('SIGTERM', () => {
+  void app
+    .close()
+    .then(() => queue.close())
+    .finally(() => process.exit(0));
+});

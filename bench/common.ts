@@ -1,0 +1,126 @@
+// Shared plumbing of the benchmarks: local Postgres + Redis, a seeded carousel bot, child processes,
+// and the machine description printed next to the figures.
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, platform, release, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NestFactory } from '@nestjs/core';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { migrate } from '@platform/database';
+import { startLocalPostgres, startLocalRedis } from '@platform/local-infra';
+import { TEST_ENCRYPTION_KEYS, SeededBot, seedCarouselBot } from '@platform/testing';
+import { CliModule } from '../apps/cli/src/cli.module.js';
+
+export interface BenchInfra {
+  databaseUrl: string;
+  redisUrl: string;
+  /** Variables every platform process of the benchmark gets. */
+  env: Record<string, string>;
+  seed: SeededBot;
+  /** Stops Postgres and Redis and removes their data. */
+  stop(): Promise<void>;
+}
+
+/** Postgres and Redis (AOF, appendfsync always) in a temporary directory, migrated, with one carousel bot. */
+export async function startInfra(name: string): Promise<BenchInfra> {
+  const dir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
+  const stops: Array<() => Promise<unknown>> = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch((err) => process.stderr.write(`cleanup: ${err}\n`));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const postgres = await startLocalPostgres({ dataDir: join(dir, 'pg') });
+    stops.push(() => postgres.stop());
+    const redis = await startLocalRedis({ dataDir: join(dir, 'redis') });
+    stops.push(() => redis.stop());
+    const databaseUrl = await postgres.createDatabase('bench');
+    await migrate(databaseUrl, join(process.cwd(), 'prisma', 'migrations'));
+    const env = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redis.url,
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    };
+    const cli = await NestFactory.createApplicationContext(CliModule.forRoot(env), { logger: ['error'] });
+    const seed = await seedCarouselBot(cli);
+    await cli.close();
+    return { databaseUrl, redisUrl: redis.url, env, seed, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** Starts `node <args>` with the given variables on top of this process's environment. */
+export function startNode(args: string[], env: Record<string, string>, fork = false): ChildProcess {
+  return spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: fork ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit' });
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+export async function stopProcess(child: ChildProcess, graceMs = 15_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Polls `url` until it answers 2xx; fails early if `child` exits. */
+export async function waitHealthy(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`process for ${url} exited with code ${child.exitCode}`);
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} not healthy within ${timeoutMs} ms`);
+}
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  node: string;
+  os: string;
+  redis: string;
+  postgres: string;
+}
+
+export async function describeMachine(infra: Pick<BenchInfra, 'databaseUrl' | 'redisUrl'>): Promise<Machine> {
+  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+  const cpu = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? cpus()[0]?.model ?? 'unknown';
+  const redis = new Redis(infra.redisUrl, { lazyConnect: true });
+  await redis.connect();
+  const info = await redis.info('server');
+  await redis.quit();
+  const db = new pg.Client({ connectionString: infra.databaseUrl });
+  await db.connect();
+  const { rows } = await db.query<{ v: string }>("SELECT current_setting('server_version') AS v");
+  await db.end();
+  return {
+    cpu,
+    cores: cpus().length,
+    node: process.version,
+    os: `${platform()} ${release()}`,
+    redis: /redis_version:(\S+)/.exec(info)?.[1] ?? '?',
+    postgres: rows[0]?.v ?? '?',
+  };
+}
+
+export function machineLine(m: Machine): string {
+  return `${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.os}; Redis ${m.redis} (AOF, appendfsync always), Postgres ${m.postgres}; all on loopback`;
+}
+
+/** Number of AOF rewrites Redis has done so far (a rewrite during a measured run is worth knowing about). */
+export async function aofRewrites(redisUrl: string): Promise<number> {
+  const redis = new Redis(redisUrl, { lazyConnect: true });
+  await redis.connect();
+  const info = await redis.info('persistence');
+  await redis.quit();
+  return Number(/aof_rewrites:(\d+)/.exec(info)?.[1] ?? 0);
+}
+
+export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });

@@ -1,0 +1,163 @@
+// `npm run bench:trigger`: the carousel trigger of one built gateway process against its ceiling, a plain
+// Fastify server that only does a BullMQ `queue.add` (bench/baseline/fastify-bullmq-server.ts), in one
+// run, on the same Postgres and Redis (AOF, appendfsync always), loopback only. Each gets a warm-up and
+// then a measured autocannon run, one after the other. Prints a Markdown block for BENCHMARKS.md.
+// Exits non-zero if the gateway answered anything but 2xx, or left fewer jobs in Redis than it answered 2xx.
+//
+// Variables: BENCH_CONNECTIONS (50), BENCH_SECONDS (15), BENCH_WARMUP_SECONDS (3),
+//            BENCH_CPU_PROF=1 (gateway runs with --cpu-prof, profiles in .local/profiles/).
+import 'reflect-metadata';
+import { ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
+import { Queue } from 'bullmq';
+import { QueueNames } from '@platform/contracts';
+import { freePort } from '@platform/local-infra';
+import { carouselBody } from '@platform/testing';
+import { BenchInfra, aofRewrites, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy } from './common.js';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const BASELINE_QUEUE = 'bench-baseline-trigger';
+const PATH = '/api/engagements/notifications/v2/push';
+
+interface Target {
+  name: string;
+  url: string;
+  queue: string;
+}
+
+interface Run {
+  target: Target;
+  reqPerSec: number;
+  total: number;
+  ok: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** 2xx answers of warm-up + measured run: each must have left a job in Redis. */
+  okIncludingWarmup: number;
+  badIncludingWarmup: number;
+  jobsInRedis: number;
+  aofRewritesDuringRun: number;
+}
+
+async function load(url: string, headers: Record<string, string>, body: string, seconds: number) {
+  return autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: seconds });
+}
+
+async function jobsIn(redisUrl: string, name: string): Promise<number> {
+  const queue = new Queue(name, { connection: { url: redisUrl } });
+  const counts = await queue.getJobCounts('wait', 'delayed', 'prioritized', 'active', 'completed', 'failed');
+  await queue.close();
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}
+
+async function measure(infra: BenchInfra, target: Target, headers: Record<string, string>, body: string): Promise<Run> {
+  process.stderr.write(`${target.name}: ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s measured, ${CONNECTIONS} connections\n`);
+  const warm = WARMUP_SECONDS > 0 ? await load(target.url, headers, body, WARMUP_SECONDS) : undefined;
+  const rewrites = await aofRewrites(infra.redisUrl);
+  const r = await load(target.url, headers, body, SECONDS);
+  const rewritesAfter = await aofRewrites(infra.redisUrl);
+  const bad = (x?: autocannon.Result) => (x ? x.non2xx + x.errors + x.timeouts : 0);
+  return {
+    target,
+    reqPerSec: r.requests.average,
+    total: r.requests.total,
+    ok: r['2xx'],
+    p50: r.latency.p50,
+    p90: r.latency.p90,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    okIncludingWarmup: r['2xx'] + (warm?.['2xx'] ?? 0),
+    badIncludingWarmup: bad(r) + bad(warm),
+    jobsInRedis: await jobsIn(infra.redisUrl, target.queue),
+    aofRewritesDuringRun: rewritesAfter - rewrites,
+  };
+}
+
+async function main(): Promise<void> {
+  const infra = await startInfra('trigger');
+  const children: ChildProcess[] = [];
+  try {
+    const machine = await describeMachine(infra);
+    const gatewayPort = await freePort();
+    const baselinePort = await freePort();
+    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.local/profiles'] : [];
+    const gateway = startNode([...profile, 'dist/apps/gateway/src/main.js'], { ...infra.env, PORT: String(gatewayPort) });
+    children.push(gateway);
+    const baseline = startNode(['dist/bench/baseline/fastify-bullmq-server.js'], {
+      REDIS_URL: infra.redisUrl,
+      PORT: String(baselinePort),
+      BASELINE_QUEUE,
+    });
+    children.push(baseline);
+    await waitHealthy(`http://127.0.0.1:${gatewayPort}/health`, gateway);
+    await waitHealthy(`http://127.0.0.1:${baselinePort}/health`, baseline);
+
+    const { seed } = infra;
+    const query = `?bot=${seed.botId}`;
+    const headers = { 'content-type': 'application/json', 'x-api-key': seed.apiKey };
+    const body = JSON.stringify(carouselBody(seed));
+    // Same request bytes to both (the baseline ignores the key and the query).
+    const base = await measure(infra, { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}${query}`, queue: BASELINE_QUEUE }, headers, body);
+    const gw = await measure(infra, { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}${query}`, queue: QueueNames.carouselDispatch }, headers, body);
+
+    const ratio = gw.reqPerSec / base.reqPerSec;
+    const row = (label: string, r: Run) =>
+      `| ${label} | ${fmt(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors + r.timeouts} | ${fmt(r.total)} |`;
+    const notes: string[] = [];
+    for (const r of [base, gw]) {
+      if (r.aofRewritesDuringRun > 0) notes.push(`- Redis rewrote its AOF ${r.aofRewritesDuringRun}× during the ${r.target.name} run.`);
+      if (r.errors + r.timeouts > 0) notes.push(`- ${r.target.name}: ${r.errors} connection errors, ${r.timeouts} timeouts.`);
+    }
+    const gatewayLost = gw.okIncludingWarmup - gw.jobsInRedis;
+    const lines = [
+      '',
+      `### Carousel trigger: gateway vs. Fastify + BullMQ add (${new Date().toISOString().slice(0, 10)})`,
+      '',
+      `Machine: ${machineLine(machine)}.`,
+      `Load: autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s measured per server, one after the other (baseline first); ` +
+        `the same 3-card trigger body to both; gateway = one built process (dist/apps/gateway/src/main.js)${profile.length ? ' with --cpu-prof' : ''}.`,
+      '',
+      '| Server | req/s (avg) | p50 ms | p99 ms | non-2xx | requests |',
+      '|---|---:|---:|---:|---:|---:|',
+      row('Fastify + BullMQ `queue.add` (baseline)', base),
+      row('Gateway `POST /api/engagements/notifications/v2/push`', gw),
+      '',
+      `**Ratio gateway / baseline: ${ratio.toFixed(2)}** (target ≥ 0.8).`,
+      '',
+      `Jobs in Redis after the runs: gateway ${fmt(gw.jobsInRedis)} for ${fmt(gw.okIncludingWarmup)} 2xx answers (warm-up included), ` +
+        `baseline ${fmt(base.jobsInRedis)} for ${fmt(base.okIncludingWarmup)}.`,
+      ...(notes.length ? ['', ...notes] : []),
+      '',
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+    const failures: string[] = [];
+    if (gw.badIncludingWarmup > 0) failures.push(`gateway answered ${gw.badIncludingWarmup} requests with non-2xx, errors or timeouts`);
+    if (gatewayLost > 0) failures.push(`gateway answered ${gatewayLost} more 2xx than it left jobs in Redis`);
+    if (gw.okIncludingWarmup === 0) failures.push('gateway answered no 2xx at all');
+    if (failures.length) {
+      process.stderr.write(`FAILED: ${failures.join('; ')}\n`);
+      process.exitCode = 1;
+    }
+  } finally {
+    for (const child of children) await stopProcess(child);
+    await infra.stop();
+  }
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (err) => {
+    process.stderr.write(`benchmark failed: ${err instanceof Error ? err.stack : err}\n`);
+    process.exit(1);
+  },
+);
