@@ -269,7 +269,7 @@ async function main(): Promise<void> {
 
     // The channel worker, one process, on the real queue with real rows.
     const healthPort = await freePort();
-    const worker = startNode(['dist/apps/channel-worker/src/main.js'], {
+    const worker = startNode([...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.local/profiles'] : []), 'dist/apps/channel-worker/src/main.js'], {
       ...infra.env,
       WHATSAPP_API_BASE_URL: fake.baseUrl,
       WORKER_HEALTH_PORT: String(healthPort),

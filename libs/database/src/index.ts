@@ -13,6 +13,7 @@ export * from './repositories/sdk-session.repository.js';
 export * from './repositories/bot-webhook.repository.js';
 export * from './repositories/sealed-secrets.js';
 export * from './catalog/carousel-catalog.js';
+export * from './batching/tick-batcher.js';
 export * from './generated/enums.js';
 export type { Bot, ApiKey, ChannelSender, Template, Message } from './generated/client.js';
 export type { User, BotMembership, OAuthClient, AuthGrant, AuthorizationCode, AccessToken, RefreshToken, Prisma } from './generated/client.js';

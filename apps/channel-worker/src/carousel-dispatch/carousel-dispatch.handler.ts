@@ -3,7 +3,7 @@ import { Job, UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
 import { CarouselDispatchJob } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
-import { CarouselCatalog, MessageRepository } from '@platform/database';
+import { CarouselCatalog, ClaimedMessage, MessageRepository, TickBatcher } from '@platform/database';
 import { renderCarouselMessage } from '../whatsapp/whatsapp-carousel.renderer.js';
 import { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
 
@@ -20,6 +20,9 @@ const attempts = new Counter({
 @Injectable()
 export class CarouselDispatchHandler {
   private readonly logger = new Logger('CarouselDispatch');
+  // Concurrent jobs share their claim and sent statements (one each per event-loop turn).
+  private readonly claims = new TickBatcher<string, ClaimedMessage | null>((ids) => this.messages.startAttempts(ids));
+  private readonly sends = new TickBatcher<{ id: string; providerMessageId: string }, void>((s) => this.messages.markSentMany(s));
 
   constructor(
     private readonly messages: MessageRepository,
@@ -30,7 +33,7 @@ export class CarouselDispatchHandler {
 
   async handle(job: Job<CarouselDispatchJob>): Promise<string> {
     const { messageId } = job.data;
-    const message = await this.messages.startAttempt(messageId);
+    const message = await this.claims.submit(messageId);
     if (!message) return 'skipped: message already final or gone';
     const [template, sender] = await Promise.all([this.catalog.template(message.templateId), this.catalog.sender(message.senderId)]);
     if (!template || !sender) {
@@ -51,7 +54,7 @@ export class CarouselDispatchHandler {
     attempts.inc({ outcome: outcome.kind });
 
     if (outcome.kind === 'sent') {
-      await this.messages.markSent(messageId, outcome.providerMessageId);
+      await this.sends.submit({ id: messageId, providerMessageId: outcome.providerMessageId });
       this.logger.log(`message ${messageId} sent as ${outcome.providerMessageId} (attempt ${attempt})`);
       return outcome.providerMessageId;
     }

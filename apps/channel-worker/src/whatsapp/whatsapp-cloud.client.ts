@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Agent, request } from 'undici';
 import { PlatformEnv } from '@platform/config';
 
 export type SendOutcome =
@@ -7,28 +8,37 @@ export type SendOutcome =
   | { kind: 'failed'; code: string; text: string };
 
 /**
- * Sends to the WhatsApp Cloud API with fetch. Meta publishes no maintained Node SDK for the Cloud
- * API whose base URL can be pointed at a local server, so this stays a thin client over one endpoint.
+ * Sends to the WhatsApp Cloud API with undici's request (keep-alive pool; about half the CPU of fetch,
+ * which builds web streams and an abort signal per call). Meta publishes no maintained Node SDK for the
+ * Cloud API whose base URL can be pointed at a local server, so this stays a thin client over one endpoint.
  */
 @Injectable()
-export class WhatsAppCloudClient {
-  constructor(private readonly env: PlatformEnv) {}
+export class WhatsAppCloudClient implements OnApplicationShutdown {
+  private readonly agent: Agent;
+
+  constructor(private readonly env: PlatformEnv) {
+    const timeout = env.WHATSAPP_TIMEOUT_MS;
+    this.agent = new Agent({ headersTimeout: timeout, bodyTimeout: timeout, connectTimeout: timeout, keepAliveTimeout: 30_000 });
+  }
 
   async send(phoneNumberId: string, accessToken: string, body: unknown): Promise<SendOutcome> {
-    let res: Response;
+    let status: number;
+    let payload: GraphResponse | undefined;
     try {
-      res = await fetch(`${this.env.WHATSAPP_API_BASE_URL}/${encodeURIComponent(phoneNumberId)}/messages`, {
+      const res = await request(`${this.env.WHATSAPP_API_BASE_URL}/${encodeURIComponent(phoneNumberId)}/messages`, {
         method: 'POST',
         headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.env.WHATSAPP_TIMEOUT_MS),
+        dispatcher: this.agent,
       });
+      status = res.statusCode;
+      payload = (await res.body.json().catch(() => undefined)) as GraphResponse | undefined;
     } catch (err) {
-      const e = err as Error & { cause?: { code?: string } };
-      const code = e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? 'network');
-      return { kind: 'retry', code, text: `WhatsApp Cloud API unreachable: ${e.cause?.code ?? e.message}` };
+      const code = (err as { code?: string }).code ?? 'network';
+      const timedOut = /TIMEOUT/.test(code);
+      return { kind: 'retry', code: timedOut ? 'timeout' : code, text: `WhatsApp Cloud API unreachable: ${timedOut ? `no answer within ${this.env.WHATSAPP_TIMEOUT_MS} ms` : code}` };
     }
-    const payload = (await res.json().catch(() => undefined)) as GraphResponse | undefined;
+    const res = { ok: status >= 200 && status < 300, status };
     if (res.ok) {
       const id = payload?.messages?.[0]?.id;
       if (id) return { kind: 'sent', providerMessageId: id };
@@ -39,6 +49,10 @@ export class WhatsAppCloudClient {
     // 429 and 5xx are transient; any other 4xx is a verdict on this message (bad number, template, token).
     const retryable = res.status === 429 || res.status >= 500;
     return { kind: retryable ? 'retry' : 'failed', code, text };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.agent.close();
   }
 }
 

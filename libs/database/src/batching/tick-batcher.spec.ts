@@ -1,0 +1,30 @@
+import { TickBatcher } from './tick-batcher.js';
+
+describe('TickBatcher', () => {
+  it('runs once per event-loop turn with every item of that turn, answering each caller its own result', async () => {
+    const calls: number[][] = [];
+    const batcher = new TickBatcher<number, number>(async (items) => (calls.push(items), items.map((i) => i * 10)));
+    expect(await Promise.all([1, 2, 3].map((i) => batcher.submit(i)))).toEqual([10, 20, 30]);
+    expect(await batcher.submit(4)).toBe(40);
+    expect(calls).toEqual([[1, 2, 3], [4]]);
+  });
+
+  it('splits a turn into batches of at most maxBatch', async () => {
+    const sizes: number[] = [];
+    const batcher = new TickBatcher<number, number>(async (items) => (sizes.push(items.length), items), 2);
+    await Promise.all([1, 2, 3, 4, 5].map((i) => batcher.submit(i)));
+    expect(sizes).toEqual([2, 2, 1]);
+  });
+
+  it('rejects every caller of a failed batch, and the next batch runs anew', async () => {
+    let fail = true;
+    const batcher = new TickBatcher<number, number>(async (items) => {
+      if (fail) throw new Error('database down');
+      return items;
+    });
+    const results = await Promise.allSettled([1, 2].map((i) => batcher.submit(i)));
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    fail = false;
+    expect(await batcher.submit(3)).toBe(3);
+  });
+});
