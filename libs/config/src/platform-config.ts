@@ -105,11 +105,15 @@ export class PlatformEnv {
   @Min(100)
   WHATSAPP_TIMEOUT_MS: number = 10000;
 
+  /**
+   * Carousel jobs in flight per worker process. Sending is I/O-bound (a Cloud API call takes ~100-300 ms),
+   * so 20 would cap a worker near 100 messages/s; 100 also lets concurrent jobs share their database statements.
+   */
   @Transform(toInt)
-  @IsInt({ message: 'WORKER_CONCURRENCY must be an integer' })
-  @Min(1)
-  @Max(1000)
-  WORKER_CONCURRENCY: number = 20;
+  @IsInt({ message: 'WORKER_CONCURRENCY must be an integer (1..1000)' })
+  @Min(1, { message: 'WORKER_CONCURRENCY must be at least 1' })
+  @Max(1000, { message: 'WORKER_CONCURRENCY must be at most 1000' })
+  WORKER_CONCURRENCY: number = 100;
 
   /** How long a worker holds a job before another may take it over (stalled-job recovery). */
   @Transform(toInt)
