@@ -78,13 +78,11 @@ export class PlanHandler {
     const reason =
       `Planning the delivery failed after ${attempts} attempt${attempts === 1 ? '' : 's'} (last error: ${describeJobError(err)}); ` +
       'devices not reached by then get nothing. Send the notification again once the cause is fixed.';
-    await this.notifications.fail(id, reason);
-    await this.notifications.stopPlanning(id);
+    await this.notifications.failPlanning(id, reason);
   }
 
   private async failPlan(id: string, reason: string): Promise<string> {
-    await this.notifications.fail(id, reason);
-    await this.notifications.stopPlanning(id);
+    await this.notifications.failPlanning(id, reason);
     this.logger.warn(`notification ${id} failed: ${reason}`);
     return `failed: ${reason}`;
   }

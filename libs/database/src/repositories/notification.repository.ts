@@ -100,6 +100,20 @@ export class NotificationRepository {
       WHERE "id" = ${id}::uuid AND "status" IN ('queued', 'sending')`;
   }
 
+  /**
+   * Planning failed: the notification fails and planning stops in one statement (a reader never sees it
+   * failed with planning still open); batches already queued finish it, or it is finished now.
+   */
+  async failPlanning(id: string, reason: string): Promise<void> {
+    await this.db.$executeRaw`
+      UPDATE "push_notifications"
+      SET "status" = CASE WHEN "status" IN ('queued', 'sending') THEN 'failed'::"PushNotificationStatus" ELSE "status" END,
+          "failure_reason" = CASE WHEN "status" IN ('queued', 'sending') THEN ${reason} ELSE "failure_reason" END,
+          "planning_done" = true, "updated_at" = now(),
+          "completed_at" = CASE WHEN "completed_batches" = "planned_batches" THEN coalesce("completed_at", now()) ELSE "completed_at" END
+      WHERE "id" = ${id}::uuid`;
+  }
+
   /** Planning stopped early (the notification failed): what is queued is all there will be. */
   async stopPlanning(id: string): Promise<void> {
     await this.db.$executeRaw`
