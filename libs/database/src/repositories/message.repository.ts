@@ -15,14 +15,6 @@ export interface ClaimedMessage {
 export class MessageRepository {
   constructor(private readonly db: PrismaService) {}
 
-  create(data: { botId: string; templateId: string; senderId: string; channel: Channel; recipient: string }) {
-    return this.db.message.create({ data });
-  }
-
-  delete(id: string) {
-    return this.db.message.delete({ where: { id } });
-  }
-
   /** Inserts many queued messages in one prepared statement (ids chosen by the caller). */
   async insertQueued(rows: ReadonlyArray<{ id: string; botId: string; templateId: string; senderId: string; channel: Channel; recipient: string }>): Promise<void> {
     await this.db.query({
@@ -36,10 +28,6 @@ export class MessageRepository {
 
   async deleteMany(ids: readonly string[]): Promise<void> {
     await this.db.message.deleteMany({ where: { id: { in: [...ids] } } });
-  }
-
-  findById(id: string) {
-    return this.db.message.findUnique({ where: { id }, include: { template: true, sender: true } });
   }
 
   findForBot(botId: string, id: string) {
