@@ -8,6 +8,8 @@ import { localEncryptionKeys, localPath } from './local-state.js';
 import { seedDemo } from './seed-demo.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
+const within = (ms: number, p: Promise<unknown> | undefined) =>
+  Promise.race([p?.catch(() => undefined), new Promise((r) => setTimeout(r, ms))]);
 
 /**
  * `npm run up`: the whole platform on this machine. Uses DATABASE_URL / REDIS_URL when set, otherwise
@@ -28,8 +30,9 @@ async function main() {
     say('\nstopping…');
     await stopApps(children);
     await sandbox?.close();
-    await redis?.stop().catch(() => undefined);
-    await pg?.stop().catch(() => undefined);
+    // A terminal's Ctrl-C reaches the servers too; one already gone must not hold the rest up.
+    await within(5_000, redis?.stop());
+    await within(5_000, pg?.stop());
     say('stopped.');
     process.exit(code);
   };
