@@ -262,6 +262,16 @@ export class PlatformEnv {
   PUSH_JOB_BACKOFF_MS: number = 10000;
 
   // ── Mobile SDK sessions, bot → app events and bot webhooks (issue 5) ──
+  /**
+   * Calls an app may make without an API key (session starts, chat-token device registrations) per IP
+   * and AUTH_RATE_WINDOW_SECONDS window, across replicas. High by default: many phones share a carrier's IP.
+   */
+  @Transform(toInt)
+  @IsInt({ message: 'SDK_RATE_LIMIT_PER_IP must be an integer (1..1000000)' })
+  @Min(1, { message: 'SDK_RATE_LIMIT_PER_IP must be at least 1' })
+  @Max(1000000, { message: 'SDK_RATE_LIMIT_PER_IP must be at most 1000000' })
+  SDK_RATE_LIMIT_PER_IP: number = 600;
+
   /** Idle lifetime of an SDK session; use (stream connections, app events) pushes it forward. */
   @Transform(toInt)
   @IsInt({ message: 'SDK_SESSION_TTL_SECONDS must be an integer (seconds, 60..2592000)' })

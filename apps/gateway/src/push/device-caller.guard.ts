@@ -1,8 +1,10 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
-import { API_KEY_PREFIX, ApiKeyGuard } from '@platform/auth';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PlatformEnv } from '@platform/config';
+import { API_KEY_PREFIX, ApiKeyGuard, RateLimiter } from '@platform/auth';
 import { chatUserId, isChatToken, isUuid } from '@platform/contracts';
 import { BotRepository } from '@platform/database';
+import { throttle } from '../auth/throttle.js';
 
 /** Who registers a device: the bot's backend (API key, names the user) or the app itself (chat auth token, is the user). */
 export type DeviceCaller = { kind: 'apiKey' } | { kind: 'chatUser'; userId: string };
@@ -23,6 +25,8 @@ export class DeviceCallerGuard implements CanActivate {
   constructor(
     private readonly apiKeys: ApiKeyGuard,
     private readonly bots: BotRepository,
+    private readonly limiter: RateLimiter,
+    private readonly env: PlatformEnv,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -33,6 +37,9 @@ export class DeviceCallerGuard implements CanActivate {
       req.deviceCaller = { kind: 'apiKey' };
       return true;
     }
+    // Callers without an API key share the SDK's per-IP limit (what a script registering junk would hit).
+    const reply = context.switchToHttp().getResponse<FastifyReply>();
+    await throttle(this.limiter, reply, [{ bucket: 'sdk-ip', id: req.ip, limit: this.env.SDK_RATE_LIMIT_PER_IP }]);
     const botId = (req.params as { botId: string }).botId;
     if (!isChatToken(bearer) || !isUuid(botId) || !(await this.bots.findById(botId))) {
       throw new UnauthorizedException('Authorization: Bearer <API key of the bot or chat auth token> is required');

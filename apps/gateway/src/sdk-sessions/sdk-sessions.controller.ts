@@ -1,7 +1,10 @@
-import { Body, Controller, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PlatformEnv } from '@platform/config';
+import { RateLimiter } from '@platform/auth';
 import { AppEventDto, AppEventResponse, StartSessionDto, StartSessionResponse } from '@platform/contracts';
+import { throttle } from '../auth/throttle.js';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { ChatTokenGuard } from './chat-token.guard.js';
 import { SdkSessionService } from './sdk-session.service.js';
@@ -14,13 +17,21 @@ export class SdkSessionsController {
   constructor(
     private readonly sessions: SdkSessionService,
     private readonly streamUrls: StreamUrls,
+    private readonly limiter: RateLimiter,
+    private readonly env: PlatformEnv,
   ) {}
 
   @Post()
   @HttpCode(201)
   @UseGuards(JsonContentTypeGuard)
   @ApiOperation({ summary: 'Start an SDK session; the bot gets session.started with the payload as a JSON string' })
-  async start(@Param('botId') botId: string, @Body() body: StartSessionDto): Promise<StartSessionResponse> {
+  async start(
+    @Param('botId') botId: string,
+    @Body() body: StartSessionDto,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<StartSessionResponse> {
+    await throttle(this.limiter, reply, [{ bucket: 'sdk-ip', id: req.ip, limit: this.env.SDK_RATE_LIMIT_PER_IP }]);
     const session = await this.sessions.start(botId, body);
     return { sessionId: session.id, streamUrl: this.streamUrls.forSession(botId, session.id) };
   }

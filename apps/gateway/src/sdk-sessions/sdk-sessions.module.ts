@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '@platform/auth';
 import { BotWebhooksModule } from '../bot-webhooks/bot-webhooks.module.js';
 import { ChatTokenGuard } from './chat-token.guard.js';
 import { SdkSessionService } from './sdk-session.service.js';
@@ -7,7 +8,7 @@ import { SessionSweeper } from './session-sweeper.js';
 import { StreamUrls } from './stream-url.js';
 
 @Module({
-  imports: [BotWebhooksModule],
+  imports: [AuthModule, BotWebhooksModule],
   controllers: [SdkSessionsController],
   providers: [SdkSessionService, ChatTokenGuard, StreamUrls, SessionSweeper],
   exports: [SdkSessionService],
