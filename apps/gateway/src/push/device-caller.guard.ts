@@ -4,7 +4,7 @@ import { PlatformEnv } from '@platform/config';
 import { API_KEY_PREFIX, ApiKeyGuard, RateLimiter } from '@platform/auth';
 import { chatUserId, isChatToken, isUuid } from '@platform/contracts';
 import { BotRepository } from '@platform/database';
-import { throttle } from '../auth/throttle.js';
+import { throttleAppCaller } from '../sdk-sessions/sdk-throttle.js';
 
 /** Who registers a device: the bot's backend (API key, names the user) or the app itself (chat auth token, is the user). */
 export type DeviceCaller = { kind: 'apiKey' } | { kind: 'chatUser'; userId: string };
@@ -39,7 +39,7 @@ export class DeviceCallerGuard implements CanActivate {
     }
     // Callers without an API key share the SDK's per-IP limit (what a script registering junk would hit).
     const reply = context.switchToHttp().getResponse<FastifyReply>();
-    await throttle(this.limiter, reply, [{ bucket: 'sdk-ip', id: req.ip, limit: this.env.SDK_RATE_LIMIT_PER_IP }]);
+    await throttleAppCaller(this.limiter, this.env, req, reply);
     const botId = (req.params as { botId: string }).botId;
     if (!isChatToken(bearer) || !isUuid(botId) || !(await this.bots.findById(botId))) {
       throw new UnauthorizedException('Authorization: Bearer <API key of the bot or chat auth token> is required');

@@ -4,10 +4,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PlatformEnv } from '@platform/config';
 import { RateLimiter } from '@platform/auth';
 import { AppEventDto, AppEventResponse, StartSessionDto, StartSessionResponse } from '@platform/contracts';
-import { throttle } from '../auth/throttle.js';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { ChatTokenGuard } from './chat-token.guard.js';
 import { SdkSessionService } from './sdk-session.service.js';
+import { throttleAppCaller } from './sdk-throttle.js';
 import { StreamUrls } from './stream-url.js';
 
 /** What the mobile SDK calls: start a session (chat auth token in the body) and send events to the bot. */
@@ -31,7 +31,7 @@ export class SdkSessionsController {
     @Req() req: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<StartSessionResponse> {
-    await throttle(this.limiter, reply, [{ bucket: 'sdk-ip', id: req.ip, limit: this.env.SDK_RATE_LIMIT_PER_IP }]);
+    await throttleAppCaller(this.limiter, this.env, req, reply);
     const session = await this.sessions.start(botId, body);
     return { sessionId: session.id, streamUrl: this.streamUrls.forSession(botId, session.id) };
   }
