@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import type { Queue } from 'bullmq';
 import type { PlatformEnv } from '@platform/config';
 import type { CarouselDispatchJob } from '@platform/contracts';
-import type { MessageRepository } from '@platform/database';
+import type { MessageRepository, QueuedMessageRow } from '@platform/database';
 import { QueueUnavailableError } from '../http/infra-errors.js';
-import { QueuedMessage, TriggerBatcher } from './trigger-batcher.js';
+import { TriggerBatcher } from './trigger-batcher.js';
 
 const env = { WHATSAPP_MAX_ATTEMPTS: 5, WHATSAPP_BACKOFF_MS: 2000, REDIS_COMMAND_TIMEOUT_MS: 200 } as PlatformEnv;
 
@@ -13,7 +13,7 @@ function setup(opts: { insertFails?: boolean; addFails?: boolean; addHangs?: boo
   const deletes: string[][] = [];
   const adds: Array<Array<{ data: CarouselDispatchJob; opts: { jobId: string; attempts: number } }>> = [];
   const messages = {
-    insertQueued: async (rows: QueuedMessage[]) => {
+    insertQueued: async (rows: QueuedMessageRow[]) => {
       if (opts.insertFails) throw new Error('PrismaClientKnownRequestError: database down');
       inserts.push(rows.map((r) => r.id));
     },
@@ -30,7 +30,7 @@ function setup(opts: { insertFails?: boolean; addFails?: boolean; addHangs?: boo
   return { batcher: new TriggerBatcher(messages, env, queue), inserts, deletes, adds };
 }
 
-const message = (id: string): QueuedMessage => ({ id, botId: 'b', templateId: 't', senderId: 's', channel: 'whatsapp', recipient: '15550001111' });
+const message = (id: string): QueuedMessageRow => ({ id, botId: 'b', templateId: 't', senderId: 's', channel: 'whatsapp', recipient: '15550001111' });
 const job = (id: string): CarouselDispatchJob => ({ messageId: id, cards: [{ mediaLink: 'https://x.test/a.png' }] });
 
 describe('TriggerBatcher', () => {

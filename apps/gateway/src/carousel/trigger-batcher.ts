@@ -2,26 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { PlatformEnv } from '@platform/config';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
-import { Channel, MessageRepository } from '@platform/database';
+import { MessageRepository, QueuedMessageRow, TickBatcher } from '@platform/database';
 import { InjectQueue, withTimeout } from '@platform/queue';
 import { QueueUnavailableError } from '../http/infra-errors.js';
 
-export interface QueuedMessage {
-  id: string;
-  botId: string;
-  templateId: string;
-  senderId: string;
-  channel: Channel;
-  recipient: string;
-}
-
-interface Pending {
-  message: QueuedMessage;
+interface Trigger {
+  message: QueuedMessageRow;
   job: CarouselDispatchJob;
-  done: (err?: unknown) => void;
 }
-
-const MAX_BATCH = 500;
 
 /**
  * Group commit of carousel triggers: the triggers accepted in one event-loop turn are written with one
@@ -31,8 +19,7 @@ const MAX_BATCH = 500;
  */
 @Injectable()
 export class TriggerBatcher {
-  private pending: Pending[] = [];
-  private scheduled = false;
+  private readonly batches = new TickBatcher<Trigger, void>((batch) => this.commit(batch));
 
   constructor(
     private readonly messages: MessageRepository,
@@ -41,35 +28,20 @@ export class TriggerBatcher {
   ) {}
 
   /** Resolves once the message row exists and its job is durably in Redis; rejects when either failed. */
-  enqueue(message: QueuedMessage, job: CarouselDispatchJob): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ message, job, done: (err) => (err === undefined ? resolve() : reject(err)) });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+  enqueue(message: QueuedMessageRow, job: CarouselDispatchJob): Promise<void> {
+    return this.batches.submit({ message, job });
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    while (this.pending.length > 0) void this.commit(this.pending.splice(0, MAX_BATCH));
-  }
-
-  private async commit(batch: Pending[]): Promise<void> {
-    try {
-      await this.messages.insertQueued(batch.map((p) => p.message));
-    } catch (err) {
-      return batch.forEach((p) => p.done(err));
-    }
+  private async commit(batch: Trigger[]): Promise<void[]> {
+    await this.messages.insertQueued(batch.map((t) => t.message));
     try {
       await withTimeout(
         this.queue.addBulk(
-          batch.map((p) => ({
+          batch.map((t) => ({
             name: 'send',
-            data: p.job,
+            data: t.job,
             opts: {
-              jobId: p.message.id,
+              jobId: t.message.id,
               attempts: this.env.WHATSAPP_MAX_ATTEMPTS,
               backoff: { type: 'exponential', delay: this.env.WHATSAPP_BACKOFF_MS, jitter: 0.5 },
               removeOnComplete: { age: 24 * 3600, count: 10_000 },
@@ -82,10 +54,9 @@ export class TriggerBatcher {
       );
     } catch (err) {
       // Not queued, so not kept: the callers get 500 and retry; rows left behind would never move.
-      await this.messages.deleteMany(batch.map((p) => p.message.id)).catch(() => undefined);
-      const failure = new QueueUnavailableError(err);
-      return batch.forEach((p) => p.done(failure));
+      await this.messages.deleteMany(batch.map((t) => t.message.id)).catch(() => undefined);
+      throw new QueueUnavailableError(err);
     }
-    batch.forEach((p) => p.done());
+    return batch.map(() => undefined);
   }
 }

@@ -11,12 +11,22 @@ export interface ClaimedMessage {
   attempts: number;
 }
 
+/** A message as the trigger records it, queued (the id is chosen by the caller: it is also the job id). */
+export interface QueuedMessageRow {
+  id: string;
+  botId: string;
+  templateId: string;
+  senderId: string;
+  channel: Channel;
+  recipient: string;
+}
+
 @Injectable()
 export class MessageRepository {
   constructor(private readonly db: PrismaService) {}
 
   /** Inserts many queued messages in one prepared statement (ids chosen by the caller). */
-  async insertQueued(rows: ReadonlyArray<{ id: string; botId: string; templateId: string; senderId: string; channel: Channel; recipient: string }>): Promise<void> {
+  async insertQueued(rows: readonly QueuedMessageRow[]): Promise<void> {
     await this.db.query({
       name: 'messages-insert-queued',
       text: `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "updated_at")
