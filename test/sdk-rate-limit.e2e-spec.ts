@@ -27,7 +27,7 @@ describe('SDK calls without an API key: per-IP limit', () => {
     const limited = await startSession();
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await limited.json()).toEqual({ status: 'error', message: expect.stringMatching(/^Too many requests from this address; retry in \d+ s$/) });
+    expect(await limited.json()).toEqual({ status: 'error', message: expect.stringMatching(/^Too many attempts; retry in \d+ s$/) });
 
     const device = await registerDevice('user_1', { token: 'fcm-limited:APA91b', platform: 'android' });
     expect(device.status).toBe(429);

@@ -22,7 +22,7 @@ export class AdminAuthController {
   async login(@Body() body: AdminLoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdminTokenResponse> {
     const account = { bucket: 'login-account', id: normaliseEmail(body.email), limit: this.env.AUTH_RATE_LIMIT_PER_ACCOUNT };
     await throttle(this.limiter, reply, [{ bucket: 'login-ip', id: req.ip, limit: this.env.AUTH_RATE_LIMIT_PER_IP }]);
-    await throttle(this.limiter, reply, [account], 'failures');
+    await throttle(this.limiter, reply, [account], { mode: 'failures' });
     const pair = await this.sessions.login(body.email, body.password);
     if (!pair) {
       await this.limiter.recordFailure([account]);

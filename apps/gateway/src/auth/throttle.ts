@@ -1,12 +1,16 @@
-import { HttpException, HttpStatus, ServiceUnavailableException } from '@nestjs/common';
+import { HttpException, HttpStatus } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { RateCheck, RateLimitExceededError, RateLimiter, RateLimiterUnavailableError } from '@platform/auth';
 
-/**
- * Applies limits to a platform route: 429 + Retry-After when over, 503 when Redis cannot count.
- * `requests` charges this request; `failures` only checks a limit that failures are charged to.
- */
-export async function throttle(limiter: RateLimiter, reply: FastifyReply, checks: RateCheck[], mode: 'requests' | 'failures' = 'requests'): Promise<void> {
+export interface ThrottleOptions {
+  /** `requests` charges this request; `failures` only checks a limit that failures are charged to. */
+  mode?: 'requests' | 'failures';
+  /** Status when Redis cannot count: 503 for the auth routes, 500 where the route's contract says so. */
+  outageStatus?: 500 | 503;
+}
+
+/** Applies limits to a platform route: 429 + Retry-After when over, `outageStatus` when Redis cannot count. */
+export async function throttle(limiter: RateLimiter, reply: FastifyReply, checks: RateCheck[], { mode = 'requests', outageStatus = 503 }: ThrottleOptions = {}): Promise<void> {
   try {
     await (mode === 'requests' ? limiter.consume(checks) : limiter.assertUnder(checks));
   } catch (err) {
@@ -16,7 +20,7 @@ export async function throttle(limiter: RateLimiter, reply: FastifyReply, checks
     }
     if (err instanceof RateLimiterUnavailableError) {
       reply.header('retry-after', '5');
-      throw new ServiceUnavailableException(err.message);
+      throw new HttpException(err.message, outageStatus);
     }
     throw err;
   }
