@@ -22,8 +22,6 @@ export class WhatsAppCloudClient implements OnApplicationShutdown {
   }
 
   async send(phoneNumberId: string, accessToken: string, body: unknown): Promise<SendOutcome> {
-    let status: number;
-    let payload: GraphResponse | undefined;
     try {
       const res = await request(`${this.env.WHATSAPP_API_BASE_URL}/${encodeURIComponent(phoneNumberId)}/messages`, {
         method: 'POST',
@@ -31,24 +29,13 @@ export class WhatsAppCloudClient implements OnApplicationShutdown {
         body: JSON.stringify(body),
         dispatcher: this.agent,
       });
-      status = res.statusCode;
-      payload = (await res.body.json().catch(() => undefined)) as GraphResponse | undefined;
+      const payload = (await res.body.json().catch(() => undefined)) as GraphResponse | undefined;
+      return classify(res.statusCode, payload);
     } catch (err) {
       const code = (err as { code?: string }).code ?? 'network';
       const timedOut = /TIMEOUT/.test(code);
       return { kind: 'retry', code: timedOut ? 'timeout' : code, text: `WhatsApp Cloud API unreachable: ${timedOut ? `no answer within ${this.env.WHATSAPP_TIMEOUT_MS} ms` : code}` };
     }
-    const res = { ok: status >= 200 && status < 300, status };
-    if (res.ok) {
-      const id = payload?.messages?.[0]?.id;
-      if (id) return { kind: 'sent', providerMessageId: id };
-      return { kind: 'retry', code: `http_${res.status}`, text: 'WhatsApp Cloud API answered without a message id' };
-    }
-    const code = payload?.error?.code !== undefined ? String(payload.error.code) : `http_${res.status}`;
-    const text = payload?.error?.error_data?.details ?? payload?.error?.message ?? `HTTP ${res.status}`;
-    // 429 and 5xx are transient; any other 4xx is a verdict on this message (bad number, template, token).
-    const retryable = res.status === 429 || res.status >= 500;
-    return { kind: retryable ? 'retry' : 'failed', code, text };
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -59,4 +46,18 @@ export class WhatsAppCloudClient implements OnApplicationShutdown {
 interface GraphResponse {
   messages?: Array<{ id?: string }>;
   error?: { code?: number; message?: string; error_data?: { details?: string } };
+}
+
+/** What Meta's answer means for the message. */
+function classify(status: number, payload: GraphResponse | undefined): SendOutcome {
+  if (status >= 200 && status < 300) {
+    const id = payload?.messages?.[0]?.id;
+    if (id) return { kind: 'sent', providerMessageId: id };
+    return { kind: 'retry', code: `http_${status}`, text: 'WhatsApp Cloud API answered without a message id' };
+  }
+  const code = payload?.error?.code !== undefined ? String(payload.error.code) : `http_${status}`;
+  const text = payload?.error?.error_data?.details ?? payload?.error?.message ?? `HTTP ${status}`;
+  // 429 and 5xx are transient; any other 4xx is a verdict on this message (bad number, template, token).
+  const retryable = status === 429 || status >= 500;
+  return { kind: retryable ? 'retry' : 'failed', code, text };
 }
