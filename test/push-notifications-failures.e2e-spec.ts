@@ -1,9 +1,9 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import pg from 'pg';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
-import { FcmErrors, FcmSandbox, GoogleOAuthSandbox, TestServiceAccount } from '@platform/sandbox';
-import { SeededBot, createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { FcmErrors, GoogleOAuthSandbox, TestServiceAccount } from '@platform/sandbox';
+import { SeededBot, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
 
 const JOB_ATTEMPTS = 3;
 
@@ -12,20 +12,16 @@ const JOB_ATTEMPTS = 3;
  * succeeds fails it with a reason, a batch that never succeeds counts its unsettled devices failed.
  */
 describe('push notifications: jobs that fail past every attempt', () => {
-  const oauth = new GoogleOAuthSandbox();
-  const fcm = new FcmSandbox({ verifyAccessToken: (t) => oauth.verifyAccessToken(t) });
+  const sandboxes = new PushSandboxes();
+  const { oauth, fcm } = sandboxes;
   let env: Record<string, string>;
   let gateway: NestFastifyApplication;
   let push: NestFastifyApplication;
   let url: string;
 
   beforeAll(async () => {
-    await oauth.listen();
-    await fcm.listen();
-    env = await createTestEnv({
-      FCM_API_BASE_URL: fcm.baseUrl,
-      PUSH_ALLOW_INSECURE_TOKEN_URI: 'true',
-      PUSH_SERVICE_HEALTH_PORT: '0',
+    await sandboxes.listen();
+    env = await sandboxes.env({
       FCM_MAX_ATTEMPTS: '1',
       FCM_BACKOFF_MS: '20',
       PUSH_JOB_ATTEMPTS: String(JOB_ATTEMPTS),
@@ -40,30 +36,19 @@ describe('push notifications: jobs that fail past every attempt', () => {
   afterAll(async () => {
     await push?.close();
     await gateway?.close();
-    await fcm.close();
-    await oauth.close();
+    await sandboxes.close();
   });
 
   /** A bot with the given service account saved and one device per token. */
   async function botWith(account: TestServiceAccount, tokens: string[]): Promise<SeededBot> {
     const bot = await seedCarouselBot(gateway);
     const admin = await seedBotAdmin(gateway, bot.botId, 'admin');
-    const save = await fetch(`${url}/api/data/vault/saveBotConfig?bot=${bot.botId}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },
-      body: JSON.stringify({ notification: { firebaseConfig: { serviceAccount: account } } }),
-    });
-    expect(save.status).toBe(200);
+    expect((await saveServiceAccount(url, bot.botId, admin.accessToken, account)).status).toBe(200);
     for (const [i, token] of tokens.entries()) expect((await api(bot, 'POST', '/devices', { userId: `u${i}`, token, platform: 'android' })).status).toBe(201);
     return bot;
   }
 
-  const api = (bot: SeededBot, method: string, path: string, body?: unknown) =>
-    fetch(`${url}/v1/bots/${bot.botId}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${bot.apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const api = (bot: SeededBot, method: string, path: string, body?: unknown) => botApi(url, bot.botId, bot.apiKey)(method, path, body);
 
   async function notify(bot: SeededBot, title: string): Promise<string> {
     const res = await api(bot, 'POST', '/notifications', { all: true, title, body: 'b' });
@@ -71,26 +56,8 @@ describe('push notifications: jobs that fail past every attempt', () => {
     return (await res.json()).notificationId;
   }
 
-  /** GET …/notifications/<id> until it is completed or failed with nothing pending. */
-  async function settled(bot: SeededBot, id: string, timeoutMs = 15_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const s = await (await api(bot, 'GET', `/notifications/${id}`)).json();
-      if ((s.status === 'completed' || s.status === 'failed') && s.pending === 0) return s;
-      if (Date.now() > deadline) throw new Error(`notification ${id} stuck: ${JSON.stringify(s)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-
-  async function sql(text: string, params: unknown[] = []): Promise<void> {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query(text, params);
-    } finally {
-      await client.end();
-    }
-  }
+  const settled = (bot: SeededBot, id: string) => waitForNotification(botApi(url, bot.botId, bot.apiKey), id);
+  const sql = (text: string, params: unknown[] = []) => sqlRows(env.DATABASE_URL, text, params);
 
   /** The stored service account can no longer be opened (as after its encryption key was removed too early). */
   const makeConfigUnreadable = (bot: SeededBot) =>

@@ -2,13 +2,14 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pg from 'pg';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
-import { FcmErrors, FcmSandbox, GoogleOAuthSandbox, TestServiceAccount } from '@platform/sandbox';
-import { createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { FcmErrors, TestServiceAccount } from '@platform/sandbox';
+import { seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
 
 /** Save config → register devices → send → FCM over HTTP/2 → counts, against real Postgres and Redis. */
 describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v1', () => {
-  const oauth = new GoogleOAuthSandbox();
-  const fcm = new FcmSandbox({ verifyAccessToken: (t) => oauth.verifyAccessToken(t) });
+  const sandboxes = new PushSandboxes();
+  const { oauth, fcm } = sandboxes;
   let env: Record<string, string>;
   let gateway: NestFastifyApplication;
   let push: NestFastifyApplication;
@@ -19,12 +20,8 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
   let account: TestServiceAccount;
 
   beforeAll(async () => {
-    await oauth.listen();
-    await fcm.listen();
-    env = await createTestEnv({
-      FCM_API_BASE_URL: fcm.baseUrl,
-      PUSH_ALLOW_INSECURE_TOKEN_URI: 'true',
-      PUSH_SERVICE_HEALTH_PORT: '0',
+    await sandboxes.listen();
+    env = await sandboxes.env({
       FCM_BACKOFF_MS: '20',
       PUSH_JOB_BACKOFF_MS: '50',
       PUSH_BATCH_SIZE: '2',
@@ -42,23 +39,11 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
   afterAll(async () => {
     await push?.close();
     await gateway?.close();
-    await fcm.close();
-    await oauth.close();
+    await sandboxes.close();
   });
 
-  const saveConfig = (serviceAccount: unknown, token = adminToken, bot = botId) =>
-    fetch(`${url}/api/data/vault/saveBotConfig?bot=${bot}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-auth-token': token },
-      body: JSON.stringify({ notification: { firebaseConfig: { serviceAccount } } }),
-    });
-
-  const api = (method: string, path: string, body?: unknown, key = apiKey, extra: Record<string, string> = {}) =>
-    fetch(`${url}/v1/bots/${botId}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...extra },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const saveConfig = (serviceAccount: unknown, token = adminToken, bot = botId) => saveServiceAccount(url, bot, token, serviceAccount);
+  const api = (method: string, path: string, body?: unknown, key = apiKey, extra: Record<string, string> = {}) => botApi(url, botId, key)(method, path, body, extra);
 
   /** POST /notifications, which must answer 202; returns the notification id. */
   async function notify(body: unknown, key = apiKey, extra: Record<string, string> = {}): Promise<string> {
@@ -69,28 +54,8 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
   }
 
   const register = (userId: string, token: string, platform = 'android') => api('POST', '/devices', { userId, token, platform });
-
-  async function waitForCompletion(id: string, timeoutMs = 15_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const s = await (await api('GET', `/notifications/${id}`)).json();
-      if (s.status === 'completed' || s.status === 'failed') {
-        if (s.pending === 0) return s;
-      }
-      if (Date.now() > deadline) throw new Error(`notification ${id} stuck: ${JSON.stringify(s)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
-  async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    try {
-      return (await client.query<T>(text, params)).rows;
-    } finally {
-      await client.end();
-    }
-  }
+  const waitForCompletion = (id: string, timeoutMs?: number) => waitForNotification(botApi(url, botId, apiKey), id, timeoutMs);
+  const sql = <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => sqlRows<T>(env.DATABASE_URL, text, params);
 
   describe('saveBotConfig', () => {
     it('stores the service account and answers {message, status}', async () => {

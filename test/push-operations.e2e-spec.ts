@@ -4,16 +4,17 @@ import pg from 'pg';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { SecretBox } from '@platform/crypto';
-import { FcmSandbox, GoogleOAuthSandbox, TestServiceAccount } from '@platform/sandbox';
-import { SeededBot, createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { TestServiceAccount } from '@platform/sandbox';
+import { SeededBot, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
 
 const KEY1 = `test1:${Buffer.alloc(32, 1).toString('base64')}`;
 const KEY2 = `test2:${Buffer.alloc(32, 2).toString('base64')}`;
 
 /** Running the push service: replicas, outages, health, key rotation. */
 describe('push service operations', () => {
-  const oauth = new GoogleOAuthSandbox();
-  const fcm = new FcmSandbox({ verifyAccessToken: (t) => oauth.verifyAccessToken(t) });
+  const sandboxes = new PushSandboxes();
+  const { oauth, fcm } = sandboxes;
   let env: Record<string, string>;
   let gateway: NestFastifyApplication;
   let url: string;
@@ -33,9 +34,8 @@ describe('push service operations', () => {
   };
 
   beforeAll(async () => {
-    await oauth.listen();
-    await fcm.listen();
-    env = await createTestEnv({ FCM_API_BASE_URL: fcm.baseUrl, PUSH_ALLOW_INSECURE_TOKEN_URI: 'true', PUSH_SERVICE_HEALTH_PORT: '0', PUSH_RPC_TIMEOUT_MS: '3000' });
+    await sandboxes.listen();
+    env = await sandboxes.env({ PUSH_RPC_TIMEOUT_MS: '3000' });
     gateway = await createGateway(env);
     url = await listenGateway(gateway);
     seed = await seedCarouselBot(gateway);
@@ -46,39 +46,19 @@ describe('push service operations', () => {
   afterAll(async () => {
     await stopPush();
     await gateway?.close();
-    await fcm.close();
-    await oauth.close();
+    await sandboxes.close();
   });
 
-  const api = (method: string, path: string, body?: unknown) =>
-    fetch(`${url}/v1/bots/${botId}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const api = (method: string, path: string, body?: unknown) => botApi(url, botId, apiKey)(method, path, body);
 
   async function sendAndWait(title: string) {
     const res = await api('POST', '/notifications', { all: true, title, body: 'b' });
     const answer = await res.json();
     expect(res.status).toBe(202);
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const s = await (await api('GET', `/notifications/${answer.notificationId}`)).json();
-      if ((s.status === 'completed' || s.status === 'failed') && s.pending === 0) return s;
-      if (Date.now() > deadline) throw new Error(`stuck: ${JSON.stringify(s)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    return waitForNotification(api, answer.notificationId, 10_000);
   }
 
-  async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    try {
-      return (await client.query<T>(text, params)).rows;
-    } finally {
-      await client.end();
-    }
-  }
+  const sql = <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => sqlRows<T>(env.DATABASE_URL, text, params);
 
   it('answers 503 at once, not hanging, while no push service runs', async () => {
     const started = Date.now();
@@ -99,11 +79,7 @@ describe('push service operations', () => {
     await startPush();
     expect(pushApps).toHaveLength(2);
     const admin = await seedBotAdmin(gateway, botId, 'admin');
-    const save = await fetch(`${url}/api/data/vault/saveBotConfig?bot=${botId}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },
-      body: JSON.stringify({ notification: { firebaseConfig: { serviceAccount: (account = oauth.createServiceAccount('demo-ops')) } } }),
-    });
+    const save = await saveServiceAccount(url, botId, admin.accessToken, (account = oauth.createServiceAccount('demo-ops')));
     expect(save.status).toBe(200);
     const [{ version }] = await sql<{ version: number }>('SELECT version FROM push_configs WHERE bot_id = $1', [botId]);
     expect(version).toBe(1);

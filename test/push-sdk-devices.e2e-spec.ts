@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import pg from 'pg';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { chatUserId } from '@platform/contracts';
-import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
-import { createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { seedBotAdmin, seedCarouselBot } from '@platform/testing';
 import { DeviceRegistry, HttpError, handleNotification } from '../libs/sdk-core/src/index.js';
+import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
 
 /**
  * The mobile path of a push: the SDK in the app registers its FCM token with the chat auth token (no API
@@ -14,8 +13,8 @@ import { DeviceRegistry, HttpError, handleNotification } from '../libs/sdk-core/
  * the bot to open.
  */
 describe('push from the app side: SDK device registration with the chat auth token, send, tap', () => {
-  const oauth = new GoogleOAuthSandbox();
-  const fcm = new FcmSandbox({ verifyAccessToken: (t) => oauth.verifyAccessToken(t) });
+  const sandboxes = new PushSandboxes();
+  const { oauth, fcm } = sandboxes;
   let env: Record<string, string>;
   let gateway: NestFastifyApplication;
   let push: NestFastifyApplication;
@@ -24,53 +23,32 @@ describe('push from the app side: SDK device registration with the chat auth tok
   let apiKey: string;
 
   beforeAll(async () => {
-    await oauth.listen();
-    await fcm.listen();
-    env = await createTestEnv({ FCM_API_BASE_URL: fcm.baseUrl, PUSH_ALLOW_INSECURE_TOKEN_URI: 'true', PUSH_SERVICE_HEALTH_PORT: '0' });
+    await sandboxes.listen();
+    env = await sandboxes.env();
     gateway = await createGateway(env);
     url = await listenGateway(gateway);
     push = await createPushService(env);
     ({ botId, apiKey } = await seedCarouselBot(gateway));
     const { accessToken } = await seedBotAdmin(gateway, botId, 'admin');
-    const saved = await fetch(`${url}/api/data/vault/saveBotConfig?bot=${botId}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-auth-token': accessToken },
-      body: JSON.stringify({ notification: { firebaseConfig: { serviceAccount: oauth.createServiceAccount('sdk-push') } } }),
-    });
-    expect(saved.status).toBe(200);
+    expect((await saveServiceAccount(url, botId, accessToken, oauth.createServiceAccount('sdk-push'))).status).toBe(200);
   });
 
   afterAll(async () => {
     await push?.close();
     await gateway?.close();
-    await fcm.close();
-    await oauth.close();
+    await sandboxes.close();
   });
 
   const registryFor = (chatToken: string, bot = botId) => new DeviceRegistry({ cloudHost: 'cloud.example.com', apiBaseUrl: url, fetch, botId: bot, bearerToken: chatToken });
 
-  async function deviceRows(token: string): Promise<Array<{ user_id: string }>> {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL });
-    await client.connect();
-    try {
-      return (await client.query<{ user_id: string }>('SELECT user_id FROM push_devices WHERE bot_id = $1 AND token = $2', [botId, token])).rows;
-    } finally {
-      await client.end();
-    }
-  }
+  const deviceRows = (token: string) => sqlRows<{ user_id: string }>(env.DATABASE_URL, 'SELECT user_id FROM push_devices WHERE bot_id = $1 AND token = $2', [botId, token]);
 
+  /** The bot's backend sends with its API key; resolves once every device is settled, and the notification completed. */
   async function sendAndWait(body: object): Promise<void> {
-    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
-    const res = await fetch(`${url}/v1/bots/${botId}/notifications`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const api = botApi(url, botId, apiKey);
+    const res = await api('POST', '/notifications', body);
     expect(res.status).toBe(202);
-    const { notificationId } = await res.json();
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const s = await (await fetch(`${url}/v1/bots/${botId}/notifications/${notificationId}`, { headers })).json();
-      if (s.status === 'completed' && s.pending === 0) return;
-      if (Date.now() > deadline) throw new Error(`notification stuck: ${JSON.stringify(s)}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    expect(await waitForNotification(api, (await res.json()).notificationId)).toMatchObject({ status: 'completed' });
   }
 
   it("links the device to the chat user the bot knows, and the bot's push to that user opens the bot with its journey", async () => {
