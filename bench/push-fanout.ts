@@ -4,23 +4,17 @@
 // Usage: npm run bench:push  (BENCH_DEVICES=100000 by default; PUSH_* / FCM_* variables tune the push service)
 import 'reflect-metadata';
 import { ChildProcess, fork } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { generateKeyPairSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { PushConfigService } from '../apps/push-service/src/config/push-config.service.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
-import { ApiKeyService } from '@platform/auth';
 import { SecretBox } from '@platform/crypto';
-import { BotRepository, migrate } from '@platform/database';
-import { startLocalPostgres, startLocalRedis } from '@platform/local-infra';
 import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
+import { startInfra } from './common.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
-const KEYS = `bench1:${randomBytes(32).toString('base64')}`;
 
 interface ChildReady {
   fcmUrl: string;
@@ -55,26 +49,17 @@ function request<T>(child: ChildProcess, msg: object, want: string): Promise<T> 
 }
 
 async function main(): Promise<void> {
-  const root = mkdtempSync(join(tmpdir(), 'bench-push-'));
-  const cleanups: Array<() => Promise<unknown>> = [];
+  const infra = await startInfra('push');
+  const { databaseUrl } = infra;
+  const cleanups: Array<() => Promise<unknown>> = [() => infra.stop()];
   try {
-    const postgres = await startLocalPostgres({ dataDir: join(root, 'pg') });
-    cleanups.push(() => postgres.stop());
-    const redis = await startLocalRedis({ dataDir: join(root, 'redis') });
-    cleanups.push(() => redis.stop());
-    const databaseUrl = await postgres.createDatabase('bench');
-    await migrate(databaseUrl, join(process.cwd(), 'prisma', 'migrations'));
 
     const child = fork(fileURLToPath(import.meta.url), ['--providers'], { stdio: 'inherit' });
     cleanups.push(() => new Promise((resolve) => (child.once('exit', resolve), child.send({ type: 'stop' }))));
     const ready = await new Promise<ChildReady>((resolve) => child.once('message', (m) => resolve(m as ChildReady)));
 
     const env: Record<string, string> = {
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: redis.url,
-      ENCRYPTION_KEYS: KEYS,
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-      HOST: '127.0.0.1',
+      ...infra.env,
       PORT: '0',
       PUSH_SERVICE_HEALTH_PORT: '0',
       FCM_API_BASE_URL: ready.fcmUrl,
@@ -87,8 +72,8 @@ async function main(): Promise<void> {
     const push = await createPushService(env);
     cleanups.unshift(() => push.close());
 
-    const bot = await gateway.get(BotRepository, { strict: false }).create('bench bot');
-    const { key } = await gateway.get(ApiKeyService, { strict: false }).create(bot.id, 'bench');
+    const bot = { id: infra.seed.botId };
+    const key = infra.seed.apiKey;
     const projectId = 'bench-project';
     const clientEmail = `bench@${projectId}.iam.gserviceaccount.com`;
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -166,7 +151,6 @@ async function main(): Promise<void> {
     if (final.sent !== DEVICES || received !== DEVICES) process.exitCode = 1;
   } finally {
     for (const cleanup of cleanups) await cleanup().catch((err) => process.stderr.write(`cleanup: ${err}\n`));
-    rmSync(root, { recursive: true, force: true });
   }
 }
 
