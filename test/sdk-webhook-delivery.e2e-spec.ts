@@ -90,7 +90,8 @@ describe('bot webhook delivery', () => {
       const { sessionId } = await startSession(strictUrl, bot.botId, 'give_up_user');
       const failed = await eventually(async () => {
         const job = await jobOf(sessionId);
-        return (await job?.isFailed()) ? job : undefined;
+        // Read again once failed: the copy read before may predate the last attempt (attemptsMade one short).
+        return (await job?.isFailed()) ? await jobOf(sessionId) : undefined;
       }, 10_000, 'job failed');
       expect(failed.attemptsMade).toBe(2);
       expect(webhook.calls.filter((c) => c.body.sessionId === sessionId).map((c) => c.status)).toEqual([500, 500]);
