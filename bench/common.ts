@@ -1,7 +1,7 @@
 // Shared plumbing of the benchmarks: local Postgres + Redis, a seeded carousel bot, child processes,
 // and the machine description printed next to the figures.
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, platform, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
@@ -18,6 +18,8 @@ export interface BenchInfra {
   /** Variables every platform process of the benchmark gets. */
   env: Record<string, string>;
   seed: SeededBot;
+  /** Process ids of the Postgres postmaster (its backends are its children) and of Redis. */
+  pids: { postgres: number; redis: number };
   /** Stops Postgres and Redis and removes their data. */
   stop(): Promise<void>;
 }
@@ -47,11 +49,20 @@ export async function startInfra(name: string): Promise<BenchInfra> {
     const cli = await NestFactory.createApplicationContext(CliModule.forRoot(env), { logger: ['error'] });
     const seed = await seedCarouselBot(cli);
     await cli.close();
-    return { databaseUrl, redisUrl: redis.url, env, seed, stop };
+    const pids = { postgres: Number(readFileSync(join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]), redis: await redisPid(redis.url) };
+    return { databaseUrl, redisUrl: redis.url, env, seed, pids, stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+async function redisPid(url: string): Promise<number> {
+  const redis = new Redis(url, { lazyConnect: true });
+  await redis.connect();
+  const info = await redis.info('server');
+  await redis.quit();
+  return Number(/process_id:(\d+)/.exec(info)?.[1]);
 }
 
 /** Starts `node <args>` with the given variables on top of this process's environment. */
@@ -124,3 +135,37 @@ export async function aofRewrites(redisUrl: string): Promise<number> {
 }
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  /** user + system CPU seconds of all its threads so far */
+  cpu: number;
+}
+
+function procStat(pid: number | string): ProcStat | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined; // exited meanwhile
+  }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { pid: Number(pid), ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 }; // USER_HZ = 100
+}
+
+/** CPU seconds used so far by one process (all its threads). */
+export function cpuSecondsOf(pid: number): number {
+  return procStat(pid)?.cpu ?? 0;
+}
+
+/** CPU seconds used so far by a process and its direct children (Postgres: the postmaster and its backends). */
+export function cpuSecondsWithChildren(pid: number): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = procStat(entry);
+    if (stat && (stat.pid === pid || stat.ppid === pid)) total += stat.cpu;
+  }
+  return total;
+}

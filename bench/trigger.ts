@@ -13,7 +13,7 @@ import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
 import { carouselBody } from '@platform/testing';
-import { BenchInfra, aofRewrites, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy } from './common.js';
+import { BenchInfra, aofRewrites, cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy } from './common.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -25,6 +25,15 @@ interface Target {
   name: string;
   url: string;
   queue: string;
+  pid: number;
+}
+
+/** CPU time per answered request during the measured run, in µs, by process. */
+interface CpuPerRequest {
+  server: number;
+  redis: number;
+  postgres: number;
+  autocannon: number;
 }
 
 interface Run {
@@ -44,6 +53,17 @@ interface Run {
   badIncludingWarmup: number;
   jobsInRedis: number;
   aofRewritesDuringRun: number;
+  cpu: CpuPerRequest;
+}
+
+function cpuNow(infra: BenchInfra, serverPid: number) {
+  const own = process.cpuUsage();
+  return {
+    server: cpuSecondsOf(serverPid),
+    redis: cpuSecondsOf(infra.pids.redis),
+    postgres: cpuSecondsWithChildren(infra.pids.postgres),
+    autocannon: (own.user + own.system) / 1e6,
+  };
 }
 
 async function load(url: string, headers: Record<string, string>, body: string, seconds: number) {
@@ -61,8 +81,11 @@ async function measure(infra: BenchInfra, target: Target, headers: Record<string
   process.stderr.write(`${target.name}: ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s measured, ${CONNECTIONS} connections\n`);
   const warm = WARMUP_SECONDS > 0 ? await load(target.url, headers, body, WARMUP_SECONDS) : undefined;
   const rewrites = await aofRewrites(infra.redisUrl);
+  const cpuBefore = cpuNow(infra, target.pid);
   const r = await load(target.url, headers, body, SECONDS);
+  const cpuAfter = cpuNow(infra, target.pid);
   const rewritesAfter = await aofRewrites(infra.redisUrl);
+  const perRequest = (k: keyof CpuPerRequest) => ((cpuAfter[k] - cpuBefore[k]) * 1e6) / Math.max(1, r['2xx']);
   const bad = (x?: autocannon.Result) => (x ? x.non2xx + x.errors + x.timeouts : 0);
   return {
     target,
@@ -80,6 +103,7 @@ async function measure(infra: BenchInfra, target: Target, headers: Record<string
     badIncludingWarmup: bad(r) + bad(warm),
     jobsInRedis: await jobsIn(infra.redisUrl, target.queue),
     aofRewritesDuringRun: rewritesAfter - rewrites,
+    cpu: { server: perRequest('server'), redis: perRequest('redis'), postgres: perRequest('postgres'), autocannon: perRequest('autocannon') },
   };
 }
 
@@ -107,12 +131,14 @@ async function main(): Promise<void> {
     const headers = { 'content-type': 'application/json', 'x-api-key': seed.apiKey };
     const body = JSON.stringify(carouselBody(seed));
     // Same request bytes to both (the baseline ignores the key and the query).
-    const base = await measure(infra, { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}${query}`, queue: BASELINE_QUEUE }, headers, body);
-    const gw = await measure(infra, { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}${query}`, queue: QueueNames.carouselDispatch }, headers, body);
+    const base = await measure(infra, { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}${query}`, queue: BASELINE_QUEUE, pid: baseline.pid! }, headers, body);
+    const gw = await measure(infra, { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}${query}`, queue: QueueNames.carouselDispatch, pid: gateway.pid! }, headers, body);
 
     const ratio = gw.reqPerSec / base.reqPerSec;
     const row = (label: string, r: Run) =>
       `| ${label} | ${fmt(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors + r.timeouts} | ${fmt(r.total)} |`;
+    const cpuRow = (label: string, r: Run) =>
+      `| ${label} | ${fmt(r.cpu.server)} | ${fmt(r.cpu.redis)} | ${fmt(r.cpu.postgres)} | ${fmt(r.cpu.autocannon)} |`;
     const notes: string[] = [];
     for (const r of [base, gw]) {
       if (r.aofRewritesDuringRun > 0) notes.push(`- Redis rewrote its AOF ${r.aofRewritesDuringRun}× during the ${r.target.name} run.`);
@@ -133,6 +159,13 @@ async function main(): Promise<void> {
       row('Gateway `POST /api/engagements/notifications/v2/push`', gw),
       '',
       `**Ratio gateway / baseline: ${ratio.toFixed(2)}** (target ≥ 0.8).`,
+      '',
+      'CPU time per 2xx answer during the measured run (µs; from /proc, all threads of each process):',
+      '',
+      '| Server | server process | Redis | Postgres | autocannon |',
+      '|---|---:|---:|---:|---:|',
+      cpuRow('baseline', base),
+      cpuRow('gateway', gw),
       '',
       `Jobs in Redis after the runs: gateway ${fmt(gw.jobsInRedis)} for ${fmt(gw.okIncludingWarmup)} 2xx answers (warm-up included), ` +
         `baseline ${fmt(base.jobsInRedis)} for ${fmt(base.okIncludingWarmup)}.`,

@@ -17,6 +17,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 8192 }, // FCM device tokens (~160+ chars) are a path parameter of DELETE /v1/bots/:botId/devices/:token
     trustProxy: config.TRUST_PROXY === 'true',
+    skipMiddie: true, // no Nest middleware: hooks instead (fastify-setup.ts), so no per-request middleware engine
   });
   configureFastify(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(env), adapter, {

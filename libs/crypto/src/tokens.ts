@@ -1,8 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** SHA-256 hex digest: how API keys and tokens are stored (they have enough entropy for a fast hash). */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /** Constant-time comparison of two secrets of any length. */

@@ -2,6 +2,9 @@ import { isURL } from 'class-validator';
 import { PHONE_NUMBER, SUPPORTED_CHANNELS, TriggerCarouselDto } from './trigger-carousel.dto.js';
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+/** Media links already seen to pass isURL: campaigns send the same card images over and over. */
+const acceptedLinks = new Set<string>();
+const MAX_ACCEPTED_LINKS = 10_000;
 
 /**
  * The carousel trigger's hot path: true only when `body` certainly passes every TriggerCarouselDto rule
@@ -29,9 +32,17 @@ function isCertainlyValidCard(card: unknown): boolean {
   const { media, bodyParameters } = card as { media: unknown; bodyParameters?: unknown };
   if (!hasOnlyKeys(media, ['mediaLink'], 1)) return false;
   const link = (media as { mediaLink: unknown }).mediaLink;
-  if (typeof link !== 'string' || link.length > 2048 || !isURL(link, URL_OPTIONS)) return false;
+  if (typeof link !== 'string' || link.length > 2048 || !isAcceptedLink(link)) return false;
   if (!('bodyParameters' in (card as object))) return true;
   return Array.isArray(bodyParameters) && bodyParameters.length <= 20 && bodyParameters.every((p) => typeof p === 'string');
+}
+
+function isAcceptedLink(link: string): boolean {
+  if (acceptedLinks.has(link)) return true;
+  if (!isURL(link, URL_OPTIONS)) return false;
+  if (acceptedLinks.size >= MAX_ACCEPTED_LINKS) acceptedLinks.clear();
+  acceptedLinks.add(link);
+  return true;
 }
 
 /** A plain object with exactly `count` own keys, all of them in `allowed`. */
