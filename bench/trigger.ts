@@ -1,10 +1,10 @@
 // `npm run bench:trigger`: the carousel trigger of one built gateway process against its ceiling, a plain
 // Fastify server that only does a BullMQ `queue.add` (bench/baseline/fastify-bullmq-server.ts), in one
-// run, on the same Postgres and Redis (AOF, appendfsync always), loopback only. Each gets a warm-up and
-// then a measured autocannon run, one after the other. Prints a Markdown block for BENCHMARKS.md.
+// run, on the same Postgres and Redis (AOF, appendfsync always), loopback only. Each gets a warm-up, then
+// both are loaded in turns for BENCH_ROUNDS rounds (autocannon). Prints a Markdown block for BENCHMARKS.md.
 // Exits non-zero if the gateway answered anything but 2xx, or left fewer jobs in Redis than it answered 2xx.
 //
-// Variables: BENCH_CONNECTIONS (50), BENCH_SECONDS (15), BENCH_WARMUP_SECONDS (3),
+// Variables: BENCH_CONNECTIONS (50), BENCH_SECONDS (15, per server, split over the rounds), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (3),
 //            BENCH_CPU_PROF=1 (gateway runs with --cpu-prof, profiles in .local/profiles/).
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
@@ -18,6 +18,7 @@ import { BenchInfra, aofRewrites, cpuSecondsOf, cpuSecondsWithChildren, describe
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BASELINE_QUEUE = 'bench-baseline-trigger';
 const PATH = '/api/engagements/notifications/v2/push';
 
@@ -77,34 +78,71 @@ async function jobsIn(redisUrl: string, name: string): Promise<number> {
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
-async function measure(infra: BenchInfra, target: Target, headers: Record<string, string>, body: string): Promise<Run> {
-  process.stderr.write(`${target.name}: ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s measured, ${CONNECTIONS} connections\n`);
-  const warm = WARMUP_SECONDS > 0 ? await load(target.url, headers, body, WARMUP_SECONDS) : undefined;
+interface Segment {
+  result: autocannon.Result;
+  cpu: Record<keyof CpuPerRequest, number>;
+  rewrites: number;
+}
+
+/** One measured stretch of load on one target, with the CPU each process used meanwhile. */
+async function segment(infra: BenchInfra, target: Target, headers: Record<string, string>, body: string, seconds: number): Promise<Segment> {
   const rewrites = await aofRewrites(infra.redisUrl);
-  const cpuBefore = cpuNow(infra, target.pid);
-  const r = await load(target.url, headers, body, SECONDS);
-  const cpuAfter = cpuNow(infra, target.pid);
-  const rewritesAfter = await aofRewrites(infra.redisUrl);
-  const perRequest = (k: keyof CpuPerRequest) => ((cpuAfter[k] - cpuBefore[k]) * 1e6) / Math.max(1, r['2xx']);
-  const bad = (x?: autocannon.Result) => (x ? x.non2xx + x.errors + x.timeouts : 0);
+  const before = cpuNow(infra, target.pid);
+  const result = await load(target.url, headers, body, seconds);
+  const after = cpuNow(infra, target.pid);
+  // max(0, …): a Postgres backend that exits mid-run takes its CPU time out of the sum.
+  const used = (k: keyof CpuPerRequest) => Math.max(0, after[k] - before[k]);
+  const cpu = { server: used('server'), redis: used('redis'), postgres: used('postgres'), autocannon: used('autocannon') };
+  return { result, cpu, rewrites: (await aofRewrites(infra.redisUrl)) - rewrites };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const bad = (x?: autocannon.Result) => (x ? x.non2xx + x.errors + x.timeouts : 0);
+
+/** Folds a target's warm-up and measured segments into one row of figures. */
+async function summarise(infra: BenchInfra, target: Target, warm: autocannon.Result | undefined, segments: Segment[]): Promise<Run> {
+  const results = segments.map((s) => s.result);
+  const ok = sum(results.map((r) => r['2xx']));
+  const perRequest = (k: keyof CpuPerRequest) => (sum(segments.map((s) => s.cpu[k])) * 1e6) / Math.max(1, ok);
   return {
     target,
-    reqPerSec: r.requests.average,
-    total: r.requests.total,
-    ok: r['2xx'],
-    p50: r.latency.p50,
-    p90: r.latency.p90,
-    p99: r.latency.p99,
-    max: r.latency.max,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    timeouts: r.timeouts,
-    okIncludingWarmup: r['2xx'] + (warm?.['2xx'] ?? 0),
-    badIncludingWarmup: bad(r) + bad(warm),
+    reqPerSec: sum(results.map((r) => r.requests.total)) / sum(results.map((r) => r.duration)),
+    total: sum(results.map((r) => r.requests.total)),
+    ok,
+    p50: median(results.map((r) => r.latency.p50)),
+    p90: median(results.map((r) => r.latency.p90)),
+    p99: median(results.map((r) => r.latency.p99)),
+    max: Math.max(...results.map((r) => r.latency.max)),
+    non2xx: sum(results.map((r) => r.non2xx)),
+    errors: sum(results.map((r) => r.errors)),
+    timeouts: sum(results.map((r) => r.timeouts)),
+    okIncludingWarmup: ok + (warm?.['2xx'] ?? 0),
+    badIncludingWarmup: sum(results.map((r) => bad(r))) + bad(warm),
     jobsInRedis: await jobsIn(infra.redisUrl, target.queue),
-    aofRewritesDuringRun: rewritesAfter - rewrites,
+    aofRewritesDuringRun: sum(segments.map((s) => s.rewrites)),
     cpu: { server: perRequest('server'), redis: perRequest('redis'), postgres: perRequest('postgres'), autocannon: perRequest('autocannon') },
   };
+}
+
+/**
+ * Warms both targets up, then loads them in turns (baseline, gateway, baseline, ...) for ROUNDS rounds,
+ * so that whatever else the machine does during the run weighs on both alike.
+ */
+async function measureInTurns(infra: BenchInfra, targets: Target[], headers: Record<string, string>, body: string): Promise<Run[]> {
+  const warm: Array<autocannon.Result | undefined> = [];
+  for (const target of targets) {
+    process.stderr.write(`${target.name}: ${WARMUP_SECONDS} s warm-up\n`);
+    warm.push(WARMUP_SECONDS > 0 ? await load(target.url, headers, body, WARMUP_SECONDS) : undefined);
+  }
+  const segments: Segment[][] = targets.map(() => []);
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const [i, target] of targets.entries()) {
+      process.stderr.write(`round ${round}/${ROUNDS}: ${target.name}, ${SECONDS / ROUNDS} s, ${CONNECTIONS} connections\n`);
+      segments[i].push(await segment(infra, target, headers, body, SECONDS / ROUNDS));
+    }
+  }
+  return Promise.all(targets.map((t, i) => summarise(infra, t, warm[i], segments[i])));
 }
 
 async function main(): Promise<void> {
@@ -131,8 +169,15 @@ async function main(): Promise<void> {
     const headers = { 'content-type': 'application/json', 'x-api-key': seed.apiKey };
     const body = JSON.stringify(carouselBody(seed));
     // Same request bytes to both (the baseline ignores the key and the query).
-    const base = await measure(infra, { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}${query}`, queue: BASELINE_QUEUE, pid: baseline.pid! }, headers, body);
-    const gw = await measure(infra, { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}${query}`, queue: QueueNames.carouselDispatch, pid: gateway.pid! }, headers, body);
+    const [base, gw] = await measureInTurns(
+      infra,
+      [
+        { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}${query}`, queue: BASELINE_QUEUE, pid: baseline.pid! },
+        { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}${query}`, queue: QueueNames.carouselDispatch, pid: gateway.pid! },
+      ],
+      headers,
+      body,
+    );
 
     const ratio = gw.reqPerSec / base.reqPerSec;
     const row = (label: string, r: Run) =>
@@ -150,7 +195,7 @@ async function main(): Promise<void> {
       `### Carousel trigger: gateway vs. Fastify + BullMQ add (${new Date().toISOString().slice(0, 10)})`,
       '',
       `Machine: ${machineLine(machine)}.`,
-      `Load: autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s measured per server, one after the other (baseline first); ` +
+      `Load: autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s measured per server in ${ROUNDS} turns of ${SECONDS / ROUNDS} s (baseline, gateway, baseline, ...); ` +
         `the same 3-card trigger body to both; gateway = one built process (dist/apps/gateway/src/main.js)${profile.length ? ' with --cpu-prof' : ''}.`,
       '',
       '| Server | req/s (avg) | p50 ms | p99 ms | non-2xx | requests |',
