@@ -1,7 +1,9 @@
 // Benchmark of the push fan-out: N registered devices (bulk-inserted with SQL), one notification to
-// all of them, through the gateway and the push service to a loopback FCM server (HTTP/2 cleartext,
-// in a child process so it does not share the push service's CPU). Prints messages/s and total time.
+// all of them, through the gateway and the push service to a loopback FCM server over HTTP/2 cleartext.
+// Prints messages/s and total time.
 // Usage: npm run bench:push  (BENCH_DEVICES=100000 by default; PUSH_* / FCM_* variables tune the push service)
+//        BENCH_FCM_FAKE=nginx (default; bench/fcm-nginx-fake.ts, installs nginx-light if missing) or node
+//        (the tests' FcmSandbox in a child process: checks every message, costs far more CPU).
 import 'reflect-metadata';
 import { ChildProcess, fork } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -10,29 +12,34 @@ import pg from 'pg';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { PushConfigService } from '../apps/push-service/src/config/push-config.service.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
+import { AccessTokenProvider } from '../apps/push-service/src/fcm/access-token.provider.js';
 import { SecretBox } from '@platform/crypto';
 import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
 import { startInfra } from './common.js';
+import { freePort, startNginxFcmFake } from './fcm-nginx-fake.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
+const FAKE = process.env.BENCH_FCM_FAKE ?? 'nginx';
 
 interface ChildReady {
   fcmUrl: string;
   tokenUri: string;
 }
 
-/** The child: loopback Google token endpoint + FCM over HTTP/2, counting messages. */
-async function runProviders(): Promise<void> {
+type FcmCount = { total: number; ok: number };
+
+/** The child: loopback Google token endpoint and, with --fcm, FcmSandbox over HTTP/2, counting messages. */
+async function runProviders(withFcm: boolean): Promise<void> {
   const oauth = new GoogleOAuthSandbox();
   await oauth.listen();
-  const fcm = new FcmSandbox({ verifyAccessToken: (t) => oauth.verifyAccessToken(t), record: false });
-  await fcm.listen();
+  const fcm = withFcm ? new FcmSandbox({ verifyAccessToken: (t) => oauth.verifyAccessToken(t), record: false }) : undefined;
+  await fcm?.listen();
   process.on('message', (msg: { type: string; clientEmail?: string; projectId?: string; publicKey?: string }) => {
     if (msg.type === 'account') oauth.registerAccount(msg.clientEmail!, msg.projectId!, msg.publicKey!);
-    if (msg.type === 'count') process.send!({ type: 'count', total: fcm.total, ok: fcm.counts.get(200) ?? 0 });
-    if (msg.type === 'stop') void Promise.all([fcm.close(), oauth.close()]).then(() => process.exit(0));
+    if (msg.type === 'count') process.send!({ type: 'count', total: fcm?.total ?? 0, ok: fcm?.counts.get(200) ?? 0 } satisfies FcmCount & { type: string });
+    if (msg.type === 'stop') void Promise.all([fcm?.close(), oauth.close()]).then(() => process.exit(0));
   });
-  process.send!({ type: 'ready', fcmUrl: fcm.baseUrl, tokenUri: oauth.tokenUri } satisfies ChildReady & { type: string });
+  process.send!({ type: 'ready', fcmUrl: fcm?.baseUrl ?? '', tokenUri: oauth.tokenUri } satisfies ChildReady & { type: string });
 }
 
 function request<T>(child: ChildProcess, msg: object, want: string): Promise<T> {
@@ -54,15 +61,16 @@ async function main(): Promise<void> {
   const cleanups: Array<() => Promise<unknown>> = [() => infra.stop()];
   try {
 
-    const child = fork(fileURLToPath(import.meta.url), ['--providers'], { stdio: 'inherit' });
+    const child = fork(fileURLToPath(import.meta.url), ['--providers', ...(FAKE === 'node' ? ['--fcm'] : [])], { stdio: 'inherit' });
     cleanups.push(() => new Promise((resolve) => (child.once('exit', resolve), child.send({ type: 'stop' }))));
     const ready = await new Promise<ChildReady>((resolve) => child.once('message', (m) => resolve(m as ChildReady)));
+    const nginxPort = FAKE === 'nginx' ? await freePort() : 0;
 
     const env: Record<string, string> = {
       ...infra.env,
       PORT: '0',
       PUSH_SERVICE_HEALTH_PORT: '0',
-      FCM_API_BASE_URL: ready.fcmUrl,
+      FCM_API_BASE_URL: FAKE === 'nginx' ? `http://127.0.0.1:${nginxPort}` : ready.fcmUrl,
       PUSH_ALLOW_INSECURE_TOKEN_URI: 'true',
       OPENAPI_UI: 'false',
     };
@@ -88,6 +96,16 @@ async function main(): Promise<void> {
     };
     const saved = await push.get(PushConfigService).save(bot.id, { sealedServiceAccount: push.get(SecretBox).encrypt(JSON.stringify(account)) });
     if (!saved.ok) throw new Error(`config not saved: ${saved.message}`);
+    let countFcm = () => request<FcmCount>(child, { type: 'count' }, 'count');
+    if (FAKE === 'nginx') {
+      // nginx accepts exactly the access token the push service mints (and caches) for the bot.
+      const accessToken = await push.get(AccessTokenProvider).get((await push.get(PushConfigService).load(bot.id))!);
+      const nginx = await startNginxFcmFake({ port: nginxPort, projectId, accessToken });
+      cleanups.unshift(() => nginx.stop());
+      countFcm = () => nginx.count();
+    } else if (FAKE !== 'node') {
+      throw new Error(`BENCH_FCM_FAKE must be nginx or node, not ${FAKE}`);
+    }
 
     const insertStarted = Date.now();
     const db = new pg.Client({ connectionString: databaseUrl });
@@ -127,35 +145,35 @@ async function main(): Promise<void> {
 
     // Warm-up: mints the access token, opens the HTTP/2 session, warms the JIT.
     await waitDone(await send({ userIds: ['user-1', 'user-2'], title: 'warm-up', body: 'warm-up' }));
-    const before = await request<{ total: number }>(child, { type: 'count' }, 'count');
+    const before = await countFcm();
 
     const started = process.hrtime.bigint();
     const id = await send({ all: true, title: 'Benchmark', body: 'Hello from the fan-out benchmark', journeySlug: 'bench', data: { campaign: 'bench' } });
     const accepted = Number(process.hrtime.bigint() - started) / 1e6;
     const final = await waitDone(id);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const after = await request<{ total: number; ok: number }>(child, { type: 'count' }, 'count');
+    const after = await countFcm();
 
     const received = after.total - before.total;
     process.stdout.write(
       [
-        `push fan-out benchmark (loopback FCM over HTTP/2, ${process.env.FCM_MAX_IN_FLIGHT ?? 100} in flight, batch ${process.env.PUSH_BATCH_SIZE ?? 500}, worker concurrency ${process.env.PUSH_WORKER_CONCURRENCY ?? 4})`,
+        `push fan-out benchmark (loopback FCM fake ${FAKE} over HTTP/2, ${process.env.FCM_MAX_IN_FLIGHT ?? 100} in flight, batch ${process.env.PUSH_BATCH_SIZE ?? 500}, worker concurrency ${process.env.PUSH_WORKER_CONCURRENCY ?? 4})`,
         `  devices:          ${DEVICES}`,
         `  notification:     ${final.status}, total ${final.total}, sent ${final.sent}, failed ${final.failed}`,
-        `  FCM received:     ${received}`,
+        `  FCM received:     ${received}, answered 200: ${after.ok - before.ok}`,
         `  accepted (202):   ${accepted.toFixed(0)} ms`,
         `  total time:       ${seconds.toFixed(2)} s (request to last count)`,
         `  throughput:       ${Math.round(final.sent / seconds).toLocaleString('en-US')} messages/s`,
       ].join('\n') + '\n',
     );
-    if (final.sent !== DEVICES || received !== DEVICES) process.exitCode = 1;
+    if (final.sent !== DEVICES || received !== DEVICES || after.ok - before.ok !== DEVICES) process.exitCode = 1;
   } finally {
     for (const cleanup of cleanups) await cleanup().catch((err) => process.stderr.write(`cleanup: ${err}\n`));
   }
 }
 
 if (process.argv.includes('--providers')) {
-  void runProviders();
+  void runProviders(process.argv.includes('--fcm'));
 } else {
   main().then(
     () => process.exit(process.exitCode ?? 0),

@@ -1,0 +1,123 @@
+// The FCM fake of the push benchmark: nginx (one worker process) speaking HTTP/2 cleartext with prior
+// knowledge, like the Node FcmSandbox, but at a fraction of its CPU cost: the fake shares the machine's
+// cores with the system under test, and Node's HTTP/2 server alone took ~65 % of a core at 6,000/s.
+// It checks the method, the project's path and the bearer token (exactly the one access token minted
+// for the benchmark) and answers every message with FCM's success body; it does not parse the message
+// (the tests check the messages' shape against FcmSandbox). Requests are counted from its access log.
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface NginxFcmFake {
+  baseUrl: string;
+  /** Requests answered so far: all, and those answered 200. */
+  count(): Promise<{ total: number; ok: number }>;
+  stop(): Promise<void>;
+}
+
+/** The nginx binary; installs the Debian package nginx-light when it is missing and this runs as root. */
+export function ensureNginx(): string {
+  const found = () => {
+    try {
+      return execFileSync('sh', ['-c', 'command -v nginx || ls /usr/sbin/nginx'], { encoding: 'utf8' }).trim().split('\n')[0];
+    } catch {
+      return '';
+    }
+  };
+  if (found()) return found();
+  if (process.getuid?.() !== 0) throw new Error('nginx is not installed (apt-get install nginx-light), and installing it needs root');
+  process.stdout.write('installing nginx-light (Debian package) for the FCM fake\n');
+  execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null'], { stdio: 'inherit' });
+  return found();
+}
+
+/** A TCP port free on 127.0.0.1 right now (nginx needs its port in the configuration). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function config(dir: string, port: number, projectId: string, accessToken: string): string {
+  const json = (s: string) => `'${s}'`; // nginx single-quoted string; the bodies below contain no quote
+  return `
+worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  log_format fcm '$status';
+  access_log ${dir}/access.log fcm buffer=64k flush=100ms;
+  keepalive_requests 100000000;
+  map_hash_bucket_size 256;
+  map $http_authorization $fcm_bearer_ok { "Bearer ${accessToken}" 1; default 0; }
+  server {
+    listen 127.0.0.1:${port} http2;
+    http2_max_concurrent_streams 1000;
+    default_type "application/json; charset=UTF-8";
+    location = /v1/projects/${projectId}/messages:send {
+      if ($request_method != POST) { return 405; }
+      if ($fcm_bearer_ok = 0) { return 401 ${json('{"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED"}}')}; }
+      return 200 ${json(`{"name":"projects/${projectId}/messages/$request_id"}`)};
+    }
+    location / { return 404 ${json('{"error":{"code":404,"message":"Not found","status":"NOT_FOUND"}}')}; }
+  }
+}
+`;
+}
+
+/** Starts nginx on 127.0.0.1:port accepting `accessToken` for `projectId`. */
+export async function startNginxFcmFake(opts: { port: number; projectId: string; accessToken: string }): Promise<NginxFcmFake> {
+  const bin = ensureNginx();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-fcm-nginx-'));
+  writeFileSync(join(dir, 'nginx.conf'), config(dir, opts.port, opts.projectId, opts.accessToken));
+  writeFileSync(join(dir, 'access.log'), '');
+  const child: ChildProcess = spawn(bin, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGQUIT'); // graceful: finishes open requests
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`nginx exited with code ${child.exitCode} (its messages are above)`);
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connect(opts.port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
+      socket.on('error', () => resolve(false));
+    });
+    if (up) break;
+    if (i === 100) {
+      await stop();
+      throw new Error('nginx did not listen within 10 s');
+    }
+    await sleep(100);
+  }
+  return {
+    baseUrl: `http://127.0.0.1:${opts.port}`,
+    async count() {
+      await sleep(300); // the access log is flushed every 100 ms
+      let total = 0;
+      let ok = 0;
+      for (const line of readFileSync(join(dir, 'access.log'), 'utf8').split('\n')) {
+        if (!line) continue;
+        total++;
+        if (line === '200') ok++;
+      }
+      return { total, ok };
+    },
+    stop,
+  };
+}
