@@ -31,6 +31,12 @@ export function renderFcmBody(b: FcmBody): string {
  * notification and batch; each device only splices its token in, which keeps fan-out cheap.
  */
 export function fcmMessageTemplate(content: PushContent, now = Date.now()): (token: string) => FcmBody {
+  const parts = fcmBodyParts(content, now);
+  return (token: string) => ({ parts, token });
+}
+
+/** The body's JSON before and after the token (what fcmMessageTemplate splices tokens into). */
+export function fcmBodyParts(content: PushContent, now = Date.now()): FcmBody['parts'] {
   const high = content.priority === 'high';
   const ttl = content.ttlSeconds ?? undefined;
   const message = {
@@ -49,6 +55,5 @@ export function fcmMessageTemplate(content: PushContent, now = Date.now()): (tok
     },
   };
   const [before, after] = JSON.stringify(message).split(JSON.stringify(TOKEN_SLOT));
-  const parts = [before, after] as const;
-  return (token: string) => ({ parts, token });
+  return [before, after] as const;
 }

@@ -5,7 +5,7 @@ import type { LoadedPushConfig } from '../config/push-config.service.js';
 import { AccessTokenProvider } from './access-token.provider.js';
 import type { FcmBody } from './fcm-message.js';
 import { FcmVerdict, classifyFcmResponse } from './fcm-response.js';
-import { Http2Pool, Http2Response } from './http2-pool.js';
+import { Http2Pool, Http2Response, NOT_SENT } from './http2-pool.js';
 import { TransientPushError } from './push-errors.js';
 
 /** Google's advice for 429 without Retry-After: wait at least a minute. */
@@ -49,13 +49,14 @@ export class FcmSender {
    * Throws CredentialsRejectedError / FcmConfigError when no message of this bot can be sent;
    * `stopped` ends the retries early (another message of the batch hit such an error).
    */
-  async deliver(config: LoadedPushConfig, body: FcmBody, stopped: () => boolean = () => false): Promise<DeliveryOutcome> {
+  async deliver(config: LoadedPushConfig, body: FcmBody, stopped: () => boolean = () => false, first?: Attempt): Promise<DeliveryOutcome> {
     let attempts = 0;
     let refreshedToken = false;
     for (;;) {
-      if (this.quotaUntil.size > 0) await this.waitForQuota(config.projectId);
-      if (stopped()) return { kind: 'failed', reason: 'notification stopped' };
-      const { verdict, accessToken } = await this.attempt(config, body);
+      if (!first && this.quotaUntil.size > 0) await this.waitForQuota(config.projectId);
+      if (!first && stopped()) return { kind: 'failed', reason: 'notification stopped' };
+      const { verdict, accessToken } = first ?? (await this.attempt(config, body));
+      first = undefined;
       switch (verdict.kind) {
         case 'sent':
           return { kind: 'sent' };
@@ -81,6 +82,53 @@ export class FcmSender {
     }
   }
 
+  /**
+   * deliver() for every token of a batch, without a promise per message: the first attempts go to the
+   * pool as one job; an answer that needs more (a retry, a fresh access token) continues in deliver().
+   * `onResult(i, …)` gets each token's outcome, or the error deliver() would have thrown; resolves
+   * once every token has its result. While FCM's quota for the project is exceeded, nothing is sent.
+   */
+  async deliverMany(
+    config: LoadedPushConfig,
+    parts: FcmBody['parts'],
+    tokens: readonly string[],
+    stopped: () => boolean,
+    onResult: (index: number, result: DeliveryOutcome | Error) => void,
+  ): Promise<void> {
+    if (tokens.length === 0) return;
+    let accessToken: string;
+    try {
+      accessToken = this.tokens.peek(config) ?? (await this.tokens.get(config));
+    } catch (err) {
+      tokens.forEach((_, i) => onResult(i, err as Error)); // e.g. CredentialsRejectedError: every message fails alike
+      return;
+    }
+    let left = tokens.length;
+    let allDone!: () => void;
+    const done = new Promise<void>((resolve) => (allDone = resolve));
+    const settle = (i: number, result: DeliveryOutcome | Error) => {
+      onResult(i, result);
+      if (--left === 0) allDone();
+    };
+    this.pool.postMany({
+      ...this.request(config, accessToken),
+      parts,
+      tokens,
+      holdMs: () => (this.quotaUntil.size > 0 ? Math.max(0, (this.quotaUntil.get(config.projectId) ?? 0) - Date.now()) : 0),
+      cancelled: stopped,
+      onAnswer: (i, answer) => {
+        if (answer === NOT_SENT) return settle(i, { kind: 'failed', reason: 'notification stopped' });
+        const verdict = answer instanceof Error ? retryVerdict(answer) : classifyFcmResponse(answer);
+        if (verdict.kind === 'sent') return settle(i, { kind: 'sent' });
+        this.deliver(config, { parts, token: tokens[i] }, stopped, { verdict, accessToken }).then(
+          (outcome) => settle(i, outcome),
+          (err: Error) => settle(i, err),
+        );
+      },
+    });
+    await done;
+  }
+
   /** One request, no retries (the test-send route): FCM's status and body as they came. */
   async sendOnce(config: LoadedPushConfig, body: FcmBody): Promise<{ response: Http2Response; verdict: FcmVerdict }> {
     let { response, verdict, accessToken } = await this.attempt(config, body);
@@ -92,21 +140,25 @@ export class FcmSender {
     return { response, verdict };
   }
 
-  private async attempt(config: LoadedPushConfig, body: FcmBody): Promise<{ verdict: FcmVerdict; accessToken: string; response?: Http2Response }> {
+  private async attempt(config: LoadedPushConfig, body: FcmBody): Promise<Attempt & { response?: Http2Response }> {
     const accessToken = this.tokens.peek(config) ?? (await this.tokens.get(config));
+    const { origin, path, headers, timeoutMs } = this.request(config, accessToken);
     let response: Http2Response;
     try {
-      response = await this.pool.post(
-        this.env.FCM_API_BASE_URL,
-        `/v1/projects/${encodeURIComponent(config.projectId)}/messages:send`,
-        { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json; charset=UTF-8' },
-        body,
-        this.env.FCM_TIMEOUT_MS,
-      );
+      response = await this.pool.post(origin, path, headers, body, timeoutMs);
     } catch (err) {
-      return { verdict: { kind: 'retry', reason: (err as Error).message, quota: false }, accessToken };
+      return { verdict: retryVerdict(err as Error), accessToken };
     }
     return { verdict: classifyFcmResponse(response), accessToken, response };
+  }
+
+  private request(config: LoadedPushConfig, accessToken: string) {
+    return {
+      origin: this.env.FCM_API_BASE_URL,
+      path: `/v1/projects/${encodeURIComponent(config.projectId)}/messages:send`,
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json; charset=UTF-8' },
+      timeoutMs: this.env.FCM_TIMEOUT_MS,
+    };
   }
 
   private backoff(attempt: number): number {
@@ -134,6 +186,17 @@ export class FcmSender {
       await sleep(wait);
     }
   }
+}
+
+/** One request's verdict and the access token it carried. */
+interface Attempt {
+  verdict: FcmVerdict;
+  accessToken: string;
+}
+
+/** FCM could not be reached (connection refused, reset, timeout): try again. */
+function retryVerdict(err: Error): FcmVerdict {
+  return { kind: 'retry', reason: err.message, quota: false };
 }
 
 function configMessage(config: LoadedPushConfig, text: string): string {

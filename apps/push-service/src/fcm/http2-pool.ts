@@ -5,7 +5,6 @@ import { PlatformEnv } from '@platform/config';
 import { FcmBody, renderFcmBody } from './fcm-message.js';
 import { http2ThreadMain } from './http2-thread.js';
 import { TransientPushError } from './push-errors.js';
-import { Semaphore } from './semaphore.js';
 
 export interface Http2Response {
   status: number;
@@ -13,9 +12,29 @@ export interface Http2Response {
   body: string;
 }
 
-interface Pending {
-  resolve: (r: Http2Response) => void;
-  reject: (e: Error) => void;
+/** Requests to many tokens with one body template (a batch of a notification), answered one by one. */
+export interface Http2Requests {
+  origin: string;
+  path: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  parts: FcmBody['parts'];
+  tokens: readonly string[];
+  /** Called once per token: FCM's answer, TransientPushError when FCM could not be reached, or NOT_SENT. */
+  onAnswer: (index: number, answer: Http2Response | Error) => void;
+  /** Milliseconds to wait before sending more of these (FCM asked to slow down); 0 = go on. */
+  holdMs?: () => number;
+  /** True: the requests not sent yet are not sent at all (answered NOT_SENT). */
+  cancelled?: () => boolean;
+}
+
+/** The answer of a request cancelled before it was sent. */
+export const NOT_SENT = new Error('not sent: cancelled');
+
+interface Job extends Http2Requests {
+  next: number;
+  /** Request ids firstId … firstId + tokens.length - 1. */
+  firstId: number;
 }
 
 interface Group {
@@ -28,40 +47,40 @@ interface Group {
 }
 
 /**
- * HTTP/2 to FCM: one session per origin, reused (reopened when the server closes it), and at most
- * FCM_MAX_IN_FLIGHT requests in flight per process. Node's HTTP/2 client costs ~70 µs of CPU per
- * request, which caps one thread near 10,000 messages/s, so the streams run on FCM_SENDER_THREADS
- * worker threads (each with its own session; requests go round-robin, in one message per event-loop
- * turn); 0 keeps them on the main thread. Cleartext origins (http://) speak h2c with prior
- * knowledge, which is what the loopback FCM server of tests and the benchmark expects.
+ * HTTP/2 to FCM with at most FCM_MAX_IN_FLIGHT requests in flight per process. Requests wait in a
+ * queue of jobs (plain arrays, no promise per message) and go out as slots free. Node's HTTP/2 client
+ * costs ~70-100 µs of CPU per request, so the streams run on FCM_SENDER_THREADS worker threads (each
+ * with its own session; requests go round-robin, in one message per thread and event-loop turn);
+ * 0 keeps them on the main thread. Cleartext origins (http://) speak h2c with prior knowledge, which
+ * is what the loopback FCM servers of tests and the benchmark expect.
  */
 @Injectable()
 export class Http2Pool implements OnApplicationShutdown {
-  private readonly slots: Semaphore;
+  private readonly queue: Job[] = [];
+  private readonly inFlight = new Map<number, Job>();
+  private nextId = 1;
+  private pumping = false;
+  private wakeTimer?: NodeJS.Timeout;
   private readonly sessions = new Map<string, ClientHttp2Session>();
   private readonly threads: Worker[] = [];
-  /** Per thread: requests of this turn, grouped by origin and headers (one access token per bot). */
-  private readonly outboxes: Array<Map<string, Group>> = [];
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
+  /** Per thread: requests of this turn, grouped by job. */
+  private readonly outboxes: Array<Map<Job, Group>> = [];
   private nextThread = 0;
-  private readonly templateIds = new WeakMap<object, number>();
-  private nextTemplateId = 1;
   private flushScheduled = false;
 
-  constructor(private readonly env: PlatformEnv) {
-    this.slots = new Semaphore(env.FCM_MAX_IN_FLIGHT);
+  constructor(private readonly env: PlatformEnv) {}
+
+  /** One request: FCM's answer; rejects with TransientPushError when FCM could not be reached. */
+  post(origin: string, path: string, headers: Record<string, string>, body: FcmBody, timeoutMs: number): Promise<Http2Response> {
+    return new Promise((resolve, reject) =>
+      this.postMany({ origin, path, headers, timeoutMs, parts: body.parts, tokens: [body.token], onAnswer: (_, a) => (a instanceof Error ? reject(a) : resolve(a)) }),
+    );
   }
 
-  async post(origin: string, path: string, headers: Record<string, string>, body: FcmBody, timeoutMs: number): Promise<Http2Response> {
-    await this.slots.acquire();
-    try {
-      return await (this.env.FCM_SENDER_THREADS > 0
-        ? this.viaThread(origin, path, headers, body, timeoutMs)
-        : this.inProcess(origin, path, headers, renderFcmBody(body), timeoutMs));
-    } finally {
-      this.slots.release();
-    }
+  postMany(requests: Http2Requests): void {
+    this.queue.push({ ...requests, next: 0, firstId: this.nextId });
+    this.nextId += requests.tokens.length;
+    this.pump();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -69,31 +88,60 @@ export class Http2Pool implements OnApplicationShutdown {
     this.sessions.clear();
     await Promise.all(this.threads.map((t) => t.terminate()));
     this.threads.length = 0;
-    for (const p of this.pending.values()) p.reject(new TransientPushError('push service shutting down'));
-    this.pending.clear();
+    this.failAll('push service shutting down');
   }
 
-  private viaThread(origin: string, path: string, headers: Record<string, string>, body: FcmBody, timeoutMs: number): Promise<Http2Response> {
+  /** Sends queued requests while slots are free, jobs in arrival order; a held job lets the others pass. */
+  private pump(): void {
+    if (this.pumping) return; // an answer given while pumping queued more: this loop sends it
+    this.pumping = true;
+    try {
+      for (let j = 0; j < this.queue.length && this.inFlight.size < this.env.FCM_MAX_IN_FLIGHT; ) {
+        const job = this.queue[j];
+        const hold = job.holdMs?.() ?? 0;
+        if (hold > 0) {
+          this.wakeIn(hold);
+          j++;
+          continue;
+        }
+        while (job.next < job.tokens.length && this.inFlight.size < this.env.FCM_MAX_IN_FLIGHT) this.dispatch(job, job.next++);
+        if (job.next === job.tokens.length) this.queue.splice(j, 1);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private wakeIn(ms: number): void {
+    if (this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.pump();
+    }, ms);
+  }
+
+  private dispatch(job: Job, index: number): void {
+    if (job.cancelled?.()) return job.onAnswer(index, NOT_SENT);
+    const id = job.firstId + index;
+    this.inFlight.set(id, job);
+    if (this.env.FCM_SENDER_THREADS === 0) return this.inProcess(job, id, renderFcmBody({ parts: job.parts, token: job.tokens[index] }));
     this.startThreads();
-    const id = this.nextId++;
-    const promise = new Promise<Http2Response>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     const box = this.outboxes[this.nextThread];
-    const key = `${origin}${path}\n${headers.authorization ?? ''}\n${timeoutMs}\n${this.templateId(body.parts)}`;
-    let group = box.get(key);
-    if (!group) box.set(key, (group = { origin, path, headers, timeoutMs, parts: body.parts, reqs: [] }));
-    group.reqs.push(id, body.token);
     this.nextThread = (this.nextThread + 1) % this.threads.length;
+    let group = box.get(job);
+    if (!group) box.set(job, (group = { origin: job.origin, path: job.path, headers: job.headers, timeoutMs: job.timeoutMs, parts: job.parts, reqs: [] }));
+    group.reqs.push(id, job.tokens[index]);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
-    return promise;
   }
 
-  private templateId(parts: readonly [string, string]): number {
-    let id = this.templateIds.get(parts);
-    if (id === undefined) this.templateIds.set(parts, (id = this.nextTemplateId++));
-    return id;
+  private answer(id: number, answer: Http2Response | Error): void {
+    const job = this.inFlight.get(id);
+    if (!job) return;
+    this.inFlight.delete(id);
+    job.onAnswer(id - job.firstId, answer);
   }
 
   private flush(): void {
@@ -111,29 +159,33 @@ export class Http2Pool implements OnApplicationShutdown {
       const thread = new Worker(`(${http2ThreadMain.toString()})()`, { eval: true, name: `fcm-http2-${i}` });
       thread.on('message', (answers: Array<string | number | null>) => {
         for (let j = 0; j < answers.length; j += 5) {
-          this.settle(answers[j] as number, answers[j + 1] as number, answers[j + 2] as string | null, answers[j + 3] as string | null, answers[j + 4] as string | null);
+          const retryAfter = answers[j + 2] as string | null;
+          const error = answers[j + 4] as string | null;
+          this.answer(
+            answers[j] as number,
+            error !== null
+              ? new TransientPushError(`FCM unreachable: ${error}`)
+              : { status: answers[j + 1] as number, headers: retryAfter !== null ? { 'retry-after': retryAfter } : {}, body: (answers[j + 3] as string | null) ?? '' },
+          );
         }
+        this.pump();
       });
-      thread.on('error', (err) => this.failAll(`FCM sender thread failed: ${err.message}`));
+      thread.on('error', (err) => {
+        void Promise.all(this.threads.map((t) => t.terminate()));
+        this.threads.length = 0;
+        this.outboxes.length = 0;
+        this.failAll(`FCM sender thread failed: ${err.message}`);
+      });
       this.threads.push(thread);
       this.outboxes.push(new Map());
     }
   }
 
-  private settle(id: number, status: number, retryAfter: string | null, body: string | null, error: string | null): void {
-    const p = this.pending.get(id);
-    if (!p) return;
-    this.pending.delete(id);
-    if (error !== null) p.reject(new TransientPushError(`FCM unreachable: ${error}`));
-    else p.resolve({ status, headers: retryAfter !== null ? { 'retry-after': retryAfter } : {}, body: body ?? '' });
-  }
-
+  /** Answers every request in flight or queued with an error. */
   private failAll(reason: string): void {
-    for (const p of this.pending.values()) p.reject(new TransientPushError(reason));
-    this.pending.clear();
-    void Promise.all(this.threads.map((t) => t.terminate()));
-    this.threads.length = 0;
-    this.outboxes.length = 0;
+    const error = new TransientPushError(reason);
+    for (const id of [...this.inFlight.keys()]) this.answer(id, error);
+    for (const job of this.queue.splice(0)) while (job.next < job.tokens.length) job.onAnswer(job.next++, error);
   }
 
   private session(origin: string): ClientHttp2Session {
@@ -150,37 +202,33 @@ export class Http2Pool implements OnApplicationShutdown {
     return session;
   }
 
-  private inProcess(origin: string, path: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<Http2Response> {
-    return new Promise((resolve, reject) => {
-      let stream;
-      try {
-        stream = this.session(origin).request({ ':method': 'POST', ':path': path, ...headers });
-      } catch (err) {
-        return reject(new TransientPushError(`FCM unreachable: ${(err as Error).message}`));
-      }
-      let status = 0;
-      let retryAfter: string | undefined;
-      const chunks: Buffer[] = [];
-      let ended = false;
-      stream.on('response', (h) => {
-        status = Number(h[':status']);
-        const ra = h['retry-after'];
-        retryAfter = Array.isArray(ra) ? ra[0] : ra;
-      });
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        ended = true;
-        resolve({ status, headers: retryAfter !== undefined ? { 'retry-after': retryAfter } : {}, body: Buffer.concat(chunks).toString('utf8') });
-      });
-      stream.on('error', (err: Error & { code?: string }) => reject(new TransientPushError(`FCM unreachable: ${err.code ?? err.message}`)));
-      stream.on('close', () => {
-        if (!ended) reject(new TransientPushError(`FCM closed the stream (code ${stream.rstCode})`));
-      });
-      stream.setTimeout(timeoutMs, () => {
-        stream.close(constants.NGHTTP2_CANCEL);
-        reject(new TransientPushError(`FCM did not answer within ${timeoutMs} ms`));
-      });
-      stream.end(body);
+  private inProcess(job: Job, id: number, body: string): void {
+    const settle = (answer: Http2Response | Error) => {
+      this.answer(id, answer);
+      this.pump();
+    };
+    let stream;
+    try {
+      stream = this.session(job.origin).request({ ':method': 'POST', ':path': job.path, ...job.headers });
+    } catch (err) {
+      return settle(new TransientPushError(`FCM unreachable: ${(err as Error).message}`));
+    }
+    let status = 0;
+    let retryAfter: string | undefined;
+    const chunks: Buffer[] = [];
+    stream.on('response', (h) => {
+      status = Number(h[':status']);
+      const ra = h['retry-after'];
+      retryAfter = Array.isArray(ra) ? ra[0] : ra;
     });
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => settle({ status, headers: retryAfter !== undefined ? { 'retry-after': retryAfter } : {}, body: Buffer.concat(chunks).toString('utf8') }));
+    stream.on('error', (err: Error & { code?: string }) => settle(new TransientPushError(`FCM unreachable: ${err.code ?? err.message}`)));
+    stream.on('close', () => settle(new TransientPushError(`FCM closed the stream (code ${stream.rstCode})`)));
+    stream.setTimeout(job.timeoutMs, () => {
+      stream.close(constants.NGHTTP2_CANCEL);
+      settle(new TransientPushError(`FCM did not answer within ${job.timeoutMs} ms`));
+    });
+    stream.end(body);
   }
 }

@@ -6,12 +6,16 @@
  * In: arrays of groups `{ origin, path, headers, timeoutMs, parts: [before, after], reqs: [id, token, id, token, ...] }`;
  * the body of a request is before + JSON(token) + after (flat arrays clone cheaply); `{ close: true }` ends it.
  * Out: one flat array per event-loop turn: `[id, status, retryAfter, body, error, id, ...]`.
+ * Timeouts are checked by one sweep every 100 ms rather than a timer per stream (cheaper per request).
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
 export function http2ThreadMain(): void {
   const { parentPort } = require('node:worker_threads') as typeof import('node:worker_threads');
   const http2 = require('node:http2') as typeof import('node:http2');
+  type Stream = import('node:http2').ClientHttp2Stream;
   const sessions = new Map<string, import('node:http2').ClientHttp2Session>();
+  /** Open streams and when they time out. */
+  const deadlines = new Map<Stream, { at: number; timeoutMs: number; finish: (body: string | null, error: string | null) => void }>();
   let outbox: unknown[] = [];
   let scheduled = false;
 
@@ -28,6 +32,14 @@ export function http2ThreadMain(): void {
       setImmediate(flush);
     }
   };
+  setInterval(() => {
+    const now = Date.now();
+    for (const [stream, d] of deadlines) {
+      if (d.at > now) continue;
+      d.finish(null, `no answer within ${d.timeoutMs} ms`);
+      stream.close(http2.constants.NGHTTP2_CANCEL);
+    }
+  }, 100).unref();
   const session = (origin: string) => {
     const existing = sessions.get(origin);
     if (existing && !existing.closed && !existing.destroyed) return existing;
@@ -41,10 +53,10 @@ export function http2ThreadMain(): void {
     sessions.set(origin, s);
     return s;
   };
-  const send = (origin: string, headers: Record<string, string>, timeoutMs: number, id: number, path: string, body: string) => {
-    let stream: import('node:http2').ClientHttp2Stream;
+  const send = (origin: string, headers: Record<string, string>, timeoutMs: number, id: number, body: string) => {
+    let stream: Stream;
     try {
-      stream = session(origin).request({ ':method': 'POST', ':path': path, ...headers });
+      stream = session(origin).request(headers);
     } catch (err) {
       return answer(id, 0, null, null, (err as Error).message);
     }
@@ -55,8 +67,10 @@ export function http2ThreadMain(): void {
     const finish = (body: string | null, error: string | null) => {
       if (done) return;
       done = true;
+      deadlines.delete(stream);
       answer(id, status, retryAfter, body, error);
     };
+    deadlines.set(stream, { at: Date.now() + timeoutMs, timeoutMs, finish });
     stream.on('response', (h) => {
       status = Number(h[':status']);
       const ra = h['retry-after'];
@@ -66,17 +80,14 @@ export function http2ThreadMain(): void {
     stream.on('end', () => finish(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'), null));
     stream.on('error', (err: Error & { code?: string }) => finish(null, err.code ?? err.message));
     stream.on('close', () => finish(null, `stream closed (code ${stream.rstCode})`));
-    stream.setTimeout(timeoutMs, () => {
-      finish(null, `no answer within ${timeoutMs} ms`);
-      stream.close(http2.constants.NGHTTP2_CANCEL);
-    });
     stream.end(body);
   };
   parentPort!.on('message', (msg: unknown) => {
     if (Array.isArray(msg)) {
       for (const g of msg as Array<{ origin: string; path: string; headers: Record<string, string>; timeoutMs: number; parts: [string, string]; reqs: Array<number | string> }>) {
+        const headers = { ':method': 'POST', ':path': g.path, ...g.headers }; // one object for the group's streams
         for (let i = 0; i < g.reqs.length; i += 2) {
-          send(g.origin, g.headers, g.timeoutMs, g.reqs[i] as number, g.path, g.parts[0] + JSON.stringify(g.reqs[i + 1]) + g.parts[1]);
+          send(g.origin, headers, g.timeoutMs, g.reqs[i] as number, g.parts[0] + JSON.stringify(g.reqs[i + 1]) + g.parts[1]);
         }
       }
       return;

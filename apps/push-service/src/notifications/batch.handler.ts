@@ -3,7 +3,7 @@ import { Job } from 'bullmq';
 import { PushBatchJob } from '@platform/contracts';
 import { BatchCounts, DeviceRepository, NotificationRepository, PushNotification } from '@platform/database';
 import { LoadedPushConfig, PushConfigService } from '../config/push-config.service.js';
-import { fcmMessageTemplate } from '../fcm/fcm-message.js';
+import { fcmBodyParts } from '../fcm/fcm-message.js';
 import { FcmConfigError, FcmSender } from '../fcm/fcm-sender.js';
 import { CredentialsRejectedError, TransientPushError } from '../fcm/push-errors.js';
 import { BatchProgressStore, DeviceOutcome, OutcomeRecorder } from './batch-progress.store.js';
@@ -113,7 +113,7 @@ export class BatchHandler {
       live.forEach((d) => recorder.record(d.id, 'failed'));
       return 0;
     }
-    const build = fcmMessageTemplate({
+    const parts = fcmBodyParts({
       botId: n.botId,
       title: n.title,
       body: n.body,
@@ -125,30 +125,27 @@ export class BatchHandler {
 
     let stop: Error | undefined;
     let unresolved = 0;
-    const loaded = config;
-    await Promise.all(
-      live.map(async (device) => {
-        if (stop) return recorder.record(device.id, 'failed');
-        try {
-          const outcome = await this.sender.deliver(loaded, build(device.token), () => stop !== undefined);
-          if (outcome.kind === 'unresolved') {
-            if (lastRun) recorder.record(device.id, 'failed');
-            else unresolved++;
-          } else {
-            recorder.record(device.id, outcome.kind === 'invalid' ? `invalid:${outcome.reason}` : outcome.kind);
-          }
-        } catch (err) {
-          if (err instanceof CredentialsRejectedError || err instanceof FcmConfigError) {
-            stop ??= err;
-            recorder.record(device.id, 'failed');
-          } else if (lastRun) {
-            recorder.record(device.id, 'failed');
-          } else {
-            if (!(err instanceof TransientPushError)) this.logger.error(`notification ${n.id}: ${(err as Error).message}`);
-            unresolved++;
-          }
+    await this.sender.deliverMany(
+      config,
+      parts,
+      live.map((d) => d.token),
+      () => stop !== undefined,
+      (i, result) => {
+        const id = live[i].id;
+        if (!(result instanceof Error)) {
+          if (result.kind !== 'unresolved') recorder.record(id, result.kind === 'invalid' ? `invalid:${result.reason}` : result.kind);
+          else if (lastRun) recorder.record(id, 'failed');
+          else unresolved++;
+        } else if (result instanceof CredentialsRejectedError || result instanceof FcmConfigError) {
+          stop ??= result;
+          recorder.record(id, 'failed');
+        } else if (lastRun) {
+          recorder.record(id, 'failed');
+        } else {
+          if (!(result instanceof TransientPushError)) this.logger.error(`notification ${n.id}: ${result.message}`);
+          unresolved++;
         }
-      }),
+      },
     );
     if (stop) {
       await this.notifications.fail(n.id, stop.message);
