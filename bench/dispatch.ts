@@ -5,8 +5,8 @@
 // other (baseline first), same Postgres and Redis (AOF, appendfsync always), loopback only; the fake is a
 // forked process (bench/whatsapp-counting-fake.ts) so it does not share the worker's CPU.
 //
-// The triggers are not sent over HTTP: rows and jobs are created the way the gateway's
-// CarouselTriggerService does (see queuedTrigger below), rows with bulk SQL, jobs with addBulk.
+// The triggers are not sent over HTTP: jobs are created the way the gateway's CarouselTriggerService
+// does (see queuedTrigger below) and queued with addBulk; the worker creates each message row.
 // Each worker first drains BENCH_WARMUP_MESSAGES (1,000); then the queue is paused, the measured jobs
 // are queued, and the clock runs from queue.resume() (first job available) to the fake accepting the
 // last message. Exits non-zero unless every message row ended `sent` and the fake saw the right bearer.
@@ -29,7 +29,6 @@ import type { FakeRequest, FakeStats } from './whatsapp-counting-fake.js';
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 50_000);
 const WARMUP = Number(process.env.BENCH_WARMUP_MESSAGES ?? 1_000);
 const BARE_QUEUE = 'bench-bare-dispatch';
-const ROWS_PER_INSERT = 5_000;
 const JOBS_PER_ADD_BULK = 1_000;
 /** A run fails when the fake has accepted nothing new for this long. */
 const STALL_MS = 60_000;
@@ -38,7 +37,7 @@ const nowMs = () => performance.timeOrigin + performance.now();
 
 // ── What one trigger leaves behind ──────────────────────────────────────────────────────────────────
 // Keep in step with apps/gateway/src/carousel/carousel-trigger.service.ts and trigger-batcher.ts: the
-// `messages` row (MessageRepository.insertQueued), the CarouselDispatchJob and the addBulk job options.
+// CarouselDispatchJob and the addBulk job options (the worker creates the `messages` row from the job).
 // A field added to CarouselDispatchJob makes this fail to compile until it is filled in here.
 
 interface TriggerSource {
@@ -52,48 +51,39 @@ interface TriggerSource {
 }
 
 interface QueuedTrigger {
-  row: { id: string; botId: string; templateId: string; senderId: string; channel: string; recipient: string };
-  job: { name: string; data: CarouselDispatchJob; opts: JobsOptions };
+  name: string;
+  data: CarouselDispatchJob;
+  opts: JobsOptions;
 }
 
 function queuedTrigger(src: TriggerSource, config: PlatformEnv): QueuedTrigger {
   const id = randomUUID();
   const data: CarouselDispatchJob = {
     messageId: id,
+    botId: src.botId,
+    templateId: src.templateId,
+    senderId: src.senderId,
+    channel: src.channel,
+    recipient: src.recipient,
+    acceptedAt: new Date().toISOString(),
     cards: src.cards.map((c) => ({ mediaLink: c.media.mediaLink, ...(c.bodyParameters ? { bodyParameters: c.bodyParameters } : {}) })),
   };
   return {
-    row: { id, botId: src.botId, templateId: src.templateId, senderId: src.senderId, channel: src.channel, recipient: src.recipient },
-    job: {
-      name: 'send',
-      data,
-      opts: {
-        jobId: id,
-        attempts: config.WHATSAPP_MAX_ATTEMPTS,
-        backoff: { type: 'exponential', delay: config.WHATSAPP_BACKOFF_MS, jitter: 0.5 },
-        removeOnComplete: { age: 24 * 3600, count: 10_000 },
-        removeOnFail: { age: 7 * 24 * 3600 },
-      },
+    name: 'send',
+    data,
+    opts: {
+      jobId: id,
+      attempts: config.WHATSAPP_MAX_ATTEMPTS,
+      backoff: { type: 'exponential', delay: config.WHATSAPP_BACKOFF_MS, jitter: 0.5 },
+      removeOnComplete: { age: 24 * 3600, count: 10_000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
     },
   };
 }
 
-/** Inserts the rows (status defaults to `queued`), then queues their jobs, in chunks. */
-async function enqueue(db: pg.Client | undefined, queue: Queue, triggers: QueuedTrigger[]): Promise<void> {
-  for (let i = 0; i < triggers.length; i += ROWS_PER_INSERT) {
-    const chunk = triggers.slice(i, i + ROWS_PER_INSERT);
-    if (db) {
-      const col = <K extends keyof QueuedTrigger['row']>(k: K) => chunk.map((t) => t.row[k]);
-      await db.query(
-        `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "updated_at")
-         SELECT m.id, m.bot_id, m.template_id, m.sender_id, m.channel, m.recipient, now()
-         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::"Channel"[], $6::text[])
-           AS m(id, bot_id, template_id, sender_id, channel, recipient)`,
-        [col('id'), col('botId'), col('templateId'), col('senderId'), col('channel'), col('recipient')],
-      );
-    }
-    for (let j = 0; j < chunk.length; j += JOBS_PER_ADD_BULK) await queue.addBulk(chunk.slice(j, j + JOBS_PER_ADD_BULK).map((t) => t.job));
-  }
+/** Queues the jobs, in chunks. */
+async function enqueue(queue: Queue, triggers: QueuedTrigger[]): Promise<void> {
+  for (let j = 0; j < triggers.length; j += JOBS_PER_ADD_BULK) await queue.addBulk(triggers.slice(j, j + JOBS_PER_ADD_BULK));
 }
 
 // ── The fake's process ───────────────────────────────────────────────────────────────────────────────
@@ -175,20 +165,19 @@ async function drain(opts: {
   fake: Fake;
   queue: Queue;
   worker: ChildProcess;
-  db?: pg.Client;
   make: () => QueuedTrigger;
 }): Promise<RunResult & { t0: number }> {
   const { fake, queue, worker } = opts;
   fake.reset();
   if (WARMUP > 0) {
     process.stderr.write(`${opts.name}: warm-up, ${fmt(WARMUP)} messages\n`);
-    await enqueue(opts.db, queue, Array.from({ length: WARMUP }, opts.make));
+    await enqueue(queue, Array.from({ length: WARMUP }, opts.make));
     await fake.reached(WARMUP, worker);
   }
   process.stderr.write(`${opts.name}: queueing ${fmt(MESSAGES)} messages (queue paused)\n`);
   await queue.pause();
   const triggers = Array.from({ length: MESSAGES }, opts.make);
-  await enqueue(opts.db, queue, triggers);
+  await enqueue(queue, triggers);
   triggers.length = 0;
   const rewrites = await aofRewrites(opts.infra.redisUrl);
   process.stderr.write(`${opts.name}: draining\n`);
@@ -267,7 +256,7 @@ async function main(): Promise<void> {
     const base = await drain({ name: 'bare worker', infra, fake, queue: bareQueue, worker: bare, make });
     await stopProcess(bare);
 
-    // The channel worker, one process, on the real queue with real rows.
+    // The channel worker, one process, on the real queue (it creates the rows).
     const healthPort = await freePort();
     const worker = startNode([...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.local/profiles'] : []), 'dist/apps/channel-worker/src/main.js'], {
       ...infra.env,
@@ -278,7 +267,7 @@ async function main(): Promise<void> {
     await waitHealthy(`http://127.0.0.1:${healthPort}/health`, worker);
     const queue = new Queue(QueueNames.carouselDispatch, { connection: { url: infra.redisUrl } });
     cleanups.unshift(() => queue.close());
-    const real = await drain({ name: 'channel worker', infra, fake, queue, worker, db, make });
+    const real = await drain({ name: 'channel worker', infra, fake, queue, worker, make });
 
     // Every row must end `sent` (the last rows are marked just after the fake answered them).
     const total = WARMUP + MESSAGES;

@@ -87,7 +87,8 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
     const sentBefore = cloud.messages.length;
 
     const queue = new Queue<CarouselDispatchJob>(QueueNames.carouselDispatch, { connection: { url: env.REDIS_URL } });
-    const again = await queue.add('send', { messageId: msgId, cards: carouselBody(seed).notification.params.cards.map((c) => c.media) });
+    const original = await queue.getJob(msgId);
+    const again = await queue.add('send', original!.data);
     await until(async () => ((await again.getState()) === 'completed' ? true : undefined));
     await queue.close();
 

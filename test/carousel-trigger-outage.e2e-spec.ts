@@ -1,10 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { INestApplicationContext } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Queue } from 'bullmq';
+import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { PrismaService, migrate } from '@platform/database';
+import { QueueNames } from '@platform/contracts';
+import { MessageRepository, migrate } from '@platform/database';
 import { LocalPostgres, LocalRedis, startLocalPostgres, startLocalRedis } from '@platform/local-infra';
+import { WhatsAppCloudSandbox } from '@platform/sandbox';
 import { SeededBot, carouselBody, createTestEnv, seedCarouselBot } from '@platform/testing';
 
 /** Outages get a quick 500 with a clear body, lose nothing silently, and heal without a restart. */
@@ -13,21 +18,32 @@ describe('carousel trigger when Redis or Postgres is down', () => {
   let redis: LocalRedis;
   let pg: LocalPostgres;
   let gateway: NestFastifyApplication;
+  let worker: INestApplicationContext | undefined;
+  let env: Record<string, string>;
   let url: string;
   let seed: SeededBot;
+  const cloud = new WhatsAppCloudSandbox();
 
   beforeAll(async () => {
     redis = await startLocalRedis({ dataDir: join(dir, 'redis') });
     pg = await startLocalPostgres({ dataDir: join(dir, 'pg'), persistent: true });
     const databaseUrl = await pg.createDatabase('outage');
     await migrate(databaseUrl, join(process.cwd(), 'prisma', 'migrations'));
-    gateway = await createGateway(await createTestEnv({ REDIS_URL: redis.url, DATABASE_URL: databaseUrl }));
+    env = await createTestEnv({
+      REDIS_URL: redis.url,
+      DATABASE_URL: databaseUrl,
+      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
+      WORKER_HEALTH_PORT: '0',
+    });
+    gateway = await createGateway(env);
     url = await listenGateway(gateway);
     seed = await seedCarouselBot(gateway);
   }, 60_000);
 
   afterAll(async () => {
+    await worker?.close();
     await gateway?.close();
+    await cloud.close();
     await redis?.stop();
     await pg?.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -46,6 +62,13 @@ describe('carousel trigger when Redis or Postgres is down', () => {
     return { status: res.status, body: await res.json(), ms: Date.now() - start };
   }
 
+  async function jobCount(): Promise<number> {
+    const queue = new Queue(QueueNames.carouselDispatch, { connection: { url: redis.url } });
+    const counts = await queue.getJobCounts('wait', 'delayed', 'active', 'completed', 'failed');
+    await queue.close();
+    return Object.values(counts).reduce((a, b) => a + b, 0);
+  }
+
   async function until(ok: () => Promise<boolean>, timeoutMs = 15_000) {
     const deadline = Date.now() + timeoutMs;
     while (!(await ok())) {
@@ -56,7 +79,7 @@ describe('carousel trigger when Redis or Postgres is down', () => {
 
   it('Redis stopped: 500 within 2 s with a clear body, no message left behind; back: the next trigger succeeds', async () => {
     expect((await trigger()).status).toBe(200);
-    const messagesBefore = await gateway.get(PrismaService).message.count();
+    const jobsBefore = await jobCount();
 
     await redis.stop();
     for (let i = 0; i < 3; i++) {
@@ -65,13 +88,13 @@ describe('carousel trigger when Redis or Postgres is down', () => {
       expect(r.body).toEqual({ status: 'error', message: 'The message queue is unavailable; nothing was queued. Retry later.' });
       expect(r.ms).toBeLessThan(2000);
     }
-    expect(await gateway.get(PrismaService).message.count()).toBe(messagesBefore);
 
     await redis.start();
     await until(async () => (await fetch(`${url}/health`)).status === 200);
     const r = await timed();
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('success');
+    expect(await jobCount()).toBe(jobsBefore + 1); // the refused triggers left nothing in the queue
   }, 40_000);
 
   it('Postgres stopped: 500 within 2 s without internals; back: the next trigger succeeds', async () => {
@@ -88,4 +111,30 @@ describe('carousel trigger when Redis or Postgres is down', () => {
     await pg.start();
     await until(async () => (await trigger()).status === 200);
   }, 40_000);
+
+  it('Postgres down when the worker takes a job: the job waits without using an attempt, and is sent once Postgres is back', async () => {
+    const queue = new Queue(QueueNames.carouselDispatch, { connection: { url: redis.url } });
+    await queue.pause();
+    await queue.drain(); // the earlier tests' triggers: this test counts what reaches the Cloud API
+    worker = await createChannelWorker(env);
+    const res = await trigger();
+    expect(res.status).toBe(200);
+    const { msgId } = await res.json();
+    // Until the worker's first attempt the message is its job: the status comes from the queue.
+    const queued = await fetch(`${url}/v1/messages/${msgId}`, { headers: { authorization: `Bearer ${seed.apiKey}` } });
+    expect(await queued.json()).toMatchObject({ msgId, status: 'queued', attempts: 0, recipient: '919876543210', lastError: null });
+
+    await pg.stop();
+    await queue.resume();
+    await until(async () => (await queue.getJob(msgId))?.getState().then((s) => s === 'delayed') ?? false);
+    expect((await queue.getJob(msgId))?.attemptsMade).toBe(0);
+    expect(cloud.messages).toHaveLength(0);
+
+    await pg.start();
+    const messages = gateway.get(MessageRepository);
+    await until(async () => (await messages.findForBot(seed.botId, msgId).catch(() => null))?.status === 'sent', 20_000);
+    expect(await messages.findForBot(seed.botId, msgId)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(cloud.messages).toHaveLength(1);
+    await queue.close();
+  }, 60_000);
 });

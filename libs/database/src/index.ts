@@ -1,4 +1,5 @@
 export * from './prisma.service.js';
+export * from './postgres-liveness.js';
 export * from './database.module.js';
 export * from './migrate/migrator.js';
 export * from './repositories/bot.repository.js';

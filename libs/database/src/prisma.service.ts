@@ -14,7 +14,7 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
   readonly pool: pg.Pool;
 
   constructor(env: PlatformEnv) {
-    const pool = new pg.Pool({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 1000, query_timeout: 5000, max: 10, ...(process.env.EXP_ASYNC ? { options: '-c synchronous_commit=off' } : {}) });
+    const pool = new pg.Pool({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 1000, query_timeout: 5000, max: 10 });
     pool.on('error', () => undefined); // an idle client's connection dropped (Postgres restarted): the pool replaces it
     super({ adapter: new PrismaPg(pool) });
     this.pool = pool;

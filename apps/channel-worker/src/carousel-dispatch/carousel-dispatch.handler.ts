@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Job, UnrecoverableError } from 'bullmq';
+import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
 import { CarouselDispatchJob } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
-import { CarouselCatalog, ClaimedMessage, MessageRepository, TickBatcher } from '@platform/database';
+import { AcceptedMessage, CarouselCatalog, Channel, ClaimedMessage, DatabaseUnavailableError, MessageRepository, TickBatcher } from '@platform/database';
 import { renderCarouselMessage } from '../whatsapp/whatsapp-carousel.renderer.js';
 import { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
 
@@ -13,6 +13,9 @@ const attempts = new Counter({
   labelNames: ['outcome'],
 });
 
+/** How long a job waits when Postgres cannot be reached before it tries again (not counted as an attempt). */
+const DATABASE_RETRY_MS = 5000;
+
 /**
  * One delivery attempt of a carousel message. Throwing makes BullMQ retry with backoff;
  * UnrecoverableError ends the job at once. A message already in a final state is never sent again.
@@ -21,7 +24,7 @@ const attempts = new Counter({
 export class CarouselDispatchHandler {
   private readonly logger = new Logger('CarouselDispatch');
   // Concurrent jobs share their claim and sent statements (one each per event-loop turn).
-  private readonly claims = new TickBatcher<string, ClaimedMessage | null>((ids) => this.messages.startAttempts(ids));
+  private readonly claims = new TickBatcher<AcceptedMessage, ClaimedMessage | null>((m) => this.messages.startAttempts(m));
   private readonly sends = new TickBatcher<{ id: string; providerMessageId: string }, void>((s) => this.messages.markSentMany(s));
 
   constructor(
@@ -31,10 +34,13 @@ export class CarouselDispatchHandler {
     private readonly catalog: CarouselCatalog,
   ) {}
 
-  async handle(job: Job<CarouselDispatchJob>): Promise<string> {
+  async handle(job: Job<CarouselDispatchJob>, lockToken?: string): Promise<string> {
     const { messageId } = job.data;
-    const message = await this.claims.submit(messageId);
-    if (!message) return 'skipped: message already final or gone';
+    const message = await this.claims.submit(acceptedMessage(job.data)).catch((err: unknown) => {
+      if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
+      throw err;
+    });
+    if (!message) return 'skipped: message already final, or its template or sender no longer exists';
     const [template, sender] = await Promise.all([this.catalog.template(message.templateId), this.catalog.sender(message.senderId)]);
     if (!template || !sender) {
       await this.messages.recordError(messageId, 'configuration', 'the template or sender of this message was deleted', true);
@@ -64,4 +70,16 @@ export class CarouselDispatchHandler {
     if (outcome.kind === 'failed') throw new UnrecoverableError(`${outcome.code}: ${outcome.text}`);
     throw new Error(`${outcome.code}: ${outcome.text}`);
   }
+
+  /** Postgres is down: the job goes back to the delayed set and tries again later, its attempts untouched. */
+  private async waitForDatabase(job: Job<CarouselDispatchJob>, lockToken?: string): Promise<never> {
+    this.logger.warn(`message ${job.data.messageId}: Postgres is unreachable; trying again in ${DATABASE_RETRY_MS} ms`);
+    await job.moveToDelayed(Date.now() + DATABASE_RETRY_MS, lockToken);
+    throw new DelayedError();
+  }
+}
+
+function acceptedMessage(job: CarouselDispatchJob): AcceptedMessage {
+  const { messageId, botId, templateId, senderId, channel, recipient, acceptedAt } = job;
+  return { id: messageId, botId, templateId, senderId, channel: channel as Channel, recipient, acceptedAt };
 }

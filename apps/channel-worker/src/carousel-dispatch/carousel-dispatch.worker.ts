@@ -18,7 +18,7 @@ export class CarouselDispatchWorker implements OnApplicationBootstrap, OnApplica
   ) {}
 
   onApplicationBootstrap() {
-    this.worker = new Worker<CarouselDispatchJob>(QueueNames.carouselDispatch, (job) => this.handler.handle(job), {
+    this.worker = new Worker<CarouselDispatchJob>(QueueNames.carouselDispatch, (job, token) => this.handler.handle(job, token), {
       connection: (this.connection = createWorkerRedis(this.env.REDIS_URL, 'channel-worker')),
       concurrency: this.env.WORKER_CONCURRENCY,
       lockDuration: this.env.WORKER_LOCK_MS,

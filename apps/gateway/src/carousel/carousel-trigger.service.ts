@@ -2,23 +2,29 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Counter } from 'prom-client';
 import { CarouselDispatchJob, TriggerCarouselDto, isUuid } from '@platform/contracts';
-import { CarouselCatalog, ChannelSenderRepository } from '@platform/database';
+import { CarouselCatalog, ChannelSenderRepository, PostgresLiveness } from '@platform/database';
 import { TriggerBatcher } from './trigger-batcher.js';
 
 const queued = new Counter({ name: 'carousel_messages_queued_total', help: 'Carousel messages accepted and queued' });
 
-/** Checks a trigger against the bot's templates and senders, records the message and queues it. */
+/**
+ * Checks a trigger against the bot's templates and senders and queues it. The job is the message until
+ * the worker's first attempt writes its row, so Postgres is not on this path (the templates and senders
+ * come from memory) but it must answer: while it is down, triggers are refused.
+ */
 @Injectable()
 export class CarouselTriggerService {
   constructor(
     private readonly catalog: CarouselCatalog,
     private readonly senders: ChannelSenderRepository,
     private readonly batcher: TriggerBatcher,
+    private readonly postgres: PostgresLiveness,
   ) {}
 
   /** Returns the message id once the job is in Redis. */
   async trigger(botId: string, dto: TriggerCarouselDto): Promise<string> {
     const { notification } = dto;
+    this.postgres.assertReachable();
     const template = isUuid(notification.templateId) ? await this.catalog.templateOfBot(botId, notification.templateId) : null;
     if (!template) throw new BadRequestException('notification.templateId is not a carousel template of this bot');
     if (template.channel !== notification.type) {
@@ -40,17 +46,19 @@ export class CarouselTriggerService {
       );
     }
 
-    const id = randomUUID();
     const job: CarouselDispatchJob = {
-      messageId: id,
+      messageId: randomUUID(),
+      botId,
+      templateId: template.id,
+      senderId: sender.id,
+      channel: template.channel,
+      recipient: digits(dto.userDetails.number),
+      acceptedAt: new Date().toISOString(),
       cards: cards.map((c) => ({ mediaLink: c.media.mediaLink, ...(c.bodyParameters ? { bodyParameters: c.bodyParameters } : {}) })),
     };
-    await this.batcher.enqueue(
-      { id, botId, templateId: template.id, senderId: sender.id, channel: template.channel, recipient: digits(dto.userDetails.number) },
-      job,
-    );
+    await this.batcher.enqueue(job);
     queued.inc();
-    return id;
+    return job.messageId;
   }
 }
 

@@ -11,53 +11,47 @@ export interface ClaimedMessage {
   attempts: number;
 }
 
-/** A message as the trigger records it, queued (the id is chosen by the caller: it is also the job id). */
-export interface QueuedMessageRow {
+/** A message as the gateway accepted it (from its job); the first delivery attempt creates its row. */
+export interface AcceptedMessage {
   id: string;
   botId: string;
   templateId: string;
   senderId: string;
   channel: Channel;
   recipient: string;
+  acceptedAt: string;
 }
 
 @Injectable()
 export class MessageRepository {
   constructor(private readonly db: PrismaService) {}
 
-  /** Inserts many queued messages in one prepared statement (ids chosen by the caller). */
-  async insertQueued(rows: readonly QueuedMessageRow[]): Promise<void> {
-    await this.db.query({
-      name: 'messages-insert-queued',
-      text: `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "updated_at")
-             SELECT m.id, m.bot_id, m.template_id, m.sender_id, m.channel, m.recipient, now()
-             FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::"Channel"[], $6::text[]) AS m(id, bot_id, template_id, sender_id, channel, recipient)`,
-      values: [rows.map((r) => r.id), rows.map((r) => r.botId), rows.map((r) => r.templateId), rows.map((r) => r.senderId), rows.map((r) => r.channel), rows.map((r) => r.recipient)],
-    });
-  }
-
-  async deleteMany(ids: readonly string[]): Promise<void> {
-    await this.db.message.deleteMany({ where: { id: { in: [...ids] } } });
-  }
-
   findForBot(botId: string, id: string) {
     return this.db.message.findFirst({ where: { id, botId } });
   }
 
   /**
-   * Claims messages for one delivery attempt each; per id, the claimed message, or null when it already
-   * reached a final state or is gone. Called with a turn's worth of ids at once (TickBatcher).
+   * Claims messages for one delivery attempt each, creating the row on the first one; per message, the
+   * claimed message, or null when it already reached a final state or its template or sender is gone.
+   * Called with a turn's worth of messages at once (TickBatcher).
    */
-  async startAttempts(ids: readonly string[]): Promise<Array<ClaimedMessage | null>> {
+  async startAttempts(messages: readonly AcceptedMessage[]): Promise<Array<ClaimedMessage | null>> {
+    const column = <K extends keyof AcceptedMessage>(k: K) => messages.map((m) => m[k]);
     const { rows } = await this.db.query<ClaimedMessage>({
       name: 'messages-start-attempts',
-      text: `UPDATE "messages" SET "status" = 'processing', "attempts" = "attempts" + 1, "updated_at" = now()
-             WHERE "id" = ANY($1::uuid[]) AND "status" NOT IN ('sent', 'delivered', 'read', 'failed')
+      text: `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "created_at", "updated_at")
+             SELECT m.id, m.bot_id, m.template_id, m.sender_id, m.channel, m.recipient, 'processing', 1, m.accepted_at, now()
+             FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::"Channel"[], $6::text[], $7::timestamptz[])
+               AS m(id, bot_id, template_id, sender_id, channel, recipient, accepted_at)
+             WHERE EXISTS (SELECT 1 FROM "templates" t WHERE t."id" = m.template_id AND t."bot_id" = m.bot_id)
+               AND EXISTS (SELECT 1 FROM "channel_senders" s WHERE s."id" = m.sender_id AND s."bot_id" = m.bot_id)
+             ON CONFLICT ("id") DO UPDATE SET "status" = 'processing', "attempts" = "messages"."attempts" + 1, "updated_at" = now()
+               WHERE "messages"."status" NOT IN ('sent', 'delivered', 'read', 'failed')
              RETURNING "id"::text AS "id", "template_id"::text AS "templateId", "sender_id"::text AS "senderId", "recipient", "attempts"`,
-      values: [ids],
+      values: [column('id'), column('botId'), column('templateId'), column('senderId'), column('channel'), column('recipient'), column('acceptedAt')],
     });
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.map((id) => byId.get(id) ?? null);
+    return messages.map((m) => byId.get(m.id) ?? null);
   }
 
   /** Records successful sends, many in one statement. */
