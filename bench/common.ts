@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { platformNodeOptions } from '@platform/config';
 import { migrate } from '@platform/database';
 import { startLocalPostgres, startLocalRedis } from '@platform/local-infra';
 import { TEST_ENCRYPTION_KEYS, SeededBot, seedCarouselBot } from '@platform/testing';
@@ -65,9 +66,15 @@ async function redisPid(url: string): Promise<number> {
   return Number(/process_id:(\d+)/.exec(info)?.[1]);
 }
 
-/** Starts `node <args>` with the given variables on top of this process's environment. */
+/**
+ * Starts `node <args>` with the given variables on top of this process's environment, and the Node flags
+ * the platform's processes run with in production (PLATFORM_NODE_OPTIONS), baselines included.
+ */
 export function startNode(args: string[], env: Record<string, string>, fork = false): ChildProcess {
-  return spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: fork ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit' });
+  return spawn(process.execPath, args, {
+    env: { ...process.env, NODE_OPTIONS: platformNodeOptions(), ...env },
+    stdio: fork ? ['inherit', 'inherit', 'inherit', 'ipc'] : 'inherit',
+  });
 }
 
 /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */

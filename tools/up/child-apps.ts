@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import PinoPretty from 'pino-pretty';
+import { platformNodeOptions } from '@platform/config';
 
 /** Runs a built app as a child process, its JSON logs made readable and prefixed with its name. */
 export function startApp(name: string, entry: string, env: Record<string, string>): ChildProcess | undefined {
@@ -8,7 +9,10 @@ export function startApp(name: string, entry: string, env: Record<string, string
     process.stdout.write(`(${name} not built: ${entry} missing, skipped)\n`);
     return undefined;
   }
-  const child = spawn(process.execPath, [entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry], {
+    env: { ...process.env, NODE_OPTIONS: platformNodeOptions(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const pretty = PinoPretty({
     colorize: process.stdout.isTTY,
     ignore: 'pid,hostname,name,context',
