@@ -84,6 +84,7 @@ export class Http2Pool implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    clearTimeout(this.wakeTimer);
     for (const session of this.sessions.values()) session.close();
     this.sessions.clear();
     await Promise.all(this.threads.map((t) => t.terminate()));

@@ -1,0 +1,100 @@
+import { Http2Server, ServerHttp2Stream, createServer } from 'node:http2';
+import { AddressInfo } from 'node:net';
+import type { PlatformEnv } from '@platform/config';
+import { Http2Pool, Http2Response, NOT_SENT } from './http2-pool.js';
+import { TransientPushError } from './push-errors.js';
+
+/** An h2c server that holds every request until release() answers the oldest ones. */
+class HoldingServer {
+  readonly held: Array<{ stream: ServerHttp2Stream; body: string }> = [];
+  maxOpen = 0;
+  private server?: Http2Server;
+  url = '';
+
+  async listen(): Promise<void> {
+    this.server = createServer();
+    this.server.on('stream', (stream) => {
+      let body = '';
+      stream.on('data', (c: Buffer) => (body += c.toString()));
+      stream.on('end', () => {
+        this.held.push({ stream, body });
+        this.maxOpen = Math.max(this.maxOpen, this.held.length);
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  release(n: number): void {
+    for (const { stream, body } of this.held.splice(0, n)) {
+      stream.respond({ ':status': 200 });
+      stream.end(body);
+    }
+  }
+
+  async waitHeld(n: number): Promise<void> {
+    while (this.held.length < n) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.server?.close(() => resolve());
+      (this.server as unknown as { sessions?: Set<{ destroy(): void }> }).sessions?.forEach((s) => s.destroy());
+    });
+  }
+}
+
+describe.each([0, 1])('Http2Pool with %i sender threads', (threads) => {
+  let server: HoldingServer;
+  let pool: Http2Pool;
+
+  beforeEach(async () => {
+    server = new HoldingServer();
+    await server.listen();
+    pool = new Http2Pool({ FCM_MAX_IN_FLIGHT: 3, FCM_SENDER_THREADS: threads } as PlatformEnv);
+  });
+
+  afterEach(async () => {
+    await pool.onApplicationShutdown();
+    await server.close();
+  });
+
+  const send = (tokens: string[], extra: { holdMs?: () => number; cancelled?: () => boolean; timeoutMs?: number } = {}) => {
+    const answers = new Map<number, Http2Response | Error>();
+    pool.postMany({ origin: server.url, path: '/send', headers: {}, timeoutMs: extra.timeoutMs ?? 5000, parts: ['{"t":', '}'], tokens, onAnswer: (i, a) => answers.set(i, a), ...extra });
+    return answers;
+  };
+
+  it('keeps at most FCM_MAX_IN_FLIGHT requests open and answers each token with its own response', async () => {
+    const tokens = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const answers = send(tokens);
+    await server.waitHeld(3);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.held).toHaveLength(3);
+    while (answers.size < tokens.length) {
+      server.release(server.held.length);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(server.maxOpen).toBe(3);
+    tokens.forEach((t, i) => expect((answers.get(i) as Http2Response).body).toBe(`{"t":"${t}"}`));
+  });
+
+  it('sends nothing while holdMs says to wait, and answers NOT_SENT once cancelled', async () => {
+    let hold = 60_000;
+    let cancelled = false;
+    const answers = send(['a', 'b', 'c', 'd'], { holdMs: () => hold, cancelled: () => cancelled });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.held).toHaveLength(0);
+    hold = 0;
+    cancelled = true;
+    send(['wake']); // a new job makes the pool look at the queue again
+    expect([...answers.values()]).toEqual([NOT_SENT, NOT_SENT, NOT_SENT, NOT_SENT]);
+  });
+
+  it('answers a request FCM leaves unanswered with a TransientPushError after timeoutMs', async () => {
+    const answers = send(['a'], { timeoutMs: 150 });
+    while (answers.size === 0) await new Promise((r) => setTimeout(r, 20));
+    expect(answers.get(0)).toBeInstanceOf(TransientPushError);
+    expect((answers.get(0) as Error).message).toMatch(/within 150 ms/);
+  });
+});
