@@ -12,7 +12,7 @@ import { createValidationPipe } from './http/validation.pipe.js';
 export async function createGateway(env: Record<string, string> = {}): Promise<NestFastifyApplication> {
   const config = loadPlatformEnv({ ...process.env, ...env });
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  const adapter = new FastifyAdapter({
+  const adapter = new PlatformFastifyAdapter({
     loggerInstance: logger,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 8192 }, // FCM device tokens (~160+ chars) are a path parameter of DELETE /v1/bots/:botId/devices/:token
@@ -37,6 +37,18 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
     jsonDocumentUrl: 'docs/openapi.json',
   });
   return app;
+}
+
+/**
+ * Nest installs its exception layer as Fastify's error handler after the routes are registered, so the
+ * routes keep the handler configureFastify installed first, and Fastify warns (FSTWRN004) about the
+ * override. Errors inside Nest's route pipeline go through ErrorResponseFilter either way; the error
+ * handler only sees what fails before it (body parsing, hooks), so ours is kept and Nest's dropped.
+ */
+class PlatformFastifyAdapter extends FastifyAdapter {
+  override setErrorHandler(): ReturnType<FastifyAdapter['setErrorHandler']> {
+    return this.getInstance();
+  }
 }
 
 export async function listenGateway(app: NestFastifyApplication): Promise<string> {
