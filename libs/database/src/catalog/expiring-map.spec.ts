@@ -33,4 +33,18 @@ describe('ExpiringMap', () => {
     expect([0, 1, 2, 3, 4, 5, 6].filter((i) => small.get(`k${i}`) !== undefined).length).toBeLessThanOrEqual(3);
     expect(small.get('k6')).toBe(6);
   });
+
+  it('shares one load among callers that miss the same key at once, and a failed load is not kept', async () => {
+    const map = new ExpiringMap<string>(5_000, 10, clock);
+    let release!: (v: string) => void;
+    const load = jest.fn(() => new Promise<string | null>((resolve) => (release = resolve)));
+    const callers = Promise.all([map.getOrLoad('k', load), map.getOrLoad('k', load), map.getOrLoad('k', load)]);
+    release('v');
+    expect(await callers).toEqual(['v', 'v', 'v']);
+    expect(load).toHaveBeenCalledTimes(1);
+
+    const failing = jest.fn(async (): Promise<string | null> => Promise.reject(new Error('database down')));
+    await expect(map.getOrLoad('other', failing)).rejects.toThrow('database down');
+    expect(await map.getOrLoad('other', async () => 'back')).toBe('back');
+  });
 });

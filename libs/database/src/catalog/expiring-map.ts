@@ -1,6 +1,8 @@
 /** A bounded in-memory map whose entries expire `ttlMs` after they were set (ttlMs 0: keeps nothing). */
 export class ExpiringMap<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  /** Loads in flight, shared by every caller that misses the same key meanwhile. */
+  private readonly loading = new Map<string, Promise<V | null>>();
 
   constructor(
     private readonly ttlMs: number,
@@ -22,12 +24,23 @@ export class ExpiringMap<V> {
     this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
   }
 
-  /** The cached value, or `load()`'s when it is not null (null and undefined are not kept). */
-  async getOrLoad(key: string, load: () => Promise<V | null>): Promise<V | null> {
+  /**
+   * The cached value, or `load()`'s when it is not null (null and undefined are not kept). Callers that
+   * miss a key while it is being loaded wait for that load instead of starting their own.
+   */
+  getOrLoad(key: string, load: () => Promise<V | null>): Promise<V | null> {
     const hit = this.get(key);
-    if (hit !== undefined) return hit;
-    const value = await load();
-    if (value !== null && value !== undefined) this.set(key, value);
-    return value;
+    if (hit !== undefined) return Promise.resolve(hit);
+    let pending = this.loading.get(key);
+    if (!pending) {
+      pending = load()
+        .then((value) => {
+          if (value !== null && value !== undefined) this.set(key, value);
+          return value;
+        })
+        .finally(() => this.loading.delete(key));
+      this.loading.set(key, pending);
+    }
+    return pending;
   }
 }
