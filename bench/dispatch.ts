@@ -65,7 +65,6 @@ function queuedTrigger(src: TriggerSource, config: PlatformEnv): QueuedTrigger {
     senderId: src.senderId,
     channel: src.channel,
     recipient: src.recipient,
-    acceptedAt: new Date().toISOString(),
     cards: src.cards.map((c) => ({ mediaLink: c.media.mediaLink, ...(c.bodyParameters ? { bodyParameters: c.bodyParameters } : {}) })),
   };
   return {

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { PlatformEnv, loadPlatformEnv } from '@platform/config';
-import { PinoNestLogger, createLogger } from '@platform/logger';
+import { PinoNestLogger, createLogger, lazyChildLoggerFactory } from '@platform/logger';
 import { GatewayModule } from './gateway.module.js';
 import { ErrorResponseFilter } from './http/error-response.filter.js';
 import { configureFastify } from './http/fastify-setup.js';
@@ -14,6 +14,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const adapter = new PlatformFastifyAdapter({
     loggerInstance: logger,
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 8192 }, // FCM device tokens (~160+ chars) are a path parameter of DELETE /v1/bots/:botId/devices/:token
     trustProxy: config.TRUST_PROXY === 'true',

@@ -1,1 +1,2 @@
 export * from './logger.js';
+export * from './lazy-child-logger.js';

@@ -36,7 +36,7 @@ export class CarouselDispatchHandler {
 
   async handle(job: Job<CarouselDispatchJob>, lockToken?: string): Promise<string> {
     const { messageId } = job.data;
-    const message = await this.claims.submit(acceptedMessage(job.data)).catch((err: unknown) => {
+    const message = await this.claims.submit(acceptedMessage(job)).catch((err: unknown) => {
       if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
       throw err;
     });
@@ -79,7 +79,7 @@ export class CarouselDispatchHandler {
   }
 }
 
-function acceptedMessage(job: CarouselDispatchJob): AcceptedMessage {
-  const { messageId, botId, templateId, senderId, channel, recipient, acceptedAt } = job;
-  return { id: messageId, botId, templateId, senderId, channel: channel as Channel, recipient, acceptedAt };
+function acceptedMessage(job: Job<CarouselDispatchJob>): AcceptedMessage {
+  const { messageId, botId, templateId, senderId, channel, recipient } = job.data;
+  return { id: messageId, botId, templateId, senderId, channel: channel as Channel, recipient, acceptedAt: new Date(job.timestamp) };
 }

@@ -53,8 +53,7 @@ export class CarouselTriggerService {
       senderId: sender.id,
       channel: template.channel,
       recipient: digits(dto.userDetails.number),
-      acceptedAt: new Date().toISOString(),
-      cards: cards.map((c) => ({ mediaLink: c.media.mediaLink, ...(c.bodyParameters ? { bodyParameters: c.bodyParameters } : {}) })),
+      cards: cards.map((c) => (c.bodyParameters ? { mediaLink: c.media.mediaLink, bodyParameters: c.bodyParameters } : { mediaLink: c.media.mediaLink })),
     };
     await this.batcher.enqueue(job);
     queued.inc();
@@ -63,5 +62,5 @@ export class CarouselTriggerService {
 }
 
 function digits(number: string): string {
-  return number.replace(/^\+/, '');
+  return number.startsWith('+') ? number.slice(1) : number;
 }

@@ -27,7 +27,6 @@ const job = (id: string): CarouselDispatchJob => ({
   senderId: 's',
   channel: 'whatsapp',
   recipient: '15550001111',
-  acceptedAt: '2026-11-23T00:00:00.000Z',
   cards: [{ mediaLink: 'https://x.test/a.png' }],
 });
 

@@ -61,8 +61,8 @@ function fromJob(job: Job<CarouselDispatchJob>): MessageStatusResponse {
     attempts: 0,
     providerMessageId: null,
     lastError: finishedAt ? { code: null, text: String(job.failedReason ?? job.returnvalue) } : null,
-    createdAt: data.acceptedAt,
-    updatedAt: finishedAt ?? data.acceptedAt,
+    createdAt: new Date(job.timestamp).toISOString(),
+    updatedAt: finishedAt ?? new Date(job.timestamp).toISOString(),
     sentAt: null,
   };
 }

@@ -19,7 +19,8 @@ export interface AcceptedMessage {
   senderId: string;
   channel: Channel;
   recipient: string;
-  acceptedAt: string;
+  /** When the gateway queued it: the row's created_at. */
+  acceptedAt: Date;
 }
 
 @Injectable()
