@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     const received = after.total - before.total;
     process.stdout.write(
       [
-        `push fan-out benchmark (loopback FCM fake ${FAKE} over HTTP/2, ${process.env.FCM_MAX_IN_FLIGHT ?? 100} in flight, batch ${process.env.PUSH_BATCH_SIZE ?? 500}, worker concurrency ${process.env.PUSH_WORKER_CONCURRENCY ?? 4})`,
+        `push fan-out benchmark (loopback FCM fake ${FAKE} over HTTP/2, ${process.env.FCM_MAX_IN_FLIGHT ?? 100} in flight, batch ${process.env.PUSH_BATCH_SIZE ?? 500}, worker concurrency ${process.env.PUSH_WORKER_CONCURRENCY ?? 4}, ${process.env.FCM_SENDER_THREADS ?? 2} sender threads)`,
         `  devices:          ${DEVICES}`,
         `  notification:     ${final.status}, total ${final.total}, sent ${final.sent}, failed ${final.failed}`,
         `  FCM received:     ${received}, answered 200: ${after.ok - before.ok}`,
