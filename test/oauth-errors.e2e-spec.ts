@@ -121,12 +121,12 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
         headers: { 'content-type': 'application/json', ...from() },
         body: JSON.stringify({ grant_type: 'authorization_code' }),
       });
-      await expectError(res, 400, 'invalid_request');
+      expect((await expectError(res, 400, 'invalid_request')).error_description).toMatch(/x-www-form-urlencoded/);
     });
 
     it('a text/plain body → 400 invalid_request', async () => {
       const res = await fetch(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'text/plain', ...from() }, body: 'grant_type=x' });
-      await expectError(res, 400, 'invalid_request');
+      expect((await expectError(res, 400, 'invalid_request')).error_description).toMatch(/x-www-form-urlencoded/);
     });
 
     it('missing grant_type → invalid_request', async () => {

@@ -7,7 +7,7 @@ import { toErrorResponse } from './error-response.filter.js';
  * errors and unsupported content types get the platform's `{message,status}` body.
  */
 export function configureFastify(fastify: FastifyInstance): void {
-  fastify.addHook('onRequest', refuseNonFormOAuthBodies);
+  refuseNonFormOAuthBodies(fastify);
   fastify.removeContentTypeParser('text/plain');
   // Bodies of any type other than those with a registered parser are refused with 400 (spec: Content-Type application/json).
   fastify.addContentTypeParser('*', (req, _payload, done) => {
