@@ -40,7 +40,10 @@ export class CarouselDispatchHandler {
       if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
       throw err;
     });
-    if (!message) return 'skipped: message already final, or its template or sender no longer exists';
+    if (!message) {
+      this.logger.log(`message ${messageId} skipped: already final, or its template or sender no longer exists`);
+      return 'skipped: message already final, or its template or sender no longer exists';
+    }
     const [template, sender] = await Promise.all([this.catalog.template(message.templateId), this.catalog.sender(message.senderId)]);
     if (!template || !sender) {
       await this.messages.recordError(messageId, 'configuration', 'the template or sender of this message was deleted', true);
