@@ -93,7 +93,10 @@ export async function startNginxFcmFake(opts: { port: number; projectId: string;
     rmSync(dir, { recursive: true, force: true });
   };
   for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with code ${child.exitCode} (its messages are above)`);
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`nginx exited with code ${child.exitCode} (its messages are above)`);
+    }
     const up = await new Promise<boolean>((resolve) => {
       const socket = connect(opts.port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
       socket.on('error', () => resolve(false));
