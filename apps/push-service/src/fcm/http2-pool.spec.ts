@@ -8,11 +8,15 @@ import { TransientPushError } from './push-errors.js';
 class HoldingServer {
   readonly held: Array<{ stream: ServerHttp2Stream; body: string }> = [];
   maxOpen = 0;
+  sessions = 0;
   private server?: Http2Server;
   url = '';
 
+  constructor(private readonly maxConcurrentStreams?: number) {}
+
   async listen(): Promise<void> {
-    this.server = createServer();
+    this.server = createServer({ settings: { maxConcurrentStreams: this.maxConcurrentStreams } });
+    this.server.on('session', () => this.sessions++);
     this.server.on('stream', (stream) => {
       let body = '';
       stream.on('data', (c: Buffer) => (body += c.toString()));
@@ -96,5 +100,26 @@ describe.each([0, 1])('Http2Pool with %i sender threads', (threads) => {
     while (answers.size === 0) await new Promise((r) => setTimeout(r, 20));
     expect(answers.get(0)).toBeInstanceOf(TransientPushError);
     expect((answers.get(0) as Error).message).toMatch(/within 150 ms/);
+  });
+
+  it("opens more sessions rather than exceed the server's concurrent streams per connection, before and after its SETTINGS", async () => {
+    const limited = new HoldingServer(100); // FCM's limit
+    await limited.listen();
+    const wide = new Http2Pool({ FCM_MAX_IN_FLIGHT: 250, FCM_SENDER_THREADS: threads } as PlatformEnv);
+    try {
+      for (const round of [1, 2]) {
+        const tokens = Array.from({ length: 250 }, (_, i) => `t${round}-${i}`);
+        const answers = new Map<number, Http2Response | Error>();
+        wide.postMany({ origin: limited.url, path: '/send', headers: {}, timeoutMs: 5000, parts: ['{"t":', '}'], tokens, onAnswer: (i, a) => answers.set(i, a) });
+        await limited.waitHeld(250); // all open at once: none refused, none queued inside a session
+        expect(limited.sessions).toBe(3);
+        limited.release(250);
+        while (answers.size < tokens.length) await new Promise((r) => setTimeout(r, 5));
+        expect([...answers.values()].filter((a) => a instanceof Error)).toEqual([]);
+      }
+    } finally {
+      await wide.onApplicationShutdown();
+      await limited.close();
+    }
   });
 });

@@ -1,8 +1,9 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { ClientHttp2Session, connect, constants } from 'node:http2';
+import * as http2 from 'node:http2';
 import { Worker } from 'node:worker_threads';
 import { PlatformEnv } from '@platform/config';
 import { FcmBody, renderFcmBody } from './fcm-message.js';
+import { http2Sessions } from './http2-sessions.js';
 import { http2ThreadMain } from './http2-thread.js';
 import { TransientPushError } from './push-errors.js';
 
@@ -50,9 +51,10 @@ interface Group {
  * HTTP/2 to FCM with at most FCM_MAX_IN_FLIGHT requests in flight per process. Requests wait in a
  * queue of jobs (plain arrays, no promise per message) and go out as slots free. Node's HTTP/2 client
  * costs ~70-100 µs of CPU per request, so the streams run on FCM_SENDER_THREADS worker threads (each
- * with its own session; requests go round-robin, in one message per thread and event-loop turn);
+ * with its own sessions; requests go round-robin, in one message per thread and event-loop turn);
  * 0 keeps them on the main thread. Cleartext origins (http://) speak h2c with prior knowledge, which
- * is what the loopback FCM servers of tests and the benchmark expect.
+ * is what the loopback FCM servers of tests and the benchmark expect. Each thread opens as many
+ * sessions as the server's limit of concurrent streams per connection needs (http2Sessions).
  */
 @Injectable()
 export class Http2Pool implements OnApplicationShutdown {
@@ -61,7 +63,7 @@ export class Http2Pool implements OnApplicationShutdown {
   private nextId = 1;
   private pumping = false;
   private wakeTimer?: NodeJS.Timeout;
-  private readonly sessions = new Map<string, ClientHttp2Session>();
+  private readonly sessions = http2Sessions(http2);
   private readonly threads: Worker[] = [];
   /** Per thread: requests of this turn, grouped by job. */
   private readonly outboxes: Array<Map<Job, Group>> = [];
@@ -85,8 +87,7 @@ export class Http2Pool implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     clearTimeout(this.wakeTimer);
-    for (const session of this.sessions.values()) session.close();
-    this.sessions.clear();
+    this.sessions.closeAll();
     await Promise.all(this.threads.map((t) => t.terminate()));
     this.threads.length = 0;
     this.failAll('push service shutting down');
@@ -157,7 +158,7 @@ export class Http2Pool implements OnApplicationShutdown {
   private startThreads(): void {
     if (this.threads.length > 0) return;
     for (let i = 0; i < this.env.FCM_SENDER_THREADS; i++) {
-      const thread = new Worker(`(${http2ThreadMain.toString()})()`, { eval: true, name: `fcm-http2-${i}` });
+      const thread = new Worker(`(${http2ThreadMain.toString()})(${http2Sessions.toString()})`, { eval: true, name: `fcm-http2-${i}` });
       thread.on('message', (answers: Array<string | number | null>) => {
         for (let j = 0; j < answers.length; j += 5) {
           const retryAfter = answers[j + 2] as string | null;
@@ -189,20 +190,6 @@ export class Http2Pool implements OnApplicationShutdown {
     for (const job of this.queue.splice(0)) while (job.next < job.tokens.length) job.onAnswer(job.next++, error);
   }
 
-  private session(origin: string): ClientHttp2Session {
-    const existing = this.sessions.get(origin);
-    if (existing && !existing.closed && !existing.destroyed) return existing;
-    const session = connect(origin);
-    const drop = () => {
-      if (this.sessions.get(origin) === session) this.sessions.delete(origin);
-    };
-    session.on('error', drop); // each stream reports the failure to its caller
-    session.on('goaway', drop);
-    session.on('close', drop);
-    this.sessions.set(origin, session);
-    return session;
-  }
-
   private inProcess(job: Job, id: number, body: string): void {
     const settle = (answer: Http2Response | Error) => {
       this.answer(id, answer);
@@ -210,7 +197,7 @@ export class Http2Pool implements OnApplicationShutdown {
     };
     let stream;
     try {
-      stream = this.session(job.origin).request({ ':method': 'POST', ':path': job.path, ...job.headers });
+      stream = this.sessions.request(job.origin, { ':method': 'POST', ':path': job.path, ...job.headers });
     } catch (err) {
       return settle(new TransientPushError(`FCM unreachable: ${(err as Error).message}`));
     }
@@ -227,7 +214,7 @@ export class Http2Pool implements OnApplicationShutdown {
     stream.on('error', (err: Error & { code?: string }) => settle(new TransientPushError(`FCM unreachable: ${err.code ?? err.message}`)));
     stream.on('close', () => settle(new TransientPushError(`FCM closed the stream (code ${stream.rstCode})`)));
     stream.setTimeout(job.timeoutMs, () => {
-      stream.close(constants.NGHTTP2_CANCEL);
+      stream.close(http2.constants.NGHTTP2_CANCEL);
       settle(new TransientPushError(`FCM did not answer within ${job.timeoutMs} ms`));
     });
     stream.end(body);

@@ -1,7 +1,10 @@
+import type { http2Sessions } from './http2-sessions.js';
+
 /**
  * Body of an HTTP/2 sender thread, started with `new Worker(source, { eval: true })` so that the
  * same code runs from dist and under Jest (which cannot start a worker from a .ts file). It must be
- * self-contained: node built-ins through require, nothing from the enclosing module.
+ * self-contained: node built-ins through require, nothing from the enclosing module; the source of
+ * http2Sessions comes in as its argument.
  *
  * In: arrays of groups `{ origin, path, headers, timeoutMs, parts: [before, after], reqs: [id, token, id, token, ...] }`;
  * the body of a request is before + JSON(token) + after (flat arrays clone cheaply); `{ close: true }` ends it.
@@ -9,11 +12,11 @@
  * Timeouts are checked by one sweep every 100 ms rather than a timer per stream (cheaper per request).
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
-export function http2ThreadMain(): void {
+export function http2ThreadMain(sessionsOf: typeof http2Sessions): void {
   const { parentPort } = require('node:worker_threads') as typeof import('node:worker_threads');
   const http2 = require('node:http2') as typeof import('node:http2');
   type Stream = import('node:http2').ClientHttp2Stream;
-  const sessions = new Map<string, import('node:http2').ClientHttp2Session>();
+  const sessions = sessionsOf(http2);
   /** Open streams and when they time out. */
   const deadlines = new Map<Stream, { at: number; timeoutMs: number; finish: (body: string | null, error: string | null) => void }>();
   let outbox: unknown[] = [];
@@ -40,23 +43,10 @@ export function http2ThreadMain(): void {
       stream.close(http2.constants.NGHTTP2_CANCEL);
     }
   }, 100).unref();
-  const session = (origin: string) => {
-    const existing = sessions.get(origin);
-    if (existing && !existing.closed && !existing.destroyed) return existing;
-    const s = http2.connect(origin);
-    const drop = () => {
-      if (sessions.get(origin) === s) sessions.delete(origin);
-    };
-    s.on('error', drop);
-    s.on('goaway', drop);
-    s.on('close', drop);
-    sessions.set(origin, s);
-    return s;
-  };
   const send = (origin: string, headers: Record<string, string>, timeoutMs: number, id: number, body: string) => {
     let stream: Stream;
     try {
-      stream = session(origin).request(headers);
+      stream = sessions.request(origin, headers);
     } catch (err) {
       return answer(id, 0, null, null, (err as Error).message);
     }
@@ -92,7 +82,7 @@ export function http2ThreadMain(): void {
       }
       return;
     }
-    for (const s of sessions.values()) s.close();
+    sessions.closeAll();
     parentPort!.close();
   });
 }
