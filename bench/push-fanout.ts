@@ -1,7 +1,8 @@
 // Benchmark of the push fan-out: N registered devices (bulk-inserted with SQL), one notification to
-// all of them, through the gateway and the push service to a loopback FCM server over HTTP/2 cleartext.
-// Prints messages/s and total time.
+// all of them, through the gateway and the push service to a loopback FCM server over HTTP/2 cleartext,
+// after a warm-up fan-out to other devices. Prints messages/s and total time.
 // Usage: npm run bench:push  (BENCH_DEVICES=100000 by default; PUSH_* / FCM_* variables tune the push service)
+//        BENCH_WARMUP_DEVICES=10000: the warm-up fan-out before the clock starts (its devices are then deleted).
 //        BENCH_FCM_FAKE=nginx (default; bench/fcm-nginx-fake.ts, installs nginx-light if missing) or node
 //        (the tests' FcmSandbox in a child process: checks every message, costs far more CPU).
 import 'reflect-metadata';
@@ -19,6 +20,7 @@ import { startInfra } from './common.js';
 import { freePort, startNginxFcmFake } from './fcm-nginx-fake.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
+const WARMUP_DEVICES = Number(process.env.BENCH_WARMUP_DEVICES ?? 10_000);
 const FAKE = process.env.BENCH_FCM_FAKE ?? 'nginx';
 
 interface ChildReady {
@@ -107,19 +109,6 @@ async function main(): Promise<void> {
       throw new Error(`BENCH_FCM_FAKE must be nginx or node, not ${FAKE}`);
     }
 
-    const insertStarted = Date.now();
-    const db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
-    await db.query(
-      `INSERT INTO push_devices (id, bot_id, user_id, token, platform, updated_at)
-       SELECT gen_random_uuid(), $1::uuid, 'user-' || g, 'bench-' || g || ':APA91b' || md5(g::text) || md5((g * 7)::text), 'android', now()
-       FROM generate_series(1, $2::int) AS g`,
-      [bot.id, DEVICES],
-    );
-    await db.query('ANALYZE push_devices');
-    await db.end();
-    process.stdout.write(`setup: ${DEVICES} devices inserted in ${Date.now() - insertStarted} ms\n`);
-
     const send = async (body: object) => {
       const res = await fetch(`${url}/v1/bots/${bot.id}/notifications`, {
         method: 'POST',
@@ -143,12 +132,34 @@ async function main(): Promise<void> {
       }
     };
 
-    // Warm-up: mints the access token, opens the HTTP/2 session, warms the JIT.
-    await waitDone(await send({ userIds: ['user-1', 'user-2'], title: 'warm-up', body: 'warm-up' }));
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    /** Inserts `count` live android devices of users `<prefix>-1` … with tokens unique to the prefix. */
+    const insertDevices = (prefix: string, count: number) =>
+      db.query(
+        `INSERT INTO push_devices (id, bot_id, user_id, token, platform, updated_at)
+         SELECT gen_random_uuid(), $1::uuid, $2 || '-' || g, $2 || '-' || g || ':APA91b' || md5(g::text) || md5((g * 7)::text), 'android', now()
+         FROM generate_series(1, $3::int) AS g`,
+        [bot.id, prefix, count],
+      );
+    const message = { title: 'Benchmark', body: 'Hello from the fan-out benchmark', journeySlug: 'bench', data: { campaign: 'bench' } };
+
+    // Warm-up, the same fan-out to devices removed before the measured run: mints the access token,
+    // opens the HTTP/2 sessions and lets V8 compile the hot paths before the clock starts.
+    await insertDevices('warm-up', WARMUP_DEVICES);
+    const warmup = await waitDone(await send({ all: true, ...message }));
+    if (warmup.sent !== WARMUP_DEVICES) throw new Error(`warm-up sent ${warmup.sent} of ${WARMUP_DEVICES}`);
+    await db.query('DELETE FROM push_devices WHERE bot_id = $1', [bot.id]);
+
+    const insertStarted = Date.now();
+    await insertDevices('bench', DEVICES);
+    await db.query('VACUUM ANALYZE push_devices');
+    await db.end();
+    process.stdout.write(`setup: ${DEVICES} devices inserted in ${Date.now() - insertStarted} ms\n`);
     const before = await countFcm();
 
     const started = process.hrtime.bigint();
-    const id = await send({ all: true, title: 'Benchmark', body: 'Hello from the fan-out benchmark', journeySlug: 'bench', data: { campaign: 'bench' } });
+    const id = await send({ all: true, ...message });
     const accepted = Number(process.hrtime.bigint() - started) / 1e6;
     const final = await waitDone(id);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -158,6 +169,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       [
         `push fan-out benchmark (loopback FCM fake ${FAKE} over HTTP/2, ${process.env.FCM_MAX_IN_FLIGHT ?? 100} in flight, batch ${process.env.PUSH_BATCH_SIZE ?? 500}, worker concurrency ${process.env.PUSH_WORKER_CONCURRENCY ?? 4}, ${process.env.FCM_SENDER_THREADS ?? 2} sender threads)`,
+        `  warm-up:          ${WARMUP_DEVICES} devices (one notification, removed before the measured run)`,
         `  devices:          ${DEVICES}`,
         `  notification:     ${final.status}, total ${final.total}, sent ${final.sent}, failed ${final.failed}`,
         `  FCM received:     ${received}, answered 200: ${after.ok - before.ok}`,
