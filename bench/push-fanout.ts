@@ -14,6 +14,7 @@ import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway
 import { PushConfigService } from '../apps/push-service/src/config/push-config.service.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { AccessTokenProvider } from '../apps/push-service/src/fcm/access-token.provider.js';
+import { PlatformEnv } from '@platform/config';
 import { SecretBox } from '@platform/crypto';
 import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
 import { startInfra } from './common.js';
@@ -166,9 +167,10 @@ async function main(): Promise<void> {
     const after = await countFcm();
 
     const received = after.total - before.total;
+    const cfg = push.get(PlatformEnv);
     process.stdout.write(
       [
-        `push fan-out benchmark (loopback FCM fake ${FAKE} over HTTP/2, ${process.env.FCM_MAX_IN_FLIGHT ?? 100} in flight, batch ${process.env.PUSH_BATCH_SIZE ?? 500}, worker concurrency ${process.env.PUSH_WORKER_CONCURRENCY ?? 4}, ${process.env.FCM_SENDER_THREADS ?? 2} sender threads)`,
+        `push fan-out benchmark (loopback FCM fake ${FAKE} over HTTP/2, ${cfg.FCM_MAX_IN_FLIGHT} in flight, batch ${cfg.PUSH_BATCH_SIZE}, worker concurrency ${cfg.PUSH_WORKER_CONCURRENCY}, ${cfg.FCM_SENDER_THREADS} sender threads)`,
         `  warm-up:          ${WARMUP_DEVICES} devices (one notification, removed before the measured run)`,
         `  devices:          ${DEVICES}`,
         `  notification:     ${final.status}, total ${final.total}, sent ${final.sent}, failed ${final.failed}`,

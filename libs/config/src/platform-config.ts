@@ -201,14 +201,14 @@ export class PlatformEnv {
   @Min(100, { message: 'PUSH_RPC_TIMEOUT_MS must be at least 100' })
   PUSH_RPC_TIMEOUT_MS: number = 10000;
 
-  /** FCM requests in flight at once per push-service process (HTTP/2 streams). */
+  /** FCM requests in flight at once per push-service process (HTTP/2 streams, at most the server's limit per session). */
   @Transform(toInt)
   @IsInt({ message: 'FCM_MAX_IN_FLIGHT must be an integer (1..1000)' })
   @Min(1, { message: 'FCM_MAX_IN_FLIGHT must be at least 1' })
   @Max(1000, { message: 'FCM_MAX_IN_FLIGHT must be at most 1000' })
-  FCM_MAX_IN_FLIGHT: number = 100;
+  FCM_MAX_IN_FLIGHT: number = 500;
 
-  /** Worker threads that carry the FCM HTTP/2 traffic (each its own session); 0 = the main thread. */
+  /** Worker threads that carry the FCM HTTP/2 traffic (each its own sessions); 0 = the main thread. */
   @Transform(toInt)
   @IsInt({ message: 'FCM_SENDER_THREADS must be an integer (0..16)' })
   @Min(0, { message: 'FCM_SENDER_THREADS must be at least 0' })
@@ -239,7 +239,7 @@ export class PlatformEnv {
   @IsInt({ message: 'PUSH_BATCH_SIZE must be an integer (1..5000)' })
   @Min(1, { message: 'PUSH_BATCH_SIZE must be at least 1' })
   @Max(5000, { message: 'PUSH_BATCH_SIZE must be at most 5000' })
-  PUSH_BATCH_SIZE: number = 500;
+  PUSH_BATCH_SIZE: number = 1000;
 
   /** Fan-out jobs a push-service process runs at once (they share FCM_MAX_IN_FLIGHT). */
   @Transform(toInt)
