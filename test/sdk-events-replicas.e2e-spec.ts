@@ -72,9 +72,15 @@ describe('SDK events across gateway replicas', () => {
       await onA.close();
       await onB.close();
     }
-    // Closed streams stop counting.
-    const again = await (await sendBotEvent(urlA, bot, chatUserId(token), 'refresh', { n: 2 })).json();
-    expect(again.delivered).toBe(0);
+    // Closed streams stop counting: each replica clears its presence once it sees the close, well before
+    // the presence TTL (2 pings + 5 s) would, so 2 s is enough and expiry cannot make this pass.
+    const hubs = [a, b].map((app) => app.get(StreamHub, { strict: false }));
+    await eventually(() => hubs.every((h) => h.connections().length === 0) || undefined, 2000, 'replicas saw the close');
+    await eventually(
+      async () => (await (await sendBotEvent(urlA, bot, chatUserId(token), 'refresh', { n: 2 })).json()).delivered === 0 || undefined,
+      2000,
+      'closed streams no longer counted',
+    );
   });
 
   it('a replica shutting down closes its streams with 1001 (the SDK reconnects) and stops counting them', async () => {
