@@ -1,6 +1,7 @@
 // Shared plumbing of the benchmarks: local Postgres + Redis, a seeded carousel bot, child processes,
 // and the machine description printed next to the figures.
 import { ChildProcess, spawn } from 'node:child_process';
+import { hash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, platform, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +63,7 @@ async function redisPid(url: string): Promise<number> {
   const redis = new Redis(url, { lazyConnect: true });
   await redis.connect();
   const info = await redis.info('server');
+  const calibration = await calibrate(redis);
   await redis.quit();
   return Number(/process_id:(\d+)/.exec(info)?.[1]);
 }
@@ -105,6 +107,35 @@ export interface Machine {
   os: string;
   redis: string;
   postgres: string;
+  calibration: Calibration;
+}
+
+/**
+ * A fixed workload timed on this machine. Hosts of the same kind differ (the same code has measured
+ * twice as fast on one as on another), so figures from different days are compared through these.
+ */
+export interface Calibration {
+  /** ms for 64 SHA-256 digests of 1 MiB and 100,000 JSON round trips of a small object (best of 3) */
+  cpuMs: number;
+  /** mean µs of 2,000 sequential Redis PINGs over loopback (a syscall- and scheduler-bound figure) */
+  redisPingUs: number;
+}
+
+async function calibrate(redis: Redis): Promise<Calibration> {
+  const block = Buffer.alloc(1024 * 1024, 7);
+  const sample = { messageId: '4f1c0c9e-8f0b-4bb4-9a55-8f3e2c1d0b7a', cards: [{ mediaLink: 'https://cdn.example.com/a.jpg' }], n: 3 };
+  let cpuMs = Infinity;
+  for (let round = 0; round < 3; round++) {
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < 64; i++) hash('sha256', block);
+    for (let i = 0; i < 100_000; i++) JSON.parse(JSON.stringify(sample));
+    cpuMs = Math.min(cpuMs, Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  const pings = 2000;
+  const t = process.hrtime.bigint();
+  for (let i = 0; i < pings; i++) await redis.ping();
+  const redisPingUs = Number(process.hrtime.bigint() - t) / 1e3 / pings;
+  return { cpuMs: Math.round(cpuMs), redisPingUs: Math.round(redisPingUs) };
 }
 
 export async function describeMachine(infra: Pick<BenchInfra, 'databaseUrl' | 'redisUrl'>): Promise<Machine> {
@@ -113,6 +144,7 @@ export async function describeMachine(infra: Pick<BenchInfra, 'databaseUrl' | 'r
   const redis = new Redis(infra.redisUrl, { lazyConnect: true });
   await redis.connect();
   const info = await redis.info('server');
+  const calibration = await calibrate(redis);
   await redis.quit();
   const db = new pg.Client({ connectionString: infra.databaseUrl });
   await db.connect();
@@ -125,11 +157,12 @@ export async function describeMachine(infra: Pick<BenchInfra, 'databaseUrl' | 'r
     os: `${platform()} ${release()}`,
     redis: /redis_version:(\S+)/.exec(info)?.[1] ?? '?',
     postgres: rows[0]?.v ?? '?',
+    calibration,
   };
 }
 
 export function machineLine(m: Machine): string {
-  return `${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.os}; Redis ${m.redis} (AOF, appendfsync always), Postgres ${m.postgres}; all on loopback`;
+  return `${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.os}; Redis ${m.redis} (AOF, appendfsync always), Postgres ${m.postgres}; all on loopback; calibration: fixed CPU work ${m.calibration.cpuMs} ms, Redis PING round trip ${m.calibration.redisPingUs} µs (lower is faster)`;
 }
 
 /** Number of AOF rewrites Redis has done so far (a rewrite during a measured run is worth knowing about). */

@@ -17,7 +17,7 @@ import { AccessTokenProvider } from '../apps/push-service/src/fcm/access-token.p
 import { PlatformEnv } from '@platform/config';
 import { SecretBox } from '@platform/crypto';
 import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
-import { startInfra } from './common.js';
+import { describeMachine, machineLine, startInfra } from './common.js';
 import { freePort, startNginxFcmFake } from './fcm-nginx-fake.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
@@ -147,6 +147,7 @@ async function main(): Promise<void> {
 
     // Warm-up, the same fan-out to devices removed before the measured run: mints the access token,
     // opens the HTTP/2 sessions and lets V8 compile the hot paths before the clock starts.
+    const machine = await describeMachine(infra);
     await insertDevices('warm-up', WARMUP_DEVICES);
     const warmup = await waitDone(await send({ all: true, ...message }));
     if (warmup.sent !== WARMUP_DEVICES) throw new Error(`warm-up sent ${warmup.sent} of ${WARMUP_DEVICES}`);
@@ -170,6 +171,7 @@ async function main(): Promise<void> {
     const cfg = push.get(PlatformEnv);
     process.stdout.write(
       [
+        `machine: ${machineLine(machine)}`,
         `push fan-out benchmark (loopback FCM fake ${FAKE} over HTTP/2, ${cfg.FCM_MAX_IN_FLIGHT} in flight, batch ${cfg.PUSH_BATCH_SIZE}, worker concurrency ${cfg.PUSH_WORKER_CONCURRENCY}, ${cfg.FCM_SENDER_THREADS} sender threads)`,
         `  warm-up:          ${WARMUP_DEVICES} devices (one notification, removed before the measured run)`,
         `  devices:          ${DEVICES}`,

@@ -152,10 +152,11 @@ async function main(): Promise<void> {
     const machine = await describeMachine(infra);
     const gatewayPort = await freePort();
     const baselinePort = await freePort();
-    const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.local/profiles'] : [];
-    const gateway = startNode([...profile, 'dist/apps/gateway/src/main.js'], { ...infra.env, PORT: String(gatewayPort) });
+    // BENCH_CPU_PROF=1: V8 CPU profiles of both servers in .local/profiles/<server>/ (for `node --cpu-prof` analysis).
+    const profile = (server: string) => (process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=.local/profiles/${server}`] : []);
+    const gateway = startNode([...profile('gateway'), 'dist/apps/gateway/src/main.js'], { ...infra.env, PORT: String(gatewayPort) });
     children.push(gateway);
-    const baseline = startNode(['dist/bench/baseline/fastify-bullmq-server.js'], {
+    const baseline = startNode([...profile('baseline'), 'dist/bench/baseline/fastify-bullmq-server.js'], {
       REDIS_URL: infra.redisUrl,
       PORT: String(baselinePort),
       BASELINE_QUEUE,
