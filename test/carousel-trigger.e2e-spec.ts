@@ -122,6 +122,15 @@ describe('carousel trigger: HTTP → queue → worker → WhatsApp Cloud API', (
     expect(final).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
+  it('is described in the OpenAPI document (it is a Fastify route, outside the Swagger scanner)', async () => {
+    const doc = await (await fetch(`${url}/docs/openapi.json`)).json();
+    const op = doc.paths['/api/engagements/notifications/v2/push']?.post;
+    expect(op).toMatchObject({ tags: ['carousel'], responses: { '200': expect.any(Object), '400': expect.any(Object), '401': expect.any(Object) } });
+    expect(op.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'bot', in: 'query', required: true }), expect.objectContaining({ name: 'x-api-key', in: 'header' })]),
+    );
+  });
+
   it('counts queued messages and send outcomes in /metrics', async () => {
     const text = await (await fetch(`${url}/metrics`)).text();
     expect(Number(/^carousel_messages_queued_total (\d+)/m.exec(text)?.[1])).toBeGreaterThanOrEqual(5);

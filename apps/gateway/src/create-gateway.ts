@@ -3,6 +3,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { PlatformEnv, loadPlatformEnv } from '@platform/config';
 import { PinoNestLogger, createLogger, lazyChildLoggerFactory } from '@platform/logger';
+import { documentCarouselTrigger } from './carousel/carousel-trigger.openapi.js';
 import { GatewayModule } from './gateway.module.js';
 import { ErrorResponseFilter } from './http/error-response.filter.js';
 import { configureFastify } from './http/fastify-setup.js';
@@ -33,7 +34,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key')
     .addBearerAuth()
     .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, openapi), {
+  SwaggerModule.setup('docs', app, () => documentCarouselTrigger(SwaggerModule.createDocument(app, openapi)), {
     swaggerUiEnabled: config.OPENAPI_UI === 'true',
     jsonDocumentUrl: 'docs/openapi.json',
   });

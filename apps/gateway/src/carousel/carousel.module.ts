@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
 import { PostgresLiveness } from '@platform/database';
-import { CarouselTriggerController } from './carousel-trigger.controller.js';
+import { CarouselTriggerRoute } from './carousel-trigger.route.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
-@Module({ imports: [AuthModule], controllers: [CarouselTriggerController], providers: [CarouselTriggerService, TriggerBatcher, PostgresLiveness] })
+@Module({ imports: [AuthModule], providers: [CarouselTriggerRoute, CarouselTriggerService, TriggerBatcher, PostgresLiveness] })
 export class CarouselModule {}

@@ -6,15 +6,20 @@ import { describeInfraError } from './infra-errors.js';
  * Every error answer is `{message, status:"error"}`. 5xx never carry internals: the detail goes
  * to the log, the caller gets a sentence saying what was unavailable.
  */
+const logger = new Logger('HTTP');
+
+/** A 5xx's detail, for the log only (the caller gets a sentence). */
+export function logServerError(method: string, url: string, exception: unknown): void {
+  logger.error(`${method} ${url} failed: ${errorText(exception)}`);
+}
+
 @Catch()
 export class ErrorResponseFilter implements ExceptionFilter {
-  private readonly logger = new Logger('HTTP');
-
   catch(exception: unknown, host: ArgumentsHost) {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const req = host.switchToHttp().getRequest<FastifyRequest>();
     const { statusCode, body, headers } = toErrorResponse(exception);
-    if (statusCode >= 500) this.logger.error(`${req.method} ${req.url} failed: ${errorText(exception)}`);
+    if (statusCode >= 500) logServerError(req.method, req.url, exception);
     for (const [k, v] of Object.entries(headers)) reply.header(k, v);
     reply.status(statusCode).send(body);
   }

@@ -1,6 +1,6 @@
 import { FastifyInstance } from 'fastify';
 import { refuseNonFormOAuthBodies } from '../oauth/form-only.hook.js';
-import { toErrorResponse } from './error-response.filter.js';
+import { logServerError, toErrorResponse } from './error-response.filter.js';
 
 /**
  * Hooks on the Fastify instance itself, for what happens before Nest sees a request: body parsing
@@ -16,8 +16,10 @@ export function configureFastify(fastify: FastifyInstance): void {
     });
     done(err, undefined);
   });
-  fastify.setErrorHandler((error, _req, reply) => {
+  // Errors of Fastify routes (the carousel trigger) and of what runs before Nest: answered and logged as ErrorResponseFilter does.
+  fastify.setErrorHandler((error, req, reply) => {
     const { statusCode, body, headers } = toErrorResponse(error);
+    if (statusCode >= 500) logServerError(req.method, req.url, error);
     reply.status(statusCode).headers(headers).send(body);
   });
 }

@@ -5,10 +5,15 @@ import type { FastifyRequest } from 'fastify';
 @Injectable()
 export class JsonContentTypeGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const type = context.switchToHttp().getRequest<FastifyRequest>().headers['content-type'] ?? '(none)';
-    if (!/^application\/json\s*(;|$)/i.test(type)) {
-      throw new BadRequestException(`Content-Type ${type} is not supported; send application/json`);
-    }
+    assertJsonContentType(context.switchToHttp().getRequest<FastifyRequest>());
     return true;
+  }
+}
+
+/** The guard's check, for routes served outside Nest's pipeline. */
+export function assertJsonContentType(req: FastifyRequest): void {
+  const type = req.headers['content-type'] ?? '(none)';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new BadRequestException(`Content-Type ${type} is not supported; send application/json`);
   }
 }

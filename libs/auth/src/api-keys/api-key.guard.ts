@@ -18,19 +18,24 @@ export class ApiKeyGuard implements CanActivate {
   constructor(private readonly apiKeys: ApiKeyService) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<FastifyRequest>();
-    const key = extractKey(req);
-    const principal = key ? await this.apiKeys.verify(key) : null;
-    if (!principal) throw new UnauthorizedException('A valid API key is required');
-    const params = req.params as Record<string, string | undefined>;
-    const query = req.query as Record<string, unknown>;
-    const routeBot = params?.botId ?? (typeof query?.bot === 'string' ? query.bot : undefined);
-    if (routeBot !== undefined && routeBot !== '' && routeBot !== principal.botId) {
-      throw new UnauthorizedException('A valid API key is required');
-    }
-    req.apiKey = principal;
+    await authenticateApiKey(context.switchToHttp().getRequest<FastifyRequest>(), this.apiKeys);
     return true;
   }
+}
+
+/** The guard's check, for routes served outside Nest's pipeline: sets `req.apiKey` or throws 401. */
+export async function authenticateApiKey(req: FastifyRequest, apiKeys: ApiKeyService): Promise<ApiKeyPrincipal> {
+  const key = extractKey(req);
+  const principal = key ? await apiKeys.verify(key) : null;
+  if (!principal) throw new UnauthorizedException('A valid API key is required');
+  const params = req.params as Record<string, string | undefined>;
+  const query = req.query as Record<string, unknown>;
+  const routeBot = params?.botId ?? (typeof query?.bot === 'string' ? query.bot : undefined);
+  if (routeBot !== undefined && routeBot !== '' && routeBot !== principal.botId) {
+    throw new UnauthorizedException('A valid API key is required');
+  }
+  req.apiKey = principal;
+  return principal;
 }
 
 function extractKey(req: FastifyRequest): string | undefined {
