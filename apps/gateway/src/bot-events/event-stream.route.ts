@@ -17,11 +17,14 @@ export class EventStreamRoute implements OnModuleInit {
 
   async onModuleInit() {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    // Clients only send small auth and ack frames.
-    await fastify.register(websocket, { options: { maxPayload: 16 * 1024 } });
-    fastify.get(STREAM_PATH, { websocket: true }, (socket, req) => {
-      const { botId, sessionId } = req.params as { botId: string; sessionId: string };
-      new StreamConnection(socket, botId, sessionId, this.hub.deps);
+    // In its own plugin scope, so that @fastify/websocket's per-request hooks run on this route only.
+    await fastify.register(async (scope) => {
+      // Clients only send small auth and ack frames.
+      await scope.register(websocket, { options: { maxPayload: 16 * 1024 } });
+      scope.get(STREAM_PATH, { websocket: true }, (socket, req) => {
+        const { botId, sessionId } = req.params as { botId: string; sessionId: string };
+        new StreamConnection(socket, botId, sessionId, this.hub.deps);
+      });
     });
   }
 }
