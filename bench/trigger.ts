@@ -5,7 +5,7 @@
 // Exits non-zero if the gateway answered anything but 2xx, or left fewer jobs in Redis than it answered 2xx.
 //
 // Variables: BENCH_CONNECTIONS (50), BENCH_SECONDS (15, per server, split over the rounds), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (3),
-//            BENCH_CPU_PROF=1 (gateway runs with --cpu-prof, profiles in .local/profiles/).
+//            BENCH_CPU_PROF=1 (both servers run with --cpu-prof, profiles in .local/profiles/<server>/).
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
@@ -138,8 +138,11 @@ async function measureInTurns(infra: BenchInfra, targets: Target[], headers: Rec
   const segments: Segment[][] = targets.map(() => []);
   for (let round = 1; round <= ROUNDS; round++) {
     for (const [i, target] of targets.entries()) {
-      process.stderr.write(`round ${round}/${ROUNDS}: ${target.name}, ${SECONDS / ROUNDS} s, ${CONNECTIONS} connections\n`);
-      segments[i].push(await segment(infra, target, headers, body, SECONDS / ROUNDS));
+      process.stderr.write(`round ${round}/${ROUNDS}: ${target.name}, ${SECONDS / ROUNDS} s, ${CONNECTIONS} connections`);
+      const s = await segment(infra, target, headers, body, SECONDS / ROUNDS);
+      segments[i].push(s);
+      const cpuUs = (s.cpu.server * 1e6) / Math.max(1, s.result['2xx']);
+      process.stderr.write(`: ${fmt(s.result.requests.average)} req/s, ${fmt(cpuUs)} µs server CPU per request\n`);
     }
   }
   return Promise.all(targets.map((t, i) => summarise(infra, t, warm[i], segments[i])));
@@ -197,7 +200,7 @@ async function main(): Promise<void> {
       '',
       `Machine: ${machineLine(machine)}.`,
       `Load: autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s measured per server in ${ROUNDS} turns of ${SECONDS / ROUNDS} s (baseline, gateway, baseline, ...); ` +
-        `the same 3-card trigger body to both; gateway = one built process (dist/apps/gateway/src/main.js)${profile.length ? ' with --cpu-prof' : ''}.`,
+        `the same 3-card trigger body to both; gateway = one built process (dist/apps/gateway/src/main.js)${process.env.BENCH_CPU_PROF ? ' with --cpu-prof' : ''}.`,
       '',
       '| Server | req/s (avg) | p50 ms | p99 ms | non-2xx | requests |',
       '|---|---:|---:|---:|---:|---:|',

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { PlatformEnv } from '@platform/config';
 import type { CarouselDispatchJob } from '@platform/contracts';
 import { QueueUnavailableError } from '../http/infra-errors.js';
@@ -8,16 +9,18 @@ import { TriggerBatcher } from './trigger-batcher.js';
 const env = { WHATSAPP_MAX_ATTEMPTS: 5, WHATSAPP_BACKOFF_MS: 2000, REDIS_COMMAND_TIMEOUT_MS: 200 } as PlatformEnv;
 
 function setup(opts: { addFails?: boolean; addHangs?: boolean } = {}) {
-  const adds: Array<Array<{ data: CarouselDispatchJob; opts: { jobId: string; attempts: number } }>> = [];
+  const adds: Array<{ data: CarouselDispatchJob; opts: { jobId: string; attempts: number }; corked: boolean }> = [];
+  let corked = false;
+  const stream = { cork: () => (corked = true), uncork: () => (corked = false) };
   const queue = {
-    addBulk: async (jobs: (typeof adds)[number]) => {
+    add: async (_name: string, data: CarouselDispatchJob, jobOpts: { jobId: string; attempts: number }) => {
       if (opts.addHangs) return new Promise(() => undefined);
       if (opts.addFails) throw new Error('Connection is closed.');
-      adds.push(jobs);
-      return [];
+      adds.push({ data, opts: jobOpts, corked });
+      return {};
     },
   } as unknown as Queue<CarouselDispatchJob>;
-  return { batcher: new TriggerBatcher(env, queue), adds };
+  return { batcher: new TriggerBatcher(env, queue, { stream } as unknown as Redis), adds, isCorked: () => corked };
 }
 
 const job = (id: string): CarouselDispatchJob => ({
@@ -31,15 +34,16 @@ const job = (id: string): CarouselDispatchJob => ({
 });
 
 describe('TriggerBatcher', () => {
-  it('queues the triggers of one event-loop turn with one addBulk, each job keyed by its message id', async () => {
-    const { batcher, adds } = setup();
+  it('queues the triggers of one event-loop turn while the socket is corked, each job keyed by its message id', async () => {
+    const { batcher, adds, isCorked } = setup();
     await Promise.all(['m1', 'm2', 'm3'].map((id) => batcher.enqueue(job(id))));
-    expect(adds).toHaveLength(1);
-    expect(adds[0].map((j) => [j.opts.jobId, j.data.messageId, j.opts.attempts])).toEqual([
-      ['m1', 'm1', 5],
-      ['m2', 'm2', 5],
-      ['m3', 'm3', 5],
+    expect(adds.map((j) => [j.opts.jobId, j.data.messageId, j.opts.attempts, j.corked])).toEqual([
+      ['m1', 'm1', 5, true],
+      ['m2', 'm2', 5, true],
+      ['m3', 'm3', 5, true],
     ]);
+    await new Promise((r) => setImmediate(r));
+    expect(isCorked()).toBe(false);
   });
 
   it('answers only after Redis has the job: a Redis failure rejects every caller of the batch', async () => {
