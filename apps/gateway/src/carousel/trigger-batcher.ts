@@ -41,7 +41,9 @@ export class TriggerBatcher {
     // alone (ioredis copies BullMQ's 64 scripts onto every pipeline) costs ~60 µs.
     const socket = this.redis.stream;
     socket?.cork();
-    setImmediate(() => socket?.uncork());
+    // A tick queued from a microtask runs once the whole microtask queue has drained, i.e. after every
+    // add below has written its command; a setImmediate would hold them back behind the next poll phase.
+    void Promise.resolve().then(() => process.nextTick(() => socket?.uncork()));
     try {
       await withTimeout(
         Promise.all(batch.map((job) => this.queue.add('send', job, { ...this.options, jobId: job.messageId }))),
