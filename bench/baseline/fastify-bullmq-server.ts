@@ -12,8 +12,12 @@ const queueName = process.env.BASELINE_QUEUE ?? 'bench-baseline-trigger';
 const port = Number(process.env.PORT ?? 3100);
 
 interface Body {
-  notification: { params: { cards: Array<{ media: { mediaLink: string } }> } };
+  userDetails: { number: string };
+  notification: { templateId: string; type: string; params: { cards: Array<{ media: { mediaLink: string } }> } };
 }
+
+// The gateway resolves the sender's id from its catalog; a UUID of the same length stands in for it.
+const senderId = randomUUID();
 
 const queue = new Queue(queueName, { connection: { url: redisUrl } });
 const app = Fastify();
@@ -21,12 +25,20 @@ const app = Fastify();
 app.get('/health', async () => ({ status: 'ok' }));
 
 app.post('/api/engagements/notifications/v2/push', async (req) => {
-  const { cards } = (req.body as Body).notification.params;
+  const { userDetails, notification } = req.body as Body;
   const msgId = randomUUID();
-  // The gateway's job: the message id and the cards' media links, with the same job options.
+  // The gateway's job (CarouselDispatchJob): the same fields and sizes, with the same job options.
   await queue.add(
     'send',
-    { messageId: msgId, cards: cards.map((c) => ({ mediaLink: c.media.mediaLink })) },
+    {
+      messageId: msgId,
+      botId: (req.query as { bot: string }).bot,
+      templateId: notification.templateId,
+      senderId,
+      channel: notification.type,
+      recipient: userDetails.number.replace(/^\+/, ''),
+      cards: notification.params.cards.map((c) => ({ mediaLink: c.media.mediaLink })),
+    },
     {
       jobId: msgId,
       attempts: 5,
