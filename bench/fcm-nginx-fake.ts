@@ -13,6 +13,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface NginxFcmFake {
   baseUrl: string;
+  /** The nginx master process (its worker is a child). */
+  pid: number;
   /** Requests answered so far: all, and those answered 200. */
   count(): Promise<{ total: number; ok: number }>;
   stop(): Promise<void>;
@@ -110,6 +112,7 @@ export async function startNginxFcmFake(opts: { port: number; projectId: string;
   }
   return {
     baseUrl: `http://127.0.0.1:${opts.port}`,
+    pid: child.pid!,
     async count() {
       await sleep(300); // the access log is flushed every 100 ms
       let total = 0;

@@ -17,7 +17,7 @@ import { AccessTokenProvider } from '../apps/push-service/src/fcm/access-token.p
 import { PlatformEnv } from '@platform/config';
 import { SecretBox } from '@platform/crypto';
 import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
-import { describeMachine, machineLine, startInfra } from './common.js';
+import { cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra } from './common.js';
 import { freePort, startNginxFcmFake } from './fcm-nginx-fake.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
@@ -100,12 +100,14 @@ async function main(): Promise<void> {
     const saved = await push.get(PushConfigService).save(bot.id, { sealedServiceAccount: push.get(SecretBox).encrypt(JSON.stringify(account)) });
     if (!saved.ok) throw new Error(`config not saved: ${saved.message}`);
     let countFcm = () => request<FcmCount>(child, { type: 'count' }, 'count');
+    let fakePid = child.pid!; // the Node fake runs in the providers child
     if (FAKE === 'nginx') {
       // nginx accepts exactly the access token the push service mints (and caches) for the bot.
       const accessToken = await push.get(AccessTokenProvider).get((await push.get(PushConfigService).load(bot.id))!);
       const nginx = await startNginxFcmFake({ port: nginxPort, projectId, accessToken });
       cleanups.unshift(() => nginx.stop());
       countFcm = () => nginx.count();
+      fakePid = nginx.pid;
     } else if (FAKE !== 'node') {
       throw new Error(`BENCH_FCM_FAKE must be nginx or node, not ${FAKE}`);
     }
@@ -160,12 +162,24 @@ async function main(): Promise<void> {
     process.stdout.write(`setup: ${DEVICES} devices inserted in ${Date.now() - insertStarted} ms\n`);
     const before = await countFcm();
 
+    // CPU seconds of each process that works for the fan-out (all threads; nginx with its worker).
+    const cpuNow = () => ({
+      platform: cpuSecondsOf(process.pid),
+      fake: cpuSecondsWithChildren(fakePid),
+      redis: cpuSecondsOf(infra.pids.redis),
+      postgres: cpuSecondsWithChildren(infra.pids.postgres),
+    });
+    const cpuBefore = cpuNow();
     const started = process.hrtime.bigint();
     const id = await send({ all: true, ...message });
     const accepted = Number(process.hrtime.bigint() - started) / 1e6;
     const final = await waitDone(id);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const cpuAfter = cpuNow();
     const after = await countFcm();
+    const perMessage = (k: keyof typeof cpuBefore) => ((cpuAfter[k] - cpuBefore[k]) * 1e6) / Math.max(1, final.sent);
+    const cpu = { platform: perMessage('platform'), fake: perMessage('fake'), redis: perMessage('redis'), postgres: perMessage('postgres') };
+    const cpuTotal = cpu.platform + cpu.fake + cpu.redis + cpu.postgres;
 
     const received = after.total - before.total;
     const cfg = push.get(PlatformEnv);
@@ -180,6 +194,8 @@ async function main(): Promise<void> {
         `  accepted (202):   ${accepted.toFixed(0)} ms`,
         `  total time:       ${seconds.toFixed(2)} s (request to last count)`,
         `  throughput:       ${Math.round(final.sent / seconds).toLocaleString('en-US')} messages/s`,
+        `  CPU per message:  ${fmt(cpuTotal)} µs = gateway + push service (all threads) ${fmt(cpu.platform)}, FCM fake ${fmt(cpu.fake)}, ` +
+          `Redis ${fmt(cpu.redis)}, Postgres ${fmt(cpu.postgres)} (two cores allow ${fmt(2e6 / 10_000)} µs at 10,000/s)`,
       ].join('\n') + '\n',
     );
     if (final.sent !== DEVICES || received !== DEVICES || after.ok - before.ok !== DEVICES) process.exitCode = 1;
