@@ -4,7 +4,7 @@
 // both are loaded in turns for BENCH_ROUNDS rounds (autocannon). Prints a Markdown block for BENCHMARKS.md.
 // Exits non-zero if the gateway answered anything but 2xx, or left fewer jobs in Redis than it answered 2xx.
 //
-// Variables: BENCH_CONNECTIONS (50), BENCH_SECONDS (15, per server, split over the rounds), BENCH_ROUNDS (3), BENCH_WARMUP_SECONDS (3),
+// Variables: BENCH_CONNECTIONS (50), BENCH_SECONDS (30, per server, split over the rounds), BENCH_ROUNDS (6), BENCH_WARMUP_SECONDS (3),
 //            BENCH_CPU_PROF=1 (both servers run with --cpu-prof, profiles in .local/profiles/<server>/).
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
@@ -16,9 +16,9 @@ import { carouselBody } from '@platform/testing';
 import { BenchInfra, aofRewrites, cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy } from './common.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const BASELINE_QUEUE = 'bench-baseline-trigger';
 const PATH = '/api/engagements/notifications/v2/push';
 
