@@ -129,6 +129,8 @@ describe('carousel trigger: HTTP → queue → worker → WhatsApp Cloud API', (
     expect(op.parameters).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'bot', in: 'query', required: true }), expect.objectContaining({ name: 'x-api-key', in: 'header' })]),
     );
+    const card = op.requestBody.content['application/json'].schema.properties.notification.properties.params.properties.cards.items;
+    expect(card.properties.media).toMatchObject({ required: ['mediaLink'], properties: { mediaLink: { type: 'string', format: 'uri' } } });
   });
 
   it('counts queued messages and send outcomes in /metrics', async () => {
