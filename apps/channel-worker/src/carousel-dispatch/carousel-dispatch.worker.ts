@@ -23,7 +23,7 @@ export class CarouselDispatchWorker implements OnApplicationBootstrap, OnApplica
       concurrency: this.env.WORKER_CONCURRENCY,
       lockDuration: this.env.WORKER_LOCK_MS,
       stalledInterval: Math.max(500, Math.floor(this.env.WORKER_LOCK_MS / 2)),
-      maxStalledCount: 3,
+      maxStalledCount: this.env.WORKER_MAX_STALLED_COUNT,
     });
     this.worker.on('error', (err) => this.logger.error(`worker error: ${err.message}`));
     this.worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its worker stopped); it will run again`));

@@ -27,7 +27,7 @@ export class FanoutWorker implements OnApplicationBootstrap, OnApplicationShutdo
       concurrency: this.env.PUSH_WORKER_CONCURRENCY,
       lockDuration: this.env.WORKER_LOCK_MS,
       stalledInterval: Math.max(500, Math.floor(this.env.WORKER_LOCK_MS / 2)),
-      maxStalledCount: 3,
+      maxStalledCount: this.env.WORKER_MAX_STALLED_COUNT,
     });
     this.worker.on('error', (err) => this.logger.error(`worker error: ${err.message}`));
     this.worker.on('failed', (job, err) => {
