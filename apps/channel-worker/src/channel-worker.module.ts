@@ -6,6 +6,7 @@ import { HealthModule } from '@platform/health';
 import { QueueModule } from '@platform/queue';
 import { CarouselDispatchHandler } from './carousel-dispatch/carousel-dispatch.handler.js';
 import { CarouselDispatchWorker } from './carousel-dispatch/carousel-dispatch.worker.js';
+import { StalledMessageSettler } from './carousel-dispatch/stalled-message.settler.js';
 import { WhatsAppCloudClient } from './whatsapp/whatsapp-cloud.client.js';
 
 @Module({})
@@ -14,7 +15,7 @@ export class ChannelWorkerModule {
     return {
       module: ChannelWorkerModule,
       imports: [PlatformConfigModule.forRoot(env), DatabaseModule, CryptoModule, QueueModule.forProducers([]), HealthModule],
-      providers: [WhatsAppCloudClient, CarouselDispatchHandler, CarouselDispatchWorker],
+      providers: [WhatsAppCloudClient, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker],
     };
   }
 }

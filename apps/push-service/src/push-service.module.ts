@@ -16,6 +16,7 @@ import { BatchHandler } from './notifications/batch.handler.js';
 import { FanoutWorker } from './notifications/fanout.worker.js';
 import { NotificationService } from './notifications/notification.service.js';
 import { PlanHandler } from './notifications/plan.handler.js';
+import { StalledFanoutSettler } from './notifications/stalled-fanout.settler.js';
 import { PushRpcController } from './rpc/push-rpc.controller.js';
 import { RpcOnce } from './rpc/rpc-once.js';
 
@@ -38,6 +39,7 @@ export class PushServiceModule {
         BatchProgressStore,
         PlanHandler,
         BatchHandler,
+        StalledFanoutSettler,
         FanoutWorker,
       ],
     };

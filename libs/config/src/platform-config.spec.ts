@@ -10,7 +10,7 @@ const base = {
 describe('loadPlatformEnv', () => {
   it('applies defaults and derives the public URLs', () => {
     const env = loadPlatformEnv(base);
-    expect(env).toMatchObject({ PORT: 3000, WHATSAPP_MAX_ATTEMPTS: 5, BASE_URL: 'http://127.0.0.1:3000', AUTH_URL: 'http://127.0.0.1:3000' });
+    expect(env).toMatchObject({ PORT: 3000, WHATSAPP_MAX_ATTEMPTS: 5, WORKER_MAX_STALLED_COUNT: 3, BASE_URL: 'http://127.0.0.1:3000', AUTH_URL: 'http://127.0.0.1:3000' });
   });
 
   it('names every missing variable', () => {
@@ -28,6 +28,8 @@ describe('loadPlatformEnv', () => {
     ['ENCRYPTION_KEYS', 'k1:short', 'ENCRYPTION_KEYS must be comma-separated keyId:base64 pairs'],
     ['PORT', 'eighty', 'PORT must be an integer'],
     ['WHATSAPP_MAX_ATTEMPTS', '0', 'WHATSAPP_MAX_ATTEMPTS must not be less than 1'],
+    ['WORKER_MAX_STALLED_COUNT', '-1', 'WORKER_MAX_STALLED_COUNT must be at least 0'],
+    ['WORKER_MAX_STALLED_COUNT', 'often', 'WORKER_MAX_STALLED_COUNT must be an integer (0..100)'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],
     ['ENCRYPTION_ACTIVE_KEY_ID', 'k9', 'ENCRYPTION_ACTIVE_KEY_ID "k9" is not among ENCRYPTION_KEYS'],
   ])('refuses a malformed %s', (name, value, message) => {

@@ -121,6 +121,16 @@ export class PlatformEnv {
   @Min(1000)
   WORKER_LOCK_MS: number = 30000;
 
+  /**
+   * Times a job may stall (its process stopped mid-run) and still run again; one more stall and BullMQ
+   * fails it, and the app settles its message or notification as failed (0: the first stall fails it).
+   */
+  @Transform(toInt)
+  @IsInt({ message: 'WORKER_MAX_STALLED_COUNT must be an integer (0..100)' })
+  @Min(0, { message: 'WORKER_MAX_STALLED_COUNT must be at least 0' })
+  @Max(100, { message: 'WORKER_MAX_STALLED_COUNT must be at most 100' })
+  WORKER_MAX_STALLED_COUNT: number = 3;
+
   /** Upper bound on how long a request waits for Redis before it is answered 500. */
   @Transform(toInt)
   @IsInt({ message: 'REDIS_COMMAND_TIMEOUT_MS must be an integer' })

@@ -82,7 +82,8 @@ export class CarouselDispatchHandler {
   }
 }
 
-function acceptedMessage(job: Job<CarouselDispatchJob>): AcceptedMessage {
+/** The message as the gateway accepted it, from its job. */
+export function acceptedMessage(job: Job<CarouselDispatchJob>): AcceptedMessage {
   const { messageId, botId, templateId, senderId, channel, recipient } = job.data;
   return { id: messageId, botId, templateId, senderId, channel: channel as Channel, recipient, acceptedAt: new Date(job.timestamp) };
 }

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { PushBatchJob } from '@platform/contracts';
 import { BatchCounts, DeviceRepository, NotificationRepository, PushNotification } from '@platform/database';
+import { StalledTooOftenError } from '@platform/queue';
 import { LoadedPushConfig, PushConfigService } from '../config/push-config.service.js';
 import { fcmBodyParts } from '../fcm/fcm-message.js';
 import { FcmConfigError, FcmSender } from '../fcm/fcm-sender.js';
@@ -60,8 +61,9 @@ export class BatchHandler {
 
   /**
    * The batch job's last attempt threw an error of its own (not a device's: Postgres or Redis down,
-   * the config unreadable, …): the devices without an outcome count as failed, and the batch is
-   * counted through the same exactly-once completeBatch as always, so `pending` reaches 0.
+   * the config unreadable, …), or BullMQ failed it for stalling too often: the devices without an
+   * outcome count as failed, and the batch is counted through the same exactly-once completeBatch as
+   * always, so `pending` reaches 0.
    * If the recorded outcomes cannot be read, every device of the batch counts as failed.
    */
   async giveUp(job: Job<PushBatchJob>, err: unknown): Promise<void> {
@@ -86,8 +88,9 @@ export class BatchHandler {
     const counts = await this.settle(notification.botId, outcomes);
     const counted = await this.notifications.completeBatch(notificationId, seq, counts);
     await this.progress.clear(notificationId, seq).catch(() => undefined);
+    const why = err instanceof StalledTooOftenError ? `: the job ${err.message}` : ` after ${attempts} attempts (${(err as Error)?.message ?? err})`;
     this.logger.error(
-      `notification ${notificationId} batch ${seq}: gave up after ${attempts} attempts (${(err as Error)?.message ?? err}); ` +
+      `notification ${notificationId} batch ${seq}: gave up${why}; ` +
         `${unresolved} of ${deviceIds.length} devices had no outcome and count as failed${unknown}` +
         `${counted ? '' : '; the batch had already been counted, nothing added'}`,
     );

@@ -3,23 +3,31 @@ import { Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { PlatformEnv } from '@platform/config';
 import { PushBatchJob, PushPlanJob, PushQueueNames } from '@platform/contracts';
-import { createWorkerRedis } from '@platform/queue';
+import { StalledJobSettler, createWorkerRedis, isStalledLimitFailure } from '@platform/queue';
 import { BatchHandler } from './batch.handler.js';
 import { isFinalAttempt } from './fanout-job-options.js';
 import { PlanHandler } from './plan.handler.js';
+import { StalledFanoutSettler } from './stalled-fanout.settler.js';
 
-/** Consumes the push-fanout queue: `plan` jobs queue `batch` jobs; any replica takes any job. */
+/**
+ * Consumes the push-fanout queue: `plan` jobs queue `batch` jobs; any replica takes any job. A job that
+ * stalls too often is failed by BullMQ, and settled like one whose last attempt threw.
+ */
 @Injectable()
 export class FanoutWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('FanoutWorker');
   private worker?: Worker;
   private connection?: Redis;
+  private readonly stalled: StalledJobSettler<unknown>;
 
   constructor(
     private readonly env: PlatformEnv,
     private readonly plan: PlanHandler,
     private readonly batch: BatchHandler,
-  ) {}
+    settler: StalledFanoutSettler,
+  ) {
+    this.stalled = new StalledJobSettler((job, err) => settler.settle(job, err), this.logger);
+  }
 
   onApplicationBootstrap() {
     this.worker = new Worker(PushQueueNames.fanout, (job) => this.route(job), {
@@ -27,20 +35,23 @@ export class FanoutWorker implements OnApplicationBootstrap, OnApplicationShutdo
       concurrency: this.env.PUSH_WORKER_CONCURRENCY,
       lockDuration: this.env.WORKER_LOCK_MS,
       stalledInterval: Math.max(500, Math.floor(this.env.WORKER_LOCK_MS / 2)),
-      maxStalledCount: 3,
+      maxStalledCount: this.env.WORKER_MAX_STALLED_COUNT,
     });
     this.worker.on('error', (err) => this.logger.error(`worker error: ${err.message}`));
     this.worker.on('failed', (job, err) => {
-      if (!job) return;
+      if (!job || isStalledLimitFailure(err)) return; // logged when settled
       if (job.attemptsMade >= (job.opts.attempts ?? 1)) this.logger.error(`${job.name} job ${job.id} failed for good after ${job.attemptsMade} runs: ${err.message}`);
       else this.logger.warn(`${job.name} job ${job.id} run ${job.attemptsMade} failed: ${err.message}`);
     });
-    this.worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its process stopped); it will run again`));
+    this.worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its process stopped); it will run again unless it stalled too often`));
+    this.stalled.watch(this.worker);
+    void this.stalled.sweep(PushQueueNames.fanout, this.connection);
     this.logger.log(`consuming ${PushQueueNames.fanout} with concurrency ${this.env.PUSH_WORKER_CONCURRENCY}`);
   }
 
   async onApplicationShutdown() {
     await this.worker?.close();
+    await this.stalled.close();
     await this.connection?.quit().catch(() => this.connection?.disconnect()); // BullMQ leaves a passed-in connection open
   }
 

@@ -4,6 +4,7 @@ import type { Job, Queue } from 'bullmq';
 import type { PlatformEnv } from '@platform/config';
 import type { PushPlanJob } from '@platform/contracts';
 import type { DeviceRepository, NotificationRepository } from '@platform/database';
+import { StalledTooOftenError } from '@platform/queue';
 import type { PushConfigService } from '../config/push-config.service.js';
 import type { AccessTokenProvider } from '../fcm/access-token.provider.js';
 import { TransientPushError } from '../fcm/push-errors.js';
@@ -47,5 +48,17 @@ describe('PlanHandler.giveUp (the last attempt of a plan threw)', () => {
     const [[, reason]] = failed;
     expect(reason).toContain('(last error: an internal error of the push service (its log has the details))');
     expect(reason).not.toContain('db.internal');
+  });
+
+  it('says so when BullMQ failed the job for stalling too often, without counting attempts', async () => {
+    const { handler, failed } = setup();
+    await handler.giveUp(job, new StalledTooOftenError(4));
+    expect(failed).toEqual([
+      [
+        'n1',
+        'Planning the delivery stalled too often (its worker process stopped mid-run 4 times, more than WORKER_MAX_STALLED_COUNT allows); ' +
+          'devices not reached by then get nothing. Send the notification again once the cause is fixed.',
+      ],
+    ]);
   });
 });

@@ -3,7 +3,7 @@ import { Job, Queue } from 'bullmq';
 import { PlatformEnv } from '@platform/config';
 import { PushBatchJob, PushPlanJob, PushQueueNames } from '@platform/contracts';
 import { DeviceRepository, NotificationRepository } from '@platform/database';
-import { InjectQueue } from '@platform/queue';
+import { InjectQueue, StalledTooOftenError } from '@platform/queue';
 import { PushConfigService } from '../config/push-config.service.js';
 import { AccessTokenProvider } from '../fcm/access-token.provider.js';
 import { CredentialsRejectedError } from '../fcm/push-errors.js';
@@ -67,17 +67,20 @@ export class PlanHandler {
   }
 
   /**
-   * The plan job's last attempt threw (e.g. the token endpoint stayed unreachable, or Postgres did):
+   * The plan job's last attempt threw (e.g. the token endpoint stayed unreachable, or Postgres did), or
+   * BullMQ failed it for stalling too often:
    * the notification fails with a reason an administrator can act on, and planning stops, so the
    * batches already queued finish it (counting their unsent devices failed) or it is finished now.
    */
   async giveUp(job: Job<PushPlanJob>, err: unknown): Promise<void> {
     const id = job.data.notificationId;
     const attempts = job.opts.attempts ?? 1;
-    this.logger.error(`notification ${id}: planning gave up after ${attempts} attempts: ${(err as Error)?.message ?? err}`);
-    const reason =
-      `Planning the delivery failed after ${attempts} attempt${attempts === 1 ? '' : 's'} (last error: ${describeJobError(err)}); ` +
-      'devices not reached by then get nothing. Send the notification again once the cause is fixed.';
+    const stalled = err instanceof StalledTooOftenError;
+    this.logger.error(`notification ${id}: planning gave up${stalled ? '' : ` after ${attempts} attempts`}: ${(err as Error)?.message ?? err}`);
+    const why = stalled
+      ? err.message
+      : `failed after ${attempts} attempt${attempts === 1 ? '' : 's'} (last error: ${describeJobError(err)})`;
+    const reason = `Planning the delivery ${why}; devices not reached by then get nothing. Send the notification again once the cause is fixed.`;
     await this.notifications.failPlanning(id, reason);
   }
 

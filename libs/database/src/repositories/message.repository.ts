@@ -67,6 +67,26 @@ export class MessageRepository {
     return sends.map(() => undefined);
   }
 
+  /**
+   * Fails a message its job will not deliver, though no attempt recorded that (BullMQ failed the job for
+   * stalling too often): creates the row from the job when there is none yet, and leaves a message
+   * already final untouched. True when the message changed.
+   */
+  async failUnlessFinal(m: AcceptedMessage, code: string, text: string): Promise<boolean> {
+    const { rowCount } = await this.db.query({
+      name: 'messages-fail-unless-final',
+      text: `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "last_error_code", "last_error_text", "created_at", "updated_at")
+             SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::"Channel", $6, 'failed', 0, $7, $8, $9::timestamptz, now()
+             WHERE EXISTS (SELECT 1 FROM "templates" t WHERE t."id" = $3::uuid AND t."bot_id" = $2::uuid)
+               AND EXISTS (SELECT 1 FROM "channel_senders" s WHERE s."id" = $4::uuid AND s."bot_id" = $2::uuid)
+             ON CONFLICT ("id") DO UPDATE SET "status" = 'failed', "last_error_code" = EXCLUDED."last_error_code",
+               "last_error_text" = EXCLUDED."last_error_text", "updated_at" = now()
+               WHERE "messages"."status" NOT IN ('sent', 'delivered', 'read', 'failed')`,
+      values: [m.id, m.botId, m.templateId, m.senderId, m.channel, m.recipient, code, text.slice(0, 1000), m.acceptedAt],
+    });
+    return rowCount === 1;
+  }
+
   recordError(id: string, code: string | null, text: string, final: boolean) {
     return this.db.message.update({
       where: { id },

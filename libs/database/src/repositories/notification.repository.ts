@@ -91,6 +91,11 @@ export class NotificationRepository {
     return rows.length === 1;
   }
 
+  /** True once a batch's counts were added (completeBatch ran for it). */
+  async isBatchCounted(id: string, seq: number): Promise<boolean> {
+    return (await this.db.pushNotificationBatch.count({ where: { notificationId: id, seq } })) > 0;
+  }
+
   /** The whole notification failed (e.g. rejected credentials); batches still running count their devices failed. */
   async fail(id: string, reason: string): Promise<void> {
     await this.db.$executeRaw`

@@ -1,0 +1,24 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Job } from 'bullmq';
+import { CarouselDispatchJob } from '@platform/contracts';
+import { MessageRepository } from '@platform/database';
+import { StalledTooOftenError } from '@platform/queue';
+import { acceptedMessage } from './carousel-dispatch.handler.js';
+
+/**
+ * Fails the message of a job BullMQ failed for stalling too often, as a last failed attempt would
+ * (`failed`, with the reason as its last error); a message already final is left as it is.
+ */
+@Injectable()
+export class StalledMessageSettler {
+  private readonly logger = new Logger('CarouselDispatch');
+
+  constructor(private readonly messages: MessageRepository) {}
+
+  async settle(job: Job<CarouselDispatchJob>, err: StalledTooOftenError): Promise<void> {
+    const text = `The delivery job ${err.message}; the message is not tried again.`;
+    if (await this.messages.failUnlessFinal(acceptedMessage(job), 'stalled', text)) {
+      this.logger.error(`message ${job.data.messageId} failed: ${text}`);
+    }
+  }
+}

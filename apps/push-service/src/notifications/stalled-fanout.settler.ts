@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { Job } from 'bullmq';
+import { PushBatchJob, PushPlanJob } from '@platform/contracts';
+import { NotificationRepository } from '@platform/database';
+import { StalledTooOftenError } from '@platform/queue';
+import { BatchHandler } from './batch.handler.js';
+import { PlanHandler } from './plan.handler.js';
+
+/**
+ * Settles a fan-out job BullMQ failed for stalling too often through its handler's giveUp, as when a
+ * last attempt throws, unless it is settled already: a plan whose planning is done, a batch already
+ * counted. Another replica may settle the same job again (start-up sweeps); it then changes nothing.
+ */
+@Injectable()
+export class StalledFanoutSettler {
+  constructor(
+    private readonly notifications: NotificationRepository,
+    private readonly plan: PlanHandler,
+    private readonly batch: BatchHandler,
+  ) {}
+
+  async settle(job: Job, err: StalledTooOftenError): Promise<void> {
+    if (job.name === 'plan') {
+      const n = await this.notifications.findById((job as Job<PushPlanJob>).data.notificationId);
+      if (n && !n.planningDone) await this.plan.giveUp(job as Job<PushPlanJob>, err);
+    } else if (job.name === 'batch') {
+      const { notificationId, seq } = (job as Job<PushBatchJob>).data;
+      if (!(await this.notifications.isBatchCounted(notificationId, seq))) await this.batch.giveUp(job as Job<PushBatchJob>, err);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import { EventEmitter } from 'node:events';
+import { UnrecoverableError } from 'bullmq';
+import type { Job, Worker } from 'bullmq';
+import { StalledJobSettler } from './stalled-job-settler.js';
+import { STALLED_LIMIT_REASON, StalledTooOftenError } from './stalled-limit.js';
+
+const job = (stalledCounter: number) => ({ id: 'm1', name: 'send', data: {}, stalledCounter }) as unknown as Job<object>;
+
+/** A settler watching a fake worker; records what it settles and logs. */
+function setup(settle: (job: Job<object>, err: StalledTooOftenError) => Promise<void> = async () => undefined) {
+  const settled: Array<{ job: Job<object>; err: StalledTooOftenError }> = [];
+  const errors: string[] = [];
+  const settler = new StalledJobSettler<object>(
+    (j, err) => {
+      settled.push({ job: j, err });
+      return settle(j, err);
+    },
+    { warn: () => undefined, error: (line) => void errors.push(line) },
+  );
+  const worker = new EventEmitter();
+  settler.watch(worker as unknown as Worker<object>);
+  return { settler, worker, settled, errors };
+}
+
+describe('StalledJobSettler.watch', () => {
+  it('settles a job the worker failed for stalling too often, with the stall count in readable words', async () => {
+    const { settler, worker, settled } = setup();
+    worker.emit('failed', job(4), new UnrecoverableError(STALLED_LIMIT_REASON), 'active');
+    await settler.close();
+    expect(settled).toHaveLength(1);
+    expect(settled[0].job.id).toBe('m1');
+    expect(settled[0].err).toBeInstanceOf(StalledTooOftenError);
+    expect(settled[0].err.message).toBe('stalled too often (its worker process stopped mid-run 4 times, more than WORKER_MAX_STALLED_COUNT allows)');
+  });
+
+  it('leaves other failures to the usual paths', async () => {
+    const { settler, worker, settled } = setup();
+    worker.emit('failed', job(0), new Error('131000: Something went wrong'), 'active');
+    worker.emit('failed', undefined, new UnrecoverableError(STALLED_LIMIT_REASON), 'active');
+    await settler.close();
+    expect(settled).toEqual([]);
+  });
+
+  it('logs one error line when the failure cannot be recorded, and close() still resolves', async () => {
+    const { settler, worker, errors } = setup(async () => Promise.reject(new Error('The database is unavailable')));
+    worker.emit('failed', job(1), new UnrecoverableError(STALLED_LIMIT_REASON), 'active');
+    await settler.close();
+    expect(errors).toEqual([
+      'send job m1 stalled too often (its worker process stopped mid-run 1 time, more than WORKER_MAX_STALLED_COUNT allows), ' +
+        'but its failure could not be recorded (The database is unavailable); the next start-up tries again',
+    ]);
+  });
+});

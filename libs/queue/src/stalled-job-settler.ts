@@ -1,0 +1,81 @@
+import { Job, Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { STALLED_LIMIT_REASON, StalledTooOftenError, isStalledLimitFailure } from './stalled-limit.js';
+
+/** How many of a queue's newest failed jobs the start-up sweep looks at. */
+export const STALLED_SWEEP_LIMIT = 1000;
+
+/**
+ * Records the failure of a job BullMQ failed for stalling too often (its message or notification ends
+ * failed) and logs a line when it changed something. It may be called again for a job already settled
+ * (every replica sweeps at start-up): it must then change nothing.
+ */
+export type SettleStalledJob<T> = (job: Job<T>, err: StalledTooOftenError) => Promise<void>;
+
+/**
+ * BullMQ fails a job that stalled more than maxStalledCount times without calling the processor, so
+ * no handler's last-attempt code settles it. This hands such jobs to the app: each one the worker
+ * fails (its `failed` event, in the process that failed it), and at start-up those among the queue's
+ * newest failed jobs, for a process that stopped before it had settled one.
+ */
+export class StalledJobSettler<T> {
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly settle: SettleStalledJob<T>,
+    private readonly logger: { warn(line: string): void; error(line: string): void },
+  ) {}
+
+  /** Settles each job `worker` fails for stalling too often. */
+  watch(worker: Worker<T>): void {
+    worker.on('failed', (job, err) => {
+      if (!job || !isStalledLimitFailure(err)) return;
+      const run = this.run(job);
+      this.running.add(run);
+      void run.finally(() => this.running.delete(run));
+    });
+  }
+
+  /**
+   * Settles the jobs failed for stalling among the queue's `limit` newest failed ones; how many it
+   * found. Cheap: one range read and one pipelined read of the failure reasons; only matching jobs
+   * are loaded. Never throws (a failure is logged; the next start-up sweeps again).
+   */
+  async sweep(queueName: string, connection: Redis, limit = STALLED_SWEEP_LIMIT): Promise<number> {
+    const queue = new Queue<T>(queueName, { connection });
+    try {
+      const ids = await queue.getRanges(['failed'], 0, limit - 1);
+      if (ids.length === 0) return 0;
+      const pipeline = connection.pipeline();
+      for (const id of ids) pipeline.hget(queue.toKey(id), 'failedReason');
+      const reasons = (await pipeline.exec()) ?? [];
+      const stalled = ids.filter((_, i) => reasons[i]?.[1] === STALLED_LIMIT_REASON);
+      for (const id of stalled) {
+        const job = await queue.getJob(id);
+        if (job) await this.run(job);
+      }
+      return stalled.length;
+    } catch (err) {
+      this.logger.warn(`the start-up check of ${queueName} for jobs failed by stalling did not finish (${(err as Error).message}); the next start-up checks again`);
+      return 0;
+    } finally {
+      await queue.close().catch(() => undefined);
+    }
+  }
+
+  /** Waits for the settlements under way. */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.running);
+  }
+
+  private async run(job: Job<T>): Promise<void> {
+    const err = new StalledTooOftenError(Math.max(1, job.stalledCounter ?? 1));
+    try {
+      await this.settle(job, err);
+    } catch (settleErr) {
+      this.logger.error(
+        `${job.name} job ${job.id} ${err.message}, but its failure could not be recorded (${(settleErr as Error)?.message ?? settleErr}); the next start-up tries again`,
+      );
+    }
+  }
+}

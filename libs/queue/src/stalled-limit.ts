@@ -1,0 +1,19 @@
+/**
+ * The failedReason BullMQ gives a job that stalled more than its worker's maxStalledCount allows
+ * (moveStalledJobsToWait leaves it as a deferred failure; the worker that takes the job next fails it
+ * with it, without running the processor).
+ */
+export const STALLED_LIMIT_REASON = 'job stalled more than allowable limit';
+
+/** True for the error a Worker's `failed` event carries when BullMQ failed the job for stalling too often. */
+export function isStalledLimitFailure(err: { message?: string } | undefined): boolean {
+  return err?.message === STALLED_LIMIT_REASON;
+}
+
+/** Why a job BullMQ failed for stalling did not finish, worded for whoever reads its message's or notification's failure. */
+export class StalledTooOftenError extends Error {
+  constructor(readonly stalls: number) {
+    super(`stalled too often (its worker process stopped mid-run ${stalls} time${stalls === 1 ? '' : 's'}, more than WORKER_MAX_STALLED_COUNT allows)`);
+    this.name = 'StalledTooOftenError';
+  }
+}

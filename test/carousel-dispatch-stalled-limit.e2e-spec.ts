@@ -1,0 +1,134 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
+import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
+import { MessageStatusResponse, QueueNames } from '@platform/contracts';
+import { WhatsAppCloudSandbox } from '@platform/sandbox';
+import { SeededBot, carouselBody, createTestEnv, seedCarouselBot } from '@platform/testing';
+
+/**
+ * A message whose job stalls more often than WORKER_MAX_STALLED_COUNT allows (its worker process keeps
+ * dying mid-send) is failed by BullMQ without running the job again; the message ends `failed` too.
+ */
+describe('carousel dispatch: a job that stalls too often fails its message', () => {
+  const cloud = new WhatsAppCloudSandbox();
+  let env: Record<string, string>;
+  let gateway: NestFastifyApplication;
+  let url: string;
+  let seed: SeededBot;
+  let child: ChildProcess | undefined;
+  let worker: NestFastifyApplication | undefined;
+
+  beforeAll(async () => {
+    env = await createTestEnv({
+      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
+      WORKER_LOCK_MS: '1000',
+      WORKER_MAX_STALLED_COUNT: '0', // the first stall fails the job
+      WORKER_HEALTH_PORT: '0',
+    });
+    gateway = await createGateway(env);
+    url = await listenGateway(gateway);
+    seed = await seedCarouselBot(gateway);
+  });
+
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await worker?.close();
+    await gateway?.close();
+    await cloud.close();
+  });
+
+  const trigger = async () => {
+    const res = await fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
+      body: JSON.stringify(carouselBody(seed)),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()).msgId as string;
+  };
+
+  const status = async (msgId: string): Promise<MessageStatusResponse> =>
+    (await fetch(`${url}/v1/messages/${msgId}`, { headers: { authorization: `Bearer ${seed.apiKey}` } })).json();
+
+  async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined) return value;
+      if (Date.now() > deadline) throw new Error('condition not reached in time');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Triggers a message, lets a built worker process take it (the Cloud API never answers), then kills the process. */
+  async function stallOnce(): Promise<string> {
+    cloud.reply({ hang: true });
+    const sent = cloud.messages.length;
+    child = spawn(process.execPath, ['dist/apps/channel-worker/src/main.js'], {
+      env: { ...process.env, ...env, WHATSAPP_TIMEOUT_MS: '60000' },
+      stdio: 'ignore',
+    });
+    const msgId = await trigger();
+    await until(async () => (cloud.messages.length === sent + 1 ? true : undefined));
+    child.kill('SIGKILL');
+    return msgId;
+  }
+
+  const expectStalledFailure = (s: MessageStatusResponse) => {
+    expect(s).toMatchObject({ status: 'failed', attempts: 1, providerMessageId: null, lastError: { code: 'stalled' } });
+    expect(s.lastError!.text).toBe(
+      'The delivery job stalled too often (its worker process stopped mid-run 1 time, more than WORKER_MAX_STALLED_COUNT allows); the message is not tried again.',
+    );
+  };
+
+  it('the worker that fails the job (its stalled checker) fails the message, and it is not sent again', async () => {
+    const msgId = await stallOnce();
+    expect((await status(msgId)).status).toBe('processing');
+
+    worker = await createChannelWorker(env);
+    const final = await until(async () => {
+      const s = await status(msgId);
+      return s.status === 'processing' ? undefined : s;
+    });
+    expectStalledFailure(final);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(cloud.messages).toHaveLength(1);
+  }, 40_000);
+
+  it('a job failed for stalling while no channel worker settled it: the next worker to start fails its message', async () => {
+    await worker?.close();
+    worker = undefined;
+    const msgId = await stallOnce();
+
+    // A bare BullMQ worker (not ours) fails the job for stalling; nothing settles the message.
+    const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+    const bare = new Worker(QueueNames.carouselDispatch, async () => Promise.reject(new Error('not expected to run')), {
+      connection,
+      lockDuration: 1000,
+      stalledInterval: 500,
+      maxStalledCount: 0,
+    });
+    const queue = new Queue(QueueNames.carouselDispatch, { connection });
+    const failed = await until(async () => {
+      const job = await queue.getJob(msgId);
+      return job?.finishedOn ? job : undefined;
+    });
+    expect(failed.failedReason).toBe('job stalled more than allowable limit');
+    expect(await failed.getState()).toBe('failed');
+    await bare.close();
+    await queue.close();
+    connection.disconnect();
+    expect((await status(msgId)).status).toBe('processing');
+
+    worker = await createChannelWorker(env);
+    const final = await until(async () => {
+      const s = await status(msgId);
+      return s.status === 'processing' ? undefined : s;
+    });
+    expectStalledFailure(final);
+    expect(cloud.messages).toHaveLength(2);
+  }, 40_000);
+});
