@@ -1,4 +1,4 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PlatformEnv } from '@platform/config';
@@ -10,7 +10,7 @@ import { PrismaClient } from './generated/client.js';
  * work would cost more than the query (prepared, multi-row; see MessageRepository).
  */
 @Injectable()
-export class PrismaService extends PrismaClient implements OnModuleDestroy {
+export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   readonly pool: pg.Pool;
 
   constructor(env: PlatformEnv) {
@@ -29,7 +29,12 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy() {
+  /**
+   * At application shutdown, not module destroy (which Nest runs first): the workers' and the HTTP
+   * server's in-flight work, drained in earlier shutdown steps, still needs the pool. This global
+   * module's shutdown hook runs after the apps' own.
+   */
+  async onApplicationShutdown() {
     await this.$disconnect();
     await this.pool.end().catch(() => undefined);
   }

@@ -1,0 +1,76 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer, IncomingMessage, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
+import { MessageRepository } from '@platform/database';
+import { SeededBot, carouselBody, createTestEnv, seedCarouselBot } from '@platform/testing';
+
+const ANSWER_AFTER_MS = 1500;
+const WAMID = 'wamid.graceful-shutdown';
+
+/** A Cloud API send endpoint that answers success only after ANSWER_AFTER_MS, so a send is in flight when the worker is told to stop. */
+function slowCloudApi(received: IncomingMessage[]): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    received.push(req);
+    req.resume();
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [], messages: [{ id: WAMID, message_status: 'accepted' }] }));
+    }, ANSWER_AFTER_MS);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
+/** SIGTERM drains the worker: a send in flight finishes and is recorded before the database pool closes. */
+describe('carousel dispatch: graceful shutdown of a worker mid-send', () => {
+  const received: IncomingMessage[] = [];
+  let cloud: Server;
+  let env: Record<string, string>;
+  let gateway: NestFastifyApplication;
+  let url: string;
+  let seed: SeededBot;
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    const api = await slowCloudApi(received);
+    cloud = api.server;
+    env = await createTestEnv({ WHATSAPP_API_BASE_URL: `${api.url}/v21.0`, WORKER_HEALTH_PORT: '0', LOG_LEVEL: 'info' });
+    gateway = await createGateway(env);
+    url = await listenGateway(gateway);
+    seed = await seedCarouselBot(gateway);
+  });
+
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await gateway?.close();
+    await new Promise((r) => cloud?.close(r));
+  });
+
+  it('records the in-flight message as sent before exiting, and logs no error', async () => {
+    let output = '';
+    child = spawn(process.execPath, ['dist/apps/channel-worker/src/main.js'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.on('data', (c: Buffer) => (output += c));
+    child.stderr!.on('data', (c: Buffer) => (output += c));
+    const exited = new Promise<string>((resolve) => child!.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)));
+
+    const res = await fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
+      body: JSON.stringify(carouselBody(seed)),
+    });
+    expect(res.status).toBe(200);
+    const { msgId } = (await res.json()) as { msgId: string };
+    for (const deadline = Date.now() + 20_000; received.length === 0; ) {
+      if (Date.now() > deadline) throw new Error(`the worker sent nothing; its output:\n${output}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGTERM'); // the provider has the request and answers in ANSWER_AFTER_MS
+
+    expect(await exited).toBe('SIGTERM'); // Nest's shutdown hooks close the app, then re-raise the signal
+    expect(received).toHaveLength(1);
+    const message = await gateway.get(MessageRepository).findForBot(seed.botId, msgId);
+    expect(message).toMatchObject({ status: 'sent', attempts: 1, providerMessageId: WAMID });
+    expect(output).not.toMatch(/pool after calling end|"level":50|ERROR/);
+  }, 40_000);
+});
