@@ -5,6 +5,11 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   # they omit other platforms' optional binaries (e.g. @msgpackr-extract/*-darwin-*).
   npm install --no-audit --no-fund
 fi
+# The build imports the generated Prisma client, which a pulled or merged schema change leaves stale.
+if [ -d node_modules/prisma ] && [ prisma/schema.prisma -nt libs/database/src/generated/client.ts ]; then
+  echo "regenerating the Prisma client (prisma/schema.prisma changed)"
+  npm run --silent prisma:generate
+fi
 if ! command -v redis-server >/dev/null 2>&1 && [ -z "${REDIS_URL:-}${TEST_REDIS_URL:-}" ]; then
   echo "installing redis-server (Debian package)"
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

@@ -1,4 +1,5 @@
 import { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { migrate } from '@platform/database';
 import { LocalPostgres, LocalRedis, startLocalPostgres, startLocalRedis } from '@platform/local-infra';
@@ -14,7 +15,8 @@ const within = (ms: number, p: Promise<unknown> | undefined) =>
 /**
  * `npm run up`: the whole platform on this machine. Uses DATABASE_URL / REDIS_URL when set, otherwise
  * starts its own Postgres and Redis under .local/; migrates; seeds a demo bot; runs a WhatsApp Cloud API
- * sandbox unless WHATSAPP_API_BASE_URL is set; runs gateway, worker and push service until Ctrl-C.
+ * sandbox unless WHATSAPP_API_BASE_URL is set (it reports each message delivered, then read, to the
+ * gateway's status webhook); runs gateway, worker and push service until Ctrl-C.
  */
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
@@ -69,6 +71,13 @@ async function main() {
       PORT: String(port),
       HOST: process.env.HOST ?? '127.0.0.1',
     };
+    if (sandbox) {
+      // The sandbox signs its status webhooks with a secret of this run, as Meta signs with the app secret.
+      env.WHATSAPP_WEBHOOK_VERIFY_TOKEN = randomBytes(16).toString('hex');
+      env.WHATSAPP_APP_SECRET = randomBytes(16).toString('hex');
+      const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+      sandbox.postStatusesTo({ url: `http://${host}:${port}/webhooks/whatsapp`, appSecret: env.WHATSAPP_APP_SECRET });
+    }
     const demo = await seedDemo(env);
     children = [
       startApp('gateway', 'dist/apps/gateway/src/main.js', env),

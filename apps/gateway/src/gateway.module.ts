@@ -15,6 +15,7 @@ import { PushModule } from './push/push.module.js';
 import { SdkSessionsModule } from './sdk-sessions/sdk-sessions.module.js';
 import { BotEventsModule } from './bot-events/bot-events.module.js';
 import { BotWebhooksModule } from './bot-webhooks/bot-webhooks.module.js';
+import { WhatsAppWebhooksModule } from './whatsapp-webhooks/whatsapp-webhooks.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -37,6 +38,7 @@ export class GatewayModule {
         SdkSessionsModule,
         BotEventsModule,
         BotWebhooksModule,
+        WhatsAppWebhooksModule,
       ],
     };
   }

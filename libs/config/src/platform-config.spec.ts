@@ -32,7 +32,23 @@ describe('loadPlatformEnv', () => {
     ['WORKER_MAX_STALLED_COUNT', 'often', 'WORKER_MAX_STALLED_COUNT must be an integer (0..100)'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],
     ['ENCRYPTION_ACTIVE_KEY_ID', 'k9', 'ENCRYPTION_ACTIVE_KEY_ID "k9" is not among ENCRYPTION_KEYS'],
+    ['WHATSAPP_APP_SECRET', 'short', 'WHATSAPP_APP_SECRET must be at least 8 characters'],
+    ['WHATSAPP_APP_SECRET', 'a-long-app-secret', 'WHATSAPP_WEBHOOK_VERIFY_TOKEN and WHATSAPP_APP_SECRET must be set together'],
   ])('refuses a malformed %s', (name, value, message) => {
     expect(() => loadPlatformEnv({ ...base, [name]: value })).toThrow(message);
+  });
+
+  it('takes the WhatsApp webhook secrets together and never repeats them in its errors', () => {
+    const secrets = { WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-123', WHATSAPP_APP_SECRET: 'app-secret-456' };
+    expect(loadPlatformEnv({ ...base, ...secrets })).toMatchObject(secrets);
+    const message = (() => {
+      try {
+        loadPlatformEnv({ ...base, WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-123', WHATSAPP_APP_SECRET: 'secret7' });
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    expect(message).toMatch(/WHATSAPP_APP_SECRET must be at least 8 characters/);
+    expect(message).not.toMatch(/verify-token-123|secret7/);
   });
 });

@@ -9,6 +9,7 @@ import {
   Matches,
   Max,
   Min,
+  MinLength,
   validateSync,
 } from 'class-validator';
 
@@ -143,6 +144,17 @@ export class PlatformEnv {
   @Min(0, { message: 'CATALOG_CACHE_MS must be at least 0' })
   @Max(60000, { message: 'CATALOG_CACHE_MS must be at most 60000' })
   CATALOG_CACHE_MS: number = 5000;
+
+  // ── WhatsApp status webhooks (GET/POST /webhooks/whatsapp): set both to receive Meta's delivery receipts ──
+  /** What Meta's verification handshake must present as hub.verify_token (chosen in the Meta app dashboard). */
+  @IsOptional()
+  @MinLength(8, { message: 'WHATSAPP_WEBHOOK_VERIFY_TOKEN must be at least 8 characters' })
+  WHATSAPP_WEBHOOK_VERIFY_TOKEN?: string;
+
+  /** The Meta app's secret: every webhook POST must carry its HMAC-SHA256 in X-Hub-Signature-256. */
+  @IsOptional()
+  @MinLength(8, { message: 'WHATSAPP_APP_SECRET must be at least 8 characters' })
+  WHATSAPP_APP_SECRET?: string;
 
   // ── Authentication (issue 3): token lifetimes and abuse limits of login and OAuth endpoints ──
   @Transform(toInt)
@@ -367,6 +379,9 @@ export function loadPlatformEnv(env: NodeJS.ProcessEnv = process.env): PlatformE
     throw new ConfigError(
       `Invalid configuration:\n  - ENCRYPTION_ACTIVE_KEY_ID "${parsed.ENCRYPTION_ACTIVE_KEY_ID}" is not among ENCRYPTION_KEYS`,
     );
+  }
+  if (!parsed.WHATSAPP_WEBHOOK_VERIFY_TOKEN !== !parsed.WHATSAPP_APP_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  - WHATSAPP_WEBHOOK_VERIFY_TOKEN and WHATSAPP_APP_SECRET must be set together (or neither)');
   }
   const base = (parsed.BASE_URL ?? `http://${parsed.HOST}:${parsed.PORT}`).replace(/\/$/, '');
   parsed.BASE_URL = base;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ServerResponse } from 'node:http';
 import { HttpJsonServer, RecordedRequest, sendJson } from './http-json-server.js';
+import { StatusWebhookOptions, WhatsAppStatusPoster } from './whatsapp-status-poster.js';
 
 /** A scripted answer: an HTTP status with a Graph API error, or a delay/drop to simulate faults. */
 export type SandboxReply =
@@ -10,9 +11,11 @@ export type SandboxReply =
 /**
  * Speaks the WhatsApp Cloud API send endpoint (`POST /<version>/<phone-number-id>/messages`) on
  * loopback. Accepts every message unless replies are scripted; logs each one when given a logger.
+ * With postStatusesTo, it then reports each accepted message delivered and read to a webhook, as Meta does.
  */
 export class WhatsAppCloudSandbox extends HttpJsonServer {
   private readonly script: SandboxReply[] = [];
+  private statuses?: WhatsAppStatusPoster;
 
   constructor(private readonly log?: (line: string) => void) {
     super();
@@ -22,6 +25,18 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
   reply(...replies: SandboxReply[]): this {
     this.script.push(...replies);
     return this;
+  }
+
+  /** Posts signed `delivered` then `read` statuses of every message accepted from now on to `options.url`; none: stops. */
+  postStatusesTo(options?: StatusWebhookOptions): this {
+    this.statuses?.close();
+    this.statuses = options && new WhatsAppStatusPoster(options, this.log);
+    return this;
+  }
+
+  override async close(): Promise<void> {
+    this.statuses?.close();
+    await super.close();
   }
 
   get messages(): RecordedRequest[] {
@@ -49,6 +64,7 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
       contacts: [{ input: body?.to, wa_id: body?.to }],
       messages: [{ id, message_status: 'accepted' }],
     });
+    this.statuses?.schedule(id, match[1], String(body?.to ?? ''));
   }
 }
 

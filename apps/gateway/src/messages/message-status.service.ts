@@ -45,6 +45,8 @@ function fromRow(m: Message): MessageStatusResponse {
     createdAt: m.createdAt.toISOString(),
     updatedAt: m.updatedAt.toISOString(),
     sentAt: m.sentAt?.toISOString() ?? null,
+    deliveredAt: m.deliveredAt?.toISOString() ?? null,
+    readAt: m.readAt?.toISOString() ?? null,
   };
 }
 
@@ -64,5 +66,7 @@ function fromJob(job: Job<CarouselDispatchJob>): MessageStatusResponse {
     createdAt: new Date(job.timestamp).toISOString(),
     updatedAt: finishedAt ?? new Date(job.timestamp).toISOString(),
     sentAt: null,
+    deliveredAt: null,
+    readAt: null,
   };
 }

@@ -13,4 +13,7 @@ export interface MessageStatusResponse {
   createdAt: string;
   updatedAt: string;
   sentAt: string | null;
+  /** When Meta reported the message delivered / read (status webhooks); null until then. */
+  deliveredAt: string | null;
+  readAt: string | null;
 }

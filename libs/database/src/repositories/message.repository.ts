@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Channel } from '../generated/enums.js';
+import { Channel, MessageStatus } from '../generated/enums.js';
 import { PrismaService } from '../prisma.service.js';
 
 /** What a delivery attempt needs of its message. */
@@ -21,6 +21,16 @@ export interface AcceptedMessage {
   recipient: string;
   /** When the gateway queued it: the row's created_at. */
   acceptedAt: Date;
+}
+
+/** A status the provider reported for one of its message ids (a WhatsApp status webhook). */
+export interface ProviderStatusUpdate {
+  providerMessageId: string;
+  status: MessageStatus;
+  deliveredAt: Date | null;
+  readAt: Date | null;
+  errorCode: string | null;
+  errorText: string | null;
 }
 
 @Injectable()
@@ -92,5 +102,34 @@ export class MessageRepository {
       where: { id },
       data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), ...(final ? { status: 'failed' } : {}) },
     });
+  }
+
+  /**
+   * Applies provider statuses (one per provider message id) in one statement. A message moves only
+   * forward in `order` (statuses before its first entry rank lowest); times already recorded are kept.
+   * Returns the provider message ids that match no message.
+   */
+  async applyProviderStatuses(updates: readonly ProviderStatusUpdate[], order: readonly MessageStatus[]): Promise<string[]> {
+    const column = <K extends keyof ProviderStatusUpdate>(k: K) => updates.map((u) => u[k]);
+    const { rows } = await this.db.query<{ wamid: string }>({
+      name: 'messages-apply-provider-statuses',
+      text: `WITH u AS (
+               SELECT * FROM unnest($1::text[], $2::"MessageStatus"[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[])
+                 AS u(wamid, status, delivered_at, read_at, error_code, error_text)
+             ), applied AS (
+               UPDATE "messages" AS m SET "status" = u.status,
+                 "delivered_at" = COALESCE(m."delivered_at", u.delivered_at), "read_at" = COALESCE(m."read_at", u.read_at),
+                 "last_error_code" = CASE WHEN u.status = 'failed' THEN u.error_code ELSE m."last_error_code" END,
+                 "last_error_text" = CASE WHEN u.status = 'failed' THEN u.error_text ELSE m."last_error_text" END,
+                 "updated_at" = now()
+               FROM u
+               WHERE m."provider_message_id" = u.wamid
+                 AND COALESCE(array_position($7::"MessageStatus"[], m."status"), 0) < array_position($7::"MessageStatus"[], u.status)
+               RETURNING m."id"
+             )
+             SELECT u.wamid FROM u WHERE NOT EXISTS (SELECT 1 FROM "messages" m WHERE m."provider_message_id" = u.wamid)`,
+      values: [column('providerMessageId'), column('status'), column('deliveredAt'), column('readAt'), column('errorCode'), column('errorText'), order],
+    });
+    return rows.map((r) => r.wamid);
   }
 }

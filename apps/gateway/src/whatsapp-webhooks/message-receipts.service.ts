@@ -1,0 +1,21 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { MessageRepository } from '@platform/database';
+import { readStatusEvents } from './status-notification.js';
+import { RECEIPT_ORDER, foldStatusEvents } from './status-transitions.js';
+
+/** Records the message statuses of a WhatsApp webhook notification on the messages they belong to. */
+@Injectable()
+export class MessageReceiptsService {
+  private readonly logger = new Logger('WhatsAppWebhook');
+
+  constructor(private readonly messages: MessageRepository) {}
+
+  /** Resolves once every status is committed (in one statement); statuses of unknown message ids are ignored. */
+  async record(notification: unknown): Promise<void> {
+    const { events, skipped } = readStatusEvents(notification);
+    if (skipped > 0) this.logger.debug(`${skipped} status(es) ignored: no message id, or not sent/delivered/read/failed`);
+    if (events.length === 0) return;
+    const unknown = await this.messages.applyProviderStatuses(foldStatusEvents(events), RECEIPT_ORDER);
+    if (unknown.length > 0) this.logger.debug(`statuses of unknown message ids ignored: ${unknown.join(', ')}`);
+  }
+}

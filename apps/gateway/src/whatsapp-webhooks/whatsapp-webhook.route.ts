@@ -1,0 +1,67 @@
+import { BadRequestException, ForbiddenException, Injectable, NotFoundException, OnModuleInit, UnauthorizedException } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PlatformEnv } from '@platform/config';
+import { safeEqual } from '@platform/crypto';
+import { HUB_SIGNATURE_HEADER, isValidHubSignature } from './hub-signature.js';
+import { MessageReceiptsService } from './message-receipts.service.js';
+
+export const WHATSAPP_WEBHOOK_PATH = '/webhooks/whatsapp';
+
+/**
+ * Meta's WhatsApp webhook: GET is the verification handshake, POST a signed change notification whose
+ * message statuses are recorded before the 200 (Meta retries anything else). Fastify routes in their
+ * own plugin scope, where JSON bodies arrive as bytes: the signature covers the raw body. Both answer
+ * 404 while WHATSAPP_WEBHOOK_VERIFY_TOKEN / WHATSAPP_APP_SECRET are unset.
+ */
+@Injectable()
+export class WhatsAppWebhookRoute implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly env: PlatformEnv,
+    private readonly receipts: MessageReceiptsService,
+  ) {}
+
+  async onModuleInit() {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    await fastify.register(async (scope) => {
+      scope.removeContentTypeParser('application/json');
+      scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+      // At warn, Fastify's request lines, which carry the URL and so the verify token, are not written.
+      scope.get(WHATSAPP_WEBHOOK_PATH, { logLevel: 'warn' }, (req, reply) => this.verify(req, reply));
+      scope.post(WHATSAPP_WEBHOOK_PATH, (req) => this.notify(req));
+    });
+  }
+
+  private verify(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const { verifyToken } = this.settings();
+    const query = req.query as Record<string, unknown>;
+    const token = query['hub.verify_token'];
+    const challenge = query['hub.challenge'];
+    const ok = query['hub.mode'] === 'subscribe' && typeof token === 'string' && safeEqual(token, verifyToken);
+    if (!ok || typeof challenge !== 'string' || challenge === '') throw new ForbiddenException('Webhook verification failed');
+    return reply.type('text/plain; charset=utf-8').send(challenge);
+  }
+
+  private async notify(req: FastifyRequest): Promise<{ message: string; status: 'success' }> {
+    const { appSecret } = this.settings();
+    const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    if (!isValidHubSignature(appSecret, req.headers[HUB_SIGNATURE_HEADER], rawBody)) {
+      throw new UnauthorizedException('Missing or invalid X-Hub-Signature-256 signature');
+    }
+    let notification: unknown;
+    try {
+      notification = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      throw new BadRequestException('Request body must be JSON');
+    }
+    await this.receipts.record(notification);
+    return { message: 'Statuses recorded', status: 'success' };
+  }
+
+  private settings(): { verifyToken: string; appSecret: string } {
+    const { WHATSAPP_WEBHOOK_VERIFY_TOKEN: verifyToken, WHATSAPP_APP_SECRET: appSecret } = this.env;
+    if (!verifyToken || !appSecret) throw new NotFoundException('WhatsApp webhooks are not configured on this platform');
+    return { verifyToken, appSecret };
+  }
+}
