@@ -31,6 +31,7 @@ class HoldingServer {
 
   release(n: number): void {
     for (const { stream, body } of this.held.splice(0, n)) {
+      if (stream.destroyed) continue; // its client went away
       stream.respond({ ':status': 200 });
       stream.end(body);
     }
@@ -93,6 +94,17 @@ describe.each([0, 1])('Http2Pool with %i sender threads', (threads) => {
     cancelled = true;
     send(['wake']); // a new job makes the pool look at the queue again
     expect([...answers.values()]).toEqual([NOT_SENT, NOT_SENT, NOT_SENT, NOT_SENT]);
+  });
+
+  it('answers requests made after shutdown with a TransientPushError, without starting threads', async () => {
+    send(['a']);
+    await server.waitHeld(1);
+    await pool.onApplicationShutdown();
+    const late = send(['b', 'c']);
+    await new Promise((r) => setImmediate(r));
+    expect([...late.values()].map((a) => (a as Error).message)).toEqual(['push service shutting down', 'push service shutting down']);
+    expect(server.held).toHaveLength(1);
+    server.release(1);
   });
 
   it('answers a request FCM leaves unanswered with a TransientPushError after timeoutMs', async () => {

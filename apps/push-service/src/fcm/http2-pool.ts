@@ -69,6 +69,7 @@ export class Http2Pool implements OnApplicationShutdown {
   private readonly outboxes: Array<Map<Job, Group>> = [];
   private nextThread = 0;
   private flushScheduled = false;
+  private closed = false;
 
   constructor(private readonly env: PlatformEnv) {}
 
@@ -80,16 +81,22 @@ export class Http2Pool implements OnApplicationShutdown {
   }
 
   postMany(requests: Http2Requests): void {
+    if (this.closed) {
+      const error = new TransientPushError('push service shutting down');
+      return requests.tokens.forEach((_, i) => requests.onAnswer(i, error));
+    }
     this.queue.push({ ...requests, next: 0, firstId: this.nextId });
     this.nextId += requests.tokens.length;
     this.pump();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.closed = true; // a batch still running gets answers instead of new threads nobody ends
     clearTimeout(this.wakeTimer);
     this.sessions.closeAll();
     await Promise.all(this.threads.map((t) => t.terminate()));
     this.threads.length = 0;
+    this.outboxes.length = 0; // a flush already scheduled then finds nothing to post to the ended threads
     this.failAll('push service shutting down');
   }
 
