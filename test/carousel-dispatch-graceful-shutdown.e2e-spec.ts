@@ -4,7 +4,7 @@ import { AddressInfo } from 'node:net';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { MessageRepository } from '@platform/database';
-import { SeededBot, carouselBody, createTestEnv, seedCarouselBot } from '@platform/testing';
+import { SeededBot, createTestEnv, seedCarouselBot, triggerCarousel, until } from '@platform/testing';
 
 const ANSWER_AFTER_MS = 1500;
 const WAMID = 'wamid.graceful-shutdown';
@@ -54,17 +54,8 @@ describe('carousel dispatch: graceful shutdown of a worker mid-send', () => {
     child.stderr!.on('data', (c: Buffer) => (output += c));
     const exited = new Promise<string>((resolve) => child!.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)));
 
-    const res = await fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
-      body: JSON.stringify(carouselBody(seed)),
-    });
-    expect(res.status).toBe(200);
-    const { msgId } = (await res.json()) as { msgId: string };
-    for (const deadline = Date.now() + 20_000; received.length === 0; ) {
-      if (Date.now() > deadline) throw new Error(`the worker sent nothing; its output:\n${output}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const msgId = await triggerCarousel(url, seed);
+    await until(async () => (received.length > 0 ? true : undefined), 20_000, 'the worker sending the message');
     child.kill('SIGTERM'); // the provider has the request and answers in ANSWER_AFTER_MS
 
     expect(await exited).toBe('SIGTERM'); // Nest's shutdown hooks close the app, then re-raise the signal

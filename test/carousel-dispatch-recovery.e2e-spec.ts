@@ -6,7 +6,7 @@ import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
 import { MessageRepository } from '@platform/database';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, carouselBody, createTestEnv, seedCarouselBot } from '@platform/testing';
+import { SeededBot, createTestEnv, seedCarouselBot, triggerCarousel, until } from '@platform/testing';
 
 /** Nothing is lost when a worker dies mid-job, and a message that reached a final state is never sent again. */
 describe('carousel dispatch: worker crash recovery and no double sends', () => {
@@ -37,26 +37,6 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
     await cloud.close();
   });
 
-  const trigger = async () => {
-    const res = await fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
-      body: JSON.stringify(carouselBody(seed)),
-    });
-    expect(res.status).toBe(200);
-    return (await res.json()).msgId as string;
-  };
-
-  async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error('condition not reached in time');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-
   it('a worker process killed (SIGKILL) mid-send: the job is recovered and the message is sent', async () => {
     // The built worker runs as a real process; the provider never answers its request, then the process dies.
     cloud.reply({ hang: true });
@@ -64,7 +44,7 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
       env: { ...process.env, ...env, WHATSAPP_TIMEOUT_MS: '60000' },
       stdio: 'ignore',
     });
-    const msgId = await trigger();
+    const msgId = await triggerCarousel(url, seed);
     await until(async () => (cloud.messages.length === 1 ? true : undefined));
     child.kill('SIGKILL');
 
@@ -81,7 +61,7 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
 
   it('a job delivered again for a message already sent does not send it twice', async () => {
     worker ??= await createChannelWorker(env);
-    const msgId = await trigger();
+    const msgId = await triggerCarousel(url, seed);
     const messages = gateway.get(MessageRepository);
     await until(async () => ((await messages.findForBot(seed.botId, msgId))?.status === 'sent' ? true : undefined));
     const sentBefore = cloud.messages.length;

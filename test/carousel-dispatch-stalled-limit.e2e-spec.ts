@@ -6,7 +6,7 @@ import { createChannelWorker } from '../apps/channel-worker/src/create-channel-w
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { MessageStatusResponse, QueueNames } from '@platform/contracts';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, carouselBody, createTestEnv, seedCarouselBot } from '@platform/testing';
+import { SeededBot, createTestEnv, seedCarouselBot, triggerCarousel, until } from '@platform/testing';
 
 /**
  * A message whose job stalls more often than WORKER_MAX_STALLED_COUNT allows (its worker process keeps
@@ -40,28 +40,8 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     await cloud.close();
   });
 
-  const trigger = async () => {
-    const res = await fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
-      body: JSON.stringify(carouselBody(seed)),
-    });
-    expect(res.status).toBe(200);
-    return (await res.json()).msgId as string;
-  };
-
   const status = async (msgId: string): Promise<MessageStatusResponse> =>
     (await fetch(`${url}/v1/messages/${msgId}`, { headers: { authorization: `Bearer ${seed.apiKey}` } })).json();
-
-  async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error('condition not reached in time');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 
   /** Triggers a message, lets a built worker process take it (the Cloud API never answers), then kills the process. */
   async function stallOnce(): Promise<string> {
@@ -71,7 +51,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
       env: { ...process.env, ...env, WHATSAPP_TIMEOUT_MS: '60000' },
       stdio: 'ignore',
     });
-    const msgId = await trigger();
+    const msgId = await triggerCarousel(url, seed);
     await until(async () => (cloud.messages.length === sent + 1 ? true : undefined));
     child.kill('SIGKILL');
     return msgId;

@@ -4,7 +4,7 @@ import { Queue } from 'bullmq';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushQueueNames } from '@platform/contracts';
-import { SeededBot, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { SeededBot, seedBotAdmin, seedCarouselBot, until } from '@platform/testing';
 import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
 
 const TOKENS = ['tok-stall-1', 'tok-stall-2', 'tok-stall-3'];
@@ -52,16 +52,6 @@ describe('push notifications: a batch job that stalls too often', () => {
   });
 
   const api = (method: string, path: string, body?: unknown) => botApi(url, bot.botId, bot.apiKey)(method, path, body);
-
-  async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error('condition not reached in time');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 
   it('a push-service process killed mid-batch: the next one fails the job for stalling and counts its devices failed', async () => {
     for (const token of TOKENS) fcm.always(token, { hang: true }); // FCM never answers these devices

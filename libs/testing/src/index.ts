@@ -2,3 +2,4 @@ export * from './test-infra.js';
 export * from './seed.js';
 export * from './admins.js';
 export * from './oauth-browser.js';
+export * from './polling.js';

@@ -50,3 +50,14 @@ export function carouselBody(seed: SeededBot, cards = 3, number = '+919876543210
     },
   };
 }
+
+/** POSTs the carousel trigger for `seed`'s bot with its API key; the message id of the 200 answer. */
+export async function triggerCarousel(gatewayUrl: string, seed: SeededBot, body: object = carouselBody(seed)): Promise<string> {
+  const res = await fetch(`${gatewayUrl}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 200) throw new Error(`trigger answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { msgId: string }).msgId;
+}
