@@ -235,6 +235,14 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
     }
   });
 
+  it('both routes are described in the OpenAPI document (they are Fastify routes, outside the Swagger scanner)', async () => {
+    const doc = await (await fetch(`${url}/docs/openapi.json`)).json();
+    const ops = doc.paths['/webhooks/whatsapp'];
+    expect(Object.keys(ops?.get?.responses ?? {})).toEqual(['200', '403', '404']);
+    expect(ops?.post?.parameters).toEqual([expect.objectContaining({ name: 'x-hub-signature-256', in: 'header', required: true })]);
+    expect(Object.keys(ops?.post?.responses ?? {})).toEqual(['200', '400', '401', '404', '500']);
+  });
+
   it('not configured: both routes answer 404 saying so', async () => {
     const { WHATSAPP_WEBHOOK_VERIFY_TOKEN: _t, WHATSAPP_APP_SECRET: _s, ...rest } = env;
     const plain = await createGateway(rest);

@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { PlatformEnv, loadPlatformEnv } from '@platform/config';
 import { PinoNestLogger, createLogger, lazyChildLoggerFactory } from '@platform/logger';
 import { documentCarouselTrigger } from './carousel/carousel-trigger.openapi.js';
+import { documentWhatsAppWebhooks } from './whatsapp-webhooks/whatsapp-webhook.openapi.js';
 import { GatewayModule } from './gateway.module.js';
 import { ErrorResponseFilter } from './http/error-response.filter.js';
 import { configureFastify } from './http/fastify-setup.js';
@@ -34,7 +35,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key')
     .addBearerAuth()
     .build();
-  SwaggerModule.setup('docs', app, () => documentCarouselTrigger(SwaggerModule.createDocument(app, openapi)), {
+  SwaggerModule.setup('docs', app, () => documentWhatsAppWebhooks(documentCarouselTrigger(SwaggerModule.createDocument(app, openapi))), {
     swaggerUiEnabled: config.OPENAPI_UI === 'true',
     jsonDocumentUrl: 'docs/openapi.json',
   });
