@@ -129,8 +129,20 @@ describe('carousel trigger: HTTP → queue → worker → WhatsApp Cloud API', (
     expect(op.parameters).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'bot', in: 'query', required: true }), expect.objectContaining({ name: 'x-api-key', in: 'header' })]),
     );
-    const card = op.requestBody.content['application/json'].schema.properties.notification.properties.params.properties.cards.items;
-    expect(card.properties.media).toMatchObject({ required: ['mediaLink'], properties: { mediaLink: { type: 'string', format: 'uri' } } });
+    // The body's schema comes from the DTOs' class-validator rules, nested DTOs included.
+    expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TriggerCarouselDto' });
+    const { schemas } = doc.components;
+    expect(schemas.TriggerCarouselDto.required).toEqual(['userDetails', 'notification']);
+    expect(schemas.UserDetailsDto.properties.number.pattern).toBe('^\\+?[1-9][0-9]{7,14}$');
+    expect(schemas.CarouselParamsDto.properties.cards).toMatchObject({ type: 'array', minItems: 1, maxItems: 10 });
+    expect(schemas.CardMediaDto).toMatchObject({ required: ['mediaLink'], properties: { mediaLink: { type: 'string', maxLength: 2048 } } });
+  });
+
+  it('describes every request body in the OpenAPI document with its fields', async () => {
+    const { components } = await (await fetch(`${url}/docs/openapi.json`)).json();
+    const empty = Object.entries(components.schemas as Record<string, { properties?: object }>).filter(([, s]) => !s.properties || Object.keys(s.properties).length === 0);
+    expect(empty.map(([name]) => name)).toEqual([]);
+    expect(components.schemas.SendNotificationDto.required).toEqual(['title', 'body']);
   });
 
   it('counts queued messages and send outcomes in /metrics', async () => {

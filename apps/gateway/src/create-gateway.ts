@@ -8,6 +8,7 @@ import { documentWhatsAppWebhooks } from './whatsapp-webhooks/whatsapp-webhook.o
 import { GatewayModule } from './gateway.module.js';
 import { ErrorResponseFilter } from './http/error-response.filter.js';
 import { configureFastify } from './http/fastify-setup.js';
+import { withValidatorSchemas } from './http/openapi-schemas.js';
 import { createValidationPipe } from './http/validation.pipe.js';
 
 /** Builds the gateway (not listening yet). `env` overrides process.env, which tests use. */
@@ -35,7 +36,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key')
     .addBearerAuth()
     .build();
-  SwaggerModule.setup('docs', app, () => documentWhatsAppWebhooks(documentCarouselTrigger(SwaggerModule.createDocument(app, openapi))), {
+  SwaggerModule.setup('docs', app, () => withValidatorSchemas(documentWhatsAppWebhooks(documentCarouselTrigger(SwaggerModule.createDocument(app, openapi)))), {
     swaggerUiEnabled: config.OPENAPI_UI === 'true',
     jsonDocumentUrl: 'docs/openapi.json',
   });
