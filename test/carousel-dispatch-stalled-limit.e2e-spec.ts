@@ -6,7 +6,7 @@ import { createChannelWorker } from '../apps/channel-worker/src/create-channel-w
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { MessageStatusResponse, QueueNames } from '@platform/contracts';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, createTestEnv, seedCarouselBot, triggerCarousel, until } from '@platform/testing';
+import { SeededBot, createTestEnv, messageStatus, seedCarouselBot, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
 
 /**
  * A message whose job stalls more often than WORKER_MAX_STALLED_COUNT allows (its worker process keeps
@@ -40,8 +40,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     await cloud.close();
   });
 
-  const status = async (msgId: string): Promise<MessageStatusResponse> =>
-    (await fetch(`${url}/v1/messages/${msgId}`, { headers: { authorization: `Bearer ${seed.apiKey}` } })).json();
+  const status = (msgId: string) => messageStatus(url, seed, msgId);
 
   /** Triggers a message, lets a built worker process take it (the Cloud API never answers), then kills the process. */
   async function stallOnce(): Promise<string> {
@@ -69,11 +68,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     expect((await status(msgId)).status).toBe('processing');
 
     worker = await createChannelWorker(env);
-    const final = await until(async () => {
-      const s = await status(msgId);
-      return s.status === 'processing' ? undefined : s;
-    });
-    expectStalledFailure(final);
+    expectStalledFailure(await waitForMessageStatus(url, seed, msgId, ['failed', 'sent'], 15_000));
     await new Promise((r) => setTimeout(r, 300));
     expect(cloud.messages).toHaveLength(1);
   }, 40_000);
@@ -104,11 +99,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     expect((await status(msgId)).status).toBe('processing');
 
     worker = await createChannelWorker(env);
-    const final = await until(async () => {
-      const s = await status(msgId);
-      return s.status === 'processing' ? undefined : s;
-    });
-    expectStalledFailure(final);
+    expectStalledFailure(await waitForMessageStatus(url, seed, msgId, ['failed', 'sent'], 15_000));
     expect(cloud.messages).toHaveLength(2);
   }, 40_000);
 });

@@ -10,7 +10,7 @@ import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway
 import { PrismaService } from '@platform/database';
 import { freePort } from '@platform/local-infra';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, carouselBody, createTestEnv, seedCarouselBot } from '@platform/testing';
+import { SeededBot, createTestEnv, messageStatus, seedCarouselBot, triggerCarousel, waitForMessageStatus } from '@platform/testing';
 
 const VERIFY_TOKEN = 'verify-token-for-tests';
 const APP_SECRET = 'app-secret-for-tests';
@@ -68,29 +68,13 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
     await cloud.close();
   });
 
-  const status = async (msgId: string) =>
-    (await fetch(`${url}/v1/messages/${msgId}`, { headers: { authorization: `Bearer ${seed.apiKey}` } })).json();
-
-  async function waitForStatus(msgId: string, want: string, timeoutMs = 10_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const s = await status(msgId);
-      if (s.status === want) return s;
-      if (Date.now() > deadline) throw new Error(`message ${msgId} is ${s.status}, not ${want}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const status = (msgId: string) => messageStatus(url, seed, msgId);
+  const waitForStatus = (msgId: string, want: string) => waitForMessageStatus(url, seed, msgId, [want]);
 
   /** Triggers a carousel and waits until the worker recorded it sent; its status and wamid. */
   async function sentMessage() {
-    const res = await fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
-      body: JSON.stringify(carouselBody(seed)),
-    });
-    expect(res.status).toBe(200);
-    const sent = await waitForStatus((await res.json()).msgId, 'sent');
-    return { ...sent, wamid: sent.providerMessageId as string };
+    const sent = await waitForStatus(await triggerCarousel(url, seed), 'sent');
+    return { ...sent, sentAt: sent.sentAt as string, wamid: sent.providerMessageId as string };
   }
 
   const post = (body: string, headers: Record<string, string> = { 'x-hub-signature-256': sign(body) }, base = url) =>
@@ -218,7 +202,8 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
     try {
       const m = await sentMessage();
       const read = await waitForStatus(m.msgId, 'read');
-      expect(Date.parse(read.deliveredAt)).toBeLessThanOrEqual(Date.parse(read.readAt));
+      expect(read.deliveredAt).not.toBeNull();
+      expect(Date.parse(read.deliveredAt!)).toBeLessThanOrEqual(Date.parse(read.readAt!));
     } finally {
       cloud.postStatusesTo(undefined);
     }

@@ -4,7 +4,7 @@ import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway
 import { ApiKeyService } from '@platform/auth';
 import { ApiKeyRepository } from '@platform/database';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, carouselBody, createTestEnv, seedCarouselBot } from '@platform/testing';
+import { SeededBot, carouselBody, createTestEnv, messageStatus, seedCarouselBot, waitForMessageStatus } from '@platform/testing';
 
 describe('carousel trigger: HTTP → queue → worker → WhatsApp Cloud API', () => {
   const cloud = new WhatsAppCloudSandbox();
@@ -40,18 +40,8 @@ describe('carousel trigger: HTTP → queue → worker → WhatsApp Cloud API', (
       body: typeof body === 'string' ? body : JSON.stringify(body),
     });
 
-  const status = async (msgId: string) =>
-    (await fetch(`${url}/v1/messages/${msgId}`, { headers: { authorization: `Bearer ${seed.apiKey}` } })).json();
-
-  async function waitForStatus(msgId: string, want: string[], timeoutMs = 10_000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const s = await status(msgId);
-      if (want.includes(s.status)) return s;
-      if (Date.now() > deadline) throw new Error(`message ${msgId} stuck in ${s.status}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
+  const status = (msgId: string) => messageStatus(url, seed, msgId);
+  const waitForStatus = (msgId: string, want: string[], timeoutMs?: number) => waitForMessageStatus(url, seed, msgId, want, timeoutMs);
 
   it('queues, sends exactly the expected Cloud API request and ends sent', async () => {
     const before = cloud.messages.length;

@@ -1,7 +1,9 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { ApiKeyService } from '@platform/auth';
+import type { MessageStatusResponse } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotRepository, ChannelSenderRepository, TemplateRepository } from '@platform/database';
+import { until } from './polling.js';
 
 export interface SeededBot {
   botId: string;
@@ -60,4 +62,22 @@ export async function triggerCarousel(gatewayUrl: string, seed: SeededBot, body:
   });
   if (res.status !== 200) throw new Error(`trigger answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { msgId: string }).msgId;
+}
+
+/** GET /v1/messages/<msgId> with `seed`'s API key: the message's status answer. */
+export async function messageStatus(gatewayUrl: string, seed: SeededBot, msgId: string): Promise<MessageStatusResponse> {
+  const res = await fetch(`${gatewayUrl}/v1/messages/${msgId}`, { headers: { authorization: `Bearer ${seed.apiKey}` } });
+  return (await res.json()) as MessageStatusResponse;
+}
+
+/** Polls the message until its status is one of `want`; that answer. */
+export function waitForMessageStatus(gatewayUrl: string, seed: SeededBot, msgId: string, want: readonly string[], timeoutMs = 10_000): Promise<MessageStatusResponse> {
+  return until(
+    async () => {
+      const s = await messageStatus(gatewayUrl, seed, msgId);
+      return want.includes(s.status) ? s : undefined;
+    },
+    timeoutMs,
+    `message ${msgId} reaching ${want.join(' or ')}`,
+  );
 }
