@@ -16,8 +16,12 @@ class HoldingServer {
 
   async listen(): Promise<void> {
     this.server = createServer({ settings: { maxConcurrentStreams: this.maxConcurrentStreams } });
-    this.server.on('session', () => this.sessions++);
+    this.server.on('session', (session) => {
+      this.sessions++;
+      session.on('error', () => undefined); // a pool shut down mid-request resets its connection
+    });
     this.server.on('stream', (stream) => {
+      stream.on('error', () => undefined);
       let body = '';
       stream.on('data', (c: Buffer) => (body += c.toString()));
       stream.on('end', () => {
