@@ -3,6 +3,7 @@ import * as http2 from 'node:http2';
 import { Worker } from 'node:worker_threads';
 import { PlatformEnv } from '@platform/config';
 import { FcmBody, renderFcmBody } from './fcm-message.js';
+import { http2Exchange } from './http2-exchange.js';
 import { http2Sessions } from './http2-sessions.js';
 import { http2ThreadMain } from './http2-thread.js';
 import { TransientPushError } from './push-errors.js';
@@ -165,17 +166,10 @@ export class Http2Pool implements OnApplicationShutdown {
   private startThreads(): void {
     if (this.threads.length > 0) return;
     for (let i = 0; i < this.env.FCM_SENDER_THREADS; i++) {
-      const thread = new Worker(`(${http2ThreadMain.toString()})(${http2Sessions.toString()})`, { eval: true, name: `fcm-http2-${i}` });
+      const thread = new Worker(`(${http2ThreadMain.toString()})(${http2Sessions.toString()}, ${http2Exchange.toString()})`, { eval: true, name: `fcm-http2-${i}` });
       thread.on('message', (answers: Array<string | number | null>) => {
         for (let j = 0; j < answers.length; j += 5) {
-          const retryAfter = answers[j + 2] as string | null;
-          const error = answers[j + 4] as string | null;
-          this.answer(
-            answers[j] as number,
-            error !== null
-              ? new TransientPushError(`FCM unreachable: ${error}`)
-              : { status: answers[j + 1] as number, headers: retryAfter !== null ? { 'retry-after': retryAfter } : {}, body: (answers[j + 3] as string | null) ?? '' },
-          );
+          this.answer(answers[j] as number, toResponse(answers[j + 1] as number, answers[j + 2] as string | null, answers[j + 3] as string | null, answers[j + 4] as string | null));
         }
         this.pump();
       });
@@ -198,32 +192,19 @@ export class Http2Pool implements OnApplicationShutdown {
   }
 
   private inProcess(job: Job, id: number, body: string): void {
-    const settle = (answer: Http2Response | Error) => {
-      this.answer(id, answer);
+    const open = http2Exchange(this.sessions, job.origin, { ':method': 'POST', ':path': job.path, ...job.headers }, body, (status, retryAfter, answerBody, error) => {
+      this.answer(id, toResponse(status, retryAfter, answerBody, error));
       this.pump();
-    };
-    let stream;
-    try {
-      stream = this.sessions.request(job.origin, { ':method': 'POST', ':path': job.path, ...job.headers });
-    } catch (err) {
-      return settle(new TransientPushError(`FCM unreachable: ${(err as Error).message}`));
-    }
-    let status = 0;
-    let retryAfter: string | undefined;
-    const chunks: Buffer[] = [];
-    stream.on('response', (h) => {
-      status = Number(h[':status']);
-      const ra = h['retry-after'];
-      retryAfter = Array.isArray(ra) ? ra[0] : ra;
     });
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => settle({ status, headers: retryAfter !== undefined ? { 'retry-after': retryAfter } : {}, body: Buffer.concat(chunks).toString('utf8') }));
-    stream.on('error', (err: Error & { code?: string }) => settle(new TransientPushError(`FCM unreachable: ${err.code ?? err.message}`)));
-    stream.on('close', () => settle(new TransientPushError(`FCM closed the stream (code ${stream.rstCode})`)));
-    stream.setTimeout(job.timeoutMs, () => {
-      stream.close(http2.constants.NGHTTP2_CANCEL);
-      settle(new TransientPushError(`FCM did not answer within ${job.timeoutMs} ms`));
+    open?.stream.setTimeout(job.timeoutMs, () => {
+      open.fail(`no answer within ${job.timeoutMs} ms`);
+      open.stream.close(http2.constants.NGHTTP2_CANCEL);
     });
-    stream.end(body);
   }
+}
+
+/** A request's end as the pool answers it: FCM's response, or TransientPushError when there was none. */
+function toResponse(status: number, retryAfter: string | null, body: string | null, error: string | null): Http2Response | TransientPushError {
+  if (error !== null) return new TransientPushError(`FCM unreachable: ${error}`);
+  return { status, headers: retryAfter !== null ? { 'retry-after': retryAfter } : {}, body: body ?? '' };
 }

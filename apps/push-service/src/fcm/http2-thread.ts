@@ -1,10 +1,11 @@
+import type { http2Exchange } from './http2-exchange.js';
 import type { http2Sessions } from './http2-sessions.js';
 
 /**
  * Body of an HTTP/2 sender thread, started with `new Worker(source, { eval: true })` so that the
  * same code runs from dist and under Jest (which cannot start a worker from a .ts file). It must be
  * self-contained: node built-ins through require, nothing from the enclosing module; the source of
- * http2Sessions comes in as its argument.
+ * http2Sessions and http2Exchange come in as its arguments.
  *
  * In: arrays of groups `{ origin, path, headers, timeoutMs, parts: [before, after], reqs: [id, token, id, token, ...] }`;
  * the body of a request is before + JSON(token) + after (flat arrays clone cheaply); `{ close: true }` ends it.
@@ -12,13 +13,13 @@ import type { http2Sessions } from './http2-sessions.js';
  * Timeouts are checked by one sweep every 100 ms rather than a timer per stream (cheaper per request).
  */
 /* eslint-disable @typescript-eslint/no-require-imports */
-export function http2ThreadMain(sessionsOf: typeof http2Sessions): void {
+export function http2ThreadMain(sessionsOf: typeof http2Sessions, exchange: typeof http2Exchange): void {
   const { parentPort } = require('node:worker_threads') as typeof import('node:worker_threads');
   const http2 = require('node:http2') as typeof import('node:http2');
   type Stream = import('node:http2').ClientHttp2Stream;
   const sessions = sessionsOf(http2);
   /** Open streams and when they time out. */
-  const deadlines = new Map<Stream, { at: number; timeoutMs: number; finish: (body: string | null, error: string | null) => void }>();
+  const deadlines = new Map<Stream, { at: number; timeoutMs: number; fail: (error: string) => void }>();
   let outbox: unknown[] = [];
   let scheduled = false;
 
@@ -39,38 +40,17 @@ export function http2ThreadMain(sessionsOf: typeof http2Sessions): void {
     const now = Date.now();
     for (const [stream, d] of deadlines) {
       if (d.at > now) continue;
-      d.finish(null, `no answer within ${d.timeoutMs} ms`);
+      d.fail(`no answer within ${d.timeoutMs} ms`);
       stream.close(http2.constants.NGHTTP2_CANCEL);
     }
   }, 100).unref();
   const send = (origin: string, headers: Record<string, string>, timeoutMs: number, id: number, body: string) => {
-    let stream: Stream;
-    try {
-      stream = sessions.request(origin, headers);
-    } catch (err) {
-      return answer(id, 0, null, null, (err as Error).message);
-    }
-    let status = 0;
-    let retryAfter: string | null = null;
-    const chunks: Buffer[] = [];
-    let done = false;
-    const finish = (body: string | null, error: string | null) => {
-      if (done) return;
-      done = true;
-      deadlines.delete(stream);
-      answer(id, status, retryAfter, body, error);
-    };
-    deadlines.set(stream, { at: Date.now() + timeoutMs, timeoutMs, finish });
-    stream.on('response', (h) => {
-      status = Number(h[':status']);
-      const ra = h['retry-after'];
-      retryAfter = (Array.isArray(ra) ? ra[0] : ra) ?? null;
+    let open: ReturnType<typeof exchange> = undefined; // the callback may run before exchange returns
+    open = exchange(sessions, origin, headers, body, (status, retryAfter, answerBody, error) => {
+      if (open) deadlines.delete(open.stream);
+      answer(id, status, retryAfter, answerBody, error);
     });
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => finish(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'), null));
-    stream.on('error', (err: Error & { code?: string }) => finish(null, err.code ?? err.message));
-    stream.on('close', () => finish(null, `stream closed (code ${stream.rstCode})`));
-    stream.end(body);
+    if (open) deadlines.set(open.stream, { at: Date.now() + timeoutMs, timeoutMs, fail: open.fail });
   };
   parentPort!.on('message', (msg: unknown) => {
     if (Array.isArray(msg)) {
