@@ -14,6 +14,7 @@ import {
   MaxLength,
   Min,
 } from 'class-validator';
+import { PartialType, PickType } from '@nestjs/swagger';
 
 export const PUSH_PRIORITIES = ['normal', 'high'] as const;
 export type PushPriorityName = (typeof PUSH_PRIORITIES)[number];
@@ -101,33 +102,16 @@ export interface NotificationStatusMessage {
   notificationId: string;
 }
 
-/** Body of POST /v1/bots/:botId/notifications/test: one message to one token, now. */
-export class TestNotificationDto {
+/**
+ * Body of POST /v1/bots/:botId/notifications/test: one message to one token, now. Its content fields
+ * are the send's, with the send's rules, all optional.
+ */
+export class TestNotificationDto extends PartialType(PickType(SendNotificationDto, ['title', 'body', 'journeySlug', 'data'] as const)) {
   @IsDefined({ message: '$property is required' })
   @IsString({ message: '$property must be a string' })
   @Matches(/\S/, { message: '$property must not be empty or blank' })
   @MaxLength(4096, { message: '$property must be at most 4096 characters' })
   token: string;
-
-  @IsOptional()
-  @IsString({ message: '$property must be a string' })
-  @MaxLength(1000, { message: '$property must be at most 1000 characters' })
-  title?: string;
-
-  @IsOptional()
-  @IsString({ message: '$property must be a string' })
-  @MaxLength(4000, { message: '$property must be at most 4000 characters' })
-  body?: string;
-
-  @IsOptional()
-  @IsString({ message: '$property must be a string' })
-  @Matches(/\S/, { message: '$property must not be empty when given' })
-  @MaxLength(256, { message: '$property must be at most 256 characters' })
-  journeySlug?: string;
-
-  @IsOptional()
-  @IsObject({ message: '$property must be an object of string values' })
-  data?: Record<string, string>;
 }
 
 /** FCM's answer to the test message, unchanged. */

@@ -1,0 +1,24 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { formatValidationErrors } from '../common/validation-errors.js';
+import { TestNotificationDto } from './notification.dto.js';
+
+const problems = (body: object) => formatValidationErrors(validateSync(plainToInstance(TestNotificationDto, body), { forbidUnknownValues: false }));
+
+describe('TestNotificationDto (the send’s content fields, all optional, plus a token)', () => {
+  it('accepts a token alone', () => {
+    expect(problems({ token: 'tok-1' })).toEqual([]);
+  });
+
+  it('requires a token that is not blank', () => {
+    expect(problems({})).toEqual([expect.stringMatching(/^token must be a string|^token is required/)]);
+    expect(problems({ token: ' ' })).toEqual(['token must not be empty or blank']);
+  });
+
+  it('checks the content fields with the send’s rules when they are given', () => {
+    expect(problems({ token: 't', title: ' ' })).toEqual(['title must not be empty']);
+    expect(problems({ token: 't', body: 'x'.repeat(4001) })).toEqual(['body must be at most 4000 characters']);
+    expect(problems({ token: 't', journeySlug: 'x'.repeat(257) })).toEqual(['journeySlug must be at most 256 characters']);
+    expect(problems({ token: 't', data: 'text' })).toEqual(['data must be an object of string values']);
+  });
+});
