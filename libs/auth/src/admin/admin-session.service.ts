@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { TokenRepository } from '@platform/database';
 import { ROLE_SCOPES } from '../roles.js';
-import { TokenRepository } from '../tokens/token.repository.js';
 import { RotateResult, TokenPair, TokenService } from '../tokens/token.service.js';
 import { UserService } from '../users/user.service.js';
 

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { PlatformEnv } from '@platform/config';
 import { safeEqual } from '@platform/crypto';
+import { AuthorizationCodeRepository } from '@platform/database';
 import { Clock } from '../clock.js';
 import { capScopesToRole, parseScope } from '../roles.js';
 import { generateSecret } from '../tokens/token-format.js';
 import { UserService } from '../users/user.service.js';
-import { AuthorizationCodeRepository } from './authorization-code.repository.js';
 import { AuthorizationRequestStore, PendingAuthorization } from './authorization-request.store.js';
 import { OAuthClientService } from './oauth-client.service.js';
 import { isValidS256Challenge } from './pkce.js';

@@ -1,6 +1,6 @@
 import { sha256Hex } from '@platform/crypto';
+import type { OAuthClientRepository } from '@platform/database';
 import { Clock } from '../clock.js';
-import type { OAuthClientRepository } from './oauth-client.repository.js';
 import { OAuthClientInputError, OAuthClientService } from './oauth-client.service.js';
 import { OAuthError } from './oauth-error.js';
 

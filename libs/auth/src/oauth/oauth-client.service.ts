@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { safeEqual, sha256Hex } from '@platform/crypto';
 import type { OAuthClient, OAuthClientType } from '@platform/database';
+import { OAuthClientRepository } from '@platform/database';
 import { Clock } from '../clock.js';
 import { SUPPORTED_SCOPES } from '../roles.js';
 import { generateSecret } from '../tokens/token-format.js';
 import { ClientCredentials } from './client-credentials.js';
-import { OAuthClientRepository } from './oauth-client.repository.js';
 import { OAuthError } from './oauth-error.js';
 import { redirectUriProblem } from './redirect-uris.js';
 

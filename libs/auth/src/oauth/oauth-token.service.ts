@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { sha256Hex } from '@platform/crypto';
 import type { OAuthClient } from '@platform/database';
+import { AuthorizationCodeRepository, TokenRepository } from '@platform/database';
 import { Clock } from '../clock.js';
 import { looksLikeToken } from '../tokens/token-format.js';
-import { TokenRepository } from '../tokens/token.repository.js';
 import { TokenPair, TokenService } from '../tokens/token.service.js';
-import { AuthorizationCodeRepository } from './authorization-code.repository.js';
 import { OAuthError } from './oauth-error.js';
 import { isValidCodeVerifier, verifyS256 } from './pkce.js';
 

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { PlatformEnv } from '@platform/config';
 import { sha256Hex } from '@platform/crypto';
-import type { AuthGrant } from '@platform/database';
+import type { AuthGrant, Db } from '@platform/database';
+import { TokenRepository } from '@platform/database';
 import { Clock } from '../clock.js';
 import { parseScope } from '../roles.js';
 import { generateSecret, looksLikeToken } from './token-format.js';
-import { Db, TokenRepository } from './token.repository.js';
 
 export interface TokenPair {
   accessToken: string;

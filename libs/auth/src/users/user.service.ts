@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { BotRole, User } from '@platform/database';
+import { UserRepository } from '@platform/database';
 import { MAX_PASSWORD_LENGTH, PasswordHasher } from './password-hasher.js';
-import { UserRepository } from './user.repository.js';
 
 export const MIN_PASSWORD_LENGTH = 12;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@platform/database';
-import type { Db } from '../tokens/token.repository.js';
+import { PrismaService } from '../prisma.service.js';
+import type { Db } from './token.repository.js';
 
 @Injectable()
 export class AuthorizationCodeRepository {

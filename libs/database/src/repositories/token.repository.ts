@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AuthGrantKind, Prisma, PrismaService } from '@platform/database';
+import type { Prisma } from '../generated/client.js';
+import { AuthGrantKind } from '../generated/enums.js';
+import { PrismaService } from '../prisma.service.js';
 
 export type Db = PrismaService | Prisma.TransactionClient;
 

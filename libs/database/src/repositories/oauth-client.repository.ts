@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { OAuthClientType, PrismaService } from '@platform/database';
+import { OAuthClientType } from '../generated/enums.js';
+import { PrismaService } from '../prisma.service.js';
 
 @Injectable()
 export class OAuthClientRepository {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { BotRole, PrismaService } from '@platform/database';
+import { BotRole } from '../generated/enums.js';
+import { PrismaService } from '../prisma.service.js';
 
 /** Users (bot administrators) and their roles on bots. */
 @Injectable()
