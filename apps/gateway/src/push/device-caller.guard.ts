@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PlatformEnv } from '@platform/config';
-import { API_KEY_PREFIX, ApiKeyGuard, RateLimiter } from '@platform/auth';
+import { API_KEY_PREFIX, ApiKeyGuard, RateLimiter, bearerToken } from '@platform/auth';
 import { chatUserId, isChatToken, isUuid } from '@platform/contracts';
 import { BotRepository } from '@platform/database';
 import { throttleAppCaller } from '../sdk-sessions/sdk-throttle.js';
@@ -31,7 +31,7 @@ export class DeviceCallerGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+    const bearer = bearerToken(req.headers);
     if (bearer === undefined || bearer.startsWith(API_KEY_PREFIX) || req.headers['x-api-key'] !== undefined) {
       await this.apiKeys.canActivate(context);
       req.deviceCaller = { kind: 'apiKey' };

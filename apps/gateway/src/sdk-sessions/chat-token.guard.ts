@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { bearerToken } from '@platform/auth';
 import type { SdkSession } from '@platform/database';
 import { SdkSessionService } from './sdk-session.service.js';
 
@@ -16,10 +17,10 @@ export class ChatTokenGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-    if (!match) throw new UnauthorizedException('Authorization: Bearer <chat auth token> is required');
+    const token = bearerToken(req.headers);
+    if (!token) throw new UnauthorizedException('Authorization: Bearer <chat auth token> is required');
     const params = req.params as { botId: string; sessionId: string };
-    const result = await this.sessions.check(params.botId, params.sessionId, match[1]);
+    const result = await this.sessions.check(params.botId, params.sessionId, token);
     if (result === 'unauthorized') throw new UnauthorizedException('The chat auth token is not valid for this session');
     if (result === 'gone') throw new NotFoundException('Unknown or expired session; start a new one');
     req.sdkSession = result;

@@ -10,6 +10,7 @@ import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { BotRole } from '@platform/database';
 import { API_KEY_PREFIX } from '../api-keys/api-key-format.js';
+import { bearerToken } from '../bearer-token.js';
 import { ROLE_SCOPES, roleAllowedByScopes, roleRank } from '../roles.js';
 import { TokenService } from '../tokens/token.service.js';
 import { UserService } from '../users/user.service.js';
@@ -90,9 +91,7 @@ export class AdminTokenGuard implements CanActivate {
 export function extractAdminToken(req: FastifyRequest): string | undefined {
   const header = req.headers['x-auth-token'];
   if (typeof header === 'string' && header.trim()) return header.trim();
-  const auth = req.headers.authorization;
-  const match = typeof auth === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null;
-  return match?.[1];
+  return bearerToken(req.headers);
 }
 
 function routeBotId(req: FastifyRequest): string | undefined {

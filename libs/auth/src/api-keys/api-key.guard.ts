@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { FastifyRequest } from 'fastify';
+import { bearerToken } from '../bearer-token.js';
 import { ApiKeyPrincipal, ApiKeyService } from './api-key.service.js';
 
 declare module 'fastify' {
@@ -41,7 +42,5 @@ export async function authenticateApiKey(req: FastifyRequest, apiKeys: ApiKeySer
 function extractKey(req: FastifyRequest): string | undefined {
   const header = req.headers['x-api-key'];
   if (typeof header === 'string' && header) return header.trim();
-  const auth = req.headers.authorization;
-  const match = typeof auth === 'string' ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
-  return match?.[1];
+  return bearerToken(req.headers);
 }
