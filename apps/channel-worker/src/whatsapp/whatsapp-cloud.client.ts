@@ -1,11 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent, request } from 'undici';
 import { PlatformEnv } from '@platform/config';
-
-export type SendOutcome =
-  | { kind: 'sent'; providerMessageId: string }
-  | { kind: 'retry'; code: string; text: string }
-  | { kind: 'failed'; code: string; text: string };
+import { CloudApiAnswer, SendOutcome, classifyCloudApiAnswer } from './cloud-api-answer.js';
 
 /**
  * Sends to the WhatsApp Cloud API with undici's request (keep-alive pool; about half the CPU of fetch,
@@ -29,8 +25,8 @@ export class WhatsAppCloudClient implements OnApplicationShutdown {
         body: JSON.stringify(body),
         dispatcher: this.agent,
       });
-      const payload = (await res.body.json().catch(() => undefined)) as GraphResponse | undefined;
-      return classify(res.statusCode, payload);
+      const payload = (await res.body.json().catch(() => undefined)) as CloudApiAnswer | undefined;
+      return classifyCloudApiAnswer(res.statusCode, payload);
     } catch (err) {
       const code = (err as { code?: string }).code ?? 'network';
       const timedOut = /TIMEOUT/.test(code);
@@ -41,23 +37,4 @@ export class WhatsAppCloudClient implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.agent.close();
   }
-}
-
-interface GraphResponse {
-  messages?: Array<{ id?: string }>;
-  error?: { code?: number; message?: string; error_data?: { details?: string } };
-}
-
-/** What Meta's answer means for the message. */
-function classify(status: number, payload: GraphResponse | undefined): SendOutcome {
-  if (status >= 200 && status < 300) {
-    const id = payload?.messages?.[0]?.id;
-    if (id) return { kind: 'sent', providerMessageId: id };
-    return { kind: 'retry', code: `http_${status}`, text: 'WhatsApp Cloud API answered without a message id' };
-  }
-  const code = payload?.error?.code !== undefined ? String(payload.error.code) : `http_${status}`;
-  const text = payload?.error?.error_data?.details ?? payload?.error?.message ?? `HTTP ${status}`;
-  // 429 and 5xx are transient; any other 4xx is a verdict on this message (bad number, template, token).
-  const retryable = status === 429 || status >= 500;
-  return { kind: retryable ? 'retry' : 'failed', code, text };
 }
