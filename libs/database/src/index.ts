@@ -14,6 +14,7 @@ export * from './repositories/sdk-session.repository.js';
 export * from './repositories/bot-webhook.repository.js';
 export * from './repositories/sealed-secrets.js';
 export * from './catalog/carousel-catalog.js';
+export * from './catalog/carousel-catalog.module.js';
 export * from './batching/tick-batcher.js';
 export * from './generated/enums.js';
 export type { Bot, ApiKey, ChannelSender, Template, Message } from './generated/client.js';

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { ApiKeyGuard } from './api-keys/api-key.guard.js';
+import { ApiKeyService } from './api-keys/api-key.service.js';
+import { Clock } from './clock.js';
+import { OAuthClientRepository } from './oauth/oauth-client.repository.js';
+import { OAuthClientService } from './oauth/oauth-client.service.js';
+import { PasswordHasher } from './users/password-hasher.js';
+import { UserRepository } from './users/user.repository.js';
+import { UserService } from './users/user.service.js';
+
+const providers = [ApiKeyService, ApiKeyGuard, Clock, PasswordHasher, UserRepository, UserService, OAuthClientRepository, OAuthClientService];
+
+/**
+ * Users, API keys and OAuth clients: what the CLI administers. It reads no token lifetime or rate
+ * limit (AuthEnv), so an app that imports only this module need not compose AuthEnv.
+ */
+@Module({ providers, exports: providers })
+export class AuthCredentialsModule {}
