@@ -77,7 +77,7 @@ export class OAuthAuthorizeController {
   }
 
   private cookieHeader(pending: PendingAuthorization): string {
-    const secure = this.http.AUTH_URL?.startsWith('https:') ? '; Secure' : '';
+    const secure = this.http.AUTH_URL.startsWith('https:') ? '; Secure' : '';
     return `${csrfCookie(pending)}=${pending.csrf}; Path=/oauth/authorize; Max-Age=${this.env.AUTH_CONSENT_TTL_SECONDS}; HttpOnly; SameSite=Strict${secure}`;
   }
 }
