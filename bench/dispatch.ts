@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { JobsOptions, Queue } from 'bullmq';
 import pg from 'pg';
-import { PlatformEnv, loadPlatformEnv } from '@platform/config';
+import { WhatsAppRetryEnv, WorkerEnv, loadEnv, readEnv } from '@platform/config';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
 import { carouselBody } from '@platform/testing';
@@ -56,7 +56,7 @@ interface QueuedTrigger {
   opts: JobsOptions;
 }
 
-function queuedTrigger(src: TriggerSource, config: PlatformEnv): QueuedTrigger {
+function queuedTrigger(src: TriggerSource, config: WhatsAppRetryEnv): QueuedTrigger {
   const id = randomUUID();
   const data: CarouselDispatchJob = {
     messageId: id,
@@ -200,8 +200,9 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   try {
     const machine = await describeMachine(infra);
-    const config = loadPlatformEnv({ ...process.env, ...infra.env });
-    const concurrency = config.WORKER_CONCURRENCY;
+    const env = loadEnv([WhatsAppRetryEnv, WorkerEnv], readEnv(infra.env));
+    const config = env.get(WhatsAppRetryEnv);
+    const concurrency = env.get(WorkerEnv).WORKER_CONCURRENCY;
     const { seed } = infra;
     const body = carouselBody(seed);
 

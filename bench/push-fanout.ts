@@ -14,7 +14,7 @@ import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway
 import { PushConfigService } from '../apps/push-service/src/config/push-config.service.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { AccessTokenProvider } from '../apps/push-service/src/fcm/access-token.provider.js';
-import { PlatformEnv } from '@platform/config';
+import { PushEnv } from '@platform/config';
 import { SecretBox } from '@platform/crypto';
 import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
 import { cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra } from './common.js';
@@ -182,7 +182,7 @@ async function main(): Promise<void> {
     const cpuTotal = cpu.platform + cpu.fake + cpu.redis + cpu.postgres;
 
     const received = after.total - before.total;
-    const cfg = push.get(PlatformEnv);
+    const cfg = push.get(PushEnv);
     process.stdout.write(
       [
         `machine: ${machineLine(machine)}`,

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { PlatformConfigModule } from '@platform/config';
+import { ConfigModule, LoadedEnv } from '@platform/config';
 import { CryptoModule } from '@platform/crypto';
-import { DatabaseModule } from '@platform/database';
+import { CarouselCatalogModule, DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
 import { QueueModule } from '@platform/queue';
 import { CarouselDispatchHandler } from './carousel-dispatch/carousel-dispatch.handler.js';
@@ -11,10 +11,11 @@ import { WhatsAppCloudClient } from './whatsapp/whatsapp-cloud.client.js';
 
 @Module({})
 export class ChannelWorkerModule {
-  static forRoot(env: Record<string, string> = {}): DynamicModule {
+  /** `env`: the worker's env classes (CHANNEL_WORKER_ENV), loaded once by createChannelWorker. */
+  static forRoot(env: LoadedEnv): DynamicModule {
     return {
       module: ChannelWorkerModule,
-      imports: [PlatformConfigModule.forRoot(env), DatabaseModule, CryptoModule, QueueModule.forProducers([]), HealthModule],
+      imports: [ConfigModule.forEnv(env), DatabaseModule, CarouselCatalogModule, CryptoModule, QueueModule.forProducers([]), HealthModule],
       providers: [WhatsAppCloudClient, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker],
     };
   }

@@ -1,16 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthModule } from '@platform/auth';
-import { PlatformConfigModule } from '@platform/config';
+import { AuthCredentialsModule } from '@platform/auth';
+import { ConfigModule } from '@platform/config';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { QueueModule } from '@platform/queue';
+import { CLI_ENV } from './cli-env.js';
 
 @Module({})
 export class CliModule {
+  /** `env` overrides process.env (tests, benches, the local demo's seeding). */
   static forRoot(env: Record<string, string> = {}): DynamicModule {
     return {
       module: CliModule,
-      imports: [PlatformConfigModule.forRoot(env), DatabaseModule, CryptoModule, QueueModule.forProducers([]), AuthModule],
+      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([]), AuthCredentialsModule],
     };
   }
 }

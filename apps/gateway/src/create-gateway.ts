@@ -1,10 +1,11 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { PlatformEnv, loadPlatformEnv } from '@platform/config';
+import { CoreEnv, HttpEnv, loadEnv, readEnv } from '@platform/config';
 import { PinoNestLogger, createLogger, lazyChildLoggerFactory } from '@platform/logger';
 import { documentCarouselTrigger } from './carousel/carousel-trigger.openapi.js';
 import { documentWhatsAppWebhooks } from './whatsapp-webhooks/whatsapp-webhook.openapi.js';
+import { GATEWAY_ENV } from './gateway-env.js';
 import { GatewayModule } from './gateway.module.js';
 import { ErrorResponseFilter } from './http/error-response.filter.js';
 import { configureFastify } from './http/fastify-setup.js';
@@ -13,18 +14,19 @@ import { createValidationPipe } from './http/validation.pipe.js';
 
 /** Builds the gateway (not listening yet). `env` overrides process.env, which tests use. */
 export async function createGateway(env: Record<string, string> = {}): Promise<NestFastifyApplication> {
-  const config = loadPlatformEnv({ ...process.env, ...env });
-  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const config = loadEnv(GATEWAY_ENV, readEnv(env));
+  const http = config.get(HttpEnv);
+  const logger = createLogger('gateway', config.get(CoreEnv).LOG_LEVEL);
   const adapter = new PlatformFastifyAdapter({
     loggerInstance: logger,
     childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 8192 }, // FCM device tokens (~160+ chars) are a path parameter of DELETE /v1/bots/:botId/devices/:token
-    trustProxy: config.TRUST_PROXY === 'true',
+    trustProxy: http.TRUST_PROXY,
     skipMiddie: true, // no Nest middleware: hooks instead (fastify-setup.ts), so no per-request middleware engine
   });
   configureFastify(adapter.getInstance());
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(env), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, {
     logger: new PinoNestLogger(logger),
   });
   app.useGlobalPipes(createValidationPipe());
@@ -37,7 +39,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
     .addBearerAuth()
     .build();
   SwaggerModule.setup('docs', app, () => withValidatorSchemas(documentWhatsAppWebhooks(documentCarouselTrigger(SwaggerModule.createDocument(app, openapi)))), {
-    swaggerUiEnabled: config.OPENAPI_UI === 'true',
+    swaggerUiEnabled: http.OPENAPI_UI,
     jsonDocumentUrl: 'docs/openapi.json',
   });
   return app;
@@ -56,7 +58,7 @@ class PlatformFastifyAdapter extends FastifyAdapter {
 }
 
 export async function listenGateway(app: NestFastifyApplication): Promise<string> {
-  const env = app.get(PlatformEnv);
+  const env = app.get(HttpEnv);
   await app.listen({ port: env.PORT, host: env.HOST });
   return app.getUrl();
 }

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { PlatformConfigModule } from '@platform/config';
+import { ConfigModule, LoadedEnv } from '@platform/config';
 import { QueueNames, SdkQueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
@@ -19,11 +19,12 @@ import { WhatsAppWebhooksModule } from './whatsapp-webhooks/whatsapp-webhooks.mo
 
 @Module({})
 export class GatewayModule {
-  static forRoot(env: Record<string, string> = {}): DynamicModule {
+  /** `env`: the gateway's env classes (GATEWAY_ENV), loaded once by createGateway. */
+  static forRoot(env: LoadedEnv): DynamicModule {
     return {
       module: GatewayModule,
       imports: [
-        PlatformConfigModule.forRoot(env),
+        ConfigModule.forEnv(env),
         DatabaseModule,
         CryptoModule,
         QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook]),

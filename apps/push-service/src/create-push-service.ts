@@ -1,8 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { loadPlatformEnv } from '@platform/config';
+import { CoreEnv, PushEnv, loadEnv, readEnv } from '@platform/config';
 import { pushRpcChannelPrefix, redisOptionsFromUrl } from '@platform/contracts';
 import { PinoNestLogger, createLogger } from '@platform/logger';
+import { PUSH_SERVICE_ENV } from './push-service-env.js';
 import { PushServiceModule } from './push-service.module.js';
 import { NamespacedRedisServer } from './rpc/namespaced-redis.server.js';
 
@@ -11,14 +12,16 @@ import { NamespacedRedisServer } from './rpc/namespaced-redis.server.js';
  * worker, and serves GET /health on PUSH_SERVICE_HEALTH_PORT. `env` overrides process.env (tests).
  */
 export async function createPushService(env: Record<string, string> = {}): Promise<NestFastifyApplication> {
-  const config = loadPlatformEnv({ ...process.env, ...env });
-  const logger = createLogger('push-service', config.LOG_LEVEL);
-  const app = await NestFactory.create<NestFastifyApplication>(PushServiceModule.forRoot(env), new FastifyAdapter({ loggerInstance: logger }), {
+  const config = loadEnv(PUSH_SERVICE_ENV, readEnv(env));
+  const core = config.get(CoreEnv);
+  const push = config.get(PushEnv);
+  const logger = createLogger('push-service', core.LOG_LEVEL);
+  const app = await NestFactory.create<NestFastifyApplication>(PushServiceModule.forRoot(config), new FastifyAdapter({ loggerInstance: logger }), {
     logger: new PinoNestLogger(logger),
   });
   app.connectMicroservice({
-    strategy: new NamespacedRedisServer(pushRpcChannelPrefix(config.REDIS_URL), {
-      ...redisOptionsFromUrl(config.REDIS_URL),
+    strategy: new NamespacedRedisServer(pushRpcChannelPrefix(core.REDIS_URL), {
+      ...redisOptionsFromUrl(core.REDIS_URL),
       connectionName: 'push-service-rpc',
       retryAttempts: Number.MAX_SAFE_INTEGER,
       retryDelay: 1000,
@@ -26,6 +29,6 @@ export async function createPushService(env: Record<string, string> = {}): Promi
   });
   app.enableShutdownHooks();
   await app.startAllMicroservices();
-  await app.listen({ port: config.PUSH_SERVICE_HEALTH_PORT, host: config.HOST });
+  await app.listen({ port: push.PUSH_SERVICE_HEALTH_PORT, host: push.HOST });
   return app;
 }

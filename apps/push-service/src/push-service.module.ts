@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { PlatformConfigModule } from '@platform/config';
+import { ConfigModule, LoadedEnv } from '@platform/config';
 import { PushQueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
@@ -22,10 +22,11 @@ import { RpcOnce } from './rpc/rpc-once.js';
 
 @Module({})
 export class PushServiceModule {
-  static forRoot(env: Record<string, string> = {}): DynamicModule {
+  /** `env`: the push service's env classes (PUSH_SERVICE_ENV), loaded once by createPushService. */
+  static forRoot(env: LoadedEnv): DynamicModule {
     return {
       module: PushServiceModule,
-      imports: [PlatformConfigModule.forRoot(env), DatabaseModule, CryptoModule, QueueModule.forProducers([PushQueueNames.fanout]), HealthModule],
+      imports: [ConfigModule.forEnv(env), DatabaseModule, CryptoModule, QueueModule.forProducers([PushQueueNames.fanout]), HealthModule],
       controllers: [PushRpcController],
       providers: [
         RpcOnce,

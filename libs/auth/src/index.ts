@@ -1,6 +1,7 @@
 export * from './api-keys/api-key-format.js';
 export * from './api-keys/api-key.service.js';
 export * from './api-keys/api-key.guard.js';
+export * from './auth-credentials.module.js';
 export * from './auth.module.js';
 export * from './bearer-token.js';
 export * from './clock.js';

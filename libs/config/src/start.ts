@@ -1,4 +1,4 @@
-import { ConfigError } from './platform-config.js';
+import { ConfigError } from './config-error.js';
 
 /**
  * Runs an app's bootstrap; a configuration error stops the process with its message and no stack.

@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { CarouselCatalog } from './catalog/carousel-catalog.js';
 import { PrismaService } from './prisma.service.js';
 import { ApiKeyRepository } from './repositories/api-key.repository.js';
 import { BotRepository } from './repositories/bot.repository.js';
@@ -20,5 +19,5 @@ const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, 
   UserRepository, TokenRepository, OAuthClientRepository, AuthorizationCodeRepository];
 
 @Global()
-@Module({ providers: [PrismaService, ...repositories, CarouselCatalog], exports: [PrismaService, ...repositories, CarouselCatalog] })
+@Module({ providers: [PrismaService, ...repositories], exports: [PrismaService, ...repositories] })
 export class DatabaseModule {}

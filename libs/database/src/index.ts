@@ -18,6 +18,7 @@ export * from './repositories/oauth-client.repository.js';
 export * from './repositories/authorization-code.repository.js';
 export * from './repositories/sealed-secrets.js';
 export * from './catalog/carousel-catalog.js';
+export * from './catalog/carousel-catalog.module.js';
 export * from './batching/tick-batcher.js';
 export * from './generated/enums.js';
 export type { Bot, ApiKey, ChannelSender, Template, Message } from './generated/client.js';

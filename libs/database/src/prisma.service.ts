@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv } from '@platform/config';
 import { PrismaClient } from './generated/client.js';
 
 /**
@@ -13,7 +13,7 @@ import { PrismaClient } from './generated/client.js';
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   readonly pool: pg.Pool;
 
-  constructor(env: PlatformEnv) {
+  constructor(env: CoreEnv) {
     const pool = new pg.Pool({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 1000, query_timeout: 5000, max: 10 });
     pool.on('error', () => undefined); // an idle client's connection dropped (Postgres restarted): the pool replaces it
     super({ adapter: new PrismaPg(pool) });

@@ -1,7 +1,7 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv } from '@platform/config';
 import { createRequestRedis } from './redis-connections.js';
 
 /** Token of the shared request-path Redis connection (fail-fast, see createRequestRedis). */
@@ -32,8 +32,8 @@ export class QueueModule {
     const created: Array<Queue | Redis> = [];
     const redisProvider = {
       provide: REQUEST_REDIS,
-      inject: [PlatformEnv],
-      useFactory: (env: PlatformEnv) => {
+      inject: [CoreEnv],
+      useFactory: (env: CoreEnv) => {
         const redis = createRequestRedis(env.REDIS_URL, 'platform-request');
         redis.on('error', () => undefined); // surfaced per command; avoid unhandled 'error' events
         created.push(redis);

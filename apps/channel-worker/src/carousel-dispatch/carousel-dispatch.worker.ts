@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Worker } from 'bullmq';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv, JobLockEnv, WorkerEnv } from '@platform/config';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
 import { StalledJobSettler, createWorkerRedis } from '@platform/queue';
 import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
@@ -18,7 +18,9 @@ export class CarouselDispatchWorker implements OnApplicationBootstrap, OnApplica
   private readonly stalled: StalledJobSettler<CarouselDispatchJob>;
 
   constructor(
-    private readonly env: PlatformEnv,
+    private readonly env: WorkerEnv,
+    private readonly core: CoreEnv,
+    private readonly locks: JobLockEnv,
     private readonly handler: CarouselDispatchHandler,
     settler: StalledMessageSettler,
   ) {
@@ -27,11 +29,11 @@ export class CarouselDispatchWorker implements OnApplicationBootstrap, OnApplica
 
   onApplicationBootstrap() {
     this.worker = new Worker<CarouselDispatchJob>(QueueNames.carouselDispatch, (job, token) => this.handler.handle(job, token), {
-      connection: (this.connection = createWorkerRedis(this.env.REDIS_URL, 'channel-worker')),
+      connection: (this.connection = createWorkerRedis(this.core.REDIS_URL, 'channel-worker')),
       concurrency: this.env.WORKER_CONCURRENCY,
-      lockDuration: this.env.WORKER_LOCK_MS,
-      stalledInterval: Math.max(500, Math.floor(this.env.WORKER_LOCK_MS / 2)),
-      maxStalledCount: this.env.WORKER_MAX_STALLED_COUNT,
+      lockDuration: this.locks.WORKER_LOCK_MS,
+      stalledInterval: Math.max(500, Math.floor(this.locks.WORKER_LOCK_MS / 2)),
+      maxStalledCount: this.locks.WORKER_MAX_STALLED_COUNT,
     });
     this.worker.on('error', (err) => this.logger.error(`worker error: ${err.message}`));
     this.worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its worker stopped); it will run again unless it stalled too often`));

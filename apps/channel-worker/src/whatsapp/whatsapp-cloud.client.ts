@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent, request } from 'undici';
-import { PlatformEnv } from '@platform/config';
+import { WhatsAppEnv } from '@platform/config';
 import { CloudApiAnswer, SendOutcome, classifyCloudApiAnswer } from './cloud-api-answer.js';
 
 /**
@@ -12,7 +12,7 @@ import { CloudApiAnswer, SendOutcome, classifyCloudApiAnswer } from './cloud-api
 export class WhatsAppCloudClient implements OnApplicationShutdown {
   private readonly agent: Agent;
 
-  constructor(private readonly env: PlatformEnv) {
+  constructor(private readonly env: WhatsAppEnv) {
     const timeout = env.WHATSAPP_TIMEOUT_MS;
     this.agent = new Agent({ headersTimeout: timeout, bodyTimeout: timeout, connectTimeout: timeout, keepAliveTimeout: 30_000 });
   }

@@ -1,4 +1,4 @@
-import { PlatformEnv } from '@platform/config';
+import { WebhookUrlEnv } from '@platform/config';
 import { generateWebhookSecret, webhookUrlProblem } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotWebhookRepository } from '@platform/database';
@@ -22,7 +22,7 @@ export const webhookCommands: CliCommand[] = [
     async run(app, args, out) {
       const botId = requireString(args, 'bot');
       const url = requireString(args, 'url');
-      const problem = webhookUrlProblem(url, app.get(PlatformEnv).WEBHOOK_ALLOW_HTTP === 'true');
+      const problem = webhookUrlProblem(url, app.get(WebhookUrlEnv).WEBHOOK_ALLOW_HTTP);
       if (problem) throw new UsageError(`--url ${problem}`);
       const current = await requireWebhookSettings(app, botId);
       const secret = args['rotate-secret'] === true || !current.secretEncrypted ? generateWebhookSecret() : undefined;

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post, Req, Res, UnauthorizedException } fro
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminSessionService, RateLimiter, TokenPair, extractAdminToken, normaliseEmail } from '@platform/auth';
-import { PlatformEnv } from '@platform/config';
+import { AuthEnv } from '@platform/config';
 import { AdminLoginDto, AdminRefreshDto, AdminTokenResponse } from '@platform/contracts';
 import { throttle } from './throttle.js';
 
@@ -13,7 +13,7 @@ export class AdminAuthController {
   constructor(
     private readonly sessions: AdminSessionService,
     private readonly limiter: RateLimiter,
-    private readonly env: PlatformEnv,
+    private readonly env: AuthEnv,
   ) {}
 
   @Post('login')

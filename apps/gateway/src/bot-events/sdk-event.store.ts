@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv, SdkEnv } from '@platform/config';
 import { WireBotEvent } from '@platform/contracts';
 import { REQUEST_REDIS, withTimeout } from '@platform/queue';
 
@@ -51,7 +51,7 @@ interface ScriptedRedis extends Redis {
 export class SdkEventStore {
   private readonly redis: ScriptedRedis;
 
-  constructor(@Inject(REQUEST_REDIS) redis: Redis, private readonly env: PlatformEnv) {
+  constructor(@Inject(REQUEST_REDIS) redis: Redis, private readonly env: SdkEnv, private readonly core: CoreEnv) {
     if (!('sdkEventAppend' in redis)) {
       redis.defineCommand('sdkEventAppend', { numberOfKeys: 2, lua: APPEND });
       redis.defineCommand('sdkEventRead', { numberOfKeys: 1, lua: READ });
@@ -113,6 +113,6 @@ export class SdkEventStore {
   }
 
   private timed<T>(promise: Promise<T>, what: string): Promise<T> {
-    return withTimeout(promise, this.env.REDIS_COMMAND_TIMEOUT_MS, what);
+    return withTimeout(promise, this.core.REDIS_COMMAND_TIMEOUT_MS, what);
   }
 }

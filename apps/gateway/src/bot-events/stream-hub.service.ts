@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv, SdkEnv } from '@platform/config';
 import { STREAM_CLOSE } from '@platform/contracts';
 import { withTimeout } from '@platform/queue';
 import { SdkSessionService } from '../sdk-sessions/sdk-session.service.js';
@@ -26,11 +26,12 @@ export class StreamHub implements BeforeApplicationShutdown {
   readonly deps: StreamDeps;
 
   constructor(
-    private readonly env: PlatformEnv,
+    private readonly env: SdkEnv,
+    private readonly core: CoreEnv,
     private readonly store: SdkEventStore,
     private readonly sessions: SdkSessionService,
   ) {
-    this.subscriber = new Redis(env.REDIS_URL, {
+    this.subscriber = new Redis(this.core.REDIS_URL, {
       connectionName: 'gateway-sdk-events',
       lazyConnect: true,
       maxRetriesPerRequest: null,
@@ -73,7 +74,7 @@ export class StreamHub implements BeforeApplicationShutdown {
     }
     channel.connections.add(connection);
     try {
-      await withTimeout(channel.subscribed, this.env.REDIS_COMMAND_TIMEOUT_MS, 'subscribing to the user events');
+      await withTimeout(channel.subscribed, this.core.REDIS_COMMAND_TIMEOUT_MS, 'subscribing to the user events');
       await this.store.markLive(connection.botId, connection.userId, connection.id, this.presenceTtlMs);
       this.touchedAt.set(connection, Date.now());
     } catch (err) {

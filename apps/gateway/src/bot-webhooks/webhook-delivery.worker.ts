@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Worker } from 'bullmq';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv, WebhookDeliveryEnv } from '@platform/config';
 import { BotWebhookJob, SdkQueueNames } from '@platform/contracts';
 import { createWorkerRedis } from '@platform/queue';
 import { WebhookSender } from './webhook-sender.js';
@@ -13,13 +13,14 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   private connection?: ReturnType<typeof createWorkerRedis>;
 
   constructor(
-    private readonly env: PlatformEnv,
+    private readonly env: WebhookDeliveryEnv,
+    private readonly core: CoreEnv,
     private readonly sender: WebhookSender,
   ) {}
 
   onApplicationBootstrap() {
     this.worker = new Worker<BotWebhookJob>(SdkQueueNames.botWebhook, (job) => this.sender.send(job.data), {
-      connection: (this.connection = createWorkerRedis(this.env.REDIS_URL, 'gateway-webhooks')),
+      connection: (this.connection = createWorkerRedis(this.core.REDIS_URL, 'gateway-webhooks')),
       concurrency: this.env.WEBHOOK_CONCURRENCY,
     });
     this.worker.on('error', (err) => this.logger.error(`worker error: ${err.message}`));

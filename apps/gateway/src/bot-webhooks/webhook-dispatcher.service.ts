@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv, WebhookDeliveryEnv } from '@platform/config';
 import { BotWebhookJob, SdkQueueNames, WebhookDelivery } from '@platform/contracts';
 import { InjectQueue, withTimeout } from '@platform/queue';
 import { QueueUnavailableError } from '../http/infra-errors.js';
@@ -9,7 +9,8 @@ import { QueueUnavailableError } from '../http/infra-errors.js';
 @Injectable()
 export class WebhookDispatcher {
   constructor(
-    private readonly env: PlatformEnv,
+    private readonly env: WebhookDeliveryEnv,
+    private readonly core: CoreEnv,
     @InjectQueue(SdkQueueNames.botWebhook) private readonly queue: Queue<BotWebhookJob>,
   ) {}
 
@@ -27,7 +28,7 @@ export class WebhookDispatcher {
             removeOnFail: { age: 7 * 24 * 3600 },
           },
         ),
-        this.env.REDIS_COMMAND_TIMEOUT_MS,
+        this.core.REDIS_COMMAND_TIMEOUT_MS,
         'queueing the webhook call',
       );
     } catch (err) {

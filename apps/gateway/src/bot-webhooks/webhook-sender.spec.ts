@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { PlatformEnv } from '@platform/config';
+import type { WebhookDeliveryEnv } from '@platform/config';
 import { BotWebhookJob, verifyWebhookSignature } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import type { BotWebhookRepository } from '@platform/database';
@@ -44,7 +44,7 @@ describe('WebhookSender', () => {
     new WebhookSender(
       { find: async () => ({ url, secretEncrypted: url && box.encrypt(secret) }) } as unknown as BotWebhookRepository,
       box,
-      { WEBHOOK_TIMEOUT_MS: 300 } as PlatformEnv,
+      { WEBHOOK_TIMEOUT_MS: 300 } as WebhookDeliveryEnv,
     );
 
   it('POSTs the delivery signed with the bot secret', async () => {

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { PlatformEnv } from '@platform/config';
+import { WebhookDeliveryEnv } from '@platform/config';
 import { BotWebhookJob, WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotWebhookRepository } from '@platform/database';
@@ -17,7 +17,7 @@ export class WebhookSender {
   constructor(
     private readonly webhooks: BotWebhookRepository,
     private readonly box: SecretBox,
-    private readonly env: PlatformEnv,
+    private readonly env: WebhookDeliveryEnv,
   ) {}
 
   /** Resolves on a 2xx answer (or when the bot no longer has a webhook); throws otherwise. */

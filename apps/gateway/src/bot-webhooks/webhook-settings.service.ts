@@ -1,5 +1,5 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
-import { PlatformEnv } from '@platform/config';
+import { WebhookUrlEnv } from '@platform/config';
 import { WebhookView, generateWebhookSecret, webhookUrlProblem } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotWebhookRepository } from '@platform/database';
@@ -10,7 +10,7 @@ export class WebhookSettingsService {
   constructor(
     private readonly webhooks: BotWebhookRepository,
     private readonly box: SecretBox,
-    private readonly env: PlatformEnv,
+    private readonly env: WebhookUrlEnv,
   ) {}
 
   async view(botId: string): Promise<WebhookView> {
@@ -20,7 +20,7 @@ export class WebhookSettingsService {
 
   /** Sets the URL; generates a secret when the bot has none or `rotate` is set, and returns it (once). */
   async set(botId: string, url: string, rotate = false): Promise<WebhookView & { secret?: string }> {
-    const problem = webhookUrlProblem(url, this.env.WEBHOOK_ALLOW_HTTP === 'true');
+    const problem = webhookUrlProblem(url, this.env.WEBHOOK_ALLOW_HTTP);
     if (problem) throw new BadRequestException(`url ${problem}`);
     const current = await this.webhooks.find(botId);
     const secret = rotate || !current?.secretEncrypted ? generateWebhookSecret() : undefined;

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
-import { PostgresLiveness } from '@platform/database';
+import { CarouselCatalogModule, PostgresLiveness } from '@platform/database';
 import { CarouselTriggerRoute } from './carousel-trigger.route.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
-@Module({ imports: [AuthModule], providers: [CarouselTriggerRoute, CarouselTriggerService, TriggerBatcher, PostgresLiveness] })
+@Module({ imports: [AuthModule, CarouselCatalogModule], providers: [CarouselTriggerRoute, CarouselTriggerService, TriggerBatcher, PostgresLiveness] })
 export class CarouselModule {}

@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { PlatformEnv } from '@platform/config';
+import type { CoreEnv, WhatsAppRetryEnv } from '@platform/config';
 import type { CarouselDispatchJob } from '@platform/contracts';
 import { QueueUnavailableError } from '../http/infra-errors.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
-const env = { WHATSAPP_MAX_ATTEMPTS: 5, WHATSAPP_BACKOFF_MS: 2000, REDIS_COMMAND_TIMEOUT_MS: 200 } as PlatformEnv;
+const env = { WHATSAPP_MAX_ATTEMPTS: 5, WHATSAPP_BACKOFF_MS: 2000 } as WhatsAppRetryEnv;
+const core = { REDIS_COMMAND_TIMEOUT_MS: 200 } as CoreEnv;
 
 function setup(opts: { addFails?: boolean; addHangs?: boolean } = {}) {
   const adds: Array<{ data: CarouselDispatchJob; opts: { jobId: string; attempts: number }; corked: boolean }> = [];
@@ -20,7 +21,7 @@ function setup(opts: { addFails?: boolean; addHangs?: boolean } = {}) {
       return {};
     },
   } as unknown as Queue<CarouselDispatchJob>;
-  return { batcher: new TriggerBatcher(env, queue, { stream } as unknown as Redis), adds, isCorked: () => corked };
+  return { batcher: new TriggerBatcher(env, core, queue, { stream } as unknown as Redis), adds, isCorked: () => corked };
 }
 
 const job = (id: string): CarouselDispatchJob => ({

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JobsOptions, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv, WhatsAppRetryEnv } from '@platform/config';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
 import { TickBatcher } from '@platform/database';
 import { InjectQueue, REQUEST_REDIS, withTimeout } from '@platform/queue';
@@ -18,7 +18,8 @@ export class TriggerBatcher {
   private readonly options: Omit<JobsOptions, 'jobId'>;
 
   constructor(
-    private readonly env: PlatformEnv,
+    private readonly env: WhatsAppRetryEnv,
+    private readonly core: CoreEnv,
     @InjectQueue(QueueNames.carouselDispatch) private readonly queue: Queue<CarouselDispatchJob>,
     @Inject(REQUEST_REDIS) private readonly redis: Redis,
   ) {
@@ -47,7 +48,7 @@ export class TriggerBatcher {
     try {
       await withTimeout(
         Promise.all(batch.map((job) => this.queue.add('send', job, { ...this.options, jobId: job.messageId }))),
-        this.env.REDIS_COMMAND_TIMEOUT_MS,
+        this.core.REDIS_COMMAND_TIMEOUT_MS,
         'queueing the messages',
       );
     } catch (err) {

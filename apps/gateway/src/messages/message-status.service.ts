@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Job, Queue } from 'bullmq';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv } from '@platform/config';
 import { CarouselDispatchJob, MessageStatusResponse, QueueNames } from '@platform/contracts';
 import { Message, MessageRepository } from '@platform/database';
 import { InjectQueue, withTimeout } from '@platform/queue';
@@ -14,7 +14,7 @@ import { QueueUnavailableError } from '../http/infra-errors.js';
 export class MessageStatusService {
   constructor(
     private readonly messages: MessageRepository,
-    private readonly env: PlatformEnv,
+    private readonly env: CoreEnv,
     @InjectQueue(QueueNames.carouselDispatch) private readonly queue: Queue<CarouselDispatchJob>,
   ) {}
 

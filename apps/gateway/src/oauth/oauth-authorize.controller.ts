@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post, Query, Req, Res, UseFilters } from '@nestj
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthorizationService, AuthorizeOutcome, PendingAuthorization, RateLimitExceededError, RateLimiter, normaliseEmail } from '@platform/auth';
-import { PlatformEnv } from '@platform/config';
+import { AuthEnv, HttpEnv } from '@platform/config';
 import { BotRepository } from '@platform/database';
 import { consentPage, errorPage } from './consent-page.js';
 import { readCookie } from './form-fields.js';
@@ -18,7 +18,8 @@ export class OAuthAuthorizeController {
     private readonly authorization: AuthorizationService,
     private readonly limiter: RateLimiter,
     private readonly bots: BotRepository,
-    private readonly env: PlatformEnv,
+    private readonly env: AuthEnv,
+    private readonly http: HttpEnv,
   ) {}
 
   @Get()
@@ -76,7 +77,7 @@ export class OAuthAuthorizeController {
   }
 
   private cookieHeader(pending: PendingAuthorization): string {
-    const secure = this.env.AUTH_URL?.startsWith('https:') ? '; Secure' : '';
+    const secure = this.http.AUTH_URL.startsWith('https:') ? '; Secure' : '';
     return `${csrfCookie(pending)}=${pending.csrf}; Path=/oauth/authorize; Max-Age=${this.env.AUTH_CONSENT_TTL_SECONDS}; HttpOnly; SameSite=Strict${secure}`;
   }
 }

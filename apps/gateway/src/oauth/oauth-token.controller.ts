@@ -11,7 +11,7 @@ import {
   RateLimiter,
   parseClientCredentials,
 } from '@platform/auth';
-import { PlatformEnv } from '@platform/config';
+import { AuthEnv } from '@platform/config';
 import { formFields } from './form-fields.js';
 import { OAuthExceptionFilter } from './oauth-exception.filter.js';
 
@@ -24,7 +24,7 @@ export class OAuthTokenController {
     private readonly clients: OAuthClientService,
     private readonly tokens: OAuthTokenService,
     private readonly limiter: RateLimiter,
-    private readonly env: PlatformEnv,
+    private readonly env: AuthEnv,
   ) {}
 
   @Post('token')

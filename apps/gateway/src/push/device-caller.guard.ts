@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PlatformEnv } from '@platform/config';
+import { SdkEnv } from '@platform/config';
 import { API_KEY_PREFIX, ApiKeyGuard, RateLimiter, bearerToken } from '@platform/auth';
 import { chatUserId, isChatToken, isUuid } from '@platform/contracts';
 import { BotRepository } from '@platform/database';
@@ -26,7 +26,7 @@ export class DeviceCallerGuard implements CanActivate {
     private readonly apiKeys: ApiKeyGuard,
     private readonly bots: BotRepository,
     private readonly limiter: RateLimiter,
-    private readonly env: PlatformEnv,
+    private readonly env: SdkEnv,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

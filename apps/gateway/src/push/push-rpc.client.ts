@@ -2,7 +2,7 @@ import { HttpException, Inject, Injectable, Logger, OnApplicationShutdown, Servi
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv, PushRpcEnv } from '@platform/config';
 import { PushPattern, PushRpcRequest, PushRpcResult, pushRpcChannelPrefix, redisOptionsFromUrl } from '@platform/contracts';
 import { sha256Hex } from '@platform/crypto';
 import { REQUEST_REDIS, withTimeout } from '@platform/queue';
@@ -23,12 +23,13 @@ export class PushRpcClient implements OnApplicationShutdown {
   private readonly listenersSeen = new Map<string, number>();
 
   constructor(
-    private readonly env: PlatformEnv,
+    private readonly env: PushRpcEnv,
+    private readonly core: CoreEnv,
     @Inject(REQUEST_REDIS) private readonly redis: Redis,
   ) {
-    this.prefix = pushRpcChannelPrefix(env.REDIS_URL);
+    this.prefix = pushRpcChannelPrefix(this.core.REDIS_URL);
     this.client = new NamespacedRedisClient(this.prefix, {
-      ...redisOptionsFromUrl(env.REDIS_URL),
+      ...redisOptionsFromUrl(this.core.REDIS_URL),
       connectionName: 'gateway-push-rpc',
       connectTimeout: 1000,
       retryAttempts: Number.MAX_SAFE_INTEGER,
@@ -68,7 +69,7 @@ export class PushRpcClient implements OnApplicationShutdown {
     if ((this.listenersSeen.get(channel) ?? 0) > Date.now()) return;
     let listeners: number;
     try {
-      const reply = (await withTimeout(this.redis.call('PUBSUB', 'NUMSUB', channel), this.env.REDIS_COMMAND_TIMEOUT_MS, 'asking Redis for push-service listeners')) as [string, number];
+      const reply = (await withTimeout(this.redis.call('PUBSUB', 'NUMSUB', channel), this.core.REDIS_COMMAND_TIMEOUT_MS, 'asking Redis for push-service listeners')) as [string, number];
       listeners = Number(reply[1]);
     } catch {
       throw new ServiceUnavailableException('The push service cannot be reached (Redis is unavailable); nothing was done. Retry later.');

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ConflictException, NotFoundException } from '@nestjs/common';
-import type { PlatformEnv } from '@platform/config';
+import type { SdkEnv } from '@platform/config';
 import { WebhookDelivery, chatUserId } from '@platform/contracts';
 import type { BotWebhookRepository, SdkSession, SdkSessionRepository } from '@platform/database';
 import type { WebhookDispatcher } from '../bot-webhooks/webhook-dispatcher.service.js';
@@ -29,7 +29,7 @@ function setup(webhookUrl: string | null = 'https://bot.example.com/hook', enque
     find: async (botId: string) => (botId === BOT ? { url: webhookUrl, secretEncrypted: webhookUrl && 'sealed' } : null),
   } as unknown as BotWebhookRepository;
   const dispatcher = { enqueue: async (_bot: string, d: WebhookDelivery) => (queued.push(d), enqueue(d)) } as unknown as WebhookDispatcher;
-  const env = { SDK_SESSION_TTL_SECONDS: 60 } as PlatformEnv;
+  const env = { SDK_SESSION_TTL_SECONDS: 60 } as SdkEnv;
   return { service: new SdkSessionService(sessions, webhooks, dispatcher, env), rows, queued };
 }
 

@@ -1,6 +1,6 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { PlatformEnv } from '@platform/config';
+import { SdkEnv } from '@platform/config';
 import { AppEventDto, StartSessionDto, chatUserId, isChatToken, isUuid } from '@platform/contracts';
 import { safeEqual } from '@platform/crypto';
 import { BotWebhookRepository, SdkSessionRepository } from '@platform/database';
@@ -16,7 +16,7 @@ export class SdkSessionService {
     private readonly sessions: SdkSessionRepository,
     private readonly webhooks: BotWebhookRepository,
     private readonly dispatcher: WebhookDispatcher,
-    private readonly env: PlatformEnv,
+    private readonly env: SdkEnv,
   ) {}
 
   /** Creates the session; when the bot has a webhook, answers only once the session.started call is queued. */

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PlatformEnv } from '@platform/config';
+import { SdkEnv } from '@platform/config';
 import { RateLimiter } from '@platform/auth';
 import { AppEventDto, AppEventResponse, StartSessionDto, StartSessionResponse } from '@platform/contracts';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
@@ -18,7 +18,7 @@ export class SdkSessionsController {
     private readonly sessions: SdkSessionService,
     private readonly streamUrls: StreamUrls,
     private readonly limiter: RateLimiter,
-    private readonly env: PlatformEnv,
+    private readonly env: SdkEnv,
   ) {}
 
   @Post()

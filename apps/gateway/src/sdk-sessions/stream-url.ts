@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
-import { PlatformEnv } from '@platform/config';
+import { HttpEnv } from '@platform/config';
 
 /**
  * The absolute ws(s):// address of a session's event stream under the public BASE_URL (wss:// when it is
@@ -21,12 +21,12 @@ export function buildStreamUrl(baseUrl: string, botId: string, sessionId: string
 @Injectable()
 export class StreamUrls {
   constructor(
-    private readonly env: PlatformEnv,
+    private readonly env: HttpEnv,
     private readonly adapterHost: HttpAdapterHost,
   ) {}
 
   forSession(botId: string, sessionId: string): string {
     const address = this.adapterHost.httpAdapter?.getHttpServer()?.address() as AddressInfo | string | null;
-    return buildStreamUrl(this.env.BASE_URL!, botId, sessionId, typeof address === 'object' && address ? address.port : undefined);
+    return buildStreamUrl(this.env.BASE_URL, botId, sessionId, typeof address === 'object' && address ? address.port : undefined);
   }
 }

@@ -1,7 +1,7 @@
 import { BadRequestException, ForbiddenException, Injectable, NotFoundException, OnModuleInit, UnauthorizedException } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PlatformEnv } from '@platform/config';
+import { WhatsAppWebhookEnv } from '@platform/config';
 import { safeEqual } from '@platform/crypto';
 import { HUB_SIGNATURE_HEADER, isValidHubSignature } from './hub-signature.js';
 import { MessageReceiptsService } from './message-receipts.service.js';
@@ -18,7 +18,7 @@ export const WHATSAPP_WEBHOOK_PATH = '/webhooks/whatsapp';
 export class WhatsAppWebhookRoute implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly env: PlatformEnv,
+    private readonly env: WhatsAppWebhookEnv,
     private readonly receipts: MessageReceiptsService,
   ) {}
 

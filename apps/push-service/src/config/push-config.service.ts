@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { KeyObject } from 'node:crypto';
-import { PlatformEnv } from '@platform/config';
+import { PushEnv } from '@platform/config';
 import { BotConfigResponse, PushRpcResult, SaveConfigMessage } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { PushConfigRepository } from '@platform/database';
@@ -27,7 +27,7 @@ export class PushConfigService {
   constructor(
     private readonly configs: PushConfigRepository,
     private readonly box: SecretBox,
-    private readonly env: PlatformEnv,
+    private readonly env: PushEnv,
   ) {}
 
   /** `sealedServiceAccount` was sealed by the gateway so the document never crosses Redis in clear. */
@@ -38,7 +38,7 @@ export class PushConfigService {
     } catch {
       return { ok: false, status: 500, message: 'The service account could not be read by the push service (are ENCRYPTION_KEYS the same as the gateway’s?)' };
     }
-    const check = checkServiceAccount(doc, { allowInsecureTokenUri: this.env.PUSH_ALLOW_INSECURE_TOKEN_URI === 'true' });
+    const check = checkServiceAccount(doc, { allowInsecureTokenUri: this.env.PUSH_ALLOW_INSECURE_TOKEN_URI });
     if (!check.ok) return { ok: false, status: 400, message: check.problems.join('; ') };
     const sealed = this.box.encrypt(JSON.stringify(check.account));
     const row = await this.configs.save(botId, { projectId: check.account.project_id, credentialsEncrypted: sealed, keyId: SecretBox.keyIdOf(sealed) });
@@ -83,7 +83,7 @@ export class PushConfigService {
     if (cached && cached.version === row.version) return cached;
     const account = JSON.parse(this.box.decrypt(row.credentialsEncrypted)) as ServiceAccount;
     // Checked again: PUSH_ALLOW_INSECURE_TOKEN_URI may have been turned off since the save.
-    const check = checkServiceAccount(account, { allowInsecureTokenUri: this.env.PUSH_ALLOW_INSECURE_TOKEN_URI === 'true' });
+    const check = checkServiceAccount(account, { allowInsecureTokenUri: this.env.PUSH_ALLOW_INSECURE_TOKEN_URI });
     const privateKey = check.ok ? parseRsaKey(account.private_key) : null;
     if (!check.ok || !privateKey) {
       const problems = check.ok ? ['private_key is not usable'] : check.problems;

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PlatformEnv } from '@platform/config';
+import { PushEnv } from '@platform/config';
 import type { LoadedPushConfig } from '../config/push-config.service.js';
 import { AccessTokenProvider } from './access-token.provider.js';
 import type { FcmBody } from './fcm-message.js';
@@ -40,7 +40,7 @@ export class FcmSender {
   constructor(
     private readonly pool: Http2Pool,
     private readonly tokens: AccessTokenProvider,
-    private readonly env: PlatformEnv,
+    private readonly env: PushEnv,
   ) {}
 
   /**

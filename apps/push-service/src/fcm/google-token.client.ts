@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { KeyObject, sign } from 'node:crypto';
-import { PlatformEnv } from '@platform/config';
+import { PushEnv } from '@platform/config';
 import { CredentialsRejectedError, TransientPushError } from './push-errors.js';
 
 export const FIREBASE_MESSAGING_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
@@ -33,7 +33,7 @@ export function signAssertion(c: TokenCredentials, nowSeconds = Math.floor(Date.
  */
 @Injectable()
 export class GoogleTokenClient {
-  constructor(private readonly env: PlatformEnv) {}
+  constructor(private readonly env: PushEnv) {}
 
   async mint(c: TokenCredentials): Promise<MintedToken> {
     const started = Date.now();

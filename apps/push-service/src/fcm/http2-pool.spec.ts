@@ -1,6 +1,6 @@
 import { Http2Server, ServerHttp2Stream, createServer } from 'node:http2';
 import { AddressInfo } from 'node:net';
-import type { PlatformEnv } from '@platform/config';
+import type { PushEnv } from '@platform/config';
 import { Http2Pool, Http2Response, NOT_SENT } from './http2-pool.js';
 import { TransientPushError } from './push-errors.js';
 
@@ -60,7 +60,7 @@ describe.each([0, 1])('Http2Pool with %i sender threads', (threads) => {
   beforeEach(async () => {
     server = new HoldingServer();
     await server.listen();
-    pool = new Http2Pool({ FCM_MAX_IN_FLIGHT: 3, FCM_SENDER_THREADS: threads } as PlatformEnv);
+    pool = new Http2Pool({ FCM_MAX_IN_FLIGHT: 3, FCM_SENDER_THREADS: threads } as PushEnv);
   });
 
   afterEach(async () => {
@@ -121,7 +121,7 @@ describe.each([0, 1])('Http2Pool with %i sender threads', (threads) => {
   it("opens more sessions rather than exceed the server's concurrent streams per connection, before and after its SETTINGS", async () => {
     const limited = new HoldingServer(100); // FCM's limit
     await limited.listen();
-    const wide = new Http2Pool({ FCM_MAX_IN_FLIGHT: 250, FCM_SENDER_THREADS: threads } as PlatformEnv);
+    const wide = new Http2Pool({ FCM_MAX_IN_FLIGHT: 250, FCM_SENDER_THREADS: threads } as PushEnv);
     try {
       for (const round of [1, 2]) {
         const tokens = Array.from({ length: 250 }, (_, i) => `t${round}-${i}`);

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import * as http2 from 'node:http2';
 import { Worker } from 'node:worker_threads';
-import { PlatformEnv } from '@platform/config';
+import { PushEnv } from '@platform/config';
 import { FcmBody, renderFcmBody } from './fcm-message.js';
 import { http2Exchange } from './http2-exchange.js';
 import { http2Sessions } from './http2-sessions.js';
@@ -72,7 +72,7 @@ export class Http2Pool implements OnApplicationShutdown {
   private flushScheduled = false;
   private closed = false;
 
-  constructor(private readonly env: PlatformEnv) {}
+  constructor(private readonly env: PushEnv) {}
 
   /** One request: FCM's answer; rejects with TransientPushError when FCM could not be reached. */
   post(origin: string, path: string, headers: Record<string, string>, body: FcmBody, timeoutMs: number): Promise<Http2Response> {

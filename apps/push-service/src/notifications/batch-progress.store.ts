@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv } from '@platform/config';
 import { createRequestRedis } from '@platform/queue';
 
 /** Final outcome of one device in a batch: sent, failed, skipped, or invalid:<reason>. */
@@ -17,7 +17,7 @@ const KEEP_SECONDS = 7 * 24 * 3600;
 export class BatchProgressStore implements OnApplicationShutdown {
   private readonly redis: Redis;
 
-  constructor(env: PlatformEnv) {
+  constructor(env: CoreEnv) {
     this.redis = createRequestRedis(env.REDIS_URL, 'push-progress', { enableAutoPipelining: true, enableOfflineQueue: true, maxRetriesPerRequest: 3 });
     this.redis.on('error', () => undefined);
   }

@@ -1,12 +1,12 @@
 import { Job, JobsOptions } from 'bullmq';
-import { PlatformEnv } from '@platform/config';
+import { PushEnv } from '@platform/config';
 import { TransientPushError } from '../fcm/push-errors.js';
 
 /**
  * Retries with exponential backoff. Finished jobs are kept an hour: a batch's job id must still be
  * taken when a planner retry re-adds it, or that batch would be queued (and sent) twice.
  */
-export function fanoutJobOptions(env: PlatformEnv, jobId: string): JobsOptions {
+export function fanoutJobOptions(env: PushEnv, jobId: string): JobsOptions {
   return {
     jobId,
     attempts: env.PUSH_JOB_ATTEMPTS,

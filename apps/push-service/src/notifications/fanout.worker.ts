@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv, JobLockEnv, PushEnv } from '@platform/config';
 import { PushBatchJob, PushPlanJob, PushQueueNames } from '@platform/contracts';
 import { StalledJobSettler, createWorkerRedis, isStalledLimitFailure } from '@platform/queue';
 import { BatchHandler } from './batch.handler.js';
@@ -21,7 +21,9 @@ export class FanoutWorker implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly stalled: StalledJobSettler<unknown>;
 
   constructor(
-    private readonly env: PlatformEnv,
+    private readonly env: PushEnv,
+    private readonly core: CoreEnv,
+    private readonly locks: JobLockEnv,
     private readonly plan: PlanHandler,
     private readonly batch: BatchHandler,
     settler: StalledFanoutSettler,
@@ -31,11 +33,11 @@ export class FanoutWorker implements OnApplicationBootstrap, OnApplicationShutdo
 
   onApplicationBootstrap() {
     this.worker = new Worker(PushQueueNames.fanout, (job) => this.route(job), {
-      connection: (this.connection = createWorkerRedis(this.env.REDIS_URL, 'push-fanout-worker')),
+      connection: (this.connection = createWorkerRedis(this.core.REDIS_URL, 'push-fanout-worker')),
       concurrency: this.env.PUSH_WORKER_CONCURRENCY,
-      lockDuration: this.env.WORKER_LOCK_MS,
-      stalledInterval: Math.max(500, Math.floor(this.env.WORKER_LOCK_MS / 2)),
-      maxStalledCount: this.env.WORKER_MAX_STALLED_COUNT,
+      lockDuration: this.locks.WORKER_LOCK_MS,
+      stalledInterval: Math.max(500, Math.floor(this.locks.WORKER_LOCK_MS / 2)),
+      maxStalledCount: this.locks.WORKER_MAX_STALLED_COUNT,
     });
     this.worker.on('error', (err) => this.logger.error(`worker error: ${err.message}`));
     this.worker.on('failed', (job, err) => {

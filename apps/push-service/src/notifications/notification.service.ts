@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv, PushEnv } from '@platform/config';
 import {
   NotificationStatusResponse,
   PushPlanJob,
@@ -34,7 +34,8 @@ export class NotificationService {
     private readonly devices: DeviceRepository,
     private readonly configs: PushConfigService,
     private readonly sender: FcmSender,
-    private readonly env: PlatformEnv,
+    private readonly env: PushEnv,
+    private readonly core: CoreEnv,
     @InjectQueue(PushQueueNames.fanout) private readonly queue: Queue<PushPlanJob>,
   ) {}
 
@@ -55,7 +56,7 @@ export class NotificationService {
       priority: dto.priority ?? 'high',
     });
     try {
-      await withTimeout(this.queue.add('plan', { notificationId: n.id }, fanoutJobOptions(this.env, `plan-${n.id}`)), this.env.REDIS_COMMAND_TIMEOUT_MS, 'queueing the notification');
+      await withTimeout(this.queue.add('plan', { notificationId: n.id }, fanoutJobOptions(this.env, `plan-${n.id}`)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the notification');
     } catch (err) {
       // Not queued, so not kept: the caller gets 503 and can retry.
       await this.notifications.delete(n.id).catch(() => undefined);

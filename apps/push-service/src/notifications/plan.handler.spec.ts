@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
-import type { PlatformEnv } from '@platform/config';
+import type { PushEnv } from '@platform/config';
 import type { PushPlanJob } from '@platform/contracts';
 import type { DeviceRepository, NotificationRepository } from '@platform/database';
 import { StalledTooOftenError } from '@platform/queue';
@@ -21,7 +21,7 @@ function setup() {
     {} as DeviceRepository,
     {} as PushConfigService,
     {} as AccessTokenProvider,
-    {} as PlatformEnv,
+    {} as PushEnv,
     {} as Queue,
   );
   return { handler, failed };

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Job, Queue } from 'bullmq';
-import { PlatformEnv } from '@platform/config';
+import { PushEnv } from '@platform/config';
 import { PushBatchJob, PushPlanJob, PushQueueNames } from '@platform/contracts';
 import { DeviceRepository, NotificationRepository } from '@platform/database';
 import { InjectQueue, StalledTooOftenError } from '@platform/queue';
@@ -23,7 +23,7 @@ export class PlanHandler {
     private readonly devices: DeviceRepository,
     private readonly configs: PushConfigService,
     private readonly tokens: AccessTokenProvider,
-    private readonly env: PlatformEnv,
+    private readonly env: PushEnv,
     @InjectQueue(PushQueueNames.fanout) private readonly queue: Queue,
   ) {}
 

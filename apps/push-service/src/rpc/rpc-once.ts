@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PlatformEnv } from '@platform/config';
+import { PushRpcEnv } from '@platform/config';
 import { PushRpcRequest, PushRpcResult } from '@platform/contracts';
 import { REQUEST_REDIS } from '@platform/queue';
 
@@ -21,7 +21,7 @@ export class RpcOnce {
 
   constructor(
     @Inject(REQUEST_REDIS) private readonly redis: Redis,
-    private readonly env: PlatformEnv,
+    private readonly env: PushRpcEnv,
   ) {}
 
   async run<T>(req: PushRpcRequest<unknown>, work: () => Promise<PushRpcResult<T>>): Promise<PushRpcResult<T>> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { PlatformEnv } from '@platform/config';
+import { CoreEnv } from '@platform/config';
 import { sha256Hex } from '@platform/crypto';
 import { ApiKeyRepository } from '@platform/database';
 import { REQUEST_REDIS, createRequestRedis } from '@platform/queue';
@@ -36,7 +36,7 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly keys: ApiKeyRepository,
-    private readonly env: PlatformEnv,
+    private readonly env: CoreEnv,
     @Inject(REQUEST_REDIS) private readonly redis: Redis,
   ) {}
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { PlatformEnv } from '@platform/config';
+import { AuthEnv, CoreEnv } from '@platform/config';
 import { randomToken } from '@platform/crypto';
 import { REQUEST_REDIS, withTimeout } from '@platform/queue';
 
@@ -27,14 +27,15 @@ const ID_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 export class AuthorizationRequestStore {
   constructor(
     @Inject(REQUEST_REDIS) private readonly redis: Redis,
-    private readonly env: PlatformEnv,
+    private readonly env: AuthEnv,
+    private readonly core: CoreEnv,
   ) {}
 
   async save(request: Omit<PendingAuthorization, 'id' | 'csrf'>): Promise<PendingAuthorization> {
     const pending = { ...request, id: randomToken(24), csrf: randomToken(32) };
     await withTimeout(
       this.redis.set(KEY(pending.id), JSON.stringify(pending), 'EX', this.env.AUTH_CONSENT_TTL_SECONDS),
-      this.env.REDIS_COMMAND_TIMEOUT_MS,
+      this.core.REDIS_COMMAND_TIMEOUT_MS,
       'saving the authorization request',
     );
     return pending;
@@ -42,12 +43,12 @@ export class AuthorizationRequestStore {
 
   async get(id: string): Promise<PendingAuthorization | null> {
     if (!ID_PATTERN.test(id)) return null;
-    const raw = await withTimeout(this.redis.get(KEY(id)), this.env.REDIS_COMMAND_TIMEOUT_MS, 'reading the authorization request');
+    const raw = await withTimeout(this.redis.get(KEY(id)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'reading the authorization request');
     return raw ? (JSON.parse(raw) as PendingAuthorization) : null;
   }
 
   /** Removes the request; true for exactly one caller, so a form can be approved once. */
   async take(id: string): Promise<boolean> {
-    return (await withTimeout(this.redis.del(KEY(id)), this.env.REDIS_COMMAND_TIMEOUT_MS, 'closing the authorization request')) === 1;
+    return (await withTimeout(this.redis.del(KEY(id)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'closing the authorization request')) === 1;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PlatformEnv } from '@platform/config';
+import { AuthEnv, HttpEnv } from '@platform/config';
 import { safeEqual } from '@platform/crypto';
 import { AuthorizationCodeRepository } from '@platform/database';
 import { Clock } from '../clock.js';
@@ -30,7 +30,8 @@ export class AuthorizationService {
     private readonly requests: AuthorizationRequestStore,
     private readonly codes: AuthorizationCodeRepository,
     private readonly users: UserService,
-    private readonly env: PlatformEnv,
+    private readonly env: AuthEnv,
+    private readonly http: HttpEnv,
     private readonly clock: Clock,
   ) {}
 
@@ -48,7 +49,7 @@ export class AuthorizationService {
     const state = typeof query.state === 'string' ? query.state : undefined;
     const back = (error: string, description: string) => ({
       kind: 'redirect' as const,
-      location: buildRedirect(redirectUri, { error, error_description: description, state, iss: this.env.AUTH_URL }),
+      location: buildRedirect(redirectUri, { error, error_description: description, state, iss: this.http.AUTH_URL }),
     });
     const repeated = Object.entries(query).find(([, v]) => Array.isArray(v));
     if (repeated) return back('invalid_request', `parameter ${repeated[0]} is repeated`);
@@ -106,7 +107,7 @@ export class AuthorizationService {
         error: 'access_denied',
         error_description: 'the administrator denied the request',
         state: pending.state,
-        iss: this.env.AUTH_URL,
+        iss: this.http.AUTH_URL,
       }),
     };
   }
@@ -132,7 +133,7 @@ export class AuthorizationService {
     });
     return {
       kind: 'redirect',
-      location: buildRedirect(pending.redirectUri, { code: code.value, state: pending.state, iss: this.env.AUTH_URL }),
+      location: buildRedirect(pending.redirectUri, { code: code.value, state: pending.state, iss: this.http.AUTH_URL }),
     };
   }
 }

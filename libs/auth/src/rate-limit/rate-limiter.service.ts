@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { PlatformEnv } from '@platform/config';
+import { AuthEnv, CoreEnv } from '@platform/config';
 import { sha256Hex } from '@platform/crypto';
 import { REQUEST_REDIS, withTimeout } from '@platform/queue';
 
@@ -44,7 +44,8 @@ return {c, redis.call('PTTL', KEYS[1])}`;
 export class RateLimiter {
   constructor(
     @Inject(REQUEST_REDIS) private readonly redis: Redis,
-    private readonly env: PlatformEnv,
+    private readonly env: AuthEnv,
+    private readonly core: CoreEnv,
   ) {}
 
   /** Charges every check; throws RateLimitExceededError when any is over its limit. */
@@ -69,7 +70,7 @@ export class RateLimiter {
     try {
       return await withTimeout(
         Promise.all(checks.map((c) => this.redis.eval(script, 1, `rl:${c.bucket}:${sha256Hex(c.id)}`, windowMs) as Promise<[number, number]>)),
-        this.env.REDIS_COMMAND_TIMEOUT_MS,
+        this.core.REDIS_COMMAND_TIMEOUT_MS,
         'rate limiting',
       );
     } catch (err) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PlatformEnv } from '@platform/config';
+import { AuthEnv } from '@platform/config';
 import { sha256Hex } from '@platform/crypto';
 import type { AuthGrant, Db } from '@platform/database';
 import { TokenRepository } from '@platform/database';
@@ -34,7 +34,7 @@ export type RotateResult =
 export class TokenService {
   constructor(
     private readonly tokens: TokenRepository,
-    private readonly env: PlatformEnv,
+    private readonly env: AuthEnv,
     private readonly clock: Clock,
   ) {}
 

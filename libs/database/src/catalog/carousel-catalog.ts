@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PlatformEnv } from '@platform/config';
+import { CatalogEnv } from '@platform/config';
 import type { ChannelSender, Template } from '../generated/client.js';
 import { Channel } from '../generated/enums.js';
 import { ChannelSenderRepository } from '../repositories/channel-sender.repository.js';
@@ -19,7 +19,7 @@ export class CarouselCatalog {
   constructor(
     private readonly templateRepo: TemplateRepository,
     private readonly senderRepo: ChannelSenderRepository,
-    env: PlatformEnv,
+    env: CatalogEnv,
   ) {
     this.templates = new ExpiringMap(env.CATALOG_CACHE_MS);
     this.senders = new ExpiringMap(env.CATALOG_CACHE_MS);

@@ -1,0 +1,15 @@
+import { IntEnv } from '../env-decorators.js';
+
+/** Stalled-job recovery of the BullMQ workers that carry carousel messages and push fan-out. */
+export class JobLockEnv {
+  /** How long a worker holds a job before another may take it over. */
+  @IntEnv({ min: 1000 })
+  WORKER_LOCK_MS: number = 30000;
+
+  /**
+   * Times a job may stall (its process stopped mid-run) and still run again; one more stall and BullMQ
+   * fails it, and the app settles its message or notification as failed (0: the first stall fails it).
+   */
+  @IntEnv({ min: 0, max: 100 })
+  WORKER_MAX_STALLED_COUNT: number = 3;
+}
