@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { EventEmitter } from 'node:events';
 import { UnrecoverableError } from 'bullmq';
 import type { Job, Worker } from 'bullmq';

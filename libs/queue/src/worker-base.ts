@@ -73,7 +73,7 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
     worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its process stopped); it will run again unless it stalled too often`));
     if (this.stalled) {
       this.stalled.watch(worker);
-      void this.stalled.sweep(connection);
+      void this.sweepStalled(this.stalled, connection);
     }
     this.logger.log(`consuming ${queue} with concurrency ${concurrency}`);
   }
@@ -89,6 +89,11 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
   /** The worker's own Redis connection (blocking commands; retried forever). */
   protected createConnection(): Redis {
     return createWorkerRedis(this.options.redisUrl, this.options.connectionName);
+  }
+
+  /** The start-up sweep for jobs failed by stalling that a stopped process left unsettled; shutdown waits for it. */
+  protected sweepStalled(settler: StalledJobSettler<Q>, connection: Redis): Promise<number> {
+    return settler.sweep(connection);
   }
 
   protected createWorker(processor: (job: Job, token?: string) => Promise<unknown>, settings: WorkerOptions): Pick<Worker, 'on' | 'close'> {
