@@ -3,8 +3,8 @@ import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
 import { CarouselDispatchJob } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
-import { isFinalAttempt } from '@platform/queue';
 import { AcceptedMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository, TickBatcher } from '@platform/database';
+import { isFinalAttempt } from '@platform/queue';
 import { renderCarouselMessage } from '../whatsapp/whatsapp-carousel.renderer.js';
 import { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
 
