@@ -1,4 +1,6 @@
 export * from './prisma.service.js';
+export * from './database-unavailable.error.js';
+export * from './postgres-pool.js';
 export * from './postgres-liveness.js';
 export * from './database.module.js';
 export * from './migrate/migrator.js';

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { PostgresLiveness } from './postgres-liveness.js';
-import { DatabaseUnavailableError, PrismaService } from './prisma.service.js';
+import { DatabaseUnavailableError } from './database-unavailable.error.js';
+import type { PrismaService } from './prisma.service.js';
 
 function setup() {
   const pool = new EventEmitter();

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { QueryConfig } from 'pg';
-import { DatabaseUnavailableError, PrismaService } from './prisma.service.js';
+import { DatabaseUnavailableError } from './database-unavailable.error.js';
+import { PrismaService } from './prisma.service.js';
 
 const PROBE_INTERVAL_MS = 1000;
 const PROBE_TIMEOUT_MS = 1000;

@@ -3,9 +3,12 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { CoreEnv } from '@platform/config';
 import { PrismaClient } from './generated/client.js';
+import { PostgresPool } from './postgres-pool.js';
 
 /**
- * The Prisma client over node-postgres. Connection attempts time out fast so outages answer 500, not hang.
+ * The Prisma client over node-postgres. Connection attempts time out fast so outages answer 500, not hang;
+ * every failure to reach Postgres, through Prisma or `query`, rejects with DatabaseUnavailableError
+ * (PostgresPool).
  * `pool` is the same node-postgres pool, for the few hot-path statements where Prisma's own per-query
  * work would cost more than the query (prepared, multi-row; see MessageRepository).
  */
@@ -14,19 +17,15 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
   readonly pool: pg.Pool;
 
   constructor(env: CoreEnv) {
-    const pool = new pg.Pool({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 1000, query_timeout: 5000, max: 10 });
+    const pool = new PostgresPool({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 1000, query_timeout: 5000, max: 10 });
     pool.on('error', () => undefined); // an idle client's connection dropped (Postgres restarted): the pool replaces it
     super({ adapter: new PrismaPg(pool) });
     this.pool = pool;
   }
 
   /** A statement on the pool; a failure to reach Postgres surfaces as DatabaseUnavailableError. */
-  async query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
-    try {
-      return await this.pool.query<R>(config);
-    } catch (err) {
-      throw isConnectionFailure(err) ? new DatabaseUnavailableError(err) : err;
-    }
+  query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
+    return this.pool.query<R>(config);
   }
 
   /**
@@ -38,18 +37,4 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
     await this.$disconnect();
     await this.pool.end().catch(() => undefined);
   }
-}
-
-export class DatabaseUnavailableError extends Error {
-  constructor(cause: unknown) {
-    super('The database is unavailable', { cause });
-    this.name = 'DatabaseUnavailableError';
-  }
-}
-
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
-
-function isConnectionFailure(err: unknown): boolean {
-  const { code, message } = (err ?? {}) as { code?: string; message?: string };
-  return (code !== undefined && CONNECTION_CODES.has(code)) || /timeout exceeded when trying to connect|Connection terminated/i.test(message ?? '');
 }

@@ -1,4 +1,5 @@
-import { Redis, RedisOptions } from 'ioredis';
+import { Redis, RedisOptions, ReplyError } from 'ioredis';
+import { RedisUnavailableError } from './redis-unavailable.error.js';
 
 /**
  * Connection for request paths (producers, caches): commands fail at once while Redis is down instead
@@ -24,11 +25,19 @@ export function createWorkerRedis(url: string, name: string): Redis {
   });
 }
 
-/** Resolves with `promise` or rejects after `ms`, so no request waits on Redis longer than that. */
+/**
+ * Resolves with `promise`, a command (or commands) on one of our Redis connections, bounded to `ms`, so
+ * no request waits on Redis longer than that. An error answer of Redis (ReplyError: Redis answered)
+ * passes through; any other failure, or no answer in `ms`, rejects with RedisUnavailableError.
+ */
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new RedisUnavailableError(`${what} timed out after ${ms} ms`)), ms);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  const answer = promise.catch((err: unknown) => {
+    if (err instanceof ReplyError || err instanceof RedisUnavailableError) throw err;
+    throw new RedisUnavailableError(`${what} failed: ${(err as Error)?.message ?? err}`, err);
+  });
+  return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,16 +1,20 @@
+import 'reflect-metadata';
 import { EventEmitter } from 'node:events';
 import { UnrecoverableError } from 'bullmq';
 import type { Job, Worker } from 'bullmq';
+import type { QueueJob } from './queue-jobs.js';
 import { StalledJobSettler } from './stalled-job-settler.js';
 import { STALLED_LIMIT_REASON, StalledTooOftenError } from './stalled-limit.js';
 
-const job = (stalledCounter: number) => ({ id: 'm1', name: 'send', data: {}, stalledCounter }) as unknown as Job<object>;
+type DispatchJob = QueueJob<'carousel-dispatch'>;
+const job = (stalledCounter: number, name = 'send') => ({ id: 'm1', name, data: {}, stalledCounter }) as unknown as Job;
 
 /** A settler watching a fake worker; records what it settles and logs. */
-function setup(settle: (job: Job<object>, err: StalledTooOftenError) => Promise<void> = async () => undefined) {
-  const settled: Array<{ job: Job<object>; err: StalledTooOftenError }> = [];
+function setup(settle: (job: DispatchJob, err: StalledTooOftenError) => Promise<void> = async () => undefined) {
+  const settled: Array<{ job: DispatchJob; err: StalledTooOftenError }> = [];
   const errors: string[] = [];
-  const settler = new StalledJobSettler<object>(
+  const settler = new StalledJobSettler(
+    'carousel-dispatch',
     (j, err) => {
       settled.push({ job: j, err });
       return settle(j, err);
@@ -18,7 +22,7 @@ function setup(settle: (job: Job<object>, err: StalledTooOftenError) => Promise<
     { warn: () => undefined, error: (line) => void errors.push(line) },
   );
   const worker = new EventEmitter();
-  settler.watch(worker as unknown as Worker<object>);
+  settler.watch(worker as unknown as Worker);
   return { settler, worker, settled, errors };
 }
 
@@ -39,6 +43,15 @@ describe('StalledJobSettler.watch', () => {
     worker.emit('failed', undefined, new UnrecoverableError(STALLED_LIMIT_REASON), 'active');
     await settler.close();
     expect(settled).toEqual([]);
+  });
+
+  it('does not hand the app a job whose name its queue does not have, and says so', async () => {
+    const { settler, worker, settled, errors } = setup();
+    worker.emit('failed', job(2, 'plan'), new UnrecoverableError(STALLED_LIMIT_REASON), 'active');
+    await settler.close();
+    expect(settled).toEqual([]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^plan job m1 stalled too often .*; it is no job of carousel-dispatch, so there is nothing to settle$/);
   });
 
   it('logs one error line when the failure cannot be recorded, and close() still resolves', async () => {

@@ -1,5 +1,7 @@
 import { Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import type { QueueName } from '@platform/contracts';
+import { QueueJob, isQueueJob } from './queue-jobs.js';
 import { STALLED_LIMIT_REASON, StalledTooOftenError, isStalledLimitFailure } from './stalled-limit.js';
 
 /** How many of a queue's newest failed jobs the start-up sweep looks at. */
@@ -10,7 +12,7 @@ export const STALLED_SWEEP_LIMIT = 1000;
  * failed) and logs a line when it changed something. It may be called again for a job already settled
  * (every replica sweeps at start-up): it must then change nothing.
  */
-export type SettleStalledJob<T> = (job: Job<T>, err: StalledTooOftenError) => Promise<void>;
+export type SettleStalledJob<Q extends QueueName> = (job: QueueJob<Q>, err: StalledTooOftenError) => Promise<void>;
 
 /**
  * BullMQ fails a job that stalled more than maxStalledCount times without calling the processor, so
@@ -18,31 +20,46 @@ export type SettleStalledJob<T> = (job: Job<T>, err: StalledTooOftenError) => Pr
  * fails (its `failed` event, in the process that failed it), and at start-up those among the queue's
  * newest failed jobs, for a process that stopped before it had settled one.
  */
-export class StalledJobSettler<T> {
+export class StalledJobSettler<Q extends QueueName> {
   private readonly running = new Set<Promise<void>>();
 
   constructor(
-    private readonly settle: SettleStalledJob<T>,
+    private readonly queueName: Q,
+    private readonly settle: SettleStalledJob<Q>,
     private readonly logger: { warn(line: string): void; error(line: string): void },
   ) {}
 
   /** Settles each job `worker` fails for stalling too often. */
-  watch(worker: Worker<T>): void {
+  watch(worker: Pick<Worker, 'on'>): void {
     worker.on('failed', (job, err) => {
       if (!job || !isStalledLimitFailure(err)) return;
-      const run = this.run(job);
-      this.running.add(run);
-      void run.finally(() => this.running.delete(run));
+      this.track(this.run(job));
     });
   }
 
   /**
    * Settles the jobs failed for stalling among the queue's `limit` newest failed ones; how many it
    * found. Cheap: one range read and one pipelined read of the failure reasons; only matching jobs
-   * are loaded. Never throws (a failure is logged; the next start-up sweeps again).
+   * are loaded. Never throws (a failure is logged; the next start-up sweeps again). close() waits for it.
    */
-  async sweep(queueName: string, connection: Redis, limit = STALLED_SWEEP_LIMIT): Promise<number> {
-    const queue = new Queue<T>(queueName, { connection });
+  sweep(connection: Redis, limit = STALLED_SWEEP_LIMIT): Promise<number> {
+    const sweep = this.sweepOnce(connection, limit);
+    this.track(sweep.then(() => undefined));
+    return sweep;
+  }
+
+  /** Waits for the settlements (and sweeps) under way. */
+  async close(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled(this.running);
+  }
+
+  private track(run: Promise<void>): void {
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  private async sweepOnce(connection: Redis, limit: number): Promise<number> {
+    const queue = new Queue(this.queueName, { connection });
     try {
       const ids = await queue.getRanges(['failed'], 0, limit - 1);
       if (ids.length === 0) return 0;
@@ -56,20 +73,19 @@ export class StalledJobSettler<T> {
       }
       return stalled.length;
     } catch (err) {
-      this.logger.warn(`the start-up check of ${queueName} for jobs failed by stalling did not finish (${(err as Error).message}); the next start-up checks again`);
+      this.logger.warn(`the start-up check of ${this.queueName} for jobs failed by stalling did not finish (${(err as Error).message}); the next start-up checks again`);
       return 0;
     } finally {
       await queue.close().catch(() => undefined);
     }
   }
 
-  /** Waits for the settlements under way. */
-  async close(): Promise<void> {
-    await Promise.allSettled(this.running);
-  }
-
-  private async run(job: Job<T>): Promise<void> {
+  private async run(job: Job): Promise<void> {
     const err = new StalledTooOftenError(Math.max(1, job.stalledCounter ?? 1));
+    if (!isQueueJob(this.queueName, job)) {
+      this.logger.error(`${job.name} job ${job.id} ${err.message}; it is no job of ${this.queueName}, so there is nothing to settle`);
+      return;
+    }
     try {
       await this.settle(job, err);
     } catch (settleErr) {

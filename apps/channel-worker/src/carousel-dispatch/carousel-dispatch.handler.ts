@@ -3,7 +3,8 @@ import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
 import { CarouselDispatchJob } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
-import { AcceptedMessage, CarouselCatalog, Channel, ClaimedMessage, DatabaseUnavailableError, MessageRepository, TickBatcher } from '@platform/database';
+import { AcceptedMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository, TickBatcher } from '@platform/database';
+import { isFinalAttempt } from '@platform/queue';
 import { renderCarouselMessage } from '../whatsapp/whatsapp-carousel.renderer.js';
 import { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
 
@@ -67,7 +68,7 @@ export class CarouselDispatchHandler {
       this.logger.log(`message ${messageId} sent as ${outcome.providerMessageId} (attempt ${attempt})`);
       return outcome.providerMessageId;
     }
-    const lastAttempt = outcome.kind === 'failed' || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    const lastAttempt = outcome.kind === 'failed' || isFinalAttempt(job);
     await this.messages.recordError(messageId, outcome.code, outcome.text, lastAttempt);
     this.logger.warn(`message ${messageId} attempt ${attempt} ${lastAttempt ? 'failed' : 'will be retried'}: ${outcome.code} ${outcome.text}`);
     if (outcome.kind === 'failed') throw new UnrecoverableError(`${outcome.code}: ${outcome.text}`);
@@ -85,5 +86,5 @@ export class CarouselDispatchHandler {
 /** The message as the gateway accepted it, from its job. */
 export function acceptedMessage(job: Job<CarouselDispatchJob>): AcceptedMessage {
   const { messageId, botId, templateId, senderId, channel, recipient } = job.data;
-  return { id: messageId, botId, templateId, senderId, channel: channel as Channel, recipient, acceptedAt: new Date(job.timestamp) };
+  return { id: messageId, botId, templateId, senderId, channel, recipient, acceptedAt: new Date(job.timestamp) };
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { SendBotEventDto } from '@platform/contracts';
-import { QueueUnavailableError } from '../http/infra-errors.js';
 import { SdkEventStore } from './sdk-event.store.js';
 
 /** Bot → app: stores the event for the user (kept until acked) and announces it to every replica. */
@@ -10,11 +9,7 @@ export class BotEventsService {
 
   async send(botId: string, dto: SendBotEventDto): Promise<{ eventId: string; delivered: number }> {
     const event = { code: dto.event.code, data: { code: dto.event.data.code, data: dto.event.data.data } };
-    try {
-      const { id, live } = await this.store.append(botId, dto.userId, event);
-      return { eventId: id, delivered: live };
-    } catch (err) {
-      throw new QueueUnavailableError(err);
-    }
+    const { id, live } = await this.store.append(botId, dto.userId, event);
+    return { eventId: id, delivered: live };
   }
 }

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Queue } from 'bullmq';
 import { CoreEnv, WebhookDeliveryEnv } from '@platform/config';
-import { BotWebhookJob, SdkQueueNames, WebhookDelivery } from '@platform/contracts';
-import { InjectQueue, withTimeout } from '@platform/queue';
-import { QueueUnavailableError } from '../http/infra-errors.js';
+import { SdkQueueNames, WebhookDelivery } from '@platform/contracts';
+import { InjectQueue, type ProducerQueue, withTimeout } from '@platform/queue';
 
 /** Queues webhook calls to bots; resolves once the job is durable in Redis (retries are the worker's). */
 @Injectable()
@@ -11,28 +9,17 @@ export class WebhookDispatcher {
   constructor(
     private readonly env: WebhookDeliveryEnv,
     private readonly core: CoreEnv,
-    @InjectQueue(SdkQueueNames.botWebhook) private readonly queue: Queue<BotWebhookJob>,
+    @InjectQueue(SdkQueueNames.botWebhook) private readonly queue: ProducerQueue<typeof SdkQueueNames.botWebhook>,
   ) {}
 
   async enqueue(botId: string, delivery: WebhookDelivery): Promise<void> {
-    try {
-      await withTimeout(
-        this.queue.add(
-          delivery.type,
-          { botId, delivery },
-          {
-            jobId: delivery.id,
-            attempts: this.env.WEBHOOK_MAX_ATTEMPTS,
-            backoff: { type: 'exponential', delay: this.env.WEBHOOK_BACKOFF_MS, jitter: 0.2 },
-            removeOnComplete: { age: 3600, count: 1000 },
-            removeOnFail: { age: 7 * 24 * 3600 },
-          },
-        ),
-        this.core.REDIS_COMMAND_TIMEOUT_MS,
-        'queueing the webhook call',
-      );
-    } catch (err) {
-      throw new QueueUnavailableError(err);
-    }
+    const options = {
+      jobId: delivery.id,
+      attempts: this.env.WEBHOOK_MAX_ATTEMPTS,
+      backoff: { type: 'exponential', delay: this.env.WEBHOOK_BACKOFF_MS, jitter: 0.2 },
+      removeOnComplete: { age: 3600, count: 1000 },
+      removeOnFail: { age: 7 * 24 * 3600 },
+    };
+    await withTimeout(this.queue.add(delivery.type, { botId, delivery }, options), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the webhook call');
   }
 }

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
-import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CoreEnv, WhatsAppRetryEnv } from '@platform/config';
 import type { CarouselDispatchJob } from '@platform/contracts';
-import { QueueUnavailableError } from '../http/infra-errors.js';
+import { RedisUnavailableError, type ProducerQueue } from '@platform/queue';
 import { TriggerBatcher } from './trigger-batcher.js';
 
 const env = { WHATSAPP_MAX_ATTEMPTS: 5, WHATSAPP_BACKOFF_MS: 2000 } as WhatsAppRetryEnv;
@@ -20,7 +19,7 @@ function setup(opts: { addFails?: boolean; addHangs?: boolean } = {}) {
       adds.push({ data, opts: jobOpts, corked });
       return {};
     },
-  } as unknown as Queue<CarouselDispatchJob>;
+  } as unknown as ProducerQueue<'carousel-dispatch'>;
   return { batcher: new TriggerBatcher(env, core, queue, { stream } as unknown as Redis), adds, isCorked: () => corked };
 }
 
@@ -51,11 +50,11 @@ describe('TriggerBatcher', () => {
     const { batcher } = setup({ addFails: true });
     const results = await Promise.allSettled(['m1', 'm2'].map((id) => batcher.enqueue(job(id))));
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(QueueUnavailableError);
+    expect((results[0] as PromiseRejectedResult).reason).toBeInstanceOf(RedisUnavailableError);
   });
 
   it('gives up on a Redis that does not answer within REDIS_COMMAND_TIMEOUT_MS', async () => {
     const { batcher } = setup({ addHangs: true });
-    await expect(batcher.enqueue(job('m1'))).rejects.toBeInstanceOf(QueueUnavailableError);
+    await expect(batcher.enqueue(job('m1'))).rejects.toBeInstanceOf(RedisUnavailableError);
   });
 });

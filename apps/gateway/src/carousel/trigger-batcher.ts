@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { JobsOptions, Queue } from 'bullmq';
+import { JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CoreEnv, WhatsAppRetryEnv } from '@platform/config';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
 import { TickBatcher } from '@platform/database';
-import { InjectQueue, REQUEST_REDIS, withTimeout } from '@platform/queue';
-import { QueueUnavailableError } from '../http/infra-errors.js';
+import { InjectQueue, type ProducerQueue, REQUEST_REDIS, withTimeout } from '@platform/queue';
 
 /**
  * Group commit of carousel triggers: the jobs accepted in one event-loop turn go to Redis in one socket
@@ -18,9 +17,9 @@ export class TriggerBatcher {
   private readonly options: Omit<JobsOptions, 'jobId'>;
 
   constructor(
-    private readonly env: WhatsAppRetryEnv,
+    env: WhatsAppRetryEnv,
     private readonly core: CoreEnv,
-    @InjectQueue(QueueNames.carouselDispatch) private readonly queue: Queue<CarouselDispatchJob>,
+    @InjectQueue(QueueNames.carouselDispatch) private readonly queue: ProducerQueue<typeof QueueNames.carouselDispatch>,
     @Inject(REQUEST_REDIS) private readonly redis: Redis,
   ) {
     this.options = {
@@ -31,7 +30,7 @@ export class TriggerBatcher {
     };
   }
 
-  /** Resolves once the job is durably in Redis; rejects with QueueUnavailableError when it is not. */
+  /** Resolves once the job is durably in Redis; rejects with RedisUnavailableError when it is not. */
   enqueue(job: CarouselDispatchJob): Promise<void> {
     return this.batches.submit(job);
   }
@@ -45,15 +44,11 @@ export class TriggerBatcher {
     // A tick queued from a microtask runs once the whole microtask queue has drained, i.e. after every
     // add below has written its command; a setImmediate would hold them back behind the next poll phase.
     void Promise.resolve().then(() => process.nextTick(() => socket?.uncork()));
-    try {
-      await withTimeout(
-        Promise.all(batch.map((job) => this.queue.add('send', job, { ...this.options, jobId: job.messageId }))),
-        this.core.REDIS_COMMAND_TIMEOUT_MS,
-        'queueing the messages',
-      );
-    } catch (err) {
-      throw new QueueUnavailableError(err);
-    }
+    await withTimeout(
+      Promise.all(batch.map((job) => this.queue.add('send', job, { ...this.options, jobId: job.messageId }))),
+      this.core.REDIS_COMMAND_TIMEOUT_MS,
+      'queueing the messages',
+    );
     return batch.map(() => undefined);
   }
 }

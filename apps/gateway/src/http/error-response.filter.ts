@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { FastifyReply, FastifyRequest } from 'fastify';
-import { describeInfraError } from './infra-errors.js';
+import { DatabaseUnavailableError } from '@platform/database';
+import { RedisUnavailableError } from '@platform/queue';
 
 /**
  * Every error answer is `{message, status:"error"}`. 5xx never carry internals: the detail goes
@@ -25,6 +26,16 @@ export class ErrorResponseFilter implements ExceptionFilter {
   }
 }
 
+/**
+ * The sentence a caller gets when `exception` is an outage of a backing store, or undefined when it is
+ * not one. The OAuth filters ask this too, so every route decides outages the same way.
+ */
+export function outageMessage(exception: unknown): string | undefined {
+  if (exception instanceof DatabaseUnavailableError) return 'The database is unavailable; nothing was done. Retry later.';
+  if (exception instanceof RedisUnavailableError) return 'The message queue is unavailable; nothing was queued. Retry later.';
+  return undefined;
+}
+
 export function toErrorResponse(exception: unknown): {
   statusCode: number;
   body: Record<string, unknown>;
@@ -44,7 +55,7 @@ export function toErrorResponse(exception: unknown): {
   if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
     return { statusCode: fastifyStatus, body: { message: (exception as Error).message, status: 'error' }, headers: {} };
   }
-  const infra = describeInfraError(exception);
+  const infra = outageMessage(exception);
   return {
     // The spec's error table has 500 for every server-side failure; the message says which part is down.
     statusCode: HttpStatus.INTERNAL_SERVER_ERROR,

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Job, Queue } from 'bullmq';
 import { CoreEnv } from '@platform/config';
-import { CarouselDispatchJob, MessageStatusResponse, QueueNames } from '@platform/contracts';
+import { MessageStatusResponse, QueueNames } from '@platform/contracts';
 import { Message, MessageRepository } from '@platform/database';
-import { InjectQueue, withTimeout } from '@platform/queue';
-import { QueueUnavailableError } from '../http/infra-errors.js';
+import { InjectQueue, type ProducerQueue, QueueJob, withTimeout } from '@platform/queue';
 
 /**
  * A message's status for its bot. Until its first delivery attempt a message is only its job in Redis
@@ -15,16 +13,14 @@ export class MessageStatusService {
   constructor(
     private readonly messages: MessageRepository,
     private readonly env: CoreEnv,
-    @InjectQueue(QueueNames.carouselDispatch) private readonly queue: Queue<CarouselDispatchJob>,
+    @InjectQueue(QueueNames.carouselDispatch) private readonly queue: ProducerQueue<typeof QueueNames.carouselDispatch>,
   ) {}
 
   /** The status, or null when the bot has no such message. */
   async find(botId: string, msgId: string): Promise<MessageStatusResponse | null> {
     const row = await this.messages.findForBot(botId, msgId);
     if (row) return fromRow(row);
-    const job = await withTimeout(this.queue.getJob(msgId), this.env.REDIS_COMMAND_TIMEOUT_MS, 'reading the message queue').catch((err) => {
-      throw new QueueUnavailableError(err);
-    });
+    const job = await withTimeout(this.queue.getJob(msgId), this.env.REDIS_COMMAND_TIMEOUT_MS, 'reading the message queue');
     if (!job || job.data.botId !== botId) return null;
     // Finished since the first read: its row was written meanwhile, unless the message was dropped.
     const written = job.finishedOn ? await this.messages.findForBot(botId, msgId) : null;
@@ -51,7 +47,7 @@ function fromRow(m: Message): MessageStatusResponse {
 }
 
 /** A job with no row yet is queued; one that finished without a row was dropped (its template or sender was deleted). */
-function fromJob(job: Job<CarouselDispatchJob>): MessageStatusResponse {
+function fromJob(job: QueueJob<typeof QueueNames.carouselDispatch>): MessageStatusResponse {
   const { data } = job;
   const finishedAt = job.finishedOn ? new Date(job.finishedOn).toISOString() : undefined;
   return {

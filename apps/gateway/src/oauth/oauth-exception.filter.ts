@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError, RateLimitExceededError, RateLimiterUnavailableError } from '@platform/auth';
-import { describeInfraError } from '../http/infra-errors.js';
+import { outageMessage } from '../http/error-response.filter.js';
 
 /**
  * Errors of /oauth/token and /oauth/revoke in RFC 6749 §5.2 form (`{error, error_description}`),
@@ -33,8 +33,7 @@ export class OAuthExceptionFilter implements ExceptionFilter {
       return send(400, 'invalid_request', exception.message);
     }
     this.logger.error(`${req.method} ${req.url.split('?')[0]} failed: ${exception instanceof Error ? `${exception.name}: ${exception.message}` : String(exception)}`);
-    const infra = describeInfraError(exception);
-    if (infra) {
+    if (outageMessage(exception) !== undefined) {
       reply.header('retry-after', '5');
       return send(503, 'temporarily_unavailable', 'A backing service is unavailable; retry later');
     }

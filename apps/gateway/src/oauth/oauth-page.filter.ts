@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RateLimiterUnavailableError } from '@platform/auth';
-import { describeInfraError } from '../http/infra-errors.js';
+import { outageMessage } from '../http/error-response.filter.js';
 import { errorPage } from './consent-page.js';
 import { sendPage } from './html.js';
 
@@ -17,7 +17,7 @@ export class OAuthPageExceptionFilter implements ExceptionFilter {
       return sendPage(reply, exception.getStatus(), errorPage(exception.message));
     }
     this.logger.error(`${req.method} ${req.url.split('?')[0]} failed: ${exception instanceof Error ? `${exception.name}: ${exception.message}` : String(exception)}`);
-    if (exception instanceof RateLimiterUnavailableError || describeInfraError(exception)) {
+    if (exception instanceof RateLimiterUnavailableError || outageMessage(exception) !== undefined) {
       reply.header('retry-after', '5');
       return sendPage(reply, 503, errorPage('The sign-in service is temporarily unavailable. Try again in a moment.'));
     }

@@ -2,13 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { PushBatchJob } from '@platform/contracts';
 import { BatchCounts, DeviceRepository, NotificationRepository, PushNotification } from '@platform/database';
-import { StalledTooOftenError } from '@platform/queue';
+import { StalledTooOftenError, isFinalAttempt } from '@platform/queue';
 import { LoadedPushConfig, PushConfigService } from '../config/push-config.service.js';
 import { fcmBodyParts } from '../fcm/fcm-message.js';
 import { FcmConfigError, FcmSender } from '../fcm/fcm-sender.js';
 import { CredentialsRejectedError, TransientPushError } from '../fcm/push-errors.js';
 import { BatchProgressStore, DeviceOutcome, OutcomeRecorder } from './batch-progress.store.js';
-import { isFinalAttempt } from './fanout-job-options.js';
 
 /**
  * Sends one batch of a notification. Devices that already have an outcome (from an earlier run of

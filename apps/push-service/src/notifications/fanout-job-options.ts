@@ -1,4 +1,4 @@
-import { Job, JobsOptions } from 'bullmq';
+import { JobsOptions } from 'bullmq';
 import { PushEnv } from '@platform/config';
 import { TransientPushError } from '../fcm/push-errors.js';
 
@@ -14,11 +14,6 @@ export function fanoutJobOptions(env: PushEnv, jobId: string): JobsOptions {
     removeOnComplete: { age: 3600 },
     removeOnFail: { age: 7 * 24 * 3600 },
   };
-}
-
-/** True while a job runs its last attempt: if this run throws, BullMQ will not run it again. */
-export function isFinalAttempt(job: Pick<Job, 'attemptsMade' | 'opts'>): boolean {
-  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
 
 /** The error as a failure reason a bot administrator may read: our own wording, never internals. */

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Queue } from 'bullmq';
 import { CoreEnv, PushEnv } from '@platform/config';
 import {
   NotificationStatusResponse,
@@ -15,7 +14,7 @@ import {
   notificationTargetProblem,
 } from '@platform/contracts';
 import { DeviceRepository, NotificationRepository } from '@platform/database';
-import { InjectQueue, withTimeout } from '@platform/queue';
+import { InjectQueue, type ProducerQueue, withTimeout } from '@platform/queue';
 import { PushConfigService } from '../config/push-config.service.js';
 import { fcmMessageTemplate } from '../fcm/fcm-message.js';
 import { FcmSender } from '../fcm/fcm-sender.js';
@@ -36,7 +35,7 @@ export class NotificationService {
     private readonly sender: FcmSender,
     private readonly env: PushEnv,
     private readonly core: CoreEnv,
-    @InjectQueue(PushQueueNames.fanout) private readonly queue: Queue<PushPlanJob>,
+    @InjectQueue(PushQueueNames.fanout) private readonly queue: ProducerQueue<typeof PushQueueNames.fanout>,
   ) {}
 
   async send(botId: string, dto: SendNotificationDto): Promise<PushRpcResult<SendNotificationResponse>> {

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import type { Job, Queue } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { PushEnv } from '@platform/config';
 import type { PushPlanJob } from '@platform/contracts';
 import type { DeviceRepository, NotificationRepository } from '@platform/database';
-import { StalledTooOftenError } from '@platform/queue';
+import { StalledTooOftenError, type ProducerQueue } from '@platform/queue';
 import type { PushConfigService } from '../config/push-config.service.js';
 import type { AccessTokenProvider } from '../fcm/access-token.provider.js';
 import { TransientPushError } from '../fcm/push-errors.js';
@@ -22,7 +22,7 @@ function setup() {
     {} as PushConfigService,
     {} as AccessTokenProvider,
     {} as PushEnv,
-    {} as Queue,
+    {} as ProducerQueue<'push-fanout'>,
   );
   return { handler, failed };
 }

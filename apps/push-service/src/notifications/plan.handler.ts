@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Job, Queue } from 'bullmq';
+import { Job } from 'bullmq';
 import { PushEnv } from '@platform/config';
-import { PushBatchJob, PushPlanJob, PushQueueNames } from '@platform/contracts';
+import { PushPlanJob, PushQueueNames } from '@platform/contracts';
 import { DeviceRepository, NotificationRepository } from '@platform/database';
-import { InjectQueue, StalledTooOftenError } from '@platform/queue';
+import { InjectQueue, type ProducerQueue, StalledTooOftenError } from '@platform/queue';
 import { PushConfigService } from '../config/push-config.service.js';
 import { AccessTokenProvider } from '../fcm/access-token.provider.js';
 import { CredentialsRejectedError } from '../fcm/push-errors.js';
@@ -24,7 +24,7 @@ export class PlanHandler {
     private readonly configs: PushConfigService,
     private readonly tokens: AccessTokenProvider,
     private readonly env: PushEnv,
-    @InjectQueue(PushQueueNames.fanout) private readonly queue: Queue,
+    @InjectQueue(PushQueueNames.fanout) private readonly queue: ProducerQueue<typeof PushQueueNames.fanout>,
   ) {}
 
   async handle(job: Job<PushPlanJob>): Promise<string> {
@@ -52,10 +52,11 @@ export class PlanHandler {
     let cursor = n.planCursor;
     for (;;) {
       const jobId = `batch-${n.id}-${seq}`;
-      const queued = seq === n.plannedBatches ? ((await this.queue.getJob(jobId)) as Job<PushBatchJob> | undefined) : undefined;
+      const found = seq === n.plannedBatches ? await this.queue.getJob(jobId) : undefined;
+      const queued = found?.name === 'batch' ? found : undefined;
       const ids = queued?.data.deviceIds ?? (await this.devices.pageIds(n.botId, target, cursor, this.env.PUSH_BATCH_SIZE));
       if (ids.length === 0) break;
-      if (!queued) await this.queue.add('batch', { notificationId: n.id, seq, deviceIds: ids } satisfies PushBatchJob, fanoutJobOptions(this.env, jobId));
+      if (!queued) await this.queue.add('batch', { notificationId: n.id, seq, deviceIds: ids }, fanoutJobOptions(this.env, jobId));
       await this.notifications.recordPlannedBatch(n.id, seq, ids[ids.length - 1], ids.length);
       cursor = ids[ids.length - 1];
       seq++;

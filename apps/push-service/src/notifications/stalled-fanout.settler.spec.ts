@@ -1,10 +1,11 @@
 import 'reflect-metadata';
-import type { Job } from 'bullmq';
 import type { NotificationRepository } from '@platform/database';
-import { StalledTooOftenError } from '@platform/queue';
+import { StalledTooOftenError, type QueueJob } from '@platform/queue';
 import type { BatchHandler } from './batch.handler.js';
 import type { PlanHandler } from './plan.handler.js';
 import { StalledFanoutSettler } from './stalled-fanout.settler.js';
+
+type Job = QueueJob<'push-fanout'>;
 
 const plan = { name: 'plan', id: 'plan-n1', data: { notificationId: 'n1' } } as unknown as Job;
 const batch = { name: 'batch', id: 'batch-n1-2', data: { notificationId: 'n1', seq: 2, deviceIds: ['d1'] } } as unknown as Job;

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Job } from 'bullmq';
-import { PushBatchJob, PushPlanJob } from '@platform/contracts';
+import { PushQueueNames } from '@platform/contracts';
 import { NotificationRepository } from '@platform/database';
-import { StalledTooOftenError } from '@platform/queue';
+import { QueueJob, StalledTooOftenError } from '@platform/queue';
 import { BatchHandler } from './batch.handler.js';
 import { PlanHandler } from './plan.handler.js';
 
@@ -19,13 +18,18 @@ export class StalledFanoutSettler {
     private readonly batch: BatchHandler,
   ) {}
 
-  async settle(job: Job, err: StalledTooOftenError): Promise<void> {
-    if (job.name === 'plan') {
-      const n = await this.notifications.findById((job as Job<PushPlanJob>).data.notificationId);
-      if (n && !n.planningDone) await this.plan.giveUp(job as Job<PushPlanJob>, err);
-    } else if (job.name === 'batch') {
-      const { notificationId, seq } = (job as Job<PushBatchJob>).data;
-      if (!(await this.notifications.isBatchCounted(notificationId, seq))) await this.batch.giveUp(job as Job<PushBatchJob>, err);
+  async settle(job: QueueJob<typeof PushQueueNames.fanout>, err: StalledTooOftenError): Promise<void> {
+    switch (job.name) {
+      case 'plan': {
+        const n = await this.notifications.findById(job.data.notificationId);
+        if (n && !n.planningDone) await this.plan.giveUp(job, err);
+        return;
+      }
+      case 'batch': {
+        const { notificationId, seq } = job.data;
+        if (!(await this.notifications.isBatchCounted(notificationId, seq))) await this.batch.giveUp(job, err);
+        return;
+      }
     }
   }
 }

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { CoreEnv } from '@platform/config';
 import { sha256Hex } from '@platform/crypto';
 import { ApiKeyRepository } from '@platform/database';
-import { REQUEST_REDIS, createRequestRedis } from '@platform/queue';
+import { REQUEST_REDIS, createRequestRedis, withTimeout } from '@platform/queue';
 import { generateApiKey, looksLikeApiKey } from './api-key-format.js';
 
 export interface ApiKeyPrincipal {
@@ -63,7 +63,7 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
     const row = await this.keys.revoke(botId, keyId);
     if (row) {
       this.cache.delete(row.hash);
-      await this.redis.publish(REVOKED_CHANNEL, row.hash);
+      await withTimeout(this.redis.publish(REVOKED_CHANNEL, row.hash), this.env.REDIS_COMMAND_TIMEOUT_MS, 'announcing the revocation');
     }
     return row;
   }

@@ -1,5 +1,7 @@
+import type { ChannelName } from './trigger-carousel.dto.js';
+
 /**
- * Job on QueueNames.carouselDispatch; the job id is the message id, so a message is queued once.
+ * Job `send` on QueueNames.carouselDispatch; the job id is the message id, so a message is queued once.
  * The job is the message until its first delivery attempt: the worker creates the `messages` row from it
  * (created_at: the job's timestamp).
  */
@@ -8,7 +10,7 @@ export interface CarouselDispatchJob {
   botId: string;
   templateId: string;
   senderId: string;
-  channel: string;
+  channel: ChannelName;
   /** Digits only (the leading + removed). */
   recipient: string;
   cards: Array<{ mediaLink: string; bodyParameters?: string[] }>;

@@ -1,0 +1,128 @@
+import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DelayedError, Job, RateLimitError, UnrecoverableError, WaitingChildrenError, WaitingError, Worker, WorkerOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { QueueName } from '@platform/contracts';
+import { isFinalAttempt } from './final-attempt.js';
+import { QueueJob, isQueueJob } from './queue-jobs.js';
+import { createWorkerRedis } from './redis-connections.js';
+import { SettleStalledJob, StalledJobSettler } from './stalled-job-settler.js';
+import { isStalledLimitFailure } from './stalled-limit.js';
+
+/** What an app's worker says about itself; the rest of running a BullMQ worker is WorkerBase's. */
+export interface WorkerBaseOptions<Q extends QueueName> {
+  queue: Q;
+  redisUrl: string;
+  /** Redis CLIENT SETNAME of the worker's connection. */
+  connectionName: string;
+  /** Logger context, e.g. the subclass's name. */
+  logName: string;
+  concurrency: number;
+  /** Job lock and stalled-job check; without it BullMQ's defaults apply. */
+  lock?: { durationMs: number; maxStalledCount: number };
+  /**
+   * Settles a job BullMQ failed for stalling too often (the processor never ran to record it): each
+   * one this worker fails, and at start-up those among the queue's newest failed jobs.
+   */
+  settleStalled?: SettleStalledJob<Q>;
+  /**
+   * Called once when a run throws and the job will not run again (its final attempt, or an
+   * UnrecoverableError), before it fails for good: records the failure where users see it.
+   */
+  giveUp?: (job: QueueJob<Q>, err: unknown) => Promise<void>;
+}
+
+/** Errors BullMQ uses to move a job elsewhere: not failures, so never given up on. */
+const NOT_FAILURES = [DelayedError, WaitingChildrenError, WaitingError, RateLimitError];
+
+/**
+ * One BullMQ worker with the settings, logging, stalled-job settling and shutdown every app shares.
+ * A subclass passes its options and implements `process`; `job.name` narrows `job.data` there.
+ *
+ * Shutdown, in Nest's application-shutdown step: the worker closes (its running jobs finish), then the
+ * stalled-job settlements and start-up sweep under way finish, then the Redis connection quits.
+ * PrismaService ends its pool in a later step of the same phase, so all of these can still use it.
+ */
+export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBootstrap, OnApplicationShutdown {
+  protected readonly logger: Logger;
+  private worker?: Pick<Worker, 'on' | 'close'>;
+  private connection?: Redis;
+  private readonly stalled?: StalledJobSettler<Q>;
+
+  protected constructor(private readonly options: WorkerBaseOptions<Q>) {
+    this.logger = new Logger(options.logName);
+    if (options.settleStalled) this.stalled = new StalledJobSettler(options.queue, options.settleStalled, this.logger);
+  }
+
+  /** One run of a job; throwing makes BullMQ retry it while attempts remain. */
+  protected abstract process(job: QueueJob<Q>, token?: string): Promise<unknown>;
+
+  onApplicationBootstrap() {
+    const { queue, concurrency, lock } = this.options;
+    const connection = (this.connection = this.createConnection());
+    const worker = (this.worker = this.createWorker((job, token) => this.run(job, token), {
+      connection,
+      concurrency,
+      ...(lock && {
+        lockDuration: lock.durationMs,
+        stalledInterval: Math.max(500, Math.floor(lock.durationMs / 2)),
+        maxStalledCount: lock.maxStalledCount,
+      }),
+    }));
+    worker.on('error', (err) => this.logger.error(`worker error: ${err.message}`));
+    worker.on('failed', (job, err) => this.logFailure(job, err));
+    worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its process stopped); it will run again unless it stalled too often`));
+    if (this.stalled) {
+      this.stalled.watch(worker);
+      void this.sweepStalled(this.stalled, connection);
+    }
+    this.logger.log(`consuming ${queue} with concurrency ${concurrency}`);
+  }
+
+  async onApplicationShutdown() {
+    const [worker, connection] = [this.worker, this.connection];
+    this.worker = this.connection = undefined;
+    await worker?.close();
+    await this.stalled?.close();
+    await connection?.quit().catch(() => connection.disconnect()); // BullMQ leaves a passed-in connection open
+  }
+
+  /** The worker's own Redis connection (blocking commands; retried forever). */
+  protected createConnection(): Redis {
+    return createWorkerRedis(this.options.redisUrl, this.options.connectionName);
+  }
+
+  /** The start-up sweep for jobs failed by stalling that a stopped process left unsettled; shutdown waits for it. */
+  protected sweepStalled(settler: StalledJobSettler<Q>, connection: Redis): Promise<number> {
+    return settler.sweep(connection);
+  }
+
+  protected createWorker(processor: (job: Job, token?: string) => Promise<unknown>, settings: WorkerOptions): Pick<Worker, 'on' | 'close'> {
+    return new Worker(this.options.queue, processor, settings);
+  }
+
+  private async run(job: Job, token?: string): Promise<unknown> {
+    if (!isQueueJob(this.options.queue, job)) throw new UnrecoverableError(`${this.options.queue} has no job named ${job.name}`);
+    try {
+      return await this.process(job, token);
+    } catch (err) {
+      const { giveUp } = this.options;
+      const final = err instanceof UnrecoverableError || isFinalAttempt(job);
+      if (giveUp && final && !NOT_FAILURES.some((type) => err instanceof type)) {
+        await giveUp(job, err).catch((giveUpErr: unknown) =>
+          this.logger.error(`${job.name} job ${job.id}: its final failure could not be recorded (${(giveUpErr as Error)?.message ?? giveUpErr})`),
+        );
+      }
+      throw err;
+    }
+  }
+
+  private logFailure(job: Job | undefined, err: Error): void {
+    if (!job || isStalledLimitFailure(err)) return; // a stalled-too-often job is logged when settled
+    const runs = `${job.attemptsMade} run${job.attemptsMade === 1 ? '' : 's'}`;
+    if (err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1)) {
+      this.logger.error(`${job.name} job ${job.id} failed for good after ${runs}: ${err.message}`);
+    } else {
+      this.logger.warn(`${job.name} job ${job.id} run ${job.attemptsMade} failed: ${err.message}; it will retry`);
+    }
+  }
+}
