@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server, WritePacket } from '@nestjs/microservices';
 import { Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -31,6 +32,7 @@ type Events = { error: (err: Error) => void; failed: (job: Job | undefined, err:
  */
 export class QueueTransportServer extends Server<Events> implements CustomTransportStrategy {
   readonly consumerId = randomUUID();
+  protected override readonly logger = new Logger('QueueTransport');
   private worker?: Worker<RequestJobData, RequestJobResult>;
   private redis?: Redis;
   private heartbeat?: NodeJS.Timeout;
