@@ -1,14 +1,17 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CoreEnv, PushEnv, loadEnv, readEnv } from '@platform/config';
-import { pushRpcChannelPrefix, redisOptionsFromUrl } from '@platform/contracts';
+import { PushRequestQueue } from '@platform/contracts';
 import { PinoNestLogger, createLogger } from '@platform/logger';
+import { QueueTransportServer } from '@platform/messaging';
 import { PUSH_SERVICE_ENV } from './push-service-env.js';
 import { PushServiceModule } from './push-service.module.js';
-import { NamespacedRedisServer } from './rpc/namespaced-redis.server.js';
+
+/** Gateway requests one push service handles at once (each mostly waits on Postgres; test sends on FCM). */
+const REQUEST_CONCURRENCY = 32;
 
 /**
- * The push service: answers the gateway's requests over the Redis transport, runs the fan-out
+ * The push service: takes the gateway's requests off the push-requests queue, runs the fan-out
  * worker, and serves GET /health on PUSH_SERVICE_HEALTH_PORT. `env` overrides process.env (tests).
  */
 export async function createPushService(env: Record<string, string> = {}): Promise<NestFastifyApplication> {
@@ -20,12 +23,7 @@ export async function createPushService(env: Record<string, string> = {}): Promi
     logger: new PinoNestLogger(logger),
   });
   app.connectMicroservice({
-    strategy: new NamespacedRedisServer(pushRpcChannelPrefix(core.REDIS_URL), {
-      ...redisOptionsFromUrl(core.REDIS_URL),
-      connectionName: 'push-service-rpc',
-      retryAttempts: Number.MAX_SAFE_INTEGER,
-      retryDelay: 1000,
-    }),
+    strategy: new QueueTransportServer({ queueName: PushRequestQueue, redisUrl: core.REDIS_URL, concurrency: REQUEST_CONCURRENCY, connectionName: 'push-service-requests' }),
   });
   app.enableShutdownHooks();
   await app.startAllMicroservices();

@@ -18,7 +18,6 @@ import { NotificationService } from './notifications/notification.service.js';
 import { PlanHandler } from './notifications/plan.handler.js';
 import { StalledFanoutSettler } from './notifications/stalled-fanout.settler.js';
 import { PushRpcController } from './rpc/push-rpc.controller.js';
-import { RpcOnce } from './rpc/rpc-once.js';
 
 @Module({})
 export class PushServiceModule {
@@ -29,7 +28,6 @@ export class PushServiceModule {
       imports: [ConfigModule.forEnv(env), DatabaseModule, CryptoModule, QueueModule.forProducers([PushQueueNames.fanout]), HealthModule],
       controllers: [PushRpcController],
       providers: [
-        RpcOnce,
         PushConfigService,
         DeviceService,
         NotificationService,

@@ -25,7 +25,7 @@ export class BotConfigController {
   @UseGuards(JsonContentTypeGuard)
   @ApiOperation({ summary: "Save (replace) the bot's Firebase service account; checked, then stored encrypted" })
   async save(@Body() body: SaveBotConfigDto, @Req() req: FastifyRequest): Promise<ApiResponse> {
-    // Sealed here so the private key never crosses Redis in clear on its way to the push service.
+    // Sealed once, here: the private key never crosses Redis in clear, and the push service stores this sealed value as it is.
     const message: SaveConfigMessage = { sealedServiceAccount: this.box.encrypt(JSON.stringify(body.notification.firebaseConfig.serviceAccount)) };
     return this.push.call<ApiResponse>(PushPatterns.saveConfig, req.adminUser!.botId, message);
   }

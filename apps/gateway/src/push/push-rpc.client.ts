@@ -1,39 +1,37 @@
-import { HttpException, Inject, Injectable, Logger, OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
+import { HttpException, Inject, Injectable, InternalServerErrorException, Logger, OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { randomUUID } from 'node:crypto';
-import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
+import { firstValueFrom } from 'rxjs';
 import { CoreEnv, PushRpcEnv } from '@platform/config';
-import { PushPattern, PushRpcRequest, PushRpcResult, pushRpcChannelPrefix, redisOptionsFromUrl } from '@platform/contracts';
+import { PushPattern, PushRequestQueue, PushRpcRequest, PushRpcResult, isPushRpcFailure } from '@platform/contracts';
 import { sha256Hex } from '@platform/crypto';
-import { REQUEST_REDIS, withTimeout } from '@platform/queue';
-import { NamespacedRedisClient } from './namespaced-redis.client.js';
+import { NoConsumerError, QueueTransportClient, QueuedRequest, RequestTimeoutError, TransportUnavailableError } from '@platform/messaging';
+import { REQUEST_REDIS } from '@platform/queue';
 
-const LISTENER_CHECK_TTL_MS = 1000;
+/** An Idempotency-Key's answer is kept a day. */
+const IDEMPOTENT_ANSWER_MS = 24 * 3600_000;
 
 /**
- * Hands authenticated requests to the push service over the Redis transport and turns its result
- * into the answer. Never waits longer than PUSH_RPC_TIMEOUT_MS; when no push service listens (checked
- * with PUBSUB NUMSUB, at most once a second) or Redis is down it answers 503 at once.
+ * Hands authenticated requests to the push service over the request queue (one replica takes each)
+ * and turns its answer into the HTTP answer. Never waits longer than PUSH_RPC_TIMEOUT_MS; when no
+ * push service listens (checked at most once a second) or Redis is down it answers 503 at once.
  */
 @Injectable()
 export class PushRpcClient implements OnApplicationShutdown {
   private readonly logger = new Logger('PushRpc');
-  private readonly client: NamespacedRedisClient;
-  private readonly prefix: string;
-  private readonly listenersSeen = new Map<string, number>();
+  private readonly client: QueueTransportClient;
 
   constructor(
     private readonly env: PushRpcEnv,
-    private readonly core: CoreEnv,
-    @Inject(REQUEST_REDIS) private readonly redis: Redis,
+    core: CoreEnv,
+    @Inject(REQUEST_REDIS) redis: Redis,
   ) {
-    this.prefix = pushRpcChannelPrefix(this.core.REDIS_URL);
-    this.client = new NamespacedRedisClient(this.prefix, {
-      ...redisOptionsFromUrl(this.core.REDIS_URL),
-      connectionName: 'gateway-push-rpc',
-      connectTimeout: 1000,
-      retryAttempts: Number.MAX_SAFE_INTEGER,
-      retryDelay: 1000,
+    this.client = new QueueTransportClient({
+      queueName: PushRequestQueue,
+      redis,
+      redisUrl: core.REDIS_URL,
+      timeoutMs: env.PUSH_RPC_TIMEOUT_MS,
+      commandTimeoutMs: core.REDIS_COMMAND_TIMEOUT_MS,
+      keepAnswerMs: IDEMPOTENT_ANSWER_MS,
     });
   }
 
@@ -42,39 +40,38 @@ export class PushRpcClient implements OnApplicationShutdown {
    * `idempotencyKey` the same key gets the first answer again for a day instead of a second action.
    */
   async call<T>(pattern: PushPattern, botId: string, body: unknown, idempotencyKey?: string): Promise<T> {
-    await this.ensureListener(pattern);
-    const requestId = idempotencyKey ? `idem:${sha256Hex(`${pattern}\n${botId}\n${idempotencyKey}`)}` : randomUUID();
-    const request: PushRpcRequest<unknown> = { requestId, botId, body };
+    const request: PushRpcRequest<unknown> = { botId, body };
+    const jobId = idempotencyKey ? `idem-${sha256Hex(`${pattern}\n${botId}\n${idempotencyKey}`)}` : undefined;
     let result: PushRpcResult<T>;
     try {
-      result = await firstValueFrom(this.client.send<PushRpcResult<T>>(pattern, request).pipe(timeout({ first: this.env.PUSH_RPC_TIMEOUT_MS })));
+      result = await firstValueFrom(this.client.send<PushRpcResult<T>>(pattern, new QueuedRequest(request, { jobId })));
     } catch (err) {
-      if (err instanceof TimeoutError) {
-        this.logger.error(`${pattern} for bot ${botId}: no answer within ${this.env.PUSH_RPC_TIMEOUT_MS} ms`);
-        throw new ServiceUnavailableException(`The push service did not answer within ${this.env.PUSH_RPC_TIMEOUT_MS} ms. Retry later${idempotencyKey ? ' with the same Idempotency-Key' : ''}.`);
-      }
-      this.logger.error(`${pattern} for bot ${botId}: ${(err as Error)?.message ?? err}`);
-      throw new ServiceUnavailableException('The push service cannot be reached (Redis is unavailable); nothing was done. Retry later.');
+      throw this.failure(err, pattern, botId, idempotencyKey !== undefined);
     }
-    if (!result.ok) throw new HttpException({ message: result.message, ...(result.details ? { details: result.details } : {}) }, result.status);
+    if (!result.ok) throw httpError(result);
     return result.value;
   }
 
   async onApplicationShutdown() {
-    await this.client.close().catch(() => undefined);
+    await this.client.close();
   }
 
-  private async ensureListener(pattern: string): Promise<void> {
-    const channel = this.prefix + pattern;
-    if ((this.listenersSeen.get(channel) ?? 0) > Date.now()) return;
-    let listeners: number;
-    try {
-      const reply = (await withTimeout(this.redis.call('PUBSUB', 'NUMSUB', channel), this.core.REDIS_COMMAND_TIMEOUT_MS, 'asking Redis for push-service listeners')) as [string, number];
-      listeners = Number(reply[1]);
-    } catch {
-      throw new ServiceUnavailableException('The push service cannot be reached (Redis is unavailable); nothing was done. Retry later.');
+  private failure(err: unknown, pattern: string, botId: string, idempotent: boolean): HttpException {
+    if (isPushRpcFailure(err)) return httpError(err);
+    if (err instanceof NoConsumerError) return new ServiceUnavailableException('The push service is not running; nothing was done. Retry later.');
+    if (err instanceof RequestTimeoutError) {
+      this.logger.error(`${pattern} for bot ${botId}: no answer within ${this.env.PUSH_RPC_TIMEOUT_MS} ms`);
+      return new ServiceUnavailableException(`The push service did not answer within ${this.env.PUSH_RPC_TIMEOUT_MS} ms. Retry later${idempotent ? ' with the same Idempotency-Key' : ''}.`);
     }
-    if (listeners === 0) throw new ServiceUnavailableException('The push service is not running; nothing was done. Retry later.');
-    this.listenersSeen.set(channel, Date.now() + LISTENER_CHECK_TTL_MS);
+    if (err instanceof TransportUnavailableError) {
+      this.logger.error(`${pattern} for bot ${botId}: ${err.message}`);
+      return new ServiceUnavailableException('The push service cannot be reached (Redis is unavailable); nothing was done. Retry later.');
+    }
+    this.logger.error(`${pattern} for bot ${botId}: the push service answered ${JSON.stringify(err)?.slice(0, 300)}`);
+    return new InternalServerErrorException('The push service failed to handle the request');
   }
+}
+
+function httpError(failure: Extract<PushRpcResult<never>, { ok: false }>): HttpException {
+  return new HttpException({ message: failure.message, ...(failure.details ? { details: failure.details } : {}) }, failure.status);
 }

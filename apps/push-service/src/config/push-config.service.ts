@@ -30,7 +30,11 @@ export class PushConfigService {
     private readonly env: PushEnv,
   ) {}
 
-  /** `sealedServiceAccount` was sealed by the gateway so the document never crosses Redis in clear. */
+  /**
+   * `sealedServiceAccount` was sealed by the gateway, so the document never crosses Redis (where the
+   * request job is persisted) in clear. It is opened here only to be checked; that same sealed value
+   * is what Postgres stores.
+   */
   async save(botId: string, msg: SaveConfigMessage): Promise<PushRpcResult<{ message: string; status: 'success' }>> {
     let doc: unknown;
     try {
@@ -40,7 +44,7 @@ export class PushConfigService {
     }
     const check = checkServiceAccount(doc, { allowInsecureTokenUri: this.env.PUSH_ALLOW_INSECURE_TOKEN_URI });
     if (!check.ok) return { ok: false, status: 400, message: check.problems.join('; ') };
-    const sealed = this.box.encrypt(JSON.stringify(check.account));
+    const sealed = msg.sealedServiceAccount;
     const row = await this.configs.save(botId, { projectId: check.account.project_id, credentialsEncrypted: sealed, keyId: SecretBox.keyIdOf(sealed) });
     this.loaded.delete(botId);
     this.logger.log(`Firebase service account saved for bot ${botId} (project ${row.projectId}, version ${row.version}, key ${row.keyId})`);
