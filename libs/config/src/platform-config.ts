@@ -359,6 +359,18 @@ export class PlatformEnv {
   @Min(1, { message: 'WEBHOOK_CONCURRENCY must be at least 1' })
   @Max(1000, { message: 'WEBHOOK_CONCURRENCY must be at most 1000' })
   WEBHOOK_CONCURRENCY: number = 10;
+
+  /** Days a conversation message is kept (web chat and WhatsApp transcripts); older ones are deleted. */
+  @Transform(toInt)
+  @IsInt({ message: 'CONVERSATION_RETENTION_DAYS must be an integer (days, 1..3650)' })
+  @Min(1, { message: 'CONVERSATION_RETENTION_DAYS must be at least 1' })
+  @Max(3650, { message: 'CONVERSATION_RETENTION_DAYS must be at most 3650' })
+  CONVERSATION_RETENTION_DAYS: number = 90;
+
+  /** Directory of the bundled hosted chat page served at /web/bot (default: dist/web-chat beside the build). */
+  @IsOptional()
+  @IsString({ message: 'WEB_CHAT_DIR must be a path' })
+  WEB_CHAT_DIR?: string;
 }
 
 export class ConfigError extends Error {}

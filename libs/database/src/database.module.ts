@@ -11,8 +11,9 @@ import { DeviceRepository } from './repositories/device.repository.js';
 import { NotificationRepository } from './repositories/notification.repository.js';
 import { SdkSessionRepository } from './repositories/sdk-session.repository.js';
 import { BotWebhookRepository } from './repositories/bot-webhook.repository.js';
+import { ConversationRepository } from './repositories/conversation.repository.js';
 
-const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository];
+const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository, ConversationRepository];
 
 @Global()
 @Module({ providers: [PrismaService, ...repositories, CarouselCatalog], exports: [PrismaService, ...repositories, CarouselCatalog] })

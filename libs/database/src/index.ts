@@ -13,6 +13,7 @@ export * from './repositories/notification.repository.js';
 export * from './repositories/sdk-session.repository.js';
 export * from './repositories/bot-webhook.repository.js';
 export * from './repositories/sealed-secrets.js';
+export * from './repositories/conversation.repository.js';
 export * from './catalog/carousel-catalog.js';
 export * from './batching/tick-batcher.js';
 export * from './generated/enums.js';
@@ -20,3 +21,4 @@ export type { Bot, ApiKey, ChannelSender, Template, Message } from './generated/
 export type { User, BotMembership, OAuthClient, AuthGrant, AuthorizationCode, AccessToken, RefreshToken, Prisma } from './generated/client.js';
 export type { PushConfig, PushDevice, PushNotification } from './generated/client.js';
 export type { SdkSession } from './generated/client.js';
+export type { Conversation, ConversationMessage } from './generated/client.js';

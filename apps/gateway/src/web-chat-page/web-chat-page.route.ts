@@ -1,0 +1,64 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { PlatformEnv } from '@platform/config';
+import { chatPagePolicy, wsOrigin } from './content-security-policy.js';
+
+export const WEB_CHAT_PATH = '/web/bot';
+
+/**
+ * Serves the hosted chat page the SDK opens (`/web/bot?botId=…#ymAuthenticationToken=…`) and its
+ * bundled script, style and embed loader (`/web/bot/*`), built by `npm run build` into WEB_CHAT_DIR
+ * (default `dist/web-chat`). The gateway serves files only; it does not import the page's code.
+ */
+@Injectable()
+export class WebChatPageRoute implements OnModuleInit {
+  private readonly logger = new Logger('WebChatPage');
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly env: PlatformEnv,
+  ) {}
+
+  async onModuleInit() {
+    const root = resolve(this.env.WEB_CHAT_DIR ?? 'dist/web-chat');
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    const indexFile = resolve(root, 'index.html');
+    const html = existsSync(indexFile) ? readFileSync(indexFile) : null;
+    if (!html) this.logger.warn(`${indexFile} is missing (run npm run build): ${WEB_CHAT_PATH} answers 404`);
+    await fastify.register(async (scope) => {
+      scope.addHook('onSend', async (_req, reply) => {
+        reply.header('content-security-policy', this.policy(fastify));
+        reply.header('x-content-type-options', 'nosniff');
+        reply.header('referrer-policy', 'no-referrer');
+      });
+      scope.get(WEB_CHAT_PATH, (req, reply) => this.page(html, req, reply));
+      if (html) {
+        await scope.register(fastifyStatic, {
+          root,
+          prefix: `${WEB_CHAT_PATH}/`,
+          decorateReply: false,
+          index: false,
+          cacheControl: true,
+          maxAge: 300_000,
+          allowedPath: (path) => !path.endsWith('index.html'),
+        });
+      }
+    });
+  }
+
+  private page(html: Buffer | null, _req: FastifyRequest, reply: FastifyReply) {
+    if (!html) return reply.code(404).send({ message: 'The chat page is not built on this server', status: 'error' });
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+  }
+
+  private policy(fastify: FastifyInstance): string {
+    const address = fastify.server.address() as AddressInfo | string | null;
+    const origin = wsOrigin(this.env.BASE_URL!, typeof address === 'object' && address ? address.port : undefined);
+    return chatPagePolicy(origin ? [origin] : []);
+  }
+}
