@@ -15,3 +15,8 @@ if ! command -v redis-server >/dev/null 2>&1 && [ -z "${REDIS_URL:-}${TEST_REDIS
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server >/dev/null
 fi
+if [ ! -x /usr/bin/chromium ]; then
+  echo "installing chromium (Debian package; the chat page's browser test drives it)"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi

@@ -1,7 +1,8 @@
 import { NestFactory } from '@nestjs/core';
 import { ApiKeyService } from '@platform/auth';
 import { SecretBox } from '@platform/crypto';
-import { BotRepository, ChannelSenderRepository, TemplateRepository } from '@platform/database';
+import { generateWebhookSecret } from '@platform/contracts';
+import { BotRepository, BotWebhookRepository, ChannelSenderRepository, TemplateRepository } from '@platform/database';
 import { CliModule } from '../../apps/cli/src/cli.module.js';
 import { localPath, readJson, writeJson } from './local-state.js';
 
@@ -12,7 +13,7 @@ export interface DemoBot {
 }
 
 /** A demo bot with a WhatsApp sender and a 3-card image carousel template (created once), and a fresh API key. */
-export async function seedDemo(env: Record<string, string>): Promise<DemoBot & { apiKey: string }> {
+export async function seedDemo(env: Record<string, string>, echoBotUrl?: string): Promise<DemoBot & { apiKey: string; webhookSecret?: string }> {
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(env), { logger: ['error'] });
   try {
     const file = localPath(`demo-bot-${Buffer.from(env.DATABASE_URL).toString('base64url').slice(-12)}.json`);
@@ -39,7 +40,11 @@ export async function seedDemo(env: Record<string, string>): Promise<DemoBot & {
       writeJson(file, demo);
     }
     const { key } = await app.get(ApiKeyService).create(demo.botId, `local up ${new Date().toISOString()}`);
-    return { ...demo, apiKey: key };
+    if (!echoBotUrl) return { ...demo, apiKey: key };
+    // The demo echo bot answers the web chat: its webhook, with a signing secret of this run.
+    const webhookSecret = generateWebhookSecret();
+    await app.get(BotWebhookRepository).set(demo.botId, echoBotUrl, app.get(SecretBox).encrypt(webhookSecret));
+    return { ...demo, apiKey: key, webhookSecret };
   } finally {
     await app.close();
   }

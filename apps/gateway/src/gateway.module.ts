@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, LoadedEnv } from '@platform/config';
-import { QueueNames, SdkQueueNames } from '@platform/contracts';
+import { ConversationQueueNames, QueueNames, SdkQueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
@@ -16,6 +16,8 @@ import { SdkSessionsModule } from './sdk-sessions/sdk-sessions.module.js';
 import { BotEventsModule } from './bot-events/bot-events.module.js';
 import { BotWebhooksModule } from './bot-webhooks/bot-webhooks.module.js';
 import { WhatsAppWebhooksModule } from './whatsapp-webhooks/whatsapp-webhooks.module.js';
+import { ConversationsModule } from './conversations/conversations.module.js';
+import { WebChatPageModule } from './web-chat-page/web-chat-page.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -27,7 +29,7 @@ export class GatewayModule {
         ConfigModule.forEnv(env),
         DatabaseModule,
         CryptoModule,
-        QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook]),
+        QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook, ConversationQueueNames.conversationReply]),
         HealthModule,
         CarouselModule,
         MessagesModule,
@@ -40,6 +42,8 @@ export class GatewayModule {
         BotEventsModule,
         BotWebhooksModule,
         WhatsAppWebhooksModule,
+        ConversationsModule,
+        WebChatPageModule,
       ],
     };
   }

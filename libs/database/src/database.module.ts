@@ -14,9 +14,10 @@ import { UserRepository } from './repositories/user.repository.js';
 import { TokenRepository } from './repositories/token.repository.js';
 import { OAuthClientRepository } from './repositories/oauth-client.repository.js';
 import { AuthorizationCodeRepository } from './repositories/authorization-code.repository.js';
+import { ConversationRepository } from './repositories/conversation.repository.js';
 
 const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository,
-  UserRepository, TokenRepository, OAuthClientRepository, AuthorizationCodeRepository];
+  UserRepository, TokenRepository, OAuthClientRepository, AuthorizationCodeRepository, ConversationRepository];
 
 @Global()
 @Module({ providers: [PrismaService, ...repositories], exports: [PrismaService, ...repositories] })
