@@ -19,7 +19,8 @@ export class MessageDeliveryOrder {
     return (await this.conversations.hasUnsettledBefore(message.conversationId, message.seq)) ? 'wait' : 'go';
   }
 
-  async settle(messageId: string): Promise<void> {
+  /** The message was answered 2xx or given up: the conversation's next message may go. */
+  async release(messageId: string): Promise<void> {
     await this.conversations.markWebhookSettled(messageId);
   }
 }

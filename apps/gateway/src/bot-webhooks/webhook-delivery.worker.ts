@@ -32,7 +32,7 @@ export class WebhookDeliveryWorker extends WorkerBase<typeof SdkQueueNames.botWe
       concurrency: env.WEBHOOK_CONCURRENCY,
       // Given up: the conversation's next message may go.
       giveUp: async (job) => {
-        if (job.data.delivery.type === 'message.received') await this.order.settle(job.data.delivery.id);
+        if (job.data.delivery.type === 'message.received') await this.order.release(job.data.delivery.id);
       },
     });
   }
@@ -47,7 +47,7 @@ export class WebhookDeliveryWorker extends WorkerBase<typeof SdkQueueNames.botWe
       throw new DelayedError(); // not an attempt: the message waits its turn
     }
     const result = await this.sender.send(job.data);
-    await this.order.settle(delivery.id);
+    await this.order.release(delivery.id);
     return result;
   }
 }
