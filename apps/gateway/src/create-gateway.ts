@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { PlatformEnv, loadPlatformEnv } from '@platform/config';
 import { PinoNestLogger, createLogger, lazyChildLoggerFactory } from '@platform/logger';
 import { documentCarouselTrigger } from './carousel/carousel-trigger.openapi.js';
+import { registerConsole } from './console/console-static.js';
 import { documentWhatsAppWebhooks } from './whatsapp-webhooks/whatsapp-webhook.openapi.js';
 import { GatewayModule } from './gateway.module.js';
 import { ErrorResponseFilter } from './http/error-response.filter.js';
@@ -24,6 +25,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
     skipMiddie: true, // no Nest middleware: hooks instead (fastify-setup.ts), so no per-request middleware engine
   });
   configureFastify(adapter.getInstance());
+  registerConsole(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(env), adapter, {
     logger: new PinoNestLogger(logger),
   });

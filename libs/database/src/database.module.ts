@@ -11,8 +11,10 @@ import { DeviceRepository } from './repositories/device.repository.js';
 import { NotificationRepository } from './repositories/notification.repository.js';
 import { SdkSessionRepository } from './repositories/sdk-session.repository.js';
 import { BotWebhookRepository } from './repositories/bot-webhook.repository.js';
+import { MembershipRepository } from './repositories/membership.repository.js';
+import { MessageLogRepository } from './repositories/message-log.repository.js';
 
-const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository];
+const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository, MembershipRepository, MessageLogRepository];
 
 @Global()
 @Module({ providers: [PrismaService, ...repositories, CarouselCatalog], exports: [PrismaService, ...repositories, CarouselCatalog] })
