@@ -105,6 +105,10 @@ async function main() {
     say(`  -d '${body}'`);
     say('then read its status:');
     say(`curl -s ${base}/v1/messages/<msgId> -H 'authorization: Bearer ${demo.apiKey}'`);
+    say('');
+    say(`console:   ${base}/console/`);
+    say(`sign in as ${demo.admin.email}`);
+    say(`password   ${demo.admin.password}   (shown once, a new administrator each run)`);
     say(`OpenAPI: ${base}/docs   health: ${base}/health   Ctrl-C stops everything.`);
     say('');
   } catch (err) {
