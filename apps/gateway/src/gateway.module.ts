@@ -9,6 +9,7 @@ import { CarouselModule } from './carousel/carousel.module.js';
 import { MessagesModule } from './messages/messages.module.js';
 import { AccountModule } from './account/account.module.js';
 import { MembersModule } from './members/members.module.js';
+import { WhatsAppAdminModule } from './whatsapp-admin/whatsapp-admin.module.js';
 import { AdminAuthModule } from './auth/admin-auth.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
@@ -35,6 +36,7 @@ export class GatewayModule {
         AdminAuthModule,
         AccountModule,
         MembersModule,
+        WhatsAppAdminModule,
         ApiKeysModule,
         OAuthModule,
         OAuthClientsModule,

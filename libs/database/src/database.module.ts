@@ -13,8 +13,9 @@ import { SdkSessionRepository } from './repositories/sdk-session.repository.js';
 import { BotWebhookRepository } from './repositories/bot-webhook.repository.js';
 import { MembershipRepository } from './repositories/membership.repository.js';
 import { MessageLogRepository } from './repositories/message-log.repository.js';
+import { DeviceDirectoryRepository } from './repositories/device-directory.repository.js';
 
-const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository, MembershipRepository, MessageLogRepository];
+const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository, MembershipRepository, MessageLogRepository, DeviceDirectoryRepository];
 
 @Global()
 @Module({ providers: [PrismaService, ...repositories, CarouselCatalog], exports: [PrismaService, ...repositories, CarouselCatalog] })

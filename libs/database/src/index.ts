@@ -14,6 +14,7 @@ export * from './repositories/sdk-session.repository.js';
 export * from './repositories/bot-webhook.repository.js';
 export * from './repositories/membership.repository.js';
 export * from './repositories/message-log.repository.js';
+export * from './repositories/device-directory.repository.js';
 export * from './repositories/sealed-secrets.js';
 export * from './catalog/carousel-catalog.js';
 export * from './batching/tick-batcher.js';

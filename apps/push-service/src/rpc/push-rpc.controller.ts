@@ -35,6 +35,11 @@ export class PushRpcController {
     return this.once.run(req, () => this.configs.view(req.botId));
   }
 
+  @MessagePattern(PushPatterns.deleteConfig)
+  deleteConfig(@Payload() req: PushRpcRequest<Record<string, never>>) {
+    return this.once.run(req, () => this.configs.remove(req.botId));
+  }
+
   @MessagePattern(PushPatterns.registerDevice)
   registerDevice(@Payload() req: PushRpcRequest<RegisterDeviceMessage>) {
     return this.once.run(req, () => this.devices.register(req.botId, req.body));

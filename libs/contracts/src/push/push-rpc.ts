@@ -6,6 +6,7 @@
 export const PushPatterns = {
   saveConfig: 'push.config.save',
   getConfig: 'push.config.get',
+  deleteConfig: 'push.config.delete',
   registerDevice: 'push.device.register',
   unregisterDevice: 'push.device.unregister',
   sendNotification: 'push.notification.send',
