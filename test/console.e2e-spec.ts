@@ -5,7 +5,7 @@ import { createChannelWorker } from '../apps/channel-worker/src/create-channel-w
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededAdmin, SeededBot, carouselBody, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { SeededAdmin, SeededBot, carouselBody, seedBotAdmin, seedCarouselBot, until } from '@platform/testing';
 import { ConsoleBrowser, PHONE, axeViolations, screenshots } from './console-browser.js';
 import { PushSandboxes } from './push-support.js';
 
@@ -102,7 +102,8 @@ describe('console: a bot administrator in a real browser', () => {
   });
 
   it('Settings → API Keys → Generate New Key: the key is shown once, copied, and works for the carousel trigger', async () => {
-    await section('Settings · API Keys').click();
+    await section('Settings').click();
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API Keys' }).click();
     await page.getByRole('heading', { name: 'Settings · API Keys' }).waitFor();
     await page.getByRole('button', { name: 'Generate New Key' }).click();
     await page.getByText('Name is required').waitFor();
@@ -110,6 +111,7 @@ describe('console: a bot administrator in a real browser', () => {
     await page.getByLabel('Key name').fill('console e2e');
     await page.keyboard.press('Enter');
     await page.getByText('It will not be shown again').waitFor();
+    await page.getByRole('heading', { name: 'New key “console e2e”' }).waitFor();
     const shown = await page.getByLabel('New API key').inputValue();
     expect(shown).toMatch(/^bpk_/);
     await page.getByRole('button', { name: 'Copy' }).click();
@@ -126,7 +128,7 @@ describe('console: a bot administrator in a real browser', () => {
 
     const row = page.getByRole('row', { name: /console e2e/ });
     await row.getByText('Active').waitFor();
-    await page.getByRole('button', { name: 'I have stored the key' }).click();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
     expect(await page.getByLabel('New API key').count()).toBe(0);
     expect(await page.content()).not.toContain(copied);
   });
@@ -208,8 +210,96 @@ describe('console: a bot administrator in a real browser', () => {
     await screenshots(page, 'push');
   });
 
+  it('Push: devices are counted and listed, one is unlinked; the service account is removed', async () => {
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${url}/v1/bots/${seed.botId}${path}`, { method, headers: { authorization: `Bearer ${seed.apiKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    for (let i = 0; i < 3; i++) expect((await api('POST', '/devices', { userId: `user-${i}`, token: `fcm-token-of-user-${i}-0123456789`, platform: 'android' })).status).toBe(201);
+    await page.reload();
+    await page.getByTestId('device-counts').getByText('3 registered: 3 live, 0 no longer reachable.').waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: /^Unlink device .* of user-1$/ }).click();
+    await page.getByText('Device unlinked.').waitFor();
+    await page.getByTestId('device-counts').getByText('2 registered').waitFor();
+    await expectAccessible();
+    await screenshots(page, 'push-devices');
+
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Remove the service account' }).click();
+    await page.getByText('No service account saved').waitFor();
+  });
+
+  it('WhatsApp: senders without their token, templates, a new sender, and a test carousel followed to read', async () => {
+    await section('WhatsApp').click();
+    await page.getByRole('row', { name: /\+15550001111/ }).waitFor();
+    await page.getByRole('row', { name: /summer_carousel/ }).getByRole('cell', { name: '3', exact: true }).waitFor();
+    expect(await page.content()).not.toContain(seed.accessToken);
+
+    await page.getByText('Add a sender number').click();
+    await page.getByRole('button', { name: 'Add sender' }).click();
+    await page.getByText('Number must have a country code').waitFor();
+    await page.getByText('Access token is required').waitFor();
+    await page.getByLabel('Number', { exact: true }).fill('+15550002222');
+    await page.getByLabel('Phone-number id').fill('106500000000002');
+    await page.getByLabel('Access token', { exact: true }).fill('EAAG-console-secret-token');
+    await page.getByRole('button', { name: 'Add sender' }).click();
+    await page.getByText('Sender +15550002222 added.').waitFor();
+    expect(await page.content()).not.toContain('EAAG-console-secret-token');
+    await page.getByLabel('Number', { exact: true }).fill('+15550002222');
+    await page.getByLabel('Phone-number id').fill('106500000000002');
+    await page.getByLabel('Access token', { exact: true }).fill('EAAG-console-secret-token');
+    await page.getByRole('button', { name: 'Add sender' }).click();
+    await page.getByRole('alert').getByText(/Error 409: number \+15550002222 is already a sender/).waitFor();
+
+    await page.getByLabel('Recipient').fill('+919812345678');
+    await page.getByRole('button', { name: 'Send test carousel' }).click();
+    await page.getByText('Card 1 media link must be an http(s) URL').waitFor();
+    for (let i = 0; i < 3; i++) await page.getByLabel(`Card ${i + 1} image link`).fill(`https://cdn.example.com/console-${i}.jpg`);
+    await page.getByRole('button', { name: 'Send test carousel' }).click();
+    await page.getByRole('link', { name: /^Follow message/ }).click();
+    await page.getByTestId('message-detail').getByTestId('status').getByText('read').waitFor({ timeout: 20_000 });
+    expect(cloud.messages.some((m) => JSON.stringify(m.body).includes('console-2.jpg'))).toBe(true);
+    await section('WhatsApp').click();
+    await expectAccessible();
+    await screenshots(page, 'whatsapp');
+  });
+
+  it('Settings → Webhook: the signing secret is shown once and can be rotated', async () => {
+    await section('Settings').click();
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhook' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('URL is required').waitFor();
+    await page.getByLabel('Webhook URL').fill('https://bot.example.com/events');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const first = await page.getByTestId('webhook-secret').inputValue();
+    expect(first.length).toBeGreaterThan(20);
+    await page.getByRole('button', { name: 'Save and rotate secret' }).click();
+    await until(async () => ((await page.getByTestId('webhook-secret').inputValue()) !== first ? true : undefined), 10_000, 'a rotated secret');
+    await expectAccessible();
+    await screenshots(page, 'webhook');
+  });
+
+  it('Settings → OAuth clients: created with the secret shown once, then deleted', async () => {
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'OAuth clients' }).click();
+    await page.getByText('Register a client').click();
+    await page.getByRole('button', { name: 'Register client' }).click();
+    await page.getByText('Name is required').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Acme CRM');
+    await page.getByLabel('Redirect URIs').fill('http://localhost/cb#fragment');
+    await page.getByRole('button', { name: 'Register client' }).click();
+    await page.getByRole('alert').getByText(/Error 400: .*fragment/).waitFor();
+    await page.getByLabel('Redirect URIs').fill('https://crm.example.com/oauth/callback');
+    await page.getByRole('button', { name: 'Register client' }).click();
+    expect(await page.getByTestId('client-secret').inputValue()).toMatch(/^bcs_/);
+    await page.getByRole('row', { name: /Acme CRM/ }).getByText('https://crm.example.com/oauth/callback').waitFor();
+    await expectAccessible();
+    await screenshots(page, 'oauth-clients');
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Delete client Acme CRM' }).click();
+    await page.getByRole('row', { name: /Acme CRM/ }).getByText(/^Deleted/).waitFor();
+  });
+
   it('Members: lists the bot’s members with their roles', async () => {
-    await section('Members').click();
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).click();
     await page.getByRole('row', { name: new RegExp(viewer.email) }).getByText('viewer').waitFor();
     await expectAccessible();
     await screenshots(page, 'members');
@@ -224,7 +314,7 @@ describe('console: a bot administrator in a real browser', () => {
       await p.getByLabel('Password').fill(viewer.password);
       await p.getByRole('button', { name: 'Sign in' }).click();
       await p.getByRole('heading', { name: 'Messages' }).waitFor();
-      await p.goto(`${url}/console/#/bots/${seed.botId}/api-keys`);
+      await p.goto(`${url}/console/#/bots/${seed.botId}/settings/api-keys`);
       const notice = p.getByTestId('not-allowed');
       await notice.getByText('This page needs the admin role on this bot; your role is viewer.').waitFor();
       expect(await p.getByRole('button', { name: 'Generate New Key' }).count()).toBe(0);

@@ -8,13 +8,23 @@ import { PushPage } from './pages/push.js';
 import { MessagesPage } from './pages/messages.js';
 import { MessageDetailPage } from './pages/message-detail.js';
 import { MembersPage } from './pages/members.js';
+import { WhatsAppPage } from './pages/whatsapp.js';
+import { WebhookPage } from './pages/webhook.js';
+import { OAuthClientsPage } from './pages/oauth-clients.js';
 
 type Session = { state: 'checking' } | { state: 'signed-out'; reason?: string } | { state: 'signed-in'; account: Account };
 
 const SECTIONS: Array<{ path: string; label: string }> = [
   { path: 'messages', label: 'Messages' },
+  { path: 'whatsapp', label: 'WhatsApp' },
   { path: 'push', label: 'Push' },
-  { path: 'api-keys', label: 'Settings · API Keys' },
+  { path: 'settings', label: 'Settings' },
+];
+
+const SETTINGS: Array<{ path: string; label: string }> = [
+  { path: 'api-keys', label: 'API Keys' },
+  { path: 'webhook', label: 'Webhook' },
+  { path: 'oauth-clients', label: 'OAuth clients' },
   { path: 'members', label: 'Members' },
 ];
 
@@ -94,15 +104,32 @@ export function App() {
 
 function Page({ bot, section, rest }: { bot: Bot; section: string; rest: string[] }) {
   switch (section) {
-    case 'api-keys':
-      return <ApiKeysPage bot={bot} />;
+    case 'settings':
+      return <Settings bot={bot} sub={rest[0] ?? 'api-keys'} />;
+    case 'whatsapp':
+      return <WhatsAppPage bot={bot} />;
     case 'push':
       return <PushPage bot={bot} />;
-    case 'members':
-      return <MembersPage bot={bot} />;
     case 'messages':
       return rest[0] ? <MessageDetailPage bot={bot} msgId={rest[0]} /> : <MessagesPage bot={bot} />;
     default:
       return <p>There is no page here. <a href={href('bots', bot.id, 'messages')}>Go to Messages</a>.</p>;
   }
+}
+
+function Settings({ bot, sub }: { bot: Bot; sub: string }) {
+  const current = SETTINGS.find((s) => s.path === sub) ?? SETTINGS[0]!;
+  return (
+    <>
+      <h1>Settings · {current.label}</h1>
+      <nav aria-label="Settings" class="tabs">
+        <ul>
+          {SETTINGS.map((s) => (
+            <li><a href={href('bots', bot.id, 'settings', s.path)} aria-current={s.path === current.path ? 'page' : undefined}>{s.label}</a></li>
+          ))}
+        </ul>
+      </nav>
+      {current.path === 'api-keys' ? <ApiKeysPage bot={bot} /> : current.path === 'webhook' ? <WebhookPage bot={bot} /> : current.path === 'oauth-clients' ? <OAuthClientsPage bot={bot} /> : <MembersPage bot={bot} />}
+    </>
+  );
 }

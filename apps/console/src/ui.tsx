@@ -96,9 +96,10 @@ export function Field(props: {
   children: (aria: Record<string, string | boolean | undefined>) => ComponentChildren;
 }) {
   const describedBy = [props.hint ? `${props.id}-hint` : '', props.error ? `${props.id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  // Hint and error sit outside the <label>: the field's name stays its label, they are its description.
   return (
-    <label for={props.id}>
-      {props.label}
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
       {props.children({ id: props.id, 'aria-invalid': props.error ? 'true' : undefined, 'aria-describedby': describedBy })}
       {props.hint && <small id={`${props.id}-hint`}>{props.hint}</small>}
       {props.error && (
@@ -106,7 +107,7 @@ export function Field(props: {
           {props.error}
         </small>
       )}
-    </label>
+    </div>
   );
 }
 

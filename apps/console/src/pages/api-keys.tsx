@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { Bot, api, roleAtLeast } from '../api.js';
+import { ShownOnce } from '../ui-secret.js';
 import { ErrorNotice, Field, NotAllowed, Pager, Spinner, Success, useAction, useLoad, usePage, when } from '../ui.js';
 
 interface ApiKey {
@@ -14,10 +15,7 @@ interface ApiKey {
 export function ApiKeysPage({ bot }: { bot: Bot }) {
   if (!roleAtLeast(bot.role, 'admin')) {
     return (
-      <section>
-        <h1>Settings · API Keys</h1>
-        <NotAllowed needed="admin" role={bot.role} />
-      </section>
+      <NotAllowed needed="admin" role={bot.role} />
     );
   }
   return <ApiKeys bot={bot} />;
@@ -32,10 +30,9 @@ function ApiKeys({ bot }: { bot: Bot }) {
 
   return (
     <section>
-      <h1>Settings · API Keys</h1>
       <p>Keys let your back end call the API for <strong>{bot.name}</strong> (the carousel trigger takes one in <code>x-api-key</code>).</p>
       <GenerateKey bot={bot} onCreated={(k) => { setCreated(k); setDone(null); void list.reload(true); }} />
-      {created && <NewKey created={created} onDismiss={() => setCreated(null)} />}
+      {created && <ShownOnce title={`New key “${created.name}”`} label="New API key" testId="new-key" value={created.key} onDismiss={() => setCreated(null)} />}
       {done && <Success>{done}</Success>}
       <h2>Keys</h2>
       <ErrorNotice error={list.error} />
@@ -89,34 +86,6 @@ function GenerateKey({ bot, onCreated }: { bot: Bot; onCreated: (k: ApiKey & { k
       <button type="submit" aria-busy={action.busy} disabled={action.busy}>Generate New Key</button>
       <ErrorNotice error={action.error} />
     </form>
-  );
-}
-
-function NewKey({ created, onDismiss }: { created: ApiKey & { key: string }; onDismiss: () => void }) {
-  const [copied, setCopied] = useState<string | null>(null);
-  const input = useRef<HTMLInputElement>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(created.key);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      input.current?.select();
-      setCopied('Copying is blocked here: the key is selected, press Ctrl+C (⌘C).');
-    }
-  };
-  return (
-    <article class="new-key" aria-labelledby="new-key-title">
-      <h2 id="new-key-title">New key “{created.name}”</h2>
-      <p class="notice warning" role="alert">
-        <strong>Copy this key now. It will not be shown again:</strong> only its hash is stored.
-      </p>
-      <div role="group" class="copy-row">
-        <input ref={input} readOnly aria-label="New API key" data-testid="new-key" value={created.key} onFocus={(e) => (e.target as HTMLInputElement).select()} />
-        <button type="button" onClick={copy}>Copy</button>
-      </div>
-      {copied && <p role="status">{copied}</p>}
-      <button type="button" class="secondary" onClick={onDismiss}>I have stored the key</button>
-    </article>
   );
 }
 

@@ -18,7 +18,6 @@ export function MembersPage({ bot }: { bot: Bot }) {
   const admin = roleAtLeast(bot.role, 'admin');
   return (
     <section>
-      <h1>Members</h1>
       <p>People who may administer <strong>{bot.name}</strong>. Admins do everything; developers and viewers less (see the roles in the docs).</p>
       {admin ? <SetRole bot={bot} onSaved={(m) => { setDone(m); void list.reload(true); }} /> : <p><em>Only admins change roles; your role is {bot.role}.</em></p>}
       {done && <Success>{done}</Success>}

@@ -119,15 +119,15 @@ export function MessagesPage({ bot }: { bot: Bot }) {
             <table class="striped" aria-busy={loading} data-testid="message-log">
               <caption class="visually-hidden">Messages of {bot.name}, newest first</caption>
               <thead>
-                <tr><th scope="col">Created</th><th scope="col">Recipient</th><th scope="col">Template</th><th scope="col">Status</th><th scope="col">Attempts</th></tr>
+                <tr><th scope="col">Status</th><th scope="col">Recipient</th><th scope="col">Created</th><th scope="col">Template</th><th scope="col">Attempts</th></tr>
               </thead>
               <tbody>
                 {data.messages.map((m) => (
                   <tr data-msg-id={m.msgId}>
-                    <td><a href={href('bots', bot.id, 'messages', m.msgId)}>{when(m.createdAt)}</a></td>
-                    <td>+{m.recipient}</td>
-                    <td>{m.templateName ?? '—'}</td>
                     <td><span class={`badge status-${m.status}`} data-testid="status">{m.status}</span></td>
+                    <td><a href={href('bots', bot.id, 'messages', m.msgId)} aria-label={`Message to +${m.recipient}, ${when(m.createdAt)}`}>+{m.recipient}</a></td>
+                    <td>{when(m.createdAt)}</td>
+                    <td>{m.templateName ?? '—'}</td>
                     <td>{m.attempts}</td>
                   </tr>
                 ))}

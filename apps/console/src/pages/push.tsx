@@ -56,7 +56,9 @@ function Push({ bot }: { bot: Bot }) {
       )}
       {saved && <Success>{saved}</Success>}
       <Upload bot={bot} replacing={!!current} onSaved={(m) => { setSaved(m); void config.reload(true); }} />
+      {current && <RemoveConfig bot={bot} onRemoved={(m) => { setSaved(m); void config.reload(true); }} />}
       {current && <TestSend bot={bot} />}
+      <Devices bot={bot} />
     </section>
   );
 }
@@ -131,6 +133,92 @@ function TestSend({ bot }: { bot: Bot }) {
           <h3 id="fcm-answer">FCM answered HTTP {answer.fcm.httpStatus} ({answer.accepted ? 'accepted' : 'not accepted'})</h3>
           <pre tabIndex={0}>{JSON.stringify(answer.fcm.body, null, 2)}</pre>
         </section>
+      )}
+    </>
+  );
+}
+
+function RemoveConfig({ bot, onRemoved }: { bot: Bot; onRemoved: (message: string) => void }) {
+  const action = useAction();
+  const remove = async () => {
+    if (!confirm('Remove the service account? This bot sends no push notifications until another is uploaded.')) return;
+    const a = await action.run(() => api<{ message: string }>('DELETE', `/v1/bots/${bot.id}/push/config`));
+    if (a) onRemoved(a.message);
+  };
+  return (
+    <>
+      <button type="button" class="secondary outline" aria-busy={action.busy} disabled={action.busy} onClick={remove}>Remove the service account</button>
+      <ErrorNotice error={action.error} />
+    </>
+  );
+}
+
+interface Device {
+  id: string;
+  userId: string;
+  platform: string;
+  tokenPreview: string;
+  registeredAt: string;
+  deadAt: string | null;
+  deadReason: string | null;
+}
+interface DeviceList {
+  total: number;
+  live: number;
+  dead: number;
+  devices: Device[];
+  nextCursor: string | null;
+}
+
+function Devices({ bot }: { bot: Bot }) {
+  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
+  const cursor = cursors[cursors.length - 1];
+  const list = useLoad(() => api<DeviceList>('GET', `/v1/bots/${bot.id}/push/devices?limit=20${cursor ? `&cursor=${cursor}` : ''}`), [bot.id, cursor]);
+  const unlink = useAction();
+  const [done, setDone] = useState<string | null>(null);
+  const d = list.data;
+  return (
+    <>
+      <h2>Registered devices</h2>
+      {d && <p data-testid="device-counts">{d.total} registered: {d.live} live, {d.dead} no longer reachable.</p>}
+      {done && <Success>{done}</Success>}
+      <ErrorNotice error={list.error ?? unlink.error} />
+      {list.loading && !d ? (
+        <Spinner label="Loading devices…" />
+      ) : d && d.devices.length > 0 ? (
+        <>
+          <div class="table-wrap">
+            <table class="striped" aria-busy={list.loading}>
+              <caption class="visually-hidden">Registered devices</caption>
+              <thead><tr><th scope="col">User</th><th scope="col">Platform</th><th scope="col">Token</th><th scope="col">Registered</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+              <tbody>
+                {d.devices.map((x) => (
+                  <tr>
+                    <th scope="row">{x.userId}</th>
+                    <td>{x.platform}</td>
+                    <td><code>{x.tokenPreview}</code></td>
+                    <td>{when(x.registeredAt)}</td>
+                    <td>{x.deadAt ? <span class="badge muted" title={x.deadReason ?? ''}>Unreachable</span> : <span class="badge ok">Live</span>}</td>
+                    <td>
+                      <button type="button" class="secondary outline small" aria-label={`Unlink device ${x.tokenPreview} of ${x.userId}`} disabled={unlink.busy}
+                        onClick={async () => {
+                          if (!confirm(`Unlink this device of ${x.userId}? It gets no notifications until the app registers again.`)) return;
+                          const ok = await unlink.run(() => api('DELETE', `/v1/bots/${bot.id}/push/devices/${x.id}`));
+                          if (ok) { setDone('Device unlinked.'); void list.reload(true); }
+                        }}>Unlink</button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav aria-label="Device pages" class="pager">
+            <button type="button" class="secondary" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>Previous</button>
+            <button type="button" class="secondary" disabled={!d.nextCursor} onClick={() => setCursors([...cursors, d.nextCursor!])}>Next</button>
+          </nav>
+        </>
+      ) : (
+        <p>No devices registered yet (apps register through the SDK).</p>
       )}
     </>
   );
