@@ -2,16 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { PrismaService } from '@platform/database';
-import { SeededBot, createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { SeededBot, carouselBody, createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { sqlRows } from './push-support.js';
 
 /** The admin HTTP API the console is built on: cookie sessions, /v1/me, the message log, members, the console's files. */
 describe('console API: cookie sessions, account, message log, members, served console', () => {
   let gateway: NestFastifyApplication;
   let url: string;
   let seed: SeededBot;
+  let env: Record<string, string>;
 
   beforeAll(async () => {
-    gateway = await createGateway(await createTestEnv());
+    env = await createTestEnv();
+    gateway = await createGateway(env);
     url = await listenGateway(gateway);
     seed = await seedCarouselBot(gateway);
   });
@@ -228,6 +231,101 @@ describe('console API: cookie sessions, account, message log, members, served co
       const missing = await post(`/v1/bots/${seed.botId}/push/test`, {}, { authorization: `Bearer ${admin}` });
       expect(missing.status).toBe(400);
       expect((await missing.json()).message).toBe('token is required');
+    });
+  });
+
+  describe('WhatsApp senders, templates and the test carousel for members', () => {
+    it('lists senders without their token, adds one (token write-only), refuses a duplicate, replaces a token', async () => {
+      const bot = await seedCarouselBot(gateway);
+      const admin = (await seedBotAdmin(gateway, bot.botId)).accessToken;
+      const viewer = (await seedBotAdmin(gateway, bot.botId, 'viewer')).accessToken;
+      const call = (method: string, path: string, token: string, body?: unknown) =>
+        fetch(`${url}/v1/bots/${bot.botId}/whatsapp${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+
+      const listed = await (await call('GET', '/senders', viewer)).json();
+      expect(listed.senders).toEqual([{ id: expect.any(String), channel: 'whatsapp', number: '+15550001111', phoneNumberId: bot.phoneNumberId, accessTokenSet: true, createdAt: expect.any(String) }]);
+      expect(JSON.stringify(listed)).not.toContain(bot.accessToken);
+
+      expect((await call('POST', '/senders', viewer, { number: '+15550002222', phoneNumberId: '1', accessToken: 'x' })).status).toBe(403);
+      const bad = await call('POST', '/senders', admin, { number: '12', phoneNumberId: '1065', accessToken: 'EAAG-x' });
+      expect(await bad.json()).toEqual({ message: expect.stringMatching(/^number must be a number with country code/), status: 'error' });
+      const created = await call('POST', '/senders', admin, { number: '+15550002222', phoneNumberId: '1065000002', accessToken: 'EAAG-new-token' });
+      expect(created.status).toBe(201);
+      const sender = await created.json();
+      expect(sender).toMatchObject({ number: '+15550002222', phoneNumberId: '1065000002', accessTokenSet: true });
+      expect(JSON.stringify(sender)).not.toContain('EAAG-new-token');
+      expect((await call('POST', '/senders', admin, { number: '15550002222', phoneNumberId: '1', accessToken: 'y' })).status).toBe(409);
+
+      const patched = await call('PATCH', `/senders/${sender.id}`, admin, { accessToken: 'EAAG-rotated', phoneNumberId: '1065000003' });
+      expect(patched.status).toBe(200);
+      expect(await patched.json()).toMatchObject({ phoneNumberId: '1065000003' });
+      const [row] = await sqlRows<{ access_token_encrypted: string }>(env.DATABASE_URL, 'SELECT access_token_encrypted FROM channel_senders WHERE id = $1', [sender.id]);
+      expect(row!.access_token_encrypted).toMatch(/^v1\./);
+      expect(row!.access_token_encrypted).not.toContain('EAAG');
+      expect((await call('PATCH', `/senders/${randomUUID()}`, admin, { accessToken: 'z' })).status).toBe(404);
+    });
+
+    it('lists templates and sends a test carousel with an access token (developer and up)', async () => {
+      const bot = await seedCarouselBot(gateway);
+      const developer = (await seedBotAdmin(gateway, bot.botId, 'developer')).accessToken;
+      const viewer = (await seedBotAdmin(gateway, bot.botId, 'viewer')).accessToken;
+      const templates = await (await get(`/v1/bots/${bot.botId}/whatsapp/templates`, viewer)).json();
+      expect(templates.templates).toEqual([
+        { id: bot.templateId, channel: 'whatsapp', name: 'summer_carousel', language: 'en_US', category: 'MARKETING', cardCount: 3, cardHeaderFormat: 'image', createdAt: expect.any(String) },
+      ]);
+      const send = (token: string, body: unknown) => post(`/v1/bots/${bot.botId}/whatsapp/test-carousel`, body, { authorization: `Bearer ${token}` });
+      expect((await send(viewer, carouselBody(bot))).status).toBe(403);
+      const sent = await send(developer, carouselBody(bot));
+      expect(sent.status).toBe(200);
+      const { msgId } = await sent.json();
+      expect((await get(`/v1/bots/${bot.botId}/messages/${msgId}`, viewer)).status).toBe(200);
+      const wrong = await send(developer, carouselBody(bot, 2));
+      expect(await wrong.json()).toEqual({ message: 'notification.params.cards must have exactly 3 cards for this template (got 2)', status: 'error' });
+    });
+  });
+
+  describe('registered devices for administrators', () => {
+    it('counts and pages the devices, unlinks one, and needs admin to unlink', async () => {
+      const bot = await seedCarouselBot(gateway);
+      const admin = (await seedBotAdmin(gateway, bot.botId)).accessToken;
+      const viewer = (await seedBotAdmin(gateway, bot.botId, 'viewer')).accessToken;
+      await sqlRows(
+        env.DATABASE_URL,
+        `INSERT INTO push_devices (id, bot_id, user_id, token, platform, updated_at, dead_at, dead_reason)
+         SELECT gen_random_uuid(), $1::uuid, 'user-' || i, 'fcm-token-' || i || '-abcdefghijklmnop', 'android', now(),
+                CASE WHEN i % 4 = 0 THEN now() END, CASE WHEN i % 4 = 0 THEN 'UNREGISTERED' END
+         FROM generate_series(1, 12) AS i`,
+        [bot.botId],
+      );
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await get(`/v1/bots/${bot.botId}/push/devices?limit=5${cursor ? `&cursor=${cursor}` : ''}`, viewer);
+        const body: { total: number; live: number; dead: number; devices: Array<{ id: string; tokenPreview: string }>; nextCursor: string | null } = await res.json();
+        expect(body).toMatchObject({ total: 12, live: 9, dead: 3 });
+        for (const d of body.devices) expect(d.tokenPreview).toMatch(/^fcm-token-.{1,2}…mnop$/);
+        expect(JSON.stringify(body)).not.toMatch(/abcdefghijklmnop/);
+        seen.push(...body.devices.map((d) => d.id));
+        cursor = body.nextCursor;
+      } while (cursor);
+      expect(new Set(seen).size).toBe(12);
+
+      const unlink = (id: string, token: string) => fetch(`${url}/v1/bots/${bot.botId}/push/devices/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+      expect((await unlink(seen[0]!, viewer)).status).toBe(403);
+      expect((await unlink(seen[0]!, admin)).status).toBe(200);
+      expect((await unlink(seen[0]!, admin)).status).toBe(404);
+      expect((await (await get(`/v1/bots/${bot.botId}/push/devices`, viewer)).json()).total).toBe(11);
+      expect((await (await get(`/v1/bots/${bot.botId}/push/devices?cursor=nope`, viewer)).json()).message).toMatch(/^cursor must be a cursor/);
+    });
+
+    it('removing the service account needs the admin role', async () => {
+      const viewer = (await seedBotAdmin(gateway, seed.botId, 'viewer')).accessToken;
+      const res = await fetch(`${url}/v1/bots/${seed.botId}/push/config`, { method: 'DELETE', headers: { authorization: `Bearer ${viewer}` } });
+      expect(res.status).toBe(403);
     });
   });
 
