@@ -329,6 +329,37 @@ describe('console API: cookie sessions, account, message log, members, served co
     });
   });
 
+  describe('OpenAPI', () => {
+    it('describes every route the console uses', async () => {
+      const doc = await (await fetch(`${url}/docs/openapi.json`)).json();
+      const routes = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+      expect(routes).toEqual(
+        expect.arrayContaining([
+          'GET /v1/me',
+          'GET /v1/bots/{botId}/messages',
+          'GET /v1/bots/{botId}/messages/{msgId}',
+          'GET /v1/bots/{botId}/members',
+          'PUT /v1/bots/{botId}/members',
+          'DELETE /v1/bots/{botId}/members/{userId}',
+          'GET /v1/bots/{botId}/whatsapp/senders',
+          'POST /v1/bots/{botId}/whatsapp/senders',
+          'PATCH /v1/bots/{botId}/whatsapp/senders/{senderId}',
+          'GET /v1/bots/{botId}/whatsapp/templates',
+          'POST /v1/bots/{botId}/whatsapp/test-carousel',
+          'POST /v1/bots/{botId}/push/test',
+          'DELETE /v1/bots/{botId}/push/config',
+          'GET /v1/bots/{botId}/push/devices',
+          'DELETE /v1/bots/{botId}/push/devices/{deviceId}',
+        ]),
+      );
+      const logParams = doc.paths['/v1/bots/{botId}/messages'].get.parameters.map((p: { name: string }) => p.name);
+      expect(logParams).toEqual(expect.arrayContaining(['status', 'recipient', 'since', 'until', 'cursor', 'limit']));
+      const login = doc.paths['/v1/auth/login'].post.requestBody.content['application/json'].schema;
+      const schema = login.$ref ? doc.components.schemas[login.$ref.split('/').pop()] : login;
+      expect(Object.keys(schema.properties)).toContain('refresh_token_in_cookie');
+    });
+  });
+
   describe('the console at /console', () => {
     it('serves index.html with a strict CSP and no-cache, hashed assets cached for a year', async () => {
       const redirect = await fetch(`${url}/console`, { redirect: 'manual' });

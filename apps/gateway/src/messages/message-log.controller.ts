@@ -1,5 +1,5 @@
 import { Controller, Get, NotFoundException, Param, Query, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
 import { MessageLogQueryDto, MessageLogResponse, MessageStatusResponse, isUuid } from '@platform/contracts';
 import { MessageLogService } from './message-log.service.js';
@@ -19,6 +19,12 @@ export class MessageLogController {
 
   @Get()
   @ApiOperation({ summary: 'Messages of the bot, newest first; filter by status, recipient (prefix) and time; paged by cursor' })
+  @ApiQuery({ name: 'status', required: false, enum: ['queued', 'processing', 'sent', 'delivered', 'read', 'failed'] })
+  @ApiQuery({ name: 'recipient', required: false, description: 'Number or its first digits, optional +' })
+  @ApiQuery({ name: 'since', required: false, description: 'ISO 8601; created at or after' })
+  @ApiQuery({ name: 'until', required: false, description: 'ISO 8601; created before' })
+  @ApiQuery({ name: 'cursor', required: false, description: 'nextCursor of the previous page' })
+  @ApiQuery({ name: 'limit', required: false, description: '1-100, default 25' })
   list(@Param('botId') botId: string, @Query() query: MessageLogQueryDto): Promise<MessageLogResponse> {
     return this.log.list(botId, query);
   }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
 import {
@@ -45,6 +45,8 @@ export class PushAdminController {
   @Get('devices')
   @RequireBotRole('viewer')
   @ApiOperation({ summary: 'Registered devices of the bot: counts, and a page of devices in registration-id order (tokens shortened)' })
+  @ApiQuery({ name: 'cursor', required: false, description: 'nextCursor of the previous page' })
+  @ApiQuery({ name: 'limit', required: false, description: '1-100, default 25' })
   async listDevices(@Param('botId') botId: string, @Query() query: DeviceListQueryDto): Promise<DeviceListResponse> {
     const limit = query.limit ? Number(query.limit) : 25;
     const [counts, rows] = await Promise.all([this.devices.counts(botId), this.devices.page(botId, query.cursor ?? null, limit + 1)]);
