@@ -72,7 +72,9 @@ export async function signIn(email: string, password: string): Promise<void> {
 export function refresh(): Promise<boolean> {
   refreshing ??= (async () => {
     try {
-      const res = await post('/v1/auth/refresh', {});
+      // Refresh tokens rotate, and presenting a rotated one ends the session: tabs of the console
+      // refresh one at a time (Web Locks), so each sends the cookie the previous one set.
+      const res = navigator.locks ? await navigator.locks.request('bp-console-refresh', () => post('/v1/auth/refresh', {})) : await post('/v1/auth/refresh', {});
       if (!res.ok) {
         accessToken = null;
         return false;
