@@ -119,6 +119,10 @@ async function main() {
       say('chat with the demo echo bot in a browser (the hosted chat page the SDK opens):');
       say(`${base}/web/bot?botId=${demo.botId}&version=2&enableSpeech=true&payload=${encodeURIComponent('{"userName":"Ada"}')}#ymAuthenticationToken=demo_user_1`);
     }
+    say('');
+    say(`console:   ${base}/console/`);
+    say(`sign in as ${demo.admin.email}`);
+    say(`password   ${demo.admin.password}   (shown once, a new administrator each run)`);
     say(`OpenAPI: ${base}/docs   health: ${base}/health   Ctrl-C stops everything.`);
     say('');
   } catch (err) {

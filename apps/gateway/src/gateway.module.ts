@@ -7,6 +7,9 @@ import { HealthModule } from '@platform/health';
 import { QueueModule } from '@platform/queue';
 import { CarouselModule } from './carousel/carousel.module.js';
 import { MessagesModule } from './messages/messages.module.js';
+import { AccountModule } from './account/account.module.js';
+import { MembersModule } from './members/members.module.js';
+import { WhatsAppAdminModule } from './whatsapp-admin/whatsapp-admin.module.js';
 import { AdminAuthModule } from './auth/admin-auth.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
@@ -34,6 +37,9 @@ export class GatewayModule {
         CarouselModule,
         MessagesModule,
         AdminAuthModule,
+        AccountModule,
+        MembersModule,
+        WhatsAppAdminModule,
         ApiKeysModule,
         OAuthModule,
         OAuthClientsModule,

@@ -22,6 +22,12 @@ export class ChannelSenderRepository {
     return this.db.channelSender.findMany({ where: { botId }, orderBy: { createdAt: 'asc' } });
   }
 
+  /** Changes the bot's sender; null when the bot has no sender with that id. */
+  async update(botId: string, id: string, data: { phoneNumberId?: string; accessTokenEncrypted?: string }) {
+    const { count } = await this.db.channelSender.updateMany({ where: { id, botId }, data });
+    return count ? this.findById(id) : null;
+  }
+
   countByChannel(botId: string, channel: Channel) {
     return this.db.channelSender.count({ where: { botId, channel } });
   }
