@@ -1,7 +1,6 @@
 export * from './prisma.service.js';
 export * from './database-unavailable.error.js';
 export * from './postgres-pool.js';
-export * from './postgres-liveness.js';
 export * from './database.module.js';
 export * from './migrate/migrator.js';
 export * from './repositories/bot.repository.js';
@@ -25,7 +24,6 @@ export * from './repositories/sealed-secrets.js';
 export * from './repositories/conversation.repository.js';
 export * from './catalog/carousel-catalog.js';
 export * from './catalog/carousel-catalog.module.js';
-export * from './batching/tick-batcher.js';
 export * from './generated/enums.js';
 export type { Bot, ApiKey, ChannelSender, Template, Message } from './generated/client.js';
 export type { User, BotMembership, OAuthClient, AuthGrant, AuthorizationCode, AccessToken, RefreshToken, Prisma } from './generated/client.js';
