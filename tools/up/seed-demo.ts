@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
-import { ApiKeyService, UserService } from '@platform/auth';
+import { ApiKeyService, UserService } from '@platform/accounts';
 import { SecretBox } from '@platform/crypto';
 import { generateWebhookSecret } from '@platform/contracts';
 import { BotRepository, BotWebhookRepository, ChannelSenderRepository, PrismaService, TemplateRepository } from '@platform/database';

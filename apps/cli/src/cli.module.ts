@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthCredentialsModule } from '@platform/auth';
+import { AccountsModule } from '@platform/accounts';
 import { ConfigModule } from '@platform/config';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
@@ -12,7 +12,7 @@ export class CliModule {
   static forRoot(env: Record<string, string> = {}): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([]), AuthCredentialsModule],
+      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([]), AccountsModule],
     };
   }
 }

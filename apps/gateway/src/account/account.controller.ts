@@ -1,7 +1,8 @@
 import { Controller, Get, Req, UnauthorizedException } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { API_KEY_PREFIX, TokenService, extractAdminToken } from '@platform/auth';
+import { API_KEY_PREFIX } from '@platform/accounts';
+import { TokenService, extractAdminToken } from '@platform/auth';
 import { AccountResponse } from '@platform/contracts';
 import { AccountService } from './account.service.js';
 

@@ -1,5 +1,6 @@
 import { Injectable, UnauthorizedException } from '@nestjs/common';
-import { AccessPrincipal, roleAllowedByScopes, roleRank } from '@platform/auth';
+import { roleAllowedByScopes, roleRank } from '@platform/accounts';
+import { AccessPrincipal } from '@platform/auth';
 import { AccountResponse } from '@platform/contracts';
 import { MembershipRepository } from '@platform/database';
 

@@ -1,7 +1,8 @@
 import { Body, Controller, HttpCode, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AdminSessionService, RateLimiter, TokenPair, extractAdminToken, normaliseEmail } from '@platform/auth';
+import { normaliseEmail } from '@platform/accounts';
+import { AdminSessionService, RateLimiter, TokenPair, extractAdminToken } from '@platform/auth';
 import { AuthEnv } from '@platform/config';
 import { AdminLoginDto, AdminRefreshDto, AdminTokenResponse } from '@platform/contracts';
 import { assertJsonContentType } from '../http/json-content-type.guard.js';

@@ -1,7 +1,8 @@
 import { BadRequestException, Injectable, OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiKeyService, authenticateApiKey } from '@platform/auth';
+import { ApiKeyService } from '@platform/accounts';
+import { authenticateApiKey } from '@platform/auth';
 import { TriggerCarouselDto, TriggerCarouselResponse } from '@platform/contracts';
 import { assertJsonContentType } from '../http/json-content-type.guard.js';
 import { createValidationPipe } from '../http/validation.pipe.js';

@@ -1,5 +1,5 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { UserService } from '@platform/auth';
+import { UserService } from '@platform/accounts';
 import { MemberView, isUuid } from '@platform/contracts';
 import { BotRole, MembershipRepository } from '@platform/database';
 
