@@ -31,7 +31,7 @@ export class CarouselTriggerService {
     if (template.channel !== notification.type) {
       throw new BadRequestException(`notification.type must be ${template.channel} for template ${template.id}`);
     }
-    const sender = await this.catalog.senderByNumber(botId, notification.type, digits(notification.sender));
+    const sender = await this.catalog.senderByNumber(botId, notification.type, withoutPlus(notification.sender));
     if (!sender) {
       const count = await this.senders.countByChannel(botId, notification.type);
       throw new BadRequestException(
@@ -53,7 +53,7 @@ export class CarouselTriggerService {
       templateId: template.id,
       senderId: sender.id,
       channel: template.channel,
-      recipient: digits(dto.userDetails.number),
+      recipient: withoutPlus(dto.userDetails.number),
       cards: cards.map((c) => (c.bodyParameters ? { mediaLink: c.media.mediaLink, bodyParameters: c.bodyParameters } : { mediaLink: c.media.mediaLink })),
     };
     await this.batcher.enqueue(job);
@@ -62,6 +62,7 @@ export class CarouselTriggerService {
   }
 }
 
-function digits(number: string): string {
+/** The number as the Cloud API takes it: E.164 without its leading '+' (the DTO has checked the digits). */
+function withoutPlus(number: string): string {
   return number.startsWith('+') ? number.slice(1) : number;
 }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PushEnv } from '@platform/config';
-import type { LoadedPushConfig } from '../config/push-config.service.js';
+import type { LoadedPushConfig } from '../service-accounts/push-config.service.js';
 import { AccessTokenProvider } from './access-token.provider.js';
 import type { FcmBody } from './fcm-message.js';
 import { FcmVerdict, classifyFcmResponse } from './fcm-response.js';

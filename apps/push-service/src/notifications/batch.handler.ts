@@ -3,7 +3,7 @@ import { Job } from 'bullmq';
 import { PushBatchJob } from '@platform/contracts';
 import { BatchCounts, DeviceRepository, NotificationRepository, PushNotification } from '@platform/database';
 import { StalledTooOftenError, isFinalAttempt } from '@platform/queue';
-import { LoadedPushConfig, PushConfigService } from '../config/push-config.service.js';
+import { LoadedPushConfig, PushConfigService } from '../service-accounts/push-config.service.js';
 import { fcmBodyParts } from '../fcm/fcm-message.js';
 import { FcmConfigError, FcmSender } from '../fcm/fcm-sender.js';
 import { CredentialsRejectedError, TransientPushError } from '../fcm/push-errors.js';

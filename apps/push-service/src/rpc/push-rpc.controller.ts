@@ -11,7 +11,7 @@ import type {
   TestNotificationDto,
   UnregisterDeviceMessage,
 } from '@platform/contracts';
-import { PushConfigService } from '../config/push-config.service.js';
+import { PushConfigService } from '../service-accounts/push-config.service.js';
 import { DeviceService } from '../devices/device.service.js';
 import { NotificationService } from '../notifications/notification.service.js';
 import { outageFailure } from './outage-failure.js';
