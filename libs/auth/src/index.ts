@@ -1,5 +1,6 @@
 export * from './api-keys/api-key-format.js';
 export * from './api-keys/api-key.service.js';
+export * from './api-keys/key-revocations.js';
 export * from './api-keys/api-key.guard.js';
 export * from './auth-credentials.module.js';
 export * from './auth.module.js';
