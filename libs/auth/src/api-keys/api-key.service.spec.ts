@@ -50,6 +50,8 @@ function fakeKeys() {
   const rows = new Map<string, ApiKey>();
   const lookups: string[] = [];
   const touches: Array<[string, Date]> = [];
+  /** Runs between a findByHash's read and its answer. */
+  const hooks: { duringRead?: () => Promise<void> } = {};
   const repo = {
     create: async (data: { botId: string; name: string; prefix: string; hash: string }) => {
       const row = { id: `key-${rows.size + 1}`, createdAt: new Date(), lastUsedAt: null, revokedAt: null, ...data } as ApiKey;
@@ -58,7 +60,10 @@ function fakeKeys() {
     },
     findByHash: async (hash: string) => {
       lookups.push(hash);
-      return [...rows.values()].find((r) => r.hash === hash) ?? null;
+      const row = [...rows.values()].find((r) => r.hash === hash);
+      const read = row ? { ...row } : null;
+      await hooks.duringRead?.();
+      return read;
     },
     revoke: async (botId: string, id: string) => {
       const row = rows.get(id);
@@ -71,7 +76,7 @@ function fakeKeys() {
       return { count: 1 };
     },
   } as unknown as ApiKeyRepository;
-  return { repo, rows, lookups, touches };
+  return { repo, rows, lookups, touches, hooks };
 }
 
 function setup() {
@@ -142,6 +147,20 @@ describe('ApiKeyService', () => {
     };
     await expect(service.revoke('bot-1', record.id)).rejects.toBe(down);
     expect(await service.verify(key)).toBeNull();
+  });
+
+  it('does not cache a check whose Postgres read began before a revocation it heard', async () => {
+    const { keys, replica } = setup();
+    const a = replica();
+    const b = replica();
+    const { key, record } = await a.service.create('bot-1', 'ci');
+    // b's read sees the key still live; the revocation commits and is announced before the read returns.
+    keys.hooks.duringRead = async () => {
+      keys.hooks.duringRead = undefined;
+      await a.service.revoke('bot-1', record.id);
+    };
+    expect(await b.service.verify(key)).not.toBeNull(); // answered from the read, as of when it began
+    expect(await b.service.verify(key)).toBeNull();
   });
 
   it('announces nothing when there was no live key to revoke', async () => {

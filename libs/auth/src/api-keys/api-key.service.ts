@@ -30,14 +30,25 @@ export class ApiKeyService {
   private readonly logger = new Logger(ApiKeyService.name);
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastUsedWritten = new Map<string, number>();
+  /**
+   * Counts the revocations this replica heard: a check whose Postgres read began before one may have
+   * read the key still live, so it answers from that read but does not cache it.
+   */
+  private revocationsHeard = 0;
 
   constructor(
     private readonly keys: ApiKeyRepository,
     private readonly revocations: KeyRevocations,
   ) {
-    revocations.onRevoked((hash) => this.cache.delete(hash));
+    revocations.onRevoked((hash) => {
+      this.revocationsHeard++;
+      this.cache.delete(hash);
+    });
     // Anything revoked while we were not listening is unknown, so start from an empty cache.
-    revocations.onListening(() => this.cache.clear());
+    revocations.onListening(() => {
+      this.revocationsHeard++;
+      this.cache.clear();
+    });
   }
 
   async create(botId: string, name: string) {
@@ -49,6 +60,7 @@ export class ApiKeyService {
   async revoke(botId: string, keyId: string) {
     const row = await this.keys.revoke(botId, keyId);
     if (row) {
+      this.revocationsHeard++;
       this.cache.delete(row.hash);
       await this.revocations.publish(row.hash);
     }
@@ -65,9 +77,10 @@ export class ApiKeyService {
     if (cached && cached.expiresAt > Date.now()) {
       principal = cached.principal;
     } else {
+      const heard = this.revocationsHeard;
       const row = await this.keys.findByHash(hash);
       principal = row && !row.revokedAt ? { keyId: row.id, botId: row.botId } : null;
-      if (useCache) this.remember(hash, principal);
+      if (useCache && heard === this.revocationsHeard) this.remember(hash, principal);
     }
     if (principal) this.noteUsed(principal.keyId);
     return principal;
