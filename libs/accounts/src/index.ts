@@ -1,6 +1,7 @@
 export * from './accounts.module.js';
 export * from './api-keys/api-key-format.js';
 export * from './api-keys/api-key.service.js';
+export * from './api-keys/key-revocations.js';
 export * from './clock.js';
 export * from './oauth/client-credentials.js';
 export * from './oauth/oauth-client.service.js';

@@ -1,10 +1,8 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { Redis } from 'ioredis';
-import { CoreEnv } from '@platform/config';
+import { Injectable, Logger } from '@nestjs/common';
 import { sha256Hex } from '@platform/crypto';
 import { ApiKeyRepository } from '@platform/database';
-import { REQUEST_REDIS, createRequestRedis, withTimeout } from '@platform/queue';
 import { generateApiKey, looksLikeApiKey } from './api-key-format.js';
+import { KeyRevocations } from './key-revocations.js';
 
 export interface ApiKeyPrincipal {
   keyId: string;
@@ -16,7 +14,6 @@ interface CacheEntry {
   expiresAt: number;
 }
 
-const REVOKED_CHANNEL = 'platform:api-key-revoked';
 const POSITIVE_TTL_MS = 60_000;
 const NEGATIVE_TTL_MS = 5_000;
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
@@ -24,33 +21,34 @@ const MAX_CACHE_ENTRIES = 10_000;
 
 /**
  * Issues and checks bot API keys. Checks are answered from a per-process cache; a revocation is
- * broadcast over Redis pub/sub so every replica drops the key at once, and while that subscription
- * is down the cache is bypassed. last-used is written at most once a minute per key and replica.
+ * broadcast to every replica (KeyRevocations) so each drops the key at once, and while this replica
+ * does not hear revocations the cache is bypassed. last-used is written at most once a minute per key
+ * and replica.
  */
 @Injectable()
-export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
+export class ApiKeyService {
   private readonly logger = new Logger(ApiKeyService.name);
   private readonly cache = new Map<string, CacheEntry>();
   private readonly lastUsedWritten = new Map<string, number>();
-  private subscriber?: Redis;
+  /**
+   * Counts the revocations this replica heard: a check whose Postgres read began before one may have
+   * read the key still live, so it answers from that read but does not cache it.
+   */
+  private revocationsHeard = 0;
 
   constructor(
     private readonly keys: ApiKeyRepository,
-    private readonly env: CoreEnv,
-    @Inject(REQUEST_REDIS) private readonly redis: Redis,
-  ) {}
-
-  async onModuleInit() {
-    this.subscriber = createRequestRedis(this.env.REDIS_URL, 'api-key-revocations', { enableOfflineQueue: true, maxRetriesPerRequest: null });
-    this.subscriber.on('error', () => undefined);
-    this.subscriber.on('message', (_channel, hash: string) => this.cache.delete(hash));
+    private readonly revocations: KeyRevocations,
+  ) {
+    revocations.onRevoked((hash) => {
+      this.revocationsHeard++;
+      this.cache.delete(hash);
+    });
     // Anything revoked while we were not listening is unknown, so start from an empty cache.
-    this.subscriber.on('ready', () => this.cache.clear());
-    await this.subscriber.subscribe(REVOKED_CHANNEL).catch((err) => this.logger.warn(`revocation channel not ready: ${err}`));
-  }
-
-  async onModuleDestroy() {
-    this.subscriber?.disconnect();
+    revocations.onListening(() => {
+      this.revocationsHeard++;
+      this.cache.clear();
+    });
   }
 
   async create(botId: string, name: string) {
@@ -62,8 +60,9 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
   async revoke(botId: string, keyId: string) {
     const row = await this.keys.revoke(botId, keyId);
     if (row) {
+      this.revocationsHeard++;
       this.cache.delete(row.hash);
-      await withTimeout(this.redis.publish(REVOKED_CHANNEL, row.hash), this.env.REDIS_COMMAND_TIMEOUT_MS, 'announcing the revocation');
+      await this.revocations.publish(row.hash);
     }
     return row;
   }
@@ -72,15 +71,16 @@ export class ApiKeyService implements OnModuleInit, OnModuleDestroy {
   async verify(key: string): Promise<ApiKeyPrincipal | null> {
     if (!looksLikeApiKey(key)) return null;
     const hash = sha256Hex(key);
-    const useCache = this.subscriber?.status === 'ready';
+    const useCache = this.revocations.listening;
     const cached = useCache ? this.cache.get(hash) : undefined;
     let principal: ApiKeyPrincipal | null;
     if (cached && cached.expiresAt > Date.now()) {
       principal = cached.principal;
     } else {
+      const heard = this.revocationsHeard;
       const row = await this.keys.findByHash(hash);
       principal = row && !row.revokedAt ? { keyId: row.id, botId: row.botId } : null;
-      if (useCache) this.remember(hash, principal);
+      if (useCache && heard === this.revocationsHeard) this.remember(hash, principal);
     }
     if (principal) this.noteUsed(principal.keyId);
     return principal;
