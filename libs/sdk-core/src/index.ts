@@ -17,6 +17,7 @@ export { buildWebViewUrl, WEB_VIEW_PATH } from './webview/build-web-view-url';
 export { BotSession } from './session/bot-session';
 export type { BotSessionOptions, SessionState } from './session/bot-session';
 export type { BackoffOptions } from './session/backoff';
+export type { LivenessOptions } from './session/liveness';
 export { STREAM_CLOSE, DEVICE_PLATFORMS } from './session/protocol';
 export type {
   StartSessionRequest,
@@ -29,6 +30,7 @@ export type {
   AckFrame,
   ClientFrame,
   ReadyFrame,
+  HeartbeatFrame,
   EventFrame,
   ServerFrame,
 } from './session/protocol';

@@ -11,11 +11,14 @@ import { requestJson } from '../transport/http';
 import { buildWebViewUrl } from '../webview/build-web-view-url';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 import { EventStream, type StreamState } from './event-stream';
+import { DEFAULT_LIVENESS, type LivenessOptions } from './liveness';
 import { sessionEventsPath, sessionsPath, type AppEventRequest, type StartSessionRequest, type StartSessionResponse } from './protocol';
 
 export interface BotSessionOptions extends SdkOptions {
   /** Reconnect backoff of the event stream. */
   reconnect?: Partial<BackoffOptions>;
+  /** When the event stream drops a connection that went silent and reconnects. */
+  liveness?: Partial<LivenessOptions>;
 }
 
 export type SessionState = 'idle' | 'starting' | StreamState;
@@ -135,7 +138,13 @@ export class BotSession {
     this.stream?.close();
     this.current = session;
     this.stream = new EventStream(
-      { url: session.streamUrl, token: this.token, WebSocket, backoff: { ...DEFAULT_BACKOFF, ...this.options.reconnect } },
+      {
+        url: session.streamUrl,
+        token: this.token,
+        WebSocket,
+        backoff: { ...DEFAULT_BACKOFF, ...this.options.reconnect },
+        liveness: { ...DEFAULT_LIVENESS, ...this.options.liveness },
+      },
       {
         event: (event, meta) => this.deliver(event, meta),
         error: (error) => this.report(error),
