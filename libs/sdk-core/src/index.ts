@@ -10,7 +10,7 @@ export { DEFAULT_BOT_VERSION } from './config/bot-config';
 export type { SdkOptions } from './config/sdk-options';
 export { validateBotConfig, findConfigErrors } from './config/validate-config';
 export type { ConfigCheckOptions } from './config/validate-config';
-export { AUTH_TOKEN_MAX_LENGTH, REGIONS } from './config/rules';
+export { AUTH_TOKEN_MAX_LENGTH, PAYLOAD_MAX_BYTES, REGIONS } from './config/rules';
 
 export { buildWebViewUrl, WEB_VIEW_PATH } from './webview/build-web-view-url';
 
