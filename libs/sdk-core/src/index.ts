@@ -14,7 +14,7 @@ export { AUTH_TOKEN_MAX_LENGTH, PAYLOAD_MAX_BYTES, REGIONS } from './config/rule
 
 export { buildWebViewUrl, WEB_VIEW_PATH } from './webview/build-web-view-url';
 
-export { BotSession } from './session/bot-session';
+export { BotSession, createBotSession } from './session/bot-session';
 export type { BotSessionOptions, SessionState } from './session/bot-session';
 export type { BackoffOptions } from './session/backoff';
 export type { LivenessOptions } from './session/liveness';
@@ -35,7 +35,7 @@ export type {
   ServerFrame,
 } from './session/protocol';
 
-export type { BotEvent, BotEventMeta } from './events/bot-event';
+export type { BotEvent, BotEventMeta, AnyBotEvents } from './events/bot-event';
 export { decodeBotEvent } from './events/decode-event';
 export { decodeServerFrame } from './events/decode-frame';
 export type { DecodedFrame } from './events/decode-frame';

@@ -2,7 +2,7 @@ import type { BotConfig, ResolvedBotConfig } from '../config/bot-config';
 import { DEFAULT_REQUEST_TIMEOUT_MS, resolveApiBaseUrl, resolveFetch, resolveWebSocket, type SdkOptions } from '../config/sdk-options';
 import { checkPayload, validateBotConfig } from '../config/validate-config';
 import { ProtocolError, SdkError, SessionError, ValidationError } from '../errors';
-import type { BotEvent, BotEventMeta } from '../events/bot-event';
+import type { AnyBotEvents, BotEvent, BotEventMeta } from '../events/bot-event';
 import { Listeners } from '../events/listeners';
 import { isRecord } from '../json/check-json';
 import type { JsonObject } from '../json/json-types';
@@ -26,8 +26,11 @@ export type SessionState = 'idle' | 'starting' | StreamState;
 /**
  * A conversation with one bot: starts a session on the platform, receives the bot's events over a
  * WebSocket stream and sends the app's events back.
+ *
+ * `Events` maps the bot's event names to their data (see `createBotSession`); with it, `on` accepts
+ * only those names and types the data. Without it, any name is accepted.
  */
-export class BotSession {
+export class BotSession<Events extends { [K in keyof Events]: object } = AnyBotEvents> {
   readonly config: ResolvedBotConfig;
   private readonly options: BotSessionOptions;
   private readonly token: string;
@@ -70,6 +73,16 @@ export class BotSession {
   /** Listener for the bot's events; returns a function that removes it. */
   onEventFromBot(listener: (event: BotEvent, meta: BotEventMeta) => void): () => void {
     return this.events.add(listener);
+  }
+
+  /**
+   * Listener for one event name; gets the event's data (typed by the session's event map) and its
+   * meta. Returns a function that removes it.
+   */
+  on<K extends keyof Events & string>(code: K, listener: (data: Events[K], meta: BotEventMeta) => void): () => void {
+    return this.events.add((event, meta) => {
+      if (event.code === code) listener(event.data as Events[K], meta);
+    });
   }
 
   /** Listener for malformed events, stream failures and listeners that threw; returns a remover. */
@@ -197,4 +210,15 @@ export class BotSession {
   private timeoutMs(): number {
     return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   }
+}
+
+/**
+ * `new BotSession(config, options)` with the app's event map, e.g.
+ * `createBotSession<{ 'order.updated': { orderId: string } }>(config, options)`.
+ */
+export function createBotSession<Events extends { [K in keyof Events]: object } = AnyBotEvents>(
+  config: BotConfig,
+  options: BotSessionOptions,
+): BotSession<Events> {
+  return new BotSession<Events>(config, options);
 }
