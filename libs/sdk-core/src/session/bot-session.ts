@@ -11,7 +11,7 @@ import { requestJson } from '../transport/http';
 import { buildWebViewUrl } from '../webview/build-web-view-url';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 import { EventStream, type StreamState } from './event-stream';
-import { DEFAULT_LIVENESS, type LivenessOptions } from './liveness';
+import { resolveLiveness, type LivenessOptions } from './liveness';
 import { sessionEventsPath, sessionsPath, type AppEventRequest, type StartSessionRequest, type StartSessionResponse } from './protocol';
 
 export interface BotSessionOptions extends SdkOptions {
@@ -36,6 +36,7 @@ export class BotSession<Events extends { [K in keyof Events]: object } = AnyBotE
   private readonly token: string;
   private readonly apiBaseUrl: string;
   private readonly fetchFn: FetchLike;
+  private readonly liveness: LivenessOptions;
   private readonly events = new Listeners<[BotEvent, BotEventMeta]>();
   private readonly errors = new Listeners<[SdkError]>();
   private readonly states = new Listeners<[SessionState]>();
@@ -55,6 +56,7 @@ export class BotSession<Events extends { [K in keyof Events]: object } = AnyBotE
     this.options = options;
     this.apiBaseUrl = resolveApiBaseUrl(options, this.config.customBaseUrl);
     this.fetchFn = resolveFetch(options);
+    this.liveness = resolveLiveness(options.liveness);
   }
 
   get state(): SessionState {
@@ -156,7 +158,7 @@ export class BotSession<Events extends { [K in keyof Events]: object } = AnyBotE
         token: this.token,
         WebSocket,
         backoff: { ...DEFAULT_BACKOFF, ...this.options.reconnect },
-        liveness: { ...DEFAULT_LIVENESS, ...this.options.liveness },
+        liveness: this.liveness,
       },
       {
         event: (event, meta) => this.deliver(event, meta),

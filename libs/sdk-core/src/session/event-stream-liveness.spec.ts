@@ -2,7 +2,8 @@ import type { SdkError } from '../errors';
 import type { BotEvent } from '../events/bot-event';
 import { FakeWebSocket } from '../testing/fake-websocket.spec-helper';
 import { EventStream, type StreamState } from './event-stream';
-import { DEFAULT_LIVENESS, type LivenessOptions } from './liveness';
+import { ValidationError } from '../errors';
+import { DEFAULT_LIVENESS, resolveLiveness, type LivenessOptions } from './liveness';
 import { STREAM_CLOSE } from './protocol';
 
 const event = (id: string, name: string) => ({
@@ -166,7 +167,12 @@ describe('EventStream liveness (fake timers, fake WebSocket)', () => {
     other.close();
   });
 
-  it('has documented defaults', () => {
+  it('has documented defaults and refuses values that would make it reconnect in a loop', () => {
     expect(DEFAULT_LIVENESS).toEqual({ readyTimeoutMs: 15_000, defaultHeartbeatMs: 25_000, silenceFactor: 2.5 });
+    expect(resolveLiveness({ silenceFactor: 3 })).toEqual({ ...DEFAULT_LIVENESS, silenceFactor: 3 });
+    for (const bad of [0, -1, NaN, Infinity, '5000']) {
+      expect(() => resolveLiveness({ readyTimeoutMs: bad as number })).toThrow(ValidationError);
+    }
+    expect(() => resolveLiveness({ silenceFactor: 0 })).toThrow(expect.objectContaining({ field: 'liveness.silenceFactor', rule: 'type' }));
   });
 });

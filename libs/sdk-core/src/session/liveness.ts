@@ -1,3 +1,5 @@
+import { ValidationError } from '../errors';
+
 /** When the event stream gives up on a connection that stays open but carries nothing. */
 export interface LivenessOptions {
   /** Time from creating the socket to the `ready` frame (default 15 s): covers a connect or auth that hangs. */
@@ -13,6 +15,18 @@ export const DEFAULT_LIVENESS: LivenessOptions = {
   defaultHeartbeatMs: 25_000,
   silenceFactor: 2.5,
 };
+
+/** Defaults filled in; each value must be a positive finite number, or a zero timer would reconnect in a loop. */
+export function resolveLiveness(options: Partial<LivenessOptions> = {}): LivenessOptions {
+  const resolved = { ...DEFAULT_LIVENESS, ...options };
+  for (const key of Object.keys(DEFAULT_LIVENESS) as Array<keyof LivenessOptions>) {
+    const value: unknown = resolved[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+      throw new ValidationError(`liveness.${key}`, 'type', `liveness.${key} must be a positive number of ${key === 'silenceFactor' ? 'intervals' : 'milliseconds'}`);
+    }
+  }
+  return resolved;
+}
 
 /** How long the stream may stay silent after `ready` announced `heartbeatMs` (or did not). */
 export function silenceLimitMs(options: LivenessOptions, heartbeatMs: number | undefined): number {
