@@ -37,7 +37,7 @@ describe('renderCarouselMessage', () => {
 
   it('uses image headers for image templates', () => {
     const body = renderCarouselMessage({ ...template, cardHeaderFormat: 'image' }, '1', [{ mediaLink: 'https://i/1.png' }]);
-    expect(body.template.components[0].cards[0].components[0]).toEqual({
+    expect(body.template.components[0].cards![0].components[0]).toEqual({
       type: 'header',
       parameters: [{ type: 'image', image: { link: 'https://i/1.png' } }],
     });
