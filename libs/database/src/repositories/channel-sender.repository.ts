@@ -6,7 +6,7 @@ import { PrismaService } from '../prisma.service.js';
 export class ChannelSenderRepository {
   constructor(private readonly db: PrismaService) {}
 
-  create(data: { botId: string; channel: Channel; number: string; phoneNumberId: string; accessTokenEncrypted: string }) {
+  create(data: { botId: string; channel: Channel; number: string; phoneNumberId: string; accessTokenEncrypted: string; wabaId?: string | null }) {
     return this.db.channelSender.create({ data });
   }
 
@@ -20,6 +20,11 @@ export class ChannelSenderRepository {
 
   listByBot(botId: string) {
     return this.db.channelSender.findMany({ where: { botId }, orderBy: { createdAt: 'asc' } });
+  }
+
+  /** The WhatsApp Business Account that owns the sender's number (where its bot's templates are synced from). */
+  setWabaId(id: string, wabaId: string | null) {
+    return this.db.channelSender.update({ where: { id }, data: { wabaId } });
   }
 
   countByChannel(botId: string, channel: Channel) {
