@@ -8,6 +8,8 @@ import { CarouselDispatchHandler } from './carousel-dispatch/carousel-dispatch.h
 import { CarouselDispatchWorker } from './carousel-dispatch/carousel-dispatch.worker.js';
 import { StalledMessageSettler } from './carousel-dispatch/stalled-message.settler.js';
 import { WhatsAppCloudClient } from './whatsapp/whatsapp-cloud.client.js';
+import { ConversationReplyHandler } from './conversation-reply/conversation-reply.handler.js';
+import { ConversationReplyWorker } from './conversation-reply/conversation-reply.worker.js';
 
 @Module({})
 export class ChannelWorkerModule {
@@ -16,7 +18,7 @@ export class ChannelWorkerModule {
     return {
       module: ChannelWorkerModule,
       imports: [ConfigModule.forEnv(env), DatabaseModule, CarouselCatalogModule, CryptoModule, QueueModule.forProducers([]), HealthModule],
-      providers: [WhatsAppCloudClient, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker],
+      providers: [WhatsAppCloudClient, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker, ConversationReplyHandler, ConversationReplyWorker],
     };
   }
 }

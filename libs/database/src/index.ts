@@ -18,7 +18,11 @@ export * from './repositories/user.repository.js';
 export * from './repositories/token.repository.js';
 export * from './repositories/oauth-client.repository.js';
 export * from './repositories/authorization-code.repository.js';
+export * from './repositories/membership.repository.js';
+export * from './repositories/message-log.repository.js';
+export * from './repositories/device-directory.repository.js';
 export * from './repositories/sealed-secrets.js';
+export * from './repositories/conversation.repository.js';
 export * from './catalog/carousel-catalog.js';
 export * from './catalog/carousel-catalog.module.js';
 export * from './batching/tick-batcher.js';
@@ -27,3 +31,4 @@ export type { Bot, ApiKey, ChannelSender, Template, Message } from './generated/
 export type { User, BotMembership, OAuthClient, AuthGrant, AuthorizationCode, AccessToken, RefreshToken, Prisma } from './generated/client.js';
 export type { PushConfig, PushDevice, PushNotification } from './generated/client.js';
 export type { SdkSession } from './generated/client.js';
+export type { Conversation, ConversationMessage } from './generated/client.js';

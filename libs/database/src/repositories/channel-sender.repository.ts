@@ -22,9 +22,10 @@ export class ChannelSenderRepository {
     return this.db.channelSender.findMany({ where: { botId }, orderBy: { createdAt: 'asc' } });
   }
 
-  /** The WhatsApp Business Account that owns the sender's number (where its bot's templates are synced from). */
-  setWabaId(id: string, wabaId: string | null) {
-    return this.db.channelSender.update({ where: { id }, data: { wabaId } });
+  /** Changes the bot's sender; null when the bot has no sender with that id. */
+  async update(botId: string, id: string, data: { phoneNumberId?: string; accessTokenEncrypted?: string; wabaId?: string | null }) {
+    const { count } = await this.db.channelSender.updateMany({ where: { id, botId }, data });
+    return count ? this.findById(id) : null;
   }
 
   countByChannel(botId: string, channel: Channel) {
