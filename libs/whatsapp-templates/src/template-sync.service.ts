@@ -90,5 +90,10 @@ export class TemplateSyncService {
 }
 
 function differs(row: Template, data: SyncedTemplateData): boolean {
-  return (Object.keys(data) as Array<keyof SyncedTemplateData>).some((k) => !isDeepStrictEqual(row[k], data[k]));
+  return (Object.keys(data) as Array<keyof SyncedTemplateData>).some((k) => !isDeepStrictEqual(plain(row[k]), plain(data[k])));
+}
+
+/** As JSON would carry it: the JSON column's objects come back with another prototype than the parser's. */
+function plain(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }
