@@ -1,3 +1,6 @@
+/** The WhatsApp Business Account id the local demo gives its sender (the sandbox lists the same templates for any). */
+export const SANDBOX_WABA_ID = '410000000000001';
+
 /** A message template in the Graph API's shape (`GET /<waba-id>/message_templates`). */
 export interface SandboxTemplate {
   id: string;
