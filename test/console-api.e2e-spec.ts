@@ -247,7 +247,7 @@ describe('console API: cookie sessions, account, message log, members, served co
         });
 
       const listed = await (await call('GET', '/senders', viewer)).json();
-      expect(listed.senders).toEqual([{ id: expect.any(String), channel: 'whatsapp', number: '+15550001111', phoneNumberId: bot.phoneNumberId, accessTokenSet: true, createdAt: expect.any(String) }]);
+      expect(listed.senders).toEqual([{ id: expect.any(String), channel: 'whatsapp', number: '+15550001111', phoneNumberId: bot.phoneNumberId, accessTokenSet: true, wabaId: null, createdAt: expect.any(String) }]);
       expect(JSON.stringify(listed)).not.toContain(bot.accessToken);
 
       expect((await call('POST', '/senders', viewer, { number: '+15550002222', phoneNumberId: '1', accessToken: 'x' })).status).toBe(403);
@@ -275,7 +275,21 @@ describe('console API: cookie sessions, account, message log, members, served co
       const viewer = (await seedBotAdmin(gateway, bot.botId, 'viewer')).accessToken;
       const templates = await (await get(`/v1/bots/${bot.botId}/whatsapp/templates`, viewer)).json();
       expect(templates.templates).toEqual([
-        { id: bot.templateId, channel: 'whatsapp', name: 'summer_carousel', language: 'en_US', category: 'MARKETING', cardCount: 3, cardHeaderFormat: 'image', createdAt: expect.any(String) },
+        {
+          id: bot.templateId,
+          channel: 'whatsapp',
+          name: 'summer_carousel',
+          language: 'en_US',
+          category: 'MARKETING',
+          cardCount: 3,
+          cardHeaderFormat: 'image',
+          status: 'APPROVED',
+          source: 'manual',
+          bodyParameterCount: 0,
+          cards: null,
+          updatedAt: expect.any(String),
+          createdAt: expect.any(String),
+        },
       ]);
       const send = (token: string, body: unknown) => post(`/v1/bots/${bot.botId}/whatsapp/test-carousel`, body, { authorization: `Bearer ${token}` });
       expect((await send(viewer, carouselBody(bot))).status).toBe(403);

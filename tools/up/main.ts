@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { migrate } from '@platform/database';
 import { LocalPostgres, LocalRedis, startLocalPostgres, startLocalRedis } from '@platform/local-infra';
-import { EchoBot, WhatsAppCloudSandbox } from '@platform/sandbox';
+import { EchoBot, SANDBOX_WABA_ID, WhatsAppCloudSandbox } from '@platform/sandbox';
 import { startApp, stopApps } from './child-apps.js';
 import { localEncryptionKeys, localPath } from './local-state.js';
 import { seedDemo } from './seed-demo.js';
@@ -84,7 +84,7 @@ async function main() {
     const echoPort = Number(process.env.ECHO_BOT_PORT ?? 3200);
     const echoOn = process.env.ECHO_BOT !== 'off';
     if (echoOn) env.WEBHOOK_ALLOW_HTTP = 'true';
-    const demo = await seedDemo(env, echoOn ? `http://127.0.0.1:${echoPort}/webhook` : undefined);
+    const demo = await seedDemo(env, echoOn ? `http://127.0.0.1:${echoPort}/webhook` : undefined, sandbox ? SANDBOX_WABA_ID : process.env.WHATSAPP_WABA_ID);
     children = [
       startApp('gateway', 'dist/apps/gateway/src/main.js', env),
       startApp('channel-worker', 'dist/apps/channel-worker/src/main.js', env),
@@ -102,7 +102,17 @@ async function main() {
         templateId: demo.templateId,
         type: 'whatsapp',
         sender: `+${demo.senderNumber}`,
-        params: { cards: [1, 2, 3].map((i) => ({ media: { mediaLink: `https://picsum.photos/seed/card${i}/600/400` } })) },
+        // The synced demo template has a greeting placeholder, one per card, and a quick reply and a URL button per card.
+        params: demo.synced
+          ? {
+              bodyParameters: ['Ana'],
+              cards: [1, 2, 3].map((i) => ({
+                media: { mediaLink: `https://picsum.photos/seed/card${i}/600/400` },
+                bodyParameters: [`${i}0%`],
+                buttons: [{ payload: `more-like-${i}` }, { urlSuffix: `sku-${i}` }],
+              })),
+            }
+          : { cards: [1, 2, 3].map((i) => ({ media: { mediaLink: `https://picsum.photos/seed/card${i}/600/400` } })) },
       },
     });
     say('');

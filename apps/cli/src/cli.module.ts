@@ -4,6 +4,7 @@ import { ConfigModule } from '@platform/config';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { QueueModule } from '@platform/queue';
+import { TemplateSyncModule } from '@platform/whatsapp-templates';
 import { CLI_ENV } from './cli-env.js';
 
 @Module({})
@@ -12,7 +13,7 @@ export class CliModule {
   static forRoot(env: Record<string, string> = {}): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([]), AccountsModule],
+      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([]), AccountsModule, TemplateSyncModule],
     };
   }
 }

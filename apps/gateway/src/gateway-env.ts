@@ -10,6 +10,7 @@ import {
   WebhookDeliveryEnv,
   WebChatEnv,
   WebhookUrlEnv,
+  WhatsAppEnv,
   WhatsAppRetryEnv,
   WhatsAppWebhookEnv,
 } from '@platform/config';
@@ -22,6 +23,7 @@ export const GATEWAY_ENV = [
   CatalogEnv,
   WhatsAppRetryEnv,
   WhatsAppWebhookEnv,
+  WhatsAppEnv,
   AuthEnv,
   PushRpcEnv,
   SdkEnv,

@@ -1,5 +1,6 @@
 export * from './http-json-server.js';
 export * from './whatsapp-cloud-sandbox.js';
+export * from './whatsapp-sandbox-templates.js';
 export * from './whatsapp-status-poster.js';
 export * from './google-oauth-sandbox.js';
 export * from './fcm-sandbox.js';

@@ -59,7 +59,7 @@ export class CarouselDispatchHandler {
       await this.messages.recordError(messageId, 'credentials', `sender access token cannot be decrypted: ${(err as Error).message}`, true);
       throw new UnrecoverableError('sender access token cannot be decrypted');
     }
-    const body = renderCarouselMessage(template, message.recipient, job.data.cards);
+    const body = renderCarouselMessage(template, message.recipient, job.data.cards, job.data.bodyParameters);
     const outcome = await this.whatsapp.send(sender.phoneNumberId, token, body);
     const attempt = message.attempts;
     attempts.inc({ outcome: outcome.kind });

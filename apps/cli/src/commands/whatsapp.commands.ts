@@ -1,6 +1,7 @@
 import { PHONE_NUMBER } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotRepository, ChannelSenderRepository, TemplateRepository } from '@platform/database';
+import { GraphApiError, NoBusinessAccountError, TemplateSyncService } from '@platform/whatsapp-templates';
 import { CliCommand, UsageError, requireString } from '../command.js';
 
 async function requireBot(app: Parameters<CliCommand['run']>[0], botId: string) {
@@ -18,6 +19,7 @@ export const whatsappCommands: CliCommand[] = [
       number: { description: 'Sender number with country code, e.g. +15550001111', required: true },
       'phone-number-id': { description: 'WhatsApp Cloud API phone-number id', required: true },
       'access-token-env': { description: 'Name of the env variable holding the Cloud API access token (default WHATSAPP_ACCESS_TOKEN)' },
+      'waba-id': { description: 'WhatsApp Business Account id that owns the number (where `template sync` reads templates)' },
     },
     async run(app, args, out) {
       const bot = await requireBot(app, requireString(args, 'bot'));
@@ -32,8 +34,47 @@ export const whatsappCommands: CliCommand[] = [
         number: number.replace(/^\+/, ''),
         phoneNumberId: requireString(args, 'phone-number-id'),
         accessTokenEncrypted: app.get(SecretBox).encrypt(token),
+        wabaId: optionalWabaId(args),
       });
-      out(`sender created: ${sender.id} (+${sender.number}, phone-number-id ${sender.phoneNumberId})`);
+      out(`sender created: ${sender.id} (+${sender.number}, phone-number-id ${sender.phoneNumberId}${sender.wabaId ? `, WABA ${sender.wabaId}` : ''})`);
+    },
+  },
+  {
+    name: 'sender set-waba',
+    summary: "Set the WhatsApp Business Account id of a bot's sender (where `template sync` reads templates)",
+    options: {
+      bot: { description: 'Bot id', required: true },
+      number: { description: 'Sender number with country code', required: true },
+      'waba-id': { description: 'WhatsApp Business Account id', required: true },
+    },
+    async run(app, args, out) {
+      const bot = await requireBot(app, requireString(args, 'bot'));
+      const number = requireString(args, 'number').replace(/^\+/, '');
+      const senders = app.get(ChannelSenderRepository);
+      const sender = await senders.findByNumber(bot.id, 'whatsapp', number);
+      if (!sender) throw new UsageError(`+${number} is not a WhatsApp sender of bot ${bot.id}`);
+      await senders.update(bot.id, sender.id, { wabaId: optionalWabaId(args) });
+      out(`sender +${number}: WABA ${optionalWabaId(args)}`);
+    },
+  },
+  {
+    name: 'template sync',
+    summary: "Read the bot's carousel templates from its senders' WhatsApp Business Accounts (Cloud API) and store them",
+    options: { bot: { description: 'Bot id', required: true } },
+    async run(app, args, out) {
+      const bot = await requireBot(app, requireString(args, 'bot'));
+      let summary;
+      try {
+        summary = await app.get(TemplateSyncService).syncBot(bot.id);
+      } catch (err) {
+        if (err instanceof NoBusinessAccountError || err instanceof GraphApiError) throw new UsageError(err.message);
+        throw err;
+      }
+      for (const t of summary.templates) out(`${t.change.padEnd(9)} ${t.id} ${t.name} (${t.language}) ${t.status}`);
+      out(
+        `templates synced from WABA ${summary.accounts.join(', ')}: ${summary.created} created, ${summary.updated} updated, ` +
+          `${summary.unchanged} unchanged, ${summary.deleted} deleted, ${summary.skipped} skipped (not carousels)`,
+      );
     },
   },
   {
@@ -66,3 +107,10 @@ export const whatsappCommands: CliCommand[] = [
     },
   },
 ];
+
+function optionalWabaId(args: Parameters<CliCommand['run']>[1]): string | null {
+  const value = args['waba-id'];
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !/^\d{1,32}$/.test(value.trim())) throw new UsageError('--waba-id must be the numeric WhatsApp Business Account id');
+  return value.trim();
+}

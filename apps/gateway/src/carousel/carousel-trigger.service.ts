@@ -1,9 +1,10 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Counter } from 'prom-client';
-import { CarouselDispatchJob, TriggerCarouselDto, isUuid } from '@platform/contracts';
+import { CarouselDispatchJob, TemplateCardSpec, TriggerCarouselDto, isUuid } from '@platform/contracts';
 import { CarouselCatalog, ChannelSenderRepository } from '@platform/database';
 import { PostgresLiveness } from './postgres-liveness.js';
+import { templateValues } from './template-values.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
 const queued = new Counter({ name: 'carousel_messages_queued_total', help: 'Carousel messages accepted and queued' });
@@ -31,6 +32,9 @@ export class CarouselTriggerService {
     if (template.channel !== notification.type) {
       throw new BadRequestException(`notification.type must be ${template.channel} for template ${template.id}`);
     }
+    if (template.status !== 'APPROVED') {
+      throw new BadRequestException(`notification.templateId names template ${template.providerName}, whose status at Meta is ${template.status}, not APPROVED`);
+    }
     const sender = await this.catalog.senderByNumber(botId, notification.type, withoutPlus(notification.sender));
     if (!sender) {
       const count = await this.senders.countByChannel(botId, notification.type);
@@ -46,6 +50,10 @@ export class CarouselTriggerService {
         `notification.params.cards must have exactly ${template.cardCount} cards for this template (got ${cards.length})`,
       );
     }
+    const values = templateValues(notification.params, {
+      bodyParameterCount: template.bodyParameterCount,
+      cards: template.cards as TemplateCardSpec[] | null,
+    });
 
     const job: CarouselDispatchJob = {
       messageId: randomUUID(),
@@ -54,7 +62,7 @@ export class CarouselTriggerService {
       senderId: sender.id,
       channel: template.channel,
       recipient: withoutPlus(dto.userDetails.number),
-      cards: cards.map((c) => (c.bodyParameters ? { mediaLink: c.media.mediaLink, bodyParameters: c.bodyParameters } : { mediaLink: c.media.mediaLink })),
+      ...values,
     };
     await this.batcher.enqueue(job);
     queued.inc();

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
-import { CreateSenderDto, SenderView, TemplateView, TriggerCarouselDto, TriggerCarouselResponse, UpdateSenderDto } from '@platform/contracts';
+import { CreateSenderDto, SenderView, TemplateSyncView, TemplateView, TriggerCarouselDto, TriggerCarouselResponse, UpdateSenderDto } from '@platform/contracts';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { CarouselTriggerService } from '../carousel/carousel-trigger.service.js';
 import { WhatsAppAdminService } from './whatsapp-admin.service.js';
@@ -42,9 +42,17 @@ export class WhatsAppAdminController {
 
   @Get('templates')
   @RequireBotRole('viewer')
-  @ApiOperation({ summary: 'Carousel templates of the bot: name, language, category, card count, card header format' })
+  @ApiOperation({ summary: 'Carousel templates of the bot: name, language, status, card count, card header format, body placeholders, card buttons' })
   async templates(@Param('botId') botId: string): Promise<{ templates: TemplateView[] }> {
     return { templates: await this.whatsapp.templates(botId) };
+  }
+
+  @Post('templates/sync')
+  @HttpCode(200)
+  @RequireBotRole('admin')
+  @ApiOperation({ summary: "Read the bot's carousel templates from its senders' WhatsApp Business Accounts (Cloud API) and store them; idempotent" })
+  syncTemplates(@Param('botId') botId: string): Promise<TemplateSyncView> {
+    return this.whatsapp.syncTemplates(botId);
   }
 
   @Post('test-carousel')

@@ -1,7 +1,8 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { CreateSenderDto, SenderView, TemplateView, UpdateSenderDto, isUuid } from '@platform/contracts';
+import { BadGatewayException, BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { CreateSenderDto, SenderView, TemplateCardSpec, TemplateSyncView, TemplateView, UpdateSenderDto, isUuid } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSender, ChannelSenderRepository, Template, TemplateRepository } from '@platform/database';
+import { GraphApiError, NoBusinessAccountError, TemplateSyncService } from '@platform/whatsapp-templates';
 
 @Injectable()
 export class WhatsAppAdminService {
@@ -9,6 +10,7 @@ export class WhatsAppAdminService {
     private readonly senderRepo: ChannelSenderRepository,
     private readonly templateRepo: TemplateRepository,
     private readonly box: SecretBox,
+    private readonly sync: TemplateSyncService,
   ) {}
 
   async senders(botId: string): Promise<SenderView[]> {
@@ -24,6 +26,7 @@ export class WhatsAppAdminService {
       number,
       phoneNumberId: dto.phoneNumberId,
       accessTokenEncrypted: this.box.encrypt(dto.accessToken),
+      wabaId: dto.wabaId ?? null,
     });
     return senderView(row);
   }
@@ -33,6 +36,7 @@ export class WhatsAppAdminService {
       ? await this.senderRepo.update(botId, senderId, {
           ...(dto.phoneNumberId !== undefined ? { phoneNumberId: dto.phoneNumberId } : {}),
           ...(dto.accessToken !== undefined ? { accessTokenEncrypted: this.box.encrypt(dto.accessToken) } : {}),
+          ...(dto.wabaId !== undefined ? { wabaId: dto.wabaId } : {}),
         })
       : null;
     if (!row) throw new NotFoundException(`No sender ${senderId} for this bot`);
@@ -42,10 +46,21 @@ export class WhatsAppAdminService {
   async templates(botId: string): Promise<TemplateView[]> {
     return (await this.templateRepo.listByBot(botId)).map(templateView);
   }
+
+  /** Reads the bot's templates from its senders' WhatsApp Business Accounts; 400 when none is set, 502 when Meta refuses. */
+  async syncTemplates(botId: string): Promise<TemplateSyncView> {
+    try {
+      return await this.sync.syncBot(botId);
+    } catch (err) {
+      if (err instanceof NoBusinessAccountError) throw new BadRequestException('no WhatsApp sender of this bot has a wabaId (set it with PATCH .../whatsapp/senders/<id>)');
+      if (err instanceof GraphApiError) throw new BadGatewayException(err.message);
+      throw err;
+    }
+  }
 }
 
 function senderView(s: ChannelSender): SenderView {
-  return { id: s.id, channel: s.channel, number: `+${s.number}`, phoneNumberId: s.phoneNumberId, accessTokenSet: true, createdAt: s.createdAt.toISOString() };
+  return { id: s.id, channel: s.channel, number: `+${s.number}`, phoneNumberId: s.phoneNumberId, accessTokenSet: true, wabaId: s.wabaId, createdAt: s.createdAt.toISOString() };
 }
 
 function templateView(t: Template): TemplateView {
@@ -57,6 +72,11 @@ function templateView(t: Template): TemplateView {
     category: t.category,
     cardCount: t.cardCount,
     cardHeaderFormat: t.cardHeaderFormat,
+    status: t.status,
+    source: t.providerTemplateId ? 'synced' : 'manual',
+    bodyParameterCount: t.bodyParameterCount,
+    cards: t.cards as TemplateCardSpec[] | null,
+    updatedAt: t.updatedAt.toISOString(),
     createdAt: t.createdAt.toISOString(),
   };
 }

@@ -1,6 +1,6 @@
 import { IntEnv, UrlEnv } from '../env-decorators.js';
 
-/** The WhatsApp Cloud API the channel worker sends through. */
+/** The WhatsApp Cloud API: the channel worker sends through it; the gateway and CLI read templates from it (template sync). */
 export class WhatsAppEnv {
   /** WhatsApp Cloud API base, e.g. https://graph.facebook.com/v21.0 (the local sandbox in development). */
   @UrlEnv()

@@ -1,7 +1,10 @@
 import { IsDefined, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { PHONE_NUMBER } from '../carousel/trigger-carousel.dto.js';
+import type { TemplateCardSpec } from '../carousel/template-cards.js';
 
 const PHONE_NUMBER_ID = /^\d{1,32}$/;
+const WABA_ID = /^\d{1,32}$/;
+const WABA_MESSAGE = '$property must be the numeric WhatsApp Business Account id';
 
 /** Body of POST /v1/bots/:botId/whatsapp/senders. The access token is write-only: no answer contains it. */
 export class CreateSenderDto {
@@ -20,6 +23,12 @@ export class CreateSenderDto {
   @IsNotEmpty({ message: '$property must not be empty' })
   @IsString({ message: '$property must be a string' })
   accessToken: string;
+
+  /** The WhatsApp Business Account that owns the number: where the bot's templates are synced from. */
+  @IsOptional()
+  @Matches(WABA_ID, { message: WABA_MESSAGE })
+  @IsString({ message: '$property must be a string' })
+  wabaId?: string;
 }
 
 /** Body of PATCH /v1/bots/:botId/whatsapp/senders/:senderId: what is given changes. */
@@ -34,6 +43,11 @@ export class UpdateSenderDto {
   @IsNotEmpty({ message: '$property must not be empty' })
   @IsString({ message: '$property must be a string' })
   accessToken?: string;
+
+  @IsOptional()
+  @Matches(WABA_ID, { message: WABA_MESSAGE })
+  @IsString({ message: '$property must be a string' })
+  wabaId?: string;
 }
 
 export interface SenderView {
@@ -44,6 +58,8 @@ export interface SenderView {
   phoneNumberId: string;
   /** Always true: a sender cannot exist without a token, and the token itself is never shown. */
   accessTokenSet: boolean;
+  /** WhatsApp Business Account id, or null when not set (templates cannot be synced through this sender). */
+  wabaId: string | null;
   createdAt: string;
 }
 
@@ -55,5 +71,25 @@ export interface TemplateView {
   category: string;
   cardCount: number;
   cardHeaderFormat: string;
+  /** Meta's review status; only APPROVED templates are sent. */
+  status: string;
+  /** `synced` from the Cloud API (checked on trigger), or `manual`: registered by hand, values sent unchecked. */
+  source: 'synced' | 'manual';
+  /** {{n}} placeholders of the message body above the cards. */
+  bodyParameterCount: number;
+  /** Per card: body placeholders and buttons (synced templates; null for manual ones). */
+  cards: TemplateCardSpec[] | null;
+  updatedAt: string;
   createdAt: string;
+}
+
+/** Answer of POST /v1/bots/:botId/whatsapp/templates/sync. */
+export interface TemplateSyncView {
+  accounts: string[];
+  created: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  skipped: number;
+  templates: Array<{ id: string; name: string; language: string; status: string; change: string }>;
 }

@@ -6,7 +6,7 @@ import { PrismaService } from '../prisma.service.js';
 export class ChannelSenderRepository {
   constructor(private readonly db: PrismaService) {}
 
-  create(data: { botId: string; channel: Channel; number: string; phoneNumberId: string; accessTokenEncrypted: string }) {
+  create(data: { botId: string; channel: Channel; number: string; phoneNumberId: string; accessTokenEncrypted: string; wabaId?: string | null }) {
     return this.db.channelSender.create({ data });
   }
 
@@ -23,7 +23,7 @@ export class ChannelSenderRepository {
   }
 
   /** Changes the bot's sender; null when the bot has no sender with that id. */
-  async update(botId: string, id: string, data: { phoneNumberId?: string; accessTokenEncrypted?: string }) {
+  async update(botId: string, id: string, data: { phoneNumberId?: string; accessTokenEncrypted?: string; wabaId?: string | null }) {
     const { count } = await this.db.channelSender.updateMany({ where: { id, botId }, data });
     return count ? this.findById(id) : null;
   }
