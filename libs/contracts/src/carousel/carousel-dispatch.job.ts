@@ -14,4 +14,6 @@ export interface CarouselDispatchJob {
   /** Digits only (the leading + removed). */
   recipient: string;
   cards: Array<{ mediaLink: string; bodyParameters?: string[] }>;
+  /** Throttling answers of Meta so far (the worker sets it when it delays the message for one). */
+  throttles?: number;
 }
