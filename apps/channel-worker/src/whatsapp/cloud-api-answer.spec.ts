@@ -15,7 +15,7 @@ describe('classifyCloudApiAnswer', () => {
   it('retries 429 and 5xx with Meta\'s code and the most specific text it gave', () => {
     expect(classifyCloudApiAnswer(500, graphError(131000, 'Something went wrong', 'Internal error'))).toEqual({ kind: 'retry', code: '131000', text: 'Internal error' });
     expect(classifyCloudApiAnswer(503, undefined)).toEqual({ kind: 'retry', code: 'http_503', text: 'HTTP 503' });
-    expect(classifyCloudApiAnswer(429, graphError(4, 'Application request limit reached')).kind).toBe('retry');
+    expect(classifyCloudApiAnswer(429, graphError(613, 'Calls to this api have exceeded the rate limit')).kind).toBe('retry');
   });
 
   it('fails any other 4xx at once, keeping Meta\'s code and message', () => {
