@@ -12,10 +12,12 @@ import { createRequestRedis, withTimeout } from '@platform/queue';
  * a while to reach Meta still lands in the second it was counted in. A job asks for a slot:
  * - `go`: its slot is now; it sends at once.
  * - `wait` n ms: it holds the next free slot, n ms ahead. It leaves its concurrency slot (moved to the
- *   delayed set) and asks again when it wakes; it may then send if its slot's second has not passed
- *   its usable part. A job that wakes too late gets a new slot (its old one is simply not used).
- * Every send is counted in its second too (`go` counts), and a number slowed down after Meta answered
- * 130429 lets only the slowed rate through, whatever was reserved before.
+ *   delayed set) and asks again when it wakes; it then sends if the current second, in its usable
+ *   part, has sent fewer than `rate` (a job that wakes late uses the room its own lateness left),
+ *   and otherwise gets a new slot.
+ * What bounds each second is that count of sends; reservations only spread the sends out, so waiting
+ * jobs do not all come back at once. A number slowed down after Meta answered 130429 lets only the
+ * slowed rate through, whatever was reserved before.
  *
  * Keys, both under one Redis Cluster hash slot: `whatsapp-pace:{<phone-number-id>}` (a hash: next free
  * time, reservations and sends of the current second, slow-down) and `…:held` (a sorted set: job id →
@@ -47,7 +49,8 @@ if held then
   local hsec = math.floor(held / 1000)
   if now < hsec * 1000 then return {1, held - now} end
   redis.call('ZREM', KEYS[2], job)
-  if hsec == sec and now < sec * 1000 + usable and gn < eff then
+  -- on time, or late but this second still has room (a slot left unused by a late job is not lost)
+  if now < sec * 1000 + usable and gn < eff then
     redis.call('HSET', KEYS[1], 'gsec', gsec, 'gn', gn + 1)
     return {0, 0}
   end
