@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
-import { ApiKeyService } from '@platform/auth';
+import { ApiKeyService, UserService } from '@platform/auth';
 import { SecretBox } from '@platform/crypto';
-import { BotRepository, ChannelSenderRepository, TemplateRepository } from '@platform/database';
+import { generateWebhookSecret } from '@platform/contracts';
+import { BotRepository, BotWebhookRepository, ChannelSenderRepository, PrismaService, TemplateRepository } from '@platform/database';
 import { CliModule } from '../../apps/cli/src/cli.module.js';
 import { localPath, readJson, writeJson } from './local-state.js';
 
@@ -9,10 +11,22 @@ export interface DemoBot {
   botId: string;
   templateId: string;
   senderNumber: string;
+  /** The console's demo administrator of the previous run, replaced by a new one each run. */
+  adminUserId?: string;
 }
 
-/** A demo bot with a WhatsApp sender and a 3-card image carousel template (created once), and a fresh API key. */
-export async function seedDemo(env: Record<string, string>): Promise<DemoBot & { apiKey: string }> {
+export interface DemoAdmin {
+  email: string;
+  password: string;
+}
+
+/**
+ * A demo bot with a WhatsApp sender and a 3-card image carousel template (created once), a fresh API key,
+ * and a fresh console administrator of the bot (the previous run's one is deleted, so only the password
+ * printed last opens the console). With `echoBotUrl`, that bot becomes the demo bot's webhook, signed
+ * with a secret of this run.
+ */
+export async function seedDemo(env: Record<string, string>, echoBotUrl?: string): Promise<DemoBot & { apiKey: string; admin: DemoAdmin; webhookSecret?: string }> {
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(env), { logger: ['error'] });
   try {
     const file = localPath(`demo-bot-${Buffer.from(env.DATABASE_URL).toString('base64url').slice(-12)}.json`);
@@ -39,7 +53,17 @@ export async function seedDemo(env: Record<string, string>): Promise<DemoBot & {
       writeJson(file, demo);
     }
     const { key } = await app.get(ApiKeyService).create(demo.botId, `local up ${new Date().toISOString()}`);
-    return { ...demo, apiKey: key };
+    if (demo.adminUserId) await app.get(PrismaService).user.deleteMany({ where: { id: demo.adminUserId } });
+    const admin = { email: `demo-admin-${randomBytes(4).toString('hex')}@example.com`, password: randomBytes(18).toString('base64url') };
+    const users = app.get(UserService);
+    const user = await users.create(admin.email, admin.password);
+    await users.setRole(user.id, demo.botId, 'admin');
+    demo = { ...demo, adminUserId: user.id };
+    writeJson(file, demo);
+    if (!echoBotUrl) return { ...demo, apiKey: key, admin };
+    const webhookSecret = generateWebhookSecret();
+    await app.get(BotWebhookRepository).set(demo.botId, echoBotUrl, app.get(SecretBox).encrypt(webhookSecret));
+    return { ...demo, apiKey: key, admin, webhookSecret };
   } finally {
     await app.close();
   }

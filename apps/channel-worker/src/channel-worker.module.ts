@@ -9,6 +9,8 @@ import { CarouselDispatchWorker } from './carousel-dispatch/carousel-dispatch.wo
 import { StalledMessageSettler } from './carousel-dispatch/stalled-message.settler.js';
 import { SenderPacer } from './pacing/sender-pacer.js';
 import { WhatsAppCloudClient } from './whatsapp/whatsapp-cloud.client.js';
+import { ConversationReplyHandler } from './conversation-reply/conversation-reply.handler.js';
+import { ConversationReplyWorker } from './conversation-reply/conversation-reply.worker.js';
 
 @Module({})
 export class ChannelWorkerModule {
@@ -17,7 +19,7 @@ export class ChannelWorkerModule {
     return {
       module: ChannelWorkerModule,
       imports: [ConfigModule.forEnv(env), DatabaseModule, CarouselCatalogModule, CryptoModule, QueueModule.forProducers([]), HealthModule],
-      providers: [WhatsAppCloudClient, SenderPacer, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker],
+      providers: [WhatsAppCloudClient, SenderPacer, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker, ConversationReplyHandler, ConversationReplyWorker],
     };
   }
 }

@@ -1,12 +1,14 @@
 import {
   AuthEnv,
   CatalogEnv,
+  ConversationEnv,
   CoreEnv,
   CryptoEnv,
   HttpEnv,
   PushRpcEnv,
   SdkEnv,
   WebhookDeliveryEnv,
+  WebChatEnv,
   WebhookUrlEnv,
   WhatsAppRetryEnv,
   WhatsAppWebhookEnv,
@@ -25,4 +27,6 @@ export const GATEWAY_ENV = [
   SdkEnv,
   WebhookUrlEnv,
   WebhookDeliveryEnv,
+  ConversationEnv,
+  WebChatEnv,
 ];

@@ -1,12 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, LoadedEnv } from '@platform/config';
-import { QueueNames, SdkQueueNames } from '@platform/contracts';
+import { ConversationQueueNames, QueueNames, SdkQueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
 import { QueueModule } from '@platform/queue';
 import { CarouselModule } from './carousel/carousel.module.js';
 import { MessagesModule } from './messages/messages.module.js';
+import { AccountModule } from './account/account.module.js';
+import { MembersModule } from './members/members.module.js';
+import { WhatsAppAdminModule } from './whatsapp-admin/whatsapp-admin.module.js';
 import { AdminAuthModule } from './auth/admin-auth.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
@@ -16,6 +19,8 @@ import { SdkSessionsModule } from './sdk-sessions/sdk-sessions.module.js';
 import { BotEventsModule } from './bot-events/bot-events.module.js';
 import { BotWebhooksModule } from './bot-webhooks/bot-webhooks.module.js';
 import { WhatsAppWebhooksModule } from './whatsapp-webhooks/whatsapp-webhooks.module.js';
+import { ConversationsModule } from './conversations/conversations.module.js';
+import { WebChatPageModule } from './web-chat-page/web-chat-page.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -27,11 +32,14 @@ export class GatewayModule {
         ConfigModule.forEnv(env),
         DatabaseModule,
         CryptoModule,
-        QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook]),
+        QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook, ConversationQueueNames.conversationReply]),
         HealthModule,
         CarouselModule,
         MessagesModule,
         AdminAuthModule,
+        AccountModule,
+        MembersModule,
+        WhatsAppAdminModule,
         ApiKeysModule,
         OAuthModule,
         OAuthClientsModule,
@@ -40,6 +48,8 @@ export class GatewayModule {
         BotEventsModule,
         BotWebhooksModule,
         WhatsAppWebhooksModule,
+        ConversationsModule,
+        WebChatPageModule,
       ],
     };
   }

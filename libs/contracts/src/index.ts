@@ -11,4 +11,6 @@ export * from './auth/api-keys.dto.js';
 export * from './auth/oauth-clients.dto.js';
 export * from './push/index.js';
 export * from './sdk/index.js';
+export * from './console/index.js';
+export * from './conversations/index.js';
 export * from './whatsapp/sender-throughput.js';

@@ -1,4 +1,5 @@
 import type { CarouselDispatchJob } from './carousel/carousel-dispatch.job.js';
+import { ConversationQueueNames, type ConversationReplyJob } from './conversations/conversation-reply.job.js';
 import { PushQueueNames, type PushBatchJob, type PushPlanJob } from './push/push-queues.js';
 import { SdkQueueNames, type BotWebhookJob } from './sdk/webhook.dto.js';
 
@@ -16,7 +17,9 @@ export interface QueueJobs {
   [QueueNames.carouselDispatch]: { send: CarouselDispatchJob };
   [PushQueueNames.fanout]: { plan: PushPlanJob; batch: PushBatchJob };
   /** Named after the delivery's type. */
-  [SdkQueueNames.botWebhook]: { 'session.started': BotWebhookJob; 'app.event': BotWebhookJob };
+  [SdkQueueNames.botWebhook]: { 'session.started': BotWebhookJob; 'app.event': BotWebhookJob; 'message.received': BotWebhookJob };
+  /** Named after the conversation's channel. */
+  [ConversationQueueNames.conversationReply]: { whatsapp: ConversationReplyJob };
 }
 
 export type QueueName = keyof QueueJobs;
@@ -27,5 +30,6 @@ export type JobData<Q extends QueueName, N extends JobName<Q> = JobName<Q>> = Qu
 export const QueueJobNames: { readonly [Q in QueueName]: ReadonlyArray<JobName<Q>> } = {
   [QueueNames.carouselDispatch]: ['send'],
   [PushQueueNames.fanout]: ['plan', 'batch'],
-  [SdkQueueNames.botWebhook]: ['session.started', 'app.event'],
+  [SdkQueueNames.botWebhook]: ['session.started', 'app.event', 'message.received'],
+  [ConversationQueueNames.conversationReply]: ['whatsapp'],
 };

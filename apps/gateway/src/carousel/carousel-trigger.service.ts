@@ -2,7 +2,8 @@ import { BadRequestException, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Counter } from 'prom-client';
 import { CarouselDispatchJob, TriggerCarouselDto, isUuid } from '@platform/contracts';
-import { CarouselCatalog, ChannelSenderRepository, PostgresLiveness } from '@platform/database';
+import { CarouselCatalog, ChannelSenderRepository } from '@platform/database';
+import { PostgresLiveness } from './postgres-liveness.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
 const queued = new Counter({ name: 'carousel_messages_queued_total', help: 'Carousel messages accepted and queued' });

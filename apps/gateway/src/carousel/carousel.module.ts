@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
-import { CarouselCatalogModule, PostgresLiveness } from '@platform/database';
+import { CarouselCatalogModule } from '@platform/database';
+import { PostgresLiveness } from './postgres-liveness.js';
 import { CarouselTriggerRoute } from './carousel-trigger.route.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
-@Module({ imports: [AuthModule, CarouselCatalogModule], providers: [CarouselTriggerRoute, CarouselTriggerService, TriggerBatcher, PostgresLiveness] })
+@Module({ imports: [AuthModule, CarouselCatalogModule], providers: [CarouselTriggerRoute, CarouselTriggerService, TriggerBatcher, PostgresLiveness], exports: [CarouselTriggerService] })
 export class CarouselModule {}

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
+import { ConversationsModule } from '../conversations/conversations.module.js';
+import { InboundMessagesService } from './inbound-messages.service.js';
 import { MessageReceiptsService } from './message-receipts.service.js';
 import { WhatsAppWebhookRoute } from './whatsapp-webhook.route.js';
 
-@Module({ providers: [WhatsAppWebhookRoute, MessageReceiptsService] })
+@Module({ imports: [ConversationsModule], providers: [WhatsAppWebhookRoute, MessageReceiptsService, InboundMessagesService] })
 export class WhatsAppWebhooksModule {}

@@ -72,6 +72,15 @@ export class PushConfigService {
     };
   }
 
+  /** Removes the bot's service account: its notifications fail until another is saved. */
+  async remove(botId: string): Promise<PushRpcResult<{ message: string; status: 'success' }>> {
+    const removed = await this.configs.deleteByBot(botId);
+    this.loaded.delete(botId);
+    if (!removed) return { ok: false, status: 404, message: 'No push notification configuration has been saved for this bot' };
+    this.logger.log(`Firebase service account removed for bot ${botId}`);
+    return { ok: true, value: { message: 'Bot configuration removed: this bot sends no push notifications until a service account is saved again', status: 'success' } };
+  }
+
   async hasConfig(botId: string): Promise<boolean> {
     return (await this.configs.findByBot(botId)) !== null;
   }

@@ -77,7 +77,8 @@ export class AccessTokenProvider {
 }
 
 function cacheKey(config: LoadedPushConfig): string {
-  return `push:fcm-token:${config.botId}:${config.version}`;
+  // The client e-mail too: a removed then re-saved config starts again at version 1, with another account.
+  return `push:fcm-token:${config.botId}:${config.version}:${config.clientEmail}`;
 }
 
 interface CachedToken extends MintedToken {

@@ -40,6 +40,11 @@ export class PushRpcController {
     return this.answer(PushPatterns.getConfig, req, () => this.configs.view(req.botId));
   }
 
+  @MessagePattern(PushPatterns.deleteConfig)
+  deleteConfig(@Payload() req: PushRpcRequest<Record<string, never>>) {
+    return this.answer(PushPatterns.deleteConfig, req, () => this.configs.remove(req.botId));
+  }
+
   @MessagePattern(PushPatterns.registerDevice)
   registerDevice(@Payload() req: PushRpcRequest<RegisterDeviceMessage>) {
     return this.answer(PushPatterns.registerDevice, req, () => this.devices.register(req.botId, req.body));

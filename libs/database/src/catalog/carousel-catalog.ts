@@ -4,7 +4,7 @@ import type { ChannelSender, Template } from '../generated/client.js';
 import { Channel } from '../generated/enums.js';
 import { ChannelSenderRepository } from '../repositories/channel-sender.repository.js';
 import { TemplateRepository } from '../repositories/template.repository.js';
-import { ExpiringMap } from './expiring-map.js';
+import { ExpiringMap } from '@platform/common';
 
 /**
  * A bot's templates and senders as the carousel hot paths read them: from memory for CATALOG_CACHE_MS

@@ -28,6 +28,12 @@ export class ChannelSenderRepository {
     return count === 1 ? this.findById(id) : null;
   }
 
+  /** Changes the bot's sender; null when the bot has no sender with that id. */
+  async update(botId: string, id: string, data: { phoneNumberId?: string; accessTokenEncrypted?: string; throughput?: number }) {
+    const { count } = await this.db.channelSender.updateMany({ where: { id, botId }, data });
+    return count ? this.findById(id) : null;
+  }
+
   countByChannel(botId: string, channel: Channel) {
     return this.db.channelSender.count({ where: { botId, channel } });
   }

@@ -1,7 +1,7 @@
-import { ConfigError } from './config-error.js';
+import { StartupError } from './startup-error.js';
 
 /**
- * Runs an app's bootstrap; a configuration error stops the process with its message and no stack.
+ * Runs an app's bootstrap; a StartupError (e.g. a configuration error) stops the process with its message and no stack.
  * With `shutdownTimeoutMs` (long-running apps with Nest's shutdown hooks), a SIGINT/SIGTERM whose
  * close gets stuck on a dead dependency (e.g. Redis gone first) still ends the process after that time.
  */
@@ -11,9 +11,9 @@ export function runMain(bootstrap: () => Promise<unknown>, options: { shutdownTi
       if (options.shutdownTimeoutMs !== undefined) exitIfShutdownStalls(options.shutdownTimeoutMs);
     },
     (err: unknown) => {
-      const configError = findConfigError(err);
-      if (configError) {
-        process.stderr.write(`${configError.message}\n`);
+      const startupError = findStartupError(err);
+      if (startupError) {
+        process.stderr.write(`${startupError.message}\n`);
       } else {
         process.stderr.write(`Fatal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       }
@@ -33,7 +33,7 @@ function exitIfShutdownStalls(timeoutMs: number): void {
   }
 }
 
-function findConfigError(err: unknown): ConfigError | undefined {
-  for (let e = err; e; e = (e as { cause?: unknown }).cause) if (e instanceof ConfigError) return e;
+function findStartupError(err: unknown): StartupError | undefined {
+  for (let e = err; e; e = (e as { cause?: unknown }).cause) if (e instanceof StartupError) return e;
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
+import { DatabaseUnavailableError } from '@platform/database';
+import type { PrismaService } from '@platform/database';
 import { PostgresLiveness } from './postgres-liveness.js';
-import { DatabaseUnavailableError } from './database-unavailable.error.js';
-import type { PrismaService } from './prisma.service.js';
 
 function setup() {
   const pool = new EventEmitter();

@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { QueryConfig } from 'pg';
-import { DatabaseUnavailableError } from './database-unavailable.error.js';
-import { PrismaService } from './prisma.service.js';
+import { DatabaseUnavailableError, PrismaService } from '@platform/database';
 
 const PROBE_INTERVAL_MS = 1000;
 const PROBE_TIMEOUT_MS = 1000;

@@ -1,0 +1,8 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '@platform/auth';
+import { CarouselModule } from '../carousel/carousel.module.js';
+import { WhatsAppAdminController } from './whatsapp-admin.controller.js';
+import { WhatsAppAdminService } from './whatsapp-admin.service.js';
+
+@Module({ imports: [AuthModule, CarouselModule], controllers: [WhatsAppAdminController], providers: [WhatsAppAdminService] })
+export class WhatsAppAdminModule {}

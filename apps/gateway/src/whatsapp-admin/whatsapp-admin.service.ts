@@ -1,0 +1,62 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { CreateSenderDto, SenderView, TemplateView, UpdateSenderDto, isUuid } from '@platform/contracts';
+import { SecretBox } from '@platform/crypto';
+import { ChannelSender, ChannelSenderRepository, Template, TemplateRepository } from '@platform/database';
+
+@Injectable()
+export class WhatsAppAdminService {
+  constructor(
+    private readonly senderRepo: ChannelSenderRepository,
+    private readonly templateRepo: TemplateRepository,
+    private readonly box: SecretBox,
+  ) {}
+
+  async senders(botId: string): Promise<SenderView[]> {
+    return (await this.senderRepo.listByBot(botId)).map(senderView);
+  }
+
+  async addSender(botId: string, dto: CreateSenderDto): Promise<SenderView> {
+    const number = dto.number.replace(/^\+/, '');
+    if (await this.senderRepo.findByNumber(botId, 'whatsapp', number)) throw new ConflictException(`number +${number} is already a sender of this bot`);
+    const row = await this.senderRepo.create({
+      botId,
+      channel: 'whatsapp',
+      number,
+      phoneNumberId: dto.phoneNumberId,
+      accessTokenEncrypted: this.box.encrypt(dto.accessToken),
+    });
+    return senderView(row);
+  }
+
+  async updateSender(botId: string, senderId: string, dto: UpdateSenderDto): Promise<SenderView> {
+    const row = isUuid(senderId)
+      ? await this.senderRepo.update(botId, senderId, {
+          ...(dto.phoneNumberId !== undefined ? { phoneNumberId: dto.phoneNumberId } : {}),
+          ...(dto.accessToken !== undefined ? { accessTokenEncrypted: this.box.encrypt(dto.accessToken) } : {}),
+        })
+      : null;
+    if (!row) throw new NotFoundException(`No sender ${senderId} for this bot`);
+    return senderView(row);
+  }
+
+  async templates(botId: string): Promise<TemplateView[]> {
+    return (await this.templateRepo.listByBot(botId)).map(templateView);
+  }
+}
+
+function senderView(s: ChannelSender): SenderView {
+  return { id: s.id, channel: s.channel, number: `+${s.number}`, phoneNumberId: s.phoneNumberId, accessTokenSet: true, createdAt: s.createdAt.toISOString() };
+}
+
+function templateView(t: Template): TemplateView {
+  return {
+    id: t.id,
+    channel: t.channel,
+    name: t.providerName,
+    language: t.language,
+    category: t.category,
+    cardCount: t.cardCount,
+    cardHeaderFormat: t.cardHeaderFormat,
+    createdAt: t.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,59 @@
+import { IsDefined, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { PHONE_NUMBER } from '../carousel/trigger-carousel.dto.js';
+
+const PHONE_NUMBER_ID = /^\d{1,32}$/;
+
+/** Body of POST /v1/bots/:botId/whatsapp/senders. The access token is write-only: no answer contains it. */
+export class CreateSenderDto {
+  @IsDefined({ message: '$property is required' })
+  @Matches(PHONE_NUMBER, { message: '$property must be a number with country code: 8-15 digits, optional leading +' })
+  @IsString({ message: '$property must be a string' })
+  number: string;
+
+  @IsDefined({ message: '$property is required' })
+  @Matches(PHONE_NUMBER_ID, { message: '$property must be the numeric phone-number id of the WhatsApp Cloud API' })
+  @IsString({ message: '$property must be a string' })
+  phoneNumberId: string;
+
+  @IsDefined({ message: '$property is required' })
+  @MaxLength(1024, { message: '$property must be at most 1024 characters' })
+  @IsNotEmpty({ message: '$property must not be empty' })
+  @IsString({ message: '$property must be a string' })
+  accessToken: string;
+}
+
+/** Body of PATCH /v1/bots/:botId/whatsapp/senders/:senderId: what is given changes. */
+export class UpdateSenderDto {
+  @IsOptional()
+  @Matches(PHONE_NUMBER_ID, { message: '$property must be the numeric phone-number id of the WhatsApp Cloud API' })
+  @IsString({ message: '$property must be a string' })
+  phoneNumberId?: string;
+
+  @IsOptional()
+  @MaxLength(1024, { message: '$property must be at most 1024 characters' })
+  @IsNotEmpty({ message: '$property must not be empty' })
+  @IsString({ message: '$property must be a string' })
+  accessToken?: string;
+}
+
+export interface SenderView {
+  id: string;
+  channel: string;
+  /** With country code, leading +. */
+  number: string;
+  phoneNumberId: string;
+  /** Always true: a sender cannot exist without a token, and the token itself is never shown. */
+  accessTokenSet: boolean;
+  createdAt: string;
+}
+
+export interface TemplateView {
+  id: string;
+  channel: string;
+  name: string;
+  language: string;
+  category: string;
+  cardCount: number;
+  cardHeaderFormat: string;
+  createdAt: string;
+}
