@@ -24,6 +24,7 @@ export class WhatsAppAdminService {
       number,
       phoneNumberId: dto.phoneNumberId,
       accessTokenEncrypted: this.box.encrypt(dto.accessToken),
+      throughput: dto.throughput,
     });
     return senderView(row);
   }
@@ -33,6 +34,7 @@ export class WhatsAppAdminService {
       ? await this.senderRepo.update(botId, senderId, {
           ...(dto.phoneNumberId !== undefined ? { phoneNumberId: dto.phoneNumberId } : {}),
           ...(dto.accessToken !== undefined ? { accessTokenEncrypted: this.box.encrypt(dto.accessToken) } : {}),
+          ...(dto.throughput !== undefined ? { throughput: dto.throughput } : {}),
         })
       : null;
     if (!row) throw new NotFoundException(`No sender ${senderId} for this bot`);
@@ -45,7 +47,7 @@ export class WhatsAppAdminService {
 }
 
 function senderView(s: ChannelSender): SenderView {
-  return { id: s.id, channel: s.channel, number: `+${s.number}`, phoneNumberId: s.phoneNumberId, accessTokenSet: true, createdAt: s.createdAt.toISOString() };
+  return { id: s.id, channel: s.channel, number: `+${s.number}`, phoneNumberId: s.phoneNumberId, accessTokenSet: true, throughput: s.throughput, createdAt: s.createdAt.toISOString() };
 }
 
 function templateView(t: Template): TemplateView {

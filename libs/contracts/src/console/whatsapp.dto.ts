@@ -1,5 +1,6 @@
-import { IsDefined, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsDefined, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { PHONE_NUMBER } from '../carousel/trigger-carousel.dto.js';
+import { SENDER_THROUGHPUT } from '../whatsapp/sender-throughput.js';
 
 const PHONE_NUMBER_ID = /^\d{1,32}$/;
 
@@ -20,6 +21,13 @@ export class CreateSenderDto {
   @IsNotEmpty({ message: '$property must not be empty' })
   @IsString({ message: '$property must be a string' })
   accessToken: string;
+
+  /** Messages per second sent through this number, all workers together (default 80). */
+  @IsOptional()
+  @Max(SENDER_THROUGHPUT.max, { message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
+  @Min(SENDER_THROUGHPUT.min, { message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
+  @IsInt({ message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
+  throughput?: number;
 }
 
 /** Body of PATCH /v1/bots/:botId/whatsapp/senders/:senderId: what is given changes. */
@@ -34,6 +42,13 @@ export class UpdateSenderDto {
   @IsNotEmpty({ message: '$property must not be empty' })
   @IsString({ message: '$property must be a string' })
   accessToken?: string;
+
+  /** Messages per second sent through this number, all workers together (default 80). */
+  @IsOptional()
+  @Max(SENDER_THROUGHPUT.max, { message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
+  @Min(SENDER_THROUGHPUT.min, { message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
+  @IsInt({ message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
+  throughput?: number;
 }
 
 export interface SenderView {
@@ -44,6 +59,8 @@ export interface SenderView {
   phoneNumberId: string;
   /** Always true: a sender cannot exist without a token, and the token itself is never shown. */
   accessTokenSet: boolean;
+  /** Messages per second the workers send through this number. */
+  throughput: number;
   createdAt: string;
 }
 
