@@ -247,16 +247,16 @@ describe('console API: cookie sessions, account, message log, members, served co
         });
 
       const listed = await (await call('GET', '/senders', viewer)).json();
-      expect(listed.senders).toEqual([{ id: expect.any(String), channel: 'whatsapp', number: '+15550001111', phoneNumberId: bot.phoneNumberId, accessTokenSet: true, wabaId: null, createdAt: expect.any(String) }]);
+      expect(listed.senders).toEqual([{ id: expect.any(String), channel: 'whatsapp', number: '+15550001111', phoneNumberId: bot.phoneNumberId, accessTokenSet: true, wabaId: null, throughput: 80, createdAt: expect.any(String) }]);
       expect(JSON.stringify(listed)).not.toContain(bot.accessToken);
 
       expect((await call('POST', '/senders', viewer, { number: '+15550002222', phoneNumberId: '1', accessToken: 'x' })).status).toBe(403);
       const bad = await call('POST', '/senders', admin, { number: '12', phoneNumberId: '1065', accessToken: 'EAAG-x' });
       expect(await bad.json()).toEqual({ message: expect.stringMatching(/^number must be a number with country code/), status: 'error' });
-      const created = await call('POST', '/senders', admin, { number: '+15550002222', phoneNumberId: '1065000002', accessToken: 'EAAG-new-token' });
+      const created = await call('POST', '/senders', admin, { number: '+15550002222', phoneNumberId: '1065000002', accessToken: 'EAAG-new-token', throughput: 200 });
       expect(created.status).toBe(201);
       const sender = await created.json();
-      expect(sender).toMatchObject({ number: '+15550002222', phoneNumberId: '1065000002', accessTokenSet: true });
+      expect(sender).toMatchObject({ number: '+15550002222', phoneNumberId: '1065000002', accessTokenSet: true, throughput: 200 });
       expect(JSON.stringify(sender)).not.toContain('EAAG-new-token');
       expect((await call('POST', '/senders', admin, { number: '15550002222', phoneNumberId: '1', accessToken: 'y' })).status).toBe(409);
 
@@ -267,6 +267,12 @@ describe('console API: cookie sessions, account, message log, members, served co
       expect(row!.access_token_encrypted).toMatch(/^v1\./);
       expect(row!.access_token_encrypted).not.toContain('EAAG');
       expect((await call('PATCH', `/senders/${randomUUID()}`, admin, { accessToken: 'z' })).status).toBe(404);
+
+      const paced = await call('PATCH', `/senders/${sender.id}`, admin, { throughput: 20 });
+      expect(await paced.json()).toMatchObject({ throughput: 20, phoneNumberId: '1065000003' });
+      const tooFast = await call('PATCH', `/senders/${sender.id}`, admin, { throughput: 5000 });
+      expect(tooFast.status).toBe(400);
+      expect(await tooFast.json()).toEqual({ message: 'throughput must be an integer from 1 to 1000 (messages per second)', status: 'error' });
     });
 
     it('lists templates and sends a test carousel with an access token (developer and up)', async () => {

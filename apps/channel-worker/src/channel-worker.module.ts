@@ -7,6 +7,7 @@ import { QueueModule } from '@platform/queue';
 import { CarouselDispatchHandler } from './carousel-dispatch/carousel-dispatch.handler.js';
 import { CarouselDispatchWorker } from './carousel-dispatch/carousel-dispatch.worker.js';
 import { StalledMessageSettler } from './carousel-dispatch/stalled-message.settler.js';
+import { SenderPacer } from './pacing/sender-pacer.js';
 import { WhatsAppCloudClient } from './whatsapp/whatsapp-cloud.client.js';
 import { ConversationReplyHandler } from './conversation-reply/conversation-reply.handler.js';
 import { ConversationReplyWorker } from './conversation-reply/conversation-reply.worker.js';
@@ -18,7 +19,7 @@ export class ChannelWorkerModule {
     return {
       module: ChannelWorkerModule,
       imports: [ConfigModule.forEnv(env), DatabaseModule, CarouselCatalogModule, CryptoModule, QueueModule.forProducers([]), HealthModule],
-      providers: [WhatsAppCloudClient, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker, ConversationReplyHandler, ConversationReplyWorker],
+      providers: [WhatsAppCloudClient, SenderPacer, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker, ConversationReplyHandler, ConversationReplyWorker],
     };
   }
 }

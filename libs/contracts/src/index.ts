@@ -14,3 +14,4 @@ export * from './push/index.js';
 export * from './sdk/index.js';
 export * from './console/index.js';
 export * from './conversations/index.js';
+export * from './whatsapp/sender-throughput.js';

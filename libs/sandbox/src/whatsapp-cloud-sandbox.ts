@@ -4,10 +4,34 @@ import { HttpJsonServer, RecordedRequest, sendJson } from './http-json-server.js
 import { SandboxTemplate, sandboxMessageTemplates } from './whatsapp-sandbox-templates.js';
 import { StatusWebhookOptions, WhatsAppStatusPoster } from './whatsapp-status-poster.js';
 
-/** A scripted answer: an HTTP status with a Graph API error, or a delay/drop to simulate faults. */
+/** A scripted answer: an HTTP status with a Graph API error (and a Retry-After, in seconds), or a drop to simulate faults. */
 export type SandboxReply =
-  | { status: number; errorCode?: number; errorMessage?: string }
+  | { status: number; errorCode?: number; errorMessage?: string; retryAfterSeconds?: number }
   | { hang: true };
+
+/** Meta's throttling answers (HTTP 400 with these codes and titles). */
+export const THROTTLING_REPLIES = {
+  130429: { status: 400, errorCode: 130429, errorMessage: 'Rate limit hit' },
+  131056: { status: 400, errorCode: 131056, errorMessage: '(Business Account, Consumer Account) pair rate limit hit' },
+  80007: { status: 400, errorCode: 80007, errorMessage: 'Rate limit issues' },
+  4: { status: 400, errorCode: 4, errorMessage: 'Application request limit reached' },
+} as const satisfies Record<number, SandboxReply>;
+
+/**
+ * Recipients the sandbox throttles on every other message (the first one included), for trying
+ * each throttling path by hand: `1555` then the code padded to 7 digits, e.g. +15550130429 for
+ * 130429, +15550000004 for 4.
+ */
+export function throttlingTestNumber(code: keyof typeof THROTTLING_REPLIES): string {
+  return `1555${String(code).padStart(7, '0')}`;
+}
+
+/** One message the sandbox accepted: when (ms since the epoch), through which phone-number id, to whom. */
+export interface SandboxArrival {
+  at: number;
+  phoneNumberId: string;
+  to: string;
+}
 
 /**
  * Speaks the WhatsApp Cloud API send endpoint (`POST /<version>/<phone-number-id>/messages`) on
@@ -18,9 +42,13 @@ export type SandboxReply =
  */
 export class WhatsAppCloudSandbox extends HttpJsonServer {
   private readonly script: SandboxReply[] = [];
+  private readonly scriptByRecipient = new Map<string, SandboxReply[]>();
+  private readonly throttleTurns = new Map<string, number>();
   private statuses?: WhatsAppStatusPoster;
   templates: SandboxTemplate[] = sandboxMessageTemplates();
   templatePageSize = 2;
+  /** Accepted messages in order of arrival (while `record` is on). */
+  readonly arrivals: SandboxArrival[] = [];
 
   constructor(private readonly log?: (line: string) => void) {
     super();
@@ -29,6 +57,13 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
   /** Next replies, in order; when the script runs out messages are accepted. */
   reply(...replies: SandboxReply[]): this {
     this.script.push(...replies);
+    return this;
+  }
+
+  /** Next replies to messages for `recipient` (digits, with or without +), in order; they come before the shared script. */
+  replyTo(recipient: string, ...replies: SandboxReply[]): this {
+    const key = recipient.replace(/^\+/, '');
+    this.scriptByRecipient.set(key, [...(this.scriptByRecipient.get(key) ?? []), ...replies]);
     return this;
   }
 
@@ -58,13 +93,16 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
     if (!/^Bearer \S+$/.test(String(req.headers.authorization ?? ''))) {
       return sendJson(res, 401, graphError(190, 'Invalid OAuth access token', 'OAuthException'));
     }
-    const next = this.script.shift();
+    const body = req.body as { to?: string; template?: { name?: string } };
+    const next = this.nextReply(String(body?.to ?? ''));
     if (next && 'hang' in next) return; // never answers: the caller's timeout must fire
     if (next && next.status >= 300) {
-      return sendJson(res, next.status, graphError(next.errorCode ?? 131000, next.errorMessage ?? 'Something went wrong'));
+      const headers: Record<string, string> = next.retryAfterSeconds !== undefined ? { 'retry-after': String(next.retryAfterSeconds) } : {};
+      this.log?.(`whatsapp sandbox: phone-number-id ${match[1]} -> ${body?.to} answered ${next.status} (${next.errorCode ?? 131000})`);
+      return sendJson(res, next.status, graphError(next.errorCode ?? 131000, next.errorMessage ?? 'Something went wrong'), headers);
     }
-    const body = req.body as { to?: string; template?: { name?: string } };
     const id = `wamid.${randomBytes(12).toString('hex')}`;
+    if (this.record) this.arrivals.push({ at: Date.now(), phoneNumberId: match[1], to: String(body?.to ?? '') });
     this.log?.(`whatsapp sandbox: phone-number-id ${match[1]} -> ${body?.to} template ${body?.template?.name} (${id})`);
     sendJson(res, 200, {
       messaging_product: 'whatsapp',
@@ -93,12 +131,29 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
       },
     });
   }
+
+  /** The recipient's script first, then the shared one, then the throttling test numbers' turn. */
+  private nextReply(to: string): SandboxReply | undefined {
+    const own = this.scriptByRecipient.get(to);
+    if (own?.length) return own.shift();
+    const shared = this.script.shift();
+    if (shared) return shared;
+    const code = THROTTLING_NUMBERS.get(to);
+    if (code === undefined) return undefined;
+    const turn = (this.throttleTurns.get(to) ?? 0) + 1;
+    this.throttleTurns.set(to, turn);
+    return turn % 2 === 1 ? THROTTLING_REPLIES[code] : undefined;
+  }
 }
 
 /** The cursor is the offset of the page's first template, base64: opaque to the caller, as Meta's are. */
 function cursor(offset: number): string {
   return Buffer.from(String(offset)).toString('base64url');
 }
+
+const THROTTLING_NUMBERS = new Map(
+  (Object.keys(THROTTLING_REPLIES).map(Number) as Array<keyof typeof THROTTLING_REPLIES>).map((code) => [throttlingTestNumber(code), code]),
+);
 
 function graphError(code: number, message: string, type = 'OAuthException') {
   return { error: { message, type, code, error_data: { messaging_product: 'whatsapp', details: message }, fbtrace_id: 'sandbox' } };

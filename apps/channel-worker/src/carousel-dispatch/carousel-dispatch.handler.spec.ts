@@ -16,6 +16,8 @@ import {
 import type { SendOutcome } from '../whatsapp/cloud-api-answer.js';
 import type { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
 import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
+import type { WhatsAppEnv } from '@platform/config';
+import type { SenderPacer } from '../pacing/sender-pacer.js';
 
 const data: CarouselDispatchJob = {
   messageId: 'm1',
@@ -87,7 +89,10 @@ function setup(o: Options = {}) {
     template: async (id: string) => (o.template === undefined ? (id === 't1' ? template : null) : o.template),
     sender: async (id: string) => (o.sender === undefined ? (id === 's1' ? sender : null) : o.sender),
   } as unknown as CarouselCatalog;
-  const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog);
+  // Pacing always lets the message go here: its own e2e test proves the pacing.
+  const pacer = { pace: async () => ({ go: true }), slowDown: async () => 1 } as unknown as SenderPacer;
+  const env = { WHATSAPP_THROTTLE_RETRIES: 20 } as WhatsAppEnv;
+  const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env);
   return { handler, claimed, claimBatches, sentRows, errors, sends };
 }
 

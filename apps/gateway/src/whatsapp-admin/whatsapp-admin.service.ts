@@ -27,6 +27,7 @@ export class WhatsAppAdminService {
       phoneNumberId: dto.phoneNumberId,
       accessTokenEncrypted: this.box.encrypt(dto.accessToken),
       wabaId: dto.wabaId ?? null,
+      throughput: dto.throughput,
     });
     return senderView(row);
   }
@@ -37,6 +38,7 @@ export class WhatsAppAdminService {
           ...(dto.phoneNumberId !== undefined ? { phoneNumberId: dto.phoneNumberId } : {}),
           ...(dto.accessToken !== undefined ? { accessTokenEncrypted: this.box.encrypt(dto.accessToken) } : {}),
           ...(dto.wabaId !== undefined ? { wabaId: dto.wabaId } : {}),
+          ...(dto.throughput !== undefined ? { throughput: dto.throughput } : {}),
         })
       : null;
     if (!row) throw new NotFoundException(`No sender ${senderId} for this bot`);
@@ -60,7 +62,7 @@ export class WhatsAppAdminService {
 }
 
 function senderView(s: ChannelSender): SenderView {
-  return { id: s.id, channel: s.channel, number: `+${s.number}`, phoneNumberId: s.phoneNumberId, accessTokenSet: true, wabaId: s.wabaId, createdAt: s.createdAt.toISOString() };
+  return { id: s.id, channel: s.channel, number: `+${s.number}`, phoneNumberId: s.phoneNumberId, accessTokenSet: true, wabaId: s.wabaId, throughput: s.throughput, createdAt: s.createdAt.toISOString() };
 }
 
 function templateView(t: Template): TemplateView {

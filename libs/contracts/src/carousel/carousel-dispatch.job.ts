@@ -19,4 +19,6 @@ export interface CarouselDispatchJob {
   /** Values of the {{n}} placeholders of the message body above the cards. */
   bodyParameters?: string[];
   cards: Array<{ mediaLink: string; bodyParameters?: string[]; buttons?: DispatchButton[] }>;
+  /** Throttling answers of Meta so far (the worker sets it when it delays the message for one). */
+  throttles?: number;
 }

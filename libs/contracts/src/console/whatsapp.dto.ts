@@ -1,6 +1,7 @@
-import { IsDefined, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsDefined, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { PHONE_NUMBER } from '../carousel/trigger-carousel.dto.js';
 import type { TemplateCardSpec } from '../carousel/template-cards.js';
+import { SENDER_THROUGHPUT } from '../whatsapp/sender-throughput.js';
 
 const PHONE_NUMBER_ID = /^\d{1,32}$/;
 const WABA_ID = /^\d{1,32}$/;
@@ -29,6 +30,12 @@ export class CreateSenderDto {
   @Matches(WABA_ID, { message: WABA_MESSAGE })
   @IsString({ message: '$property must be a string' })
   wabaId?: string;
+  /** Messages per second sent through this number, all workers together (default 80). */
+  @IsOptional()
+  @Max(SENDER_THROUGHPUT.max, { message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
+  @Min(SENDER_THROUGHPUT.min, { message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
+  @IsInt({ message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
+  throughput?: number;
 }
 
 /** Body of PATCH /v1/bots/:botId/whatsapp/senders/:senderId: what is given changes. */
@@ -48,6 +55,12 @@ export class UpdateSenderDto {
   @Matches(WABA_ID, { message: WABA_MESSAGE })
   @IsString({ message: '$property must be a string' })
   wabaId?: string;
+  /** Messages per second sent through this number, all workers together (default 80). */
+  @IsOptional()
+  @Max(SENDER_THROUGHPUT.max, { message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
+  @Min(SENDER_THROUGHPUT.min, { message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
+  @IsInt({ message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
+  throughput?: number;
 }
 
 export interface SenderView {
@@ -60,6 +73,8 @@ export interface SenderView {
   accessTokenSet: boolean;
   /** WhatsApp Business Account id, or null when not set (templates cannot be synced through this sender). */
   wabaId: string | null;
+  /** Messages per second the workers send through this number. */
+  throughput: number;
   createdAt: string;
 }
 

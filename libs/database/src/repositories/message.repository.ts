@@ -97,6 +97,14 @@ export class MessageRepository {
     return rowCount === 1;
   }
 
+  /** Records a throttling answer of Meta as the last error, un-counting the try: it was not the message's fault. */
+  recordThrottled(id: string, code: string, text: string) {
+    return this.db.message.update({
+      where: { id },
+      data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), attempts: { decrement: 1 } },
+    });
+  }
+
   recordError(id: string, code: string | null, text: string, final: boolean) {
     return this.db.message.update({
       where: { id },
