@@ -4,6 +4,7 @@ import {
   CoreEnv,
   CryptoEnv,
   HttpEnv,
+  PostbackEnv,
   PushRpcEnv,
   SdkEnv,
   WebhookDeliveryEnv,
@@ -25,4 +26,5 @@ export const GATEWAY_ENV = [
   SdkEnv,
   WebhookUrlEnv,
   WebhookDeliveryEnv,
+  PostbackEnv,
 ];

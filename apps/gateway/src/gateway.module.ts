@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, LoadedEnv } from '@platform/config';
-import { QueueNames, SdkQueueNames } from '@platform/contracts';
+import { PostbackQueueNames, QueueNames, SdkQueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
@@ -16,6 +16,7 @@ import { SdkSessionsModule } from './sdk-sessions/sdk-sessions.module.js';
 import { BotEventsModule } from './bot-events/bot-events.module.js';
 import { BotWebhooksModule } from './bot-webhooks/bot-webhooks.module.js';
 import { WhatsAppWebhooksModule } from './whatsapp-webhooks/whatsapp-webhooks.module.js';
+import { PostbacksModule } from './postbacks/postbacks.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -27,7 +28,7 @@ export class GatewayModule {
         ConfigModule.forEnv(env),
         DatabaseModule,
         CryptoModule,
-        QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook]),
+        QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook, PostbackQueueNames.postback]),
         HealthModule,
         CarouselModule,
         MessagesModule,
@@ -40,6 +41,7 @@ export class GatewayModule {
         BotEventsModule,
         BotWebhooksModule,
         WhatsAppWebhooksModule,
+        PostbacksModule,
       ],
     };
   }

@@ -11,3 +11,4 @@ export * from './auth/api-keys.dto.js';
 export * from './auth/oauth-clients.dto.js';
 export * from './push/index.js';
 export * from './sdk/index.js';
+export * from './postbacks/index.js';

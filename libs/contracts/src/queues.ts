@@ -1,5 +1,6 @@
 import type { CarouselDispatchJob } from './carousel/carousel-dispatch.job.js';
 import { PushQueueNames, type PushBatchJob, type PushPlanJob } from './push/push-queues.js';
+import { PostbackQueueNames, type PostbackJob } from './postbacks/postback.job.js';
 import { SdkQueueNames, type BotWebhookJob } from './sdk/webhook.dto.js';
 
 /** BullMQ queue names shared by producers and workers. */
@@ -17,6 +18,8 @@ export interface QueueJobs {
   [PushQueueNames.fanout]: { plan: PushPlanJob; batch: PushBatchJob };
   /** Named after the delivery's type. */
   [SdkQueueNames.botWebhook]: { 'session.started': BotWebhookJob; 'app.event': BotWebhookJob };
+  /** `deliver`: a status change's first delivery; `replay`: an administrator re-sends a logged one. */
+  [PostbackQueueNames.postback]: { deliver: PostbackJob; replay: PostbackJob };
 }
 
 export type QueueName = keyof QueueJobs;
@@ -28,4 +31,5 @@ export const QueueJobNames: { readonly [Q in QueueName]: ReadonlyArray<JobName<Q
   [QueueNames.carouselDispatch]: ['send'],
   [PushQueueNames.fanout]: ['plan', 'batch'],
   [SdkQueueNames.botWebhook]: ['session.started', 'app.event'],
+  [PostbackQueueNames.postback]: ['deliver', 'replay'],
 };

@@ -10,12 +10,13 @@ import { DeviceRepository } from './repositories/device.repository.js';
 import { NotificationRepository } from './repositories/notification.repository.js';
 import { SdkSessionRepository } from './repositories/sdk-session.repository.js';
 import { BotWebhookRepository } from './repositories/bot-webhook.repository.js';
+import { PostbackRepository } from './repositories/postback.repository.js';
 import { UserRepository } from './repositories/user.repository.js';
 import { TokenRepository } from './repositories/token.repository.js';
 import { OAuthClientRepository } from './repositories/oauth-client.repository.js';
 import { AuthorizationCodeRepository } from './repositories/authorization-code.repository.js';
 
-const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository,
+const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository, PostbackRepository,
   UserRepository, TokenRepository, OAuthClientRepository, AuthorizationCodeRepository];
 
 @Global()

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Counter } from 'prom-client';
 import { CarouselDispatchJob, TriggerCarouselDto, isUuid } from '@platform/contracts';
 import { CarouselCatalog, ChannelSenderRepository, PostgresLiveness } from '@platform/database';
+import { PostbackUrlChecker } from '../postbacks/postback-url.checker.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
 const queued = new Counter({ name: 'carousel_messages_queued_total', help: 'Carousel messages accepted and queued' });
@@ -19,6 +20,7 @@ export class CarouselTriggerService {
     private readonly senders: ChannelSenderRepository,
     private readonly batcher: TriggerBatcher,
     private readonly postgres: PostgresLiveness,
+    private readonly postbackUrls: PostbackUrlChecker,
   ) {}
 
   /** Returns the message id once the job is in Redis. */
@@ -46,6 +48,11 @@ export class CarouselTriggerService {
       );
     }
 
+    const postbackUrl = dto.config?.postbackUrl;
+    const postbackProblem = postbackUrl === undefined ? null : await this.postbackUrls.problem(postbackUrl);
+    if (postbackProblem) throw new BadRequestException(`config.postbackUrl ${postbackProblem}`);
+    const customPayload = dto.config?.customPayload ?? null;
+
     const job: CarouselDispatchJob = {
       messageId: randomUUID(),
       botId,
@@ -54,6 +61,8 @@ export class CarouselTriggerService {
       channel: template.channel,
       recipient: digits(dto.userDetails.number),
       cards: cards.map((c) => (c.bodyParameters ? { mediaLink: c.media.mediaLink, bodyParameters: c.bodyParameters } : { mediaLink: c.media.mediaLink })),
+      ...(postbackUrl !== undefined && { postbackUrl }),
+      ...(customPayload !== null && { customPayload }),
     };
     await this.batcher.enqueue(job);
     queued.inc();

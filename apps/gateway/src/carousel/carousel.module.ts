@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
 import { CarouselCatalogModule, PostgresLiveness } from '@platform/database';
+import { PostbacksModule } from '../postbacks/postbacks.module.js';
 import { CarouselTriggerRoute } from './carousel-trigger.route.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
-@Module({ imports: [AuthModule, CarouselCatalogModule], providers: [CarouselTriggerRoute, CarouselTriggerService, TriggerBatcher, PostgresLiveness] })
+@Module({ imports: [AuthModule, CarouselCatalogModule, PostbacksModule], providers: [CarouselTriggerRoute, CarouselTriggerService, TriggerBatcher, PostgresLiveness] })
 export class CarouselModule {}

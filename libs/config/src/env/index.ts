@@ -14,3 +14,4 @@ export * from './whatsapp-env.js';
 export * from './whatsapp-retry-env.js';
 export * from './whatsapp-webhook-env.js';
 export * from './worker-env.js';
+export * from './postback-env.js';

@@ -14,4 +14,8 @@ export interface CarouselDispatchJob {
   /** Digits only (the leading + removed). */
   recipient: string;
   cards: Array<{ mediaLink: string; bodyParameters?: string[] }>;
+  /** The trigger's config.postbackUrl (checked by the gateway), stored with the message. */
+  postbackUrl?: string;
+  /** The trigger's config.customPayload, stored with the message and echoed in its postbacks. */
+  customPayload?: unknown;
 }

@@ -71,6 +71,7 @@ describe('isCertainlyValidTrigger (the fast path) never accepts what class-valid
     ['bad URL', (b: any) => (b.notification.params.cards[0].media.mediaLink = 'javascript:alert(1)')],
     ['non-string body parameter', (b: any) => (b.notification.params.cards[1].bodyParameters = [1])],
     ['null body parameters', (b: any) => (b.notification.params.cards[1].bodyParameters = null)],
+    ['a config object (postback URL and custom payload)', (b: any) => (b.config = { postbackUrl: 'https://hooks.example.com/pb', customPayload: { a: 1 } })],
     ['__proto__ key', (b: any) => (b.userDetails = JSON.parse('{"number":"+919876543210","__proto__":{"x":1}}'))],
   ])('sends %s to class-validator', (_name, change) => {
     const body = valid();
