@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import type { LookupAll } from '@platform/contracts';
-import { publicOnlyLookup } from '@platform/contracts';
+import { publicOnlyLookup, resolvePublicAddresses } from '@platform/contracts';
 
 export interface PostbackHttpOptions {
   headers: Record<string, string>;
@@ -17,7 +18,10 @@ export interface PostbackHttpOptions {
  * the lookup vetted (public unless `allowPrivate`), redirects are answers (never followed), and the
  * whole exchange is bounded by `timeoutMs`. Rejects when the host is refused, unreachable or silent.
  */
-export function postJson(url: URL, options: PostbackHttpOptions): Promise<number> {
+export async function postJson(url: URL, options: PostbackHttpOptions): Promise<number> {
+  // An address literal is connected to without a lookup, so it is checked here.
+  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(literal)) await resolvePublicAddresses(literal, options.allowPrivate);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = request(url, {
