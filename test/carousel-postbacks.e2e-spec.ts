@@ -3,6 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Redis } from 'ioredis';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
+import { runCli } from '../apps/cli/src/run-cli.js';
 import { DEFAULT_LIFECYCLE_STREAM_KEY } from '@platform/contracts';
 import { PostbackReceiver, WhatsAppCloudSandbox } from '@platform/sandbox';
 import { SeededBot, carouselBody, createTestEnv, seedBotAdmin, seedCarouselBot, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
@@ -29,10 +30,11 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
   let url: string;
   let seed: SeededBot;
   let token: string;
+  let env: Record<string, string>;
 
   beforeAll(async () => {
     await receiver.listen();
-    const env = await createTestEnv({
+    env = await createTestEnv({
       WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
       WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests',
       WHATSAPP_APP_SECRET: APP_SECRET,
@@ -191,6 +193,28 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
       body: JSON.stringify({ ...carouselBody(seed), config: 'x' }),
     });
     expect([notObject.status, (await notObject.json()).message]).toEqual([400, expect.stringContaining('config')]);
+  });
+
+  it('the CLI sets, shows, lists and replays; it refuses private addresses unless allowed', async () => {
+    const cli = async (argv: string[], overrides: Record<string, string> = {}) => {
+      const lines: string[] = [];
+      const code = await runCli(argv, (l) => lines.push(l), { ...env, ...overrides });
+      return { code, lines };
+    };
+    const refused = await cli(['postback', 'set', '--bot', seed.botId, '--url', 'http://127.0.0.1:9/pb'], { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' });
+    expect(refused.code).toBe(2);
+    expect((await cli(['postback', 'set', '--bot', seed.botId, '--url', `${receiver.baseUrl}/from-cli`])).code).toBe(0);
+    expect((await cli(['postback', 'show', '--bot', seed.botId])).lines).toEqual([`url: ${receiver.baseUrl}/from-cli`, 'signing secret: set']);
+    const msgId = await trigger();
+    await receiver.waitFor((c) => c.body.messageId === msgId && c.request.path === '/from-cli');
+    const log = await until(async () => {
+      const out = await cli(['postback', 'log', '--bot', seed.botId, '--page-size', '100']);
+      return out.lines.some((l) => l.startsWith(`${msgId}.sent `) && l.includes('delivered')) ? out : undefined;
+    });
+    expect(log.code).toBe(0);
+    expect(await cli(['postback', 'replay', '--bot', seed.botId, '--id', `${msgId}.sent`])).toEqual({ code: 0, lines: [`postback ${msgId}.sent queued again`] });
+    await receiver.waitFor((c) => c.webhookId === `${msgId}.sent`, 2);
+    expect((await cli(['postback', 'replay', '--bot', seed.botId, '--id', 'nope'])).code).toBe(2);
   });
 
   describe('with WEBHOOK_ALLOW_PRIVATE_ADDRESSES off (the default)', () => {

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AuthCredentialsModule } from '@platform/auth';
 import { ConfigModule } from '@platform/config';
+import { PostbackQueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { QueueModule } from '@platform/queue';
@@ -12,7 +13,7 @@ export class CliModule {
   static forRoot(env: Record<string, string> = {}): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([]), AuthCredentialsModule],
+      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([PostbackQueueNames.postback]), AuthCredentialsModule],
     };
   }
 }
