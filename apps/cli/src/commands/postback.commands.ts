@@ -1,5 +1,14 @@
 import { CoreEnv, PostbackEnv, WebhookUrlEnv } from '@platform/config';
-import { NonPublicAddressError, PostbackQueueNames, UnresolvableHostError, generateWebhookSecret, resolvePublicAddresses, webhookUrlProblem } from '@platform/contracts';
+import {
+  NonPublicAddressError,
+  PostbackQueueNames,
+  UnresolvableHostError,
+  generateWebhookSecret,
+  isLifecycleStatus,
+  isUuid,
+  resolvePublicAddresses,
+  webhookUrlProblem,
+} from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotWebhookRepository, PostbackRepository } from '@platform/database';
 import { type ProducerQueue, postbackJobOptions, queueToken, withTimeout } from '@platform/queue';
@@ -109,10 +118,10 @@ export const postbackCommands: CliCommand[] = [
     async run(app, args, out) {
       const botId = requireString(args, 'bot');
       const id = requireString(args, 'id');
-      const entry = await app.get(PostbackRepository).find(botId, id).catch(() => null);
-      if (!entry) throw new UsageError(`no postback ${id} for bot ${botId}`);
+      const entry = isUuid(botId) ? await app.get(PostbackRepository).find(botId, id) : null;
+      if (!entry || !isLifecycleStatus(entry.status)) throw new UsageError(`no postback ${id} for bot ${botId}`);
       const queue = app.get<ProducerQueue<typeof PostbackQueueNames.postback>>(queueToken(PostbackQueueNames.postback));
-      const data = { id: entry.id, botId, messageId: entry.messageId, status: entry.status as never, url: entry.url, body: entry.body };
+      const data = { id: entry.id, botId, messageId: entry.messageId, status: entry.status, url: entry.url, body: entry.body };
       const options = postbackJobOptions(app.get(PostbackEnv), `${entry.id}.replay.${Date.now()}`);
       await withTimeout(queue.add('replay', data, options), app.get(CoreEnv).REDIS_COMMAND_TIMEOUT_MS, 'queueing the replay');
       out(`postback ${id} queued again`);

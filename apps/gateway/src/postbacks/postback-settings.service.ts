@@ -1,6 +1,6 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
 import { CoreEnv, PostbackEnv } from '@platform/config';
-import { PostbackLogEntry, PostbackQueueNames, PostbackView, generateWebhookSecret, isUuid } from '@platform/contracts';
+import { PostbackLogEntry, PostbackQueueNames, PostbackView, generateWebhookSecret, isLifecycleStatus, isUuid } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotWebhookRepository, PostbackRecord, PostbackRepository } from '@platform/database';
 import { InjectQueue, type ProducerQueue, postbackJobOptions, withTimeout } from '@platform/queue';
@@ -50,8 +50,8 @@ export class PostbackSettingsService {
   /** Queues the logged postback again (same webhook-id and body, the URL it was sent to); it counts as further attempts. */
   async replay(botId: string, id: string): Promise<PostbackLogEntry> {
     const entry = isLogId(id) ? await this.postbacks.find(botId, id) : null;
-    if (!entry) throw new NotFoundException(`No postback ${id} for this bot`);
-    const data = { id: entry.id, botId, messageId: entry.messageId, status: entry.status as never, url: entry.url, body: entry.body };
+    if (!entry || !isLifecycleStatus(entry.status)) throw new NotFoundException(`No postback ${id} for this bot`);
+    const data = { id: entry.id, botId, messageId: entry.messageId, status: entry.status, url: entry.url, body: entry.body };
     const jobId = `${entry.id}.replay.${Date.now()}`;
     await withTimeout(this.queue.add('replay', data, postbackJobOptions(this.env, jobId)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the replay');
     return logEntry(entry);
@@ -61,7 +61,7 @@ export class PostbackSettingsService {
 /** `<message uuid>.<status>` */
 function isLogId(id: string): boolean {
   const [messageId, status, ...rest] = id.split('.');
-  return rest.length === 0 && isUuid(messageId) && ['sent', 'delivered', 'read', 'failed'].includes(status);
+  return rest.length === 0 && isUuid(messageId) && status !== undefined && isLifecycleStatus(status);
 }
 
 export function logEntry(r: PostbackRecord): PostbackLogEntry {

@@ -4,7 +4,12 @@ export const PostbackQueueNames = {
 } as const;
 
 /** The message statuses that are reported, to postback URLs and on the lifecycle stream. */
-export type LifecycleStatus = 'sent' | 'delivered' | 'read' | 'failed';
+export const LIFECYCLE_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
+
+export function isLifecycleStatus(value: string): value is LifecycleStatus {
+  return (LIFECYCLE_STATUSES as readonly string[]).includes(value);
+}
 
 /** One status change of one message, as the point that recorded it saw it. */
 export interface MessageStatusChange {
