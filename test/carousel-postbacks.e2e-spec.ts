@@ -124,6 +124,14 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
     expect(failed.body).toMatchObject({ status: 'failed', error: { code: '131026', text: 'Message undeliverable' }, customPayload: null });
   });
 
+  it("the worker's final failure (Meta refuses the send) is posted with Meta's code", async () => {
+    cloud.reply({ status: 400, errorCode: 131009, errorMessage: 'Parameter value is not valid' });
+    const msgId = await trigger({ customPayload: [1, 2] });
+    const [failed] = await receiver.waitFor((c) => c.body.messageId === msgId && c.body.status === 'failed');
+    expect(failed.body).toMatchObject({ status: 'failed', error: { code: '131009', text: expect.any(String) }, customPayload: [1, 2] });
+    expect(postbacksOf(msgId).map((c) => c.body.status)).toEqual(['failed']);
+  });
+
   it('a failing receiver is retried with backoff until it answers 2xx; the delivery log shows it and replays an entry', async () => {
     receiver.failNext(503, 500);
     const msgId = await trigger({ customPayload: 'plain string' });
