@@ -72,6 +72,9 @@ async function main() {
       WHATSAPP_API_BASE_URL: whatsappBase,
       PORT: String(port),
       HOST: process.env.HOST ?? '127.0.0.1',
+      // A local run posts to receivers on this machine (http, loopback): development settings, off by default elsewhere.
+      WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? 'true',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? 'true',
     };
     if (sandbox) {
       // The sandbox signs its status webhooks with a secret of this run, as Meta signs with the app secret.

@@ -5,6 +5,7 @@ import {
   CoreEnv,
   CryptoEnv,
   HttpEnv,
+  PostbackEnv,
   PushRpcEnv,
   SdkEnv,
   WebhookDeliveryEnv,
@@ -31,4 +32,5 @@ export const GATEWAY_ENV = [
   WebhookDeliveryEnv,
   ConversationEnv,
   WebChatEnv,
+  PostbackEnv,
 ];

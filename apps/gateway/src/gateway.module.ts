@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, LoadedEnv } from '@platform/config';
-import { ConversationQueueNames, QueueNames, SdkQueueNames } from '@platform/contracts';
+import { ConversationQueueNames, PostbackQueueNames, QueueNames, SdkQueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
@@ -21,6 +21,7 @@ import { BotWebhooksModule } from './bot-webhooks/bot-webhooks.module.js';
 import { WhatsAppWebhooksModule } from './whatsapp-webhooks/whatsapp-webhooks.module.js';
 import { ConversationsModule } from './conversations/conversations.module.js';
 import { WebChatPageModule } from './web-chat-page/web-chat-page.module.js';
+import { PostbacksModule } from './postbacks/postbacks.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -32,7 +33,7 @@ export class GatewayModule {
         ConfigModule.forEnv(env),
         DatabaseModule,
         CryptoModule,
-        QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook, ConversationQueueNames.conversationReply]),
+        QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook, ConversationQueueNames.conversationReply, PostbackQueueNames.postback]),
         HealthModule,
         CarouselModule,
         MessagesModule,
@@ -50,6 +51,7 @@ export class GatewayModule {
         WhatsAppWebhooksModule,
         ConversationsModule,
         WebChatPageModule,
+        PostbacksModule,
       ],
     };
   }

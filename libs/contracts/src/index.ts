@@ -15,3 +15,4 @@ export * from './sdk/index.js';
 export * from './console/index.js';
 export * from './conversations/index.js';
 export * from './whatsapp/sender-throughput.js';
+export * from './postbacks/index.js';

@@ -1,6 +1,7 @@
 import type { CarouselDispatchJob } from './carousel/carousel-dispatch.job.js';
 import { ConversationQueueNames, type ConversationReplyJob } from './conversations/conversation-reply.job.js';
 import { PushQueueNames, type PushBatchJob, type PushPlanJob } from './push/push-queues.js';
+import { PostbackQueueNames, type PostbackJob } from './postbacks/postback.job.js';
 import { SdkQueueNames, type BotWebhookJob } from './sdk/webhook.dto.js';
 
 /** BullMQ queue names shared by producers and workers. */
@@ -20,6 +21,8 @@ export interface QueueJobs {
   [SdkQueueNames.botWebhook]: { 'session.started': BotWebhookJob; 'app.event': BotWebhookJob; 'message.received': BotWebhookJob };
   /** Named after the conversation's channel. */
   [ConversationQueueNames.conversationReply]: { whatsapp: ConversationReplyJob };
+  /** `deliver`: a status change's first delivery; `replay`: an administrator re-sends a logged one. */
+  [PostbackQueueNames.postback]: { deliver: PostbackJob; replay: PostbackJob };
 }
 
 export type QueueName = keyof QueueJobs;
@@ -32,4 +35,5 @@ export const QueueJobNames: { readonly [Q in QueueName]: ReadonlyArray<JobName<Q
   [PushQueueNames.fanout]: ['plan', 'batch'],
   [SdkQueueNames.botWebhook]: ['session.started', 'app.event', 'message.received'],
   [ConversationQueueNames.conversationReply]: ['whatsapp'],
+  [PostbackQueueNames.postback]: ['deliver', 'replay'],
 };

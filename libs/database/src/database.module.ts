@@ -13,6 +13,7 @@ import { BotWebhookRepository } from './repositories/bot-webhook.repository.js';
 import { MembershipRepository } from './repositories/membership.repository.js';
 import { MessageLogRepository } from './repositories/message-log.repository.js';
 import { DeviceDirectoryRepository } from './repositories/device-directory.repository.js';
+import { PostbackRepository } from './repositories/postback.repository.js';
 import { UserRepository } from './repositories/user.repository.js';
 import { TokenRepository } from './repositories/token.repository.js';
 import { OAuthClientRepository } from './repositories/oauth-client.repository.js';
@@ -21,7 +22,7 @@ import { ConversationRepository } from './repositories/conversation.repository.j
 
 const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository,
   UserRepository, TokenRepository, OAuthClientRepository, AuthorizationCodeRepository, ConversationRepository,
-  MembershipRepository, MessageLogRepository, DeviceDirectoryRepository];
+  MembershipRepository, MessageLogRepository, DeviceDirectoryRepository, PostbackRepository];
 
 @Global()
 @Module({ providers: [PrismaService, ...repositories], exports: [PrismaService, ...repositories] })

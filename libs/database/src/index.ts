@@ -13,6 +13,7 @@ export * from './repositories/device.repository.js';
 export * from './repositories/notification.repository.js';
 export * from './repositories/sdk-session.repository.js';
 export * from './repositories/bot-webhook.repository.js';
+export * from './repositories/postback.repository.js';
 export * from './repositories/user.repository.js';
 export * from './repositories/token.repository.js';
 export * from './repositories/oauth-client.repository.js';

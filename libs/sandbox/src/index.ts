@@ -6,3 +6,4 @@ export * from './google-oauth-sandbox.js';
 export * from './fcm-sandbox.js';
 export * from './bot-webhook-server.js';
 export * from './echo-bot.js';
+export * from './postback-receiver.js';

@@ -17,6 +17,7 @@ import type { SendOutcome } from '../whatsapp/cloud-api-answer.js';
 import type { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
 import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
 import type { WhatsAppEnv } from '@platform/config';
+import type { MessageLifecyclePublisher } from '@platform/queue';
 import type { SenderPacer } from '../pacing/sender-pacer.js';
 
 const data: CarouselDispatchJob = {
@@ -72,6 +73,7 @@ function setup(o: Options = {}) {
       if (o.claimError) throw o.claimError;
       return batch.map((m) => (o.claim ? o.claim(m) : { id: m.id, templateId: m.templateId, senderId: m.senderId, recipient: m.recipient, attempts: 2 }));
     },
+    currentChange: async () => null,
     markSentMany: async (batch: ReadonlyArray<{ id: string; providerMessageId: string }>) => {
       sentRows.push(...batch);
       return batch.map(() => undefined);
@@ -92,7 +94,8 @@ function setup(o: Options = {}) {
   // Pacing always lets the message go here: its own e2e test proves the pacing.
   const pacer = { pace: async () => ({ go: true }), slowDown: async () => 1 } as unknown as SenderPacer;
   const env = { WHATSAPP_THROTTLE_RETRIES: 20 } as WhatsAppEnv;
-  const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env);
+  const lifecycle = { publish: async () => undefined } as unknown as MessageLifecyclePublisher;
+  const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env, lifecycle);
   return { handler, claimed, claimBatches, sentRows, errors, sends };
 }
 

@@ -6,7 +6,7 @@ import { CarouselDispatchJob } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { TickBatcher } from '@platform/common';
 import { AcceptedMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository } from '@platform/database';
-import { isFinalAttempt } from '@platform/queue';
+import { MessageLifecyclePublisher, isFinalAttempt } from '@platform/queue';
 import { SenderPacer } from '../pacing/sender-pacer.js';
 import { SendOutcome } from '../whatsapp/cloud-api-answer.js';
 import { throttleDelayMs } from '../whatsapp/throttle-delay.js';
@@ -36,7 +36,7 @@ export class CarouselDispatchHandler {
   private readonly logger = new Logger('CarouselDispatch');
   // Concurrent jobs share their claim and sent statements (one each per event-loop turn).
   private readonly claims = new TickBatcher<AcceptedMessage, ClaimedMessage | null>((m) => this.messages.startAttempts(m));
-  private readonly sends = new TickBatcher<{ id: string; providerMessageId: string }, void>((s) => this.messages.markSentMany(s));
+  private readonly sends = new TickBatcher((s: Array<{ id: string; providerMessageId: string }>) => this.messages.markSentMany(s));
 
   constructor(
     private readonly messages: MessageRepository,
@@ -45,6 +45,7 @@ export class CarouselDispatchHandler {
     private readonly catalog: CarouselCatalog,
     private readonly pacer: SenderPacer,
     private readonly env: WhatsAppEnv,
+    private readonly lifecycle: MessageLifecyclePublisher,
   ) {}
 
   async handle(job: Job<CarouselDispatchJob>, lockToken?: string): Promise<string> {
@@ -64,6 +65,7 @@ export class CarouselDispatchHandler {
     const [template, sender] = await Promise.all([this.catalog.template(message.templateId), this.catalog.sender(message.senderId)]);
     if (!template || !sender) {
       await this.messages.recordError(messageId, 'configuration', 'the template or sender of this message was deleted', true);
+      await this.reportFailed(messageId);
       throw new UnrecoverableError('template or sender deleted');
     }
 
@@ -72,6 +74,7 @@ export class CarouselDispatchHandler {
       token = this.secrets.decrypt(sender.accessTokenEncrypted);
     } catch (err) {
       await this.messages.recordError(messageId, 'credentials', `sender access token cannot be decrypted: ${(err as Error).message}`, true);
+      await this.reportFailed(messageId);
       throw new UnrecoverableError('sender access token cannot be decrypted');
     }
     const body = renderCarouselMessage(template, message.recipient, job.data.cards, job.data.bodyParameters);
@@ -80,7 +83,7 @@ export class CarouselDispatchHandler {
     attempts.inc({ outcome: outcome.kind });
 
     if (outcome.kind === 'sent') {
-      await this.sends.submit({ id: messageId, providerMessageId: outcome.providerMessageId });
+      await this.lifecycle.publish([await this.sends.submit({ id: messageId, providerMessageId: outcome.providerMessageId })]);
       this.logger.log(`message ${messageId} sent as ${outcome.providerMessageId} (attempt ${attempt})`);
       return outcome.providerMessageId;
     }
@@ -90,6 +93,7 @@ export class CarouselDispatchHandler {
     if (outcome.kind === 'throttled' && outcome.scope === 'sender') await this.slowDown(sender.phoneNumberId);
     const lastAttempt = outcome.kind === 'failed' || isFinalAttempt(job);
     await this.messages.recordError(messageId, outcome.code, outcome.text, lastAttempt);
+    if (lastAttempt) await this.reportFailed(messageId);
     this.logger.warn(`message ${messageId} attempt ${attempt} ${lastAttempt ? 'failed' : 'will be retried'}: ${outcome.code} ${outcome.text}`);
     if (outcome.kind === 'failed') throw new UnrecoverableError(`${outcome.code}: ${outcome.text}`);
     throw new Error(`${outcome.code}: ${outcome.text}`);
@@ -131,6 +135,12 @@ export class CarouselDispatchHandler {
       return undefined;
     });
     if (factor !== undefined) this.logger.warn(`sender ${phoneNumberId}: Meta reports its throughput used up; pacing at ${factor} of its rate for a while`);
+
+  }
+
+  /** Publishes a message's final failure (lifecycle stream, postback). */
+  private async reportFailed(messageId: string): Promise<void> {
+    await this.lifecycle.publish([await this.messages.currentChange(messageId)]);
   }
 
   /** Postgres is down: the job goes back to the delayed set and tries again later, its attempts untouched. */
@@ -143,6 +153,6 @@ export class CarouselDispatchHandler {
 
 /** The message as the gateway accepted it, from its job. */
 export function acceptedMessage(job: Job<CarouselDispatchJob>): AcceptedMessage {
-  const { messageId, botId, templateId, senderId, channel, recipient } = job.data;
-  return { id: messageId, botId, templateId, senderId, channel, recipient, acceptedAt: new Date(job.timestamp) };
+  const { messageId, botId, templateId, senderId, channel, recipient, postbackUrl, customPayload } = job.data;
+  return { id: messageId, botId, templateId, senderId, channel, recipient, acceptedAt: new Date(job.timestamp), postbackUrl, customPayload };
 }

@@ -9,6 +9,7 @@ import {
   type Template,
 } from '@platform/database';
 import { RedisUnavailableError } from '@platform/queue';
+import type { PostbackUrlChecker } from '../postbacks/postback-url.checker.js';
 import type { PostgresLiveness } from './postgres-liveness.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
 import type { TriggerBatcher } from './trigger-batcher.js';
@@ -69,7 +70,8 @@ function setup(o: Options = {}) {
       if (o.postgresDown) throw new DatabaseUnavailableError('the last connection check of Postgres failed');
     },
   } as unknown as PostgresLiveness;
-  return { service: new CarouselTriggerService(catalog, senders, batcher, postgres), enqueued, lookups };
+  const postbackUrls = { problem: async () => null } as unknown as PostbackUrlChecker;
+  return { service: new CarouselTriggerService(catalog, senders, batcher, postgres, postbackUrls), enqueued, lookups };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ status: number; message: unknown }> {

@@ -5,6 +5,7 @@ import { CarouselDispatchJob, TemplateCardSpec, TriggerCarouselDto, isUuid } fro
 import { CarouselCatalog, ChannelSenderRepository } from '@platform/database';
 import { PostgresLiveness } from './postgres-liveness.js';
 import { templateValues } from './template-values.js';
+import { PostbackUrlChecker } from '../postbacks/postback-url.checker.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
 const queued = new Counter({ name: 'carousel_messages_queued_total', help: 'Carousel messages accepted and queued' });
@@ -21,6 +22,7 @@ export class CarouselTriggerService {
     private readonly senders: ChannelSenderRepository,
     private readonly batcher: TriggerBatcher,
     private readonly postgres: PostgresLiveness,
+    private readonly postbackUrls: PostbackUrlChecker,
   ) {}
 
   /** Returns the message id once the job is in Redis. */
@@ -55,6 +57,11 @@ export class CarouselTriggerService {
       cards: template.cards as TemplateCardSpec[] | null,
     });
 
+    const postbackUrl = dto.config?.postbackUrl;
+    const postbackProblem = postbackUrl === undefined ? null : await this.postbackUrls.problem(postbackUrl);
+    if (postbackProblem) throw new BadRequestException(`config.postbackUrl ${postbackProblem}`);
+    const customPayload = dto.config?.customPayload ?? null;
+
     const job: CarouselDispatchJob = {
       messageId: randomUUID(),
       botId,
@@ -63,6 +70,8 @@ export class CarouselTriggerService {
       channel: template.channel,
       recipient: withoutPlus(dto.userDetails.number),
       ...values,
+      ...(postbackUrl !== undefined && { postbackUrl }),
+      ...(customPayload !== null && { customPayload }),
     };
     await this.batcher.enqueue(job);
     queued.inc();

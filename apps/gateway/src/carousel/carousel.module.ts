@@ -2,9 +2,10 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
 import { CarouselCatalogModule } from '@platform/database';
 import { PostgresLiveness } from './postgres-liveness.js';
+import { PostbacksModule } from '../postbacks/postbacks.module.js';
 import { CarouselTriggerRoute } from './carousel-trigger.route.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
-@Module({ imports: [AuthModule, CarouselCatalogModule], providers: [CarouselTriggerRoute, CarouselTriggerService, TriggerBatcher, PostgresLiveness], exports: [CarouselTriggerService] })
+@Module({ imports: [AuthModule, CarouselCatalogModule, PostbacksModule], providers: [CarouselTriggerRoute, CarouselTriggerService, TriggerBatcher, PostgresLiveness], exports: [CarouselTriggerService] })
 export class CarouselModule {}

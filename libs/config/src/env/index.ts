@@ -16,3 +16,4 @@ export * from './whatsapp-webhook-env.js';
 export * from './worker-env.js';
 export * from './conversation-env.js';
 export * from './web-chat-env.js';
+export * from './postback-env.js';

@@ -21,4 +21,8 @@ export interface CarouselDispatchJob {
   cards: Array<{ mediaLink: string; bodyParameters?: string[]; buttons?: DispatchButton[] }>;
   /** Throttling answers of Meta so far (the worker sets it when it delays the message for one). */
   throttles?: number;
+  /** The trigger's config.postbackUrl (checked by the gateway), stored with the message. */
+  postbackUrl?: string;
+  /** The trigger's config.customPayload, stored with the message and echoed in its postbacks. */
+  customPayload?: unknown;
 }

@@ -12,9 +12,12 @@ import {
   IsUrl,
   Matches,
   MaxLength,
+  Validate,
   ValidateBy,
   ValidateIf,
   ValidateNested,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
 } from 'class-validator';
 
 export const SUPPORTED_CHANNELS = ['whatsapp'] as const;
@@ -148,6 +151,34 @@ export class UserDetailsDto {
   number: string;
 }
 
+/** Largest config.customPayload, as serialized JSON (bytes of UTF-8). */
+export const MAX_CUSTOM_PAYLOAD_BYTES = 4096;
+
+@ValidatorConstraint({ name: 'customPayloadSize' })
+class CustomPayloadSize implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    const json = JSON.stringify(value);
+    return json !== undefined && Buffer.byteLength(json, 'utf8') <= MAX_CUSTOM_PAYLOAD_BYTES;
+  }
+  defaultMessage(): string {
+    return `$property must be JSON of at most ${MAX_CUSTOM_PAYLOAD_BYTES} bytes serialized`;
+  }
+}
+
+/** Per-trigger delivery reporting: where status changes are POSTed, and what is echoed with them. */
+export class TriggerConfigDto {
+  /** Overrides the bot's postback URL for this message (the address is checked: public hosts only). */
+  @IsOptional()
+  @MaxLength(2048, { message: '$property must be at most 2048 characters' })
+  @IsString({ message: '$property must be a string' })
+  postbackUrl?: string;
+
+  /** Any JSON value, echoed in every postback and lifecycle event of this message. */
+  @IsOptional()
+  @Validate(CustomPayloadSize)
+  customPayload?: unknown;
+}
+
 /** Body of POST /api/engagements/notifications/v2/push (spec: carousel template trigger request). */
 export class TriggerCarouselDto {
   @IsDefined({ message: '$property is required' })
@@ -161,6 +192,12 @@ export class TriggerCarouselDto {
   @ValidateNested()
   @Type(() => CarouselNotificationDto)
   notification: CarouselNotificationDto;
+
+  @IsOptional()
+  @IsObject({ message: '$property must be an object' })
+  @ValidateNested()
+  @Type(() => TriggerConfigDto)
+  config?: TriggerConfigDto;
 }
 
 export interface TriggerCarouselResponse {

@@ -79,6 +79,7 @@ describe('isCertainlyValidTrigger (the fast path) never accepts what class-valid
     ['buttons not an array', (b: any) => (b.notification.params.cards[1].buttons = { payload: 'p' })],
     ['non-string message body parameter', (b: any) => (b.notification.params.bodyParameters = [2])],
     ['a card field the platform does not read (class-validator drops it)', (b: any) => (b.notification.params.cards[0].title = 'Summer')],
+    ['a config object (postback URL and custom payload)', (b: any) => (b.config = { postbackUrl: 'https://hooks.example.com/pb', customPayload: { a: 1 } })],
     ['__proto__ key', (b: any) => (b.userDetails = JSON.parse('{"number":"+919876543210","__proto__":{"x":1}}'))],
   ])('sends %s to class-validator', (_name, change) => {
     const body = valid();

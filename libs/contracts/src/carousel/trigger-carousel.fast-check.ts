@@ -10,7 +10,8 @@ const MAX_ACCEPTED_LINKS = 10_000;
  * The carousel trigger's hot path: true only when `body` certainly passes every TriggerCarouselDto rule
  * (the same checks, written out once instead of walked by reflection per request, ~10x cheaper). Any
  * doubt answers false, and the request goes through class-validator, which words the 400.
- * trigger-carousel.fast-check.spec.ts holds it to the DTO.
+ * A body with the optional `config` has three keys and so always goes to class-validator (its postback
+ * URL needs an address check anyway). trigger-carousel.fast-check.spec.ts holds it to the DTO.
  */
 export function isCertainlyValidTrigger(body: unknown): body is TriggerCarouselDto {
   if (!hasOnlyKeys(body, ['userDetails', 'notification'], 2)) return false;
