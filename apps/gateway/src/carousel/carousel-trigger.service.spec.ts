@@ -16,7 +16,7 @@ import type { TriggerBatcher } from './trigger-batcher.js';
 
 const BOT = 'b0000000-0000-4000-8000-000000000001';
 const TEMPLATE_ID = 'a0000000-0000-4000-8000-000000000001';
-const template = { id: TEMPLATE_ID, botId: BOT, channel: 'whatsapp', cardCount: 2 } as unknown as Template;
+const template = { id: TEMPLATE_ID, botId: BOT, channel: 'whatsapp', cardCount: 2, status: 'APPROVED', bodyParameterCount: 0, cards: null } as unknown as Template;
 const sender = { id: 'sender-1', botId: BOT, channel: 'whatsapp', number: '15550001111' } as unknown as ChannelSender;
 
 function dto(overrides: { templateId?: string; sender?: string; number?: string; cards?: TriggerCarouselDto['notification']['params']['cards'] } = {}) {
