@@ -141,6 +141,8 @@ export class EventStream {
     this.watchdog = setTimeout(() => {
       if (socket === this.socket) this.dropSilent(socket);
     }, ms);
+    // Under Node, the silence timer alone must not keep a process alive (the socket does while it is open).
+    (this.watchdog as { unref?: () => void }).unref?.();
   }
 
   /**
