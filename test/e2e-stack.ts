@@ -49,7 +49,7 @@ export interface Stack {
   seed: SeededBot;
   /** One more gateway on the same database and Redis (a replica), closed with the stack. */
   replica(overrides?: Env): Promise<{ app: NestFastifyApplication; url: string }>;
-  /** Runs `close` when the stack closes, before the apps (queues, clients, child processes). */
+  /** Runs `close` when the stack closes, before any part of it (queues, clients, child processes of the test). */
   defer(close: () => unknown): void;
   /** Closes everything in the reverse order it started; every part is closed even when one fails. */
   close(): Promise<void>;
@@ -57,84 +57,93 @@ export interface Stack {
 
 /** Starts a stack; the caller closes it. On a failure what had started is closed again. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const stack = unstarted(options);
-  await start(stack, options);
+  const stack = new StackParts(options);
+  await stack.start(options);
   return stack;
 }
 
 /** A stack started in beforeAll and closed in afterAll of the enclosing describe; its fields are set once beforeAll ran. */
 export function useStack(options: StackOptions = {}, timeoutMs?: number): Stack {
-  const stack = unstarted(options);
-  beforeAll(() => start(stack, options), timeoutMs);
+  const stack = new StackParts(options);
+  beforeAll(() => stack.start(options), timeoutMs);
   afterAll(() => stack.close(), timeoutMs);
   return stack;
 }
 
-function unstarted(options: StackOptions): Stack {
-  const closers: Array<() => unknown> = [];
-  const stack = {
-    cloud: options.cloud === true ? new WhatsAppCloudSandbox() : options.cloud,
-    push: options.push === true ? new PushSandboxes() : options.push,
-    async replica(overrides: Env = {}) {
-      const app = await createGateway({ ...stack.env, ...overrides });
-      closers.push(() => app.close());
-      return { app, url: await listenGateway(app) };
-    },
-    defer(close: () => unknown) {
-      closers.push(close);
-    },
-    async close() {
-      let first: unknown;
-      for (let close = closers.pop(); close; close = closers.pop()) {
-        try {
-          await close();
-        } catch (err) {
-          first ??= err;
-        }
-      }
-      if (first) throw first;
-    },
-  } as Stack;
-  return stack;
-}
+class StackParts implements Stack {
+  env!: Env;
+  gateway!: NestFastifyApplication;
+  url!: string;
+  worker!: NestFastifyApplication;
+  pushService!: NestFastifyApplication;
+  cloud: WhatsAppCloudSandbox;
+  push: PushSandboxes;
+  seed!: SeededBot;
+  /** Closers of the test's own things, run first. */
+  private readonly deferred: Array<() => unknown> = [];
+  /** Closers of the parts, in the order they started. */
+  private readonly started: Array<() => unknown> = [];
 
-async function start(stack: Stack, options: StackOptions): Promise<void> {
-  try {
-    const env: Env = { WORKER_HEALTH_PORT: '0', PUSH_SERVICE_HEALTH_PORT: '0' };
-    if (stack.cloud) {
-      env.WHATSAPP_API_BASE_URL = `${await stack.cloud.listen()}/v21.0`;
-      stack.defer(() => stack.cloud.close());
+  constructor(options: StackOptions) {
+    this.cloud = options.cloud === true ? new WhatsAppCloudSandbox() : options.cloud!;
+    this.push = options.push === true ? new PushSandboxes() : options.push!;
+  }
+
+  async start(options: StackOptions): Promise<void> {
+    try {
+      const env: Env = { WORKER_HEALTH_PORT: '0', PUSH_SERVICE_HEALTH_PORT: '0' };
+      if (this.cloud) {
+        env.WHATSAPP_API_BASE_URL = `${await this.cloud.listen()}/v21.0`;
+        this.started.push(() => this.cloud.close());
+      }
+      if (this.push) {
+        await this.push.listen();
+        this.started.push(() => this.push.close());
+        Object.assign(env, this.push.settings());
+      }
+      for (const server of options.servers ?? []) {
+        await server.listen();
+        this.started.push(() => server.close());
+      }
+      const overrides = typeof options.env === 'function' ? await options.env() : options.env;
+      this.env = await createTestEnv({ ...env, ...overrides });
+      if (options.gateway ?? true) {
+        this.gateway = await this.app(createGateway(this.env));
+        this.url = await listenGateway(this.gateway);
+      }
+      if (options.worker) this.worker = await this.app(createChannelWorker(this.env));
+      if (options.pushService) this.pushService = await this.app(createPushService(this.env));
+      if (options.seed) this.seed = await seedCarouselBot(this.gateway);
+    } catch (err) {
+      await this.close().catch(() => undefined);
+      throw err;
     }
-    if (stack.push) {
-      await stack.push.listen();
-      stack.defer(() => stack.push.close());
-      Object.assign(env, stack.push.settings());
+  }
+
+  async replica(overrides: Env = {}): Promise<{ app: NestFastifyApplication; url: string }> {
+    const app = await this.app(createGateway({ ...this.env, ...overrides }));
+    return { app, url: await listenGateway(app) };
+  }
+
+  defer(close: () => unknown): void {
+    this.deferred.push(close);
+  }
+
+  async close(): Promise<void> {
+    let first: unknown;
+    for (let close = this.deferred.pop() ?? this.started.pop(); close; close = this.deferred.pop() ?? this.started.pop()) {
+      try {
+        await close();
+      } catch (err) {
+        first ??= err;
+      }
     }
-    for (const server of options.servers ?? []) {
-      await server.listen();
-      stack.defer(() => server.close());
-    }
-    const overrides = typeof options.env === 'function' ? await options.env() : options.env;
-    stack.env = await createTestEnv({ ...env, ...overrides });
-    if (options.gateway ?? true) {
-      const app = await createGateway(stack.env);
-      stack.defer(() => app.close());
-      stack.gateway = app;
-      stack.url = await listenGateway(app);
-    }
-    if (options.worker) {
-      const app = await createChannelWorker(stack.env);
-      stack.defer(() => app.close());
-      stack.worker = app;
-    }
-    if (options.pushService) {
-      const app = await createPushService(stack.env);
-      stack.defer(() => app.close());
-      stack.pushService = app;
-    }
-    if (options.seed) stack.seed = await seedCarouselBot(stack.gateway);
-  } catch (err) {
-    await stack.close().catch(() => undefined);
-    throw err;
+    if (first) throw first;
+  }
+
+  private async app(created: Promise<NestFastifyApplication>): Promise<NestFastifyApplication> {
+    const app = await created;
+    this.started.push(() => app.close());
+    return app;
   }
 }
