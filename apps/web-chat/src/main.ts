@@ -1,6 +1,7 @@
 import type { ConversationMessageView, QuickReply } from '@platform/contracts';
 import { textColorOn } from './bar-colors.js';
-import { ChatApiError, ChatClient, ClientState } from './chat-client.js';
+import { ChatClient, ClientState } from './chat-client.js';
+import { ChatApiError } from './chat-api.error.js';
 import { notifyHost, onHostCommand } from './host-bridge.js';
 import { readPageParams } from './page-params.js';
 import { renderMessage } from './render.js';

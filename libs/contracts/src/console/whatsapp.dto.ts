@@ -1,3 +1,4 @@
+import { OmitType, PartialType } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { PHONE_NUMBER } from '../carousel/trigger-carousel.dto.js';
 import type { TemplateCardSpec } from '../carousel/template-cards.js';
@@ -38,30 +39,8 @@ export class CreateSenderDto {
   throughput?: number;
 }
 
-/** Body of PATCH /v1/bots/:botId/whatsapp/senders/:senderId: what is given changes. */
-export class UpdateSenderDto {
-  @IsOptional()
-  @Matches(PHONE_NUMBER_ID, { message: '$property must be the numeric phone-number id of the WhatsApp Cloud API' })
-  @IsString({ message: '$property must be a string' })
-  phoneNumberId?: string;
-
-  @IsOptional()
-  @MaxLength(1024, { message: '$property must be at most 1024 characters' })
-  @IsNotEmpty({ message: '$property must not be empty' })
-  @IsString({ message: '$property must be a string' })
-  accessToken?: string;
-
-  @IsOptional()
-  @Matches(WABA_ID, { message: WABA_MESSAGE })
-  @IsString({ message: '$property must be a string' })
-  wabaId?: string;
-  /** Messages per second sent through this number, all workers together (default 80). */
-  @IsOptional()
-  @Max(SENDER_THROUGHPUT.max, { message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
-  @Min(SENDER_THROUGHPUT.min, { message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
-  @IsInt({ message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
-  throughput?: number;
-}
+/** Body of PATCH /v1/bots/:botId/whatsapp/senders/:senderId: what is given changes, with the create rules; the number cannot change. */
+export class UpdateSenderDto extends PartialType(OmitType(CreateSenderDto, ['number'] as const)) {}
 
 export interface SenderView {
   id: string;
