@@ -24,6 +24,11 @@ const paced = new Counter({
   help: "Messages moved to the delayed set until their sender number's next free send slot",
 });
 
+const refused = new Counter({
+  name: 'carousel_pace_refused_total',
+  help: "Messages ready to send but held back because their sender number's current second was full",
+});
+
 /** How long a job waits when Postgres cannot be reached before it tries again (not counted as an attempt). */
 const DATABASE_RETRY_MS = 5000;
 
@@ -54,7 +59,7 @@ export class CarouselDispatchHandler {
       if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
       throw err;
     };
-    // Paced before the claim, so waiting for a send slot counts no attempt.
+    // Waits for a slot of its sender number before the claim, so waiting counts no attempt.
     const pacedSender = await this.catalog.sender(job.data.senderId).catch(onOutage);
     if (pacedSender) await this.waitForSlot(job, pacedSender.phoneNumberId, pacedSender.throughput, lockToken);
     const message = await this.claims.submit(acceptedMessage(job)).catch(onOutage);
@@ -78,7 +83,10 @@ export class CarouselDispatchHandler {
       throw new UnrecoverableError('sender access token cannot be decrypted');
     }
     const body = renderCarouselMessage(template, message.recipient, job.data.cards, job.data.bodyParameters);
-    const outcome = await this.whatsapp.send(sender.phoneNumberId, token, body);
+    // Counted against the number's rate right before the request, so the second it is counted in is the one it lands in.
+    const sending = await this.pacer.sendCounted(sender.phoneNumberId, sender.throughput, () => this.whatsapp.send(sender.phoneNumberId, token, body));
+    if (!sending.sent) return this.secondFull(job, sending.waitMs, lockToken);
+    const outcome = sending.value;
     const attempt = message.attempts;
     attempts.inc({ outcome: outcome.kind });
 
@@ -99,12 +107,23 @@ export class CarouselDispatchHandler {
     throw new Error(`${outcome.code}: ${outcome.text}`);
   }
 
-  /** Sends only in a free slot of the sender number's rate: otherwise the job waits in the delayed set for its slot. */
+  /** Goes on only in a free slot of the sender number's rate: otherwise the job waits in the delayed set for its slot. */
   private async waitForSlot(job: Job<CarouselDispatchJob>, phoneNumberId: string, rate: number, lockToken?: string): Promise<void> {
-    const decision = await this.pacer.pace(phoneNumberId, job.id ?? job.data.messageId, rate);
+    const decision = await this.pacer.reserve(phoneNumberId, job.id ?? job.data.messageId, rate);
     if (decision.go) return;
     paced.inc();
     await job.moveToDelayed(Date.now() + decision.waitMs, lockToken);
+    throw new DelayedError();
+  }
+
+  /**
+   * The sender number's current second was full when the message was ready to go (sends still in flight
+   * from the second before, or a late run): its claim is un-counted and it waits in the delayed set.
+   */
+  private async secondFull(job: Job<CarouselDispatchJob>, waitMs: number, lockToken?: string): Promise<never> {
+    refused.inc();
+    await this.messages.releaseAttempt(job.data.messageId);
+    await job.moveToDelayed(Date.now() + waitMs, lockToken);
     throw new DelayedError();
   }
 
