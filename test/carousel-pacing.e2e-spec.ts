@@ -52,7 +52,11 @@ describe('carousel dispatch: per-sender pacing across worker processes', () => {
       workers.push(spawn(process.execPath, ['dist/apps/channel-worker/src/main.js'], { env: { ...process.env, ...env, WORKER_HEALTH_PORT: String(port) }, stdio: 'ignore' }));
     }
     // every worker takes jobs before the first message is queued
-    await until(async () => ((await Promise.all(healthUrls.map((u) => fetch(u).then((r) => r.ok, () => false)))).every(Boolean) ? true : undefined), 60_000, 'workers healthy');
+    await until(async () => {
+      const exited = workers.find((w) => w.exitCode !== null);
+      if (exited) throw new Error(`a worker exited with code ${exited.exitCode} before it was healthy`);
+      return (await Promise.all(healthUrls.map((u) => fetch(u).then((r) => r.ok, () => false)))).every(Boolean) ? true : undefined;
+    }, 60_000, 'workers healthy');
   }, 90_000);
 
   afterAll(async () => {

@@ -20,9 +20,9 @@ import { createRequestRedis, withTimeout } from '@platform/queue';
  *    land at Meta in any second from the one it was counted in to the one its answer came back in, and
  *    nothing bounds how long that takes (event-loop lag, a new connection, a busy host), so a send is
  *    counted in every second it is still in flight at the start of: each second's count begins with
- *    the sends in flight when it began. A margin at the end of a second (sends counted only in its
- *    first 850 ms) would hold only while every send took less than that margin to land. The margin of
- *    the slots only keeps most sends from being counted twice.
+ *    the sends in flight when it began. (Keeping sends out of a second's last EDGE_MARGIN_MS alone would
+ *    hold only while every send landed within that margin.) The slots' margin keeps most sends from
+ *    straddling two seconds, and so from being counted twice.
  *
  * A number slowed down after Meta answered 130429 lets only the slowed rate through, whatever was
  * reserved before.
