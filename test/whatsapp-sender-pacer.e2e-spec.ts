@@ -74,6 +74,22 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     await Promise.all(started);
   }, 30_000);
 
+  it('a send allowed to wait goes in the first second with room', async () => {
+    const p = pacer();
+    const order: string[] = [];
+    const hanging = hangingSend();
+    const first = p.sendCounted('pn-wait', 1, hanging.send);
+    await until(async () => ((await inFlight('pn-wait')) === 1 ? true : undefined), 10_000, 'first send in flight');
+    const waiting = p.sendCounted('pn-wait', 1, async () => order.push('second sent'), 10_000);
+    await nextSecond();
+    await nextSecond();
+    order.push('first answered');
+    hanging.answer();
+    await first;
+    expect(await waiting).toMatchObject({ sent: true });
+    expect(order).toEqual(['first answered', 'second sent']);
+  }, 30_000);
+
   it('a send whose answer never comes (its worker died) stops counting after the HTTP timeout', async () => {
     const p = pacer(100); // counted for 1.1 s at most
     for (let i = 0; i < RATE; i++) void p.sendCounted('pn-dead', RATE, () => new Promise(() => undefined));

@@ -60,8 +60,9 @@ interface Options {
   sender?: ChannelSender | null;
   /** What the pacer answers before the claim (default: go). */
   reserve?: PaceDecision;
-  /** Set: the pacer finds the sender's current second full when the message is ready, asking it to wait this long. */
+  /** Set: the pacer finds no second of the sender with room within the wait the handler allows, asking it to wait this long. */
   secondFullMs?: number;
+  releaseError?: unknown;
 }
 
 function setup(o: Options = {}) {
@@ -71,7 +72,7 @@ function setup(o: Options = {}) {
   const errors: Array<[string, string | null, string, boolean]> = [];
   const sends: Array<{ phoneNumberId: string; token: string; body: unknown }> = [];
   const released: string[] = [];
-  const paced: Array<{ phase: 'reserve' | 'send'; phoneNumberId: string; rate: number }> = [];
+  const paced: Array<{ phase: 'reserve' | 'send'; phoneNumberId: string; rate: number; maxWaitMs?: number }> = [];
   const messages = {
     startAttempts: async (batch: readonly AcceptedMessage[]) => {
       claimed.push(...batch);
@@ -85,7 +86,10 @@ function setup(o: Options = {}) {
       return batch.map(() => undefined);
     },
     recordError: async (id: string, code: string | null, text: string, final: boolean) => void errors.push([id, code, text, final]),
-    releaseAttempt: async (id: string) => void released.push(id),
+    releaseAttempt: async (id: string) => {
+      if (o.releaseError) throw o.releaseError;
+      released.push(id);
+    },
   } as unknown as MessageRepository;
   const whatsapp = {
     send: async (phoneNumberId: string, token: string, body: unknown) => {
@@ -104,8 +108,8 @@ function setup(o: Options = {}) {
       paced.push({ phase: 'reserve', phoneNumberId, rate });
       return o.reserve ?? { go: true };
     },
-    sendCounted: async <T>(phoneNumberId: string, rate: number, send: () => Promise<T>): Promise<CountedSend<T>> => {
-      paced.push({ phase: 'send', phoneNumberId, rate });
+    sendCounted: async <T>(phoneNumberId: string, rate: number, send: () => Promise<T>, maxWaitMs?: number): Promise<CountedSend<T>> => {
+      paced.push({ phase: 'send', phoneNumberId, rate, maxWaitMs });
       return o.secondFullMs === undefined ? { sent: true, value: await send() } : { sent: false, waitMs: o.secondFullMs };
     },
     slowDown: async () => 1,
@@ -229,7 +233,7 @@ describe('CarouselDispatchHandler', () => {
     await handler.handle(fakeJob().job);
     expect(paced).toEqual([
       { phase: 'reserve', phoneNumberId: 'pn-1', rate: 80 },
-      { phase: 'send', phoneNumberId: 'pn-1', rate: 80 },
+      { phase: 'send', phoneNumberId: 'pn-1', rate: 80, maxWaitMs: 1500 },
     ]);
     expect(sends).toHaveLength(1);
   });
@@ -262,5 +266,13 @@ describe('CarouselDispatchHandler', () => {
     expect(sends).toEqual([]);
     expect(errors).toEqual([]);
     expect(sentRows).toEqual([]);
+  });
+
+  it('still moves to delayed when Postgres cannot take the claim back (that attempt stays counted)', async () => {
+    const { handler, released } = setup({ secondFullMs: 300, releaseError: new DatabaseUnavailableError(new Error('timeout exceeded when trying to connect')) });
+    const { job, delays } = fakeJob();
+    await expect(handler.handle(job, 'lock-1')).rejects.toBeInstanceOf(DelayedError);
+    expect(released).toEqual([]);
+    expect(delays).toHaveLength(1);
   });
 });

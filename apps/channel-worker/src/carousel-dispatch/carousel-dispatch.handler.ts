@@ -26,8 +26,15 @@ const paced = new Counter({
 
 const refused = new Counter({
   name: 'carousel_pace_refused_total',
-  help: "Messages ready to send but held back because their sender number's current second was full",
+  help: "Messages ready to send but sent back to the delayed set because their sender number's seconds stayed full",
 });
+
+/**
+ * How long a message ready to send waits in its job for a second of its number with room (sends of the
+ * second before still in flight, or its claim took long): long enough for the next second, so it seldom
+ * has to give its claim back and queue again.
+ */
+const MAX_IN_JOB_PACING_WAIT_MS = 1500;
 
 /** How long a job waits when Postgres cannot be reached before it tries again (not counted as an attempt). */
 const DATABASE_RETRY_MS = 5000;
@@ -84,7 +91,7 @@ export class CarouselDispatchHandler {
     }
     const body = renderCarouselMessage(template, message.recipient, job.data.cards, job.data.bodyParameters);
     // Counted against the number's rate right before the request, so the second it is counted in is the one it lands in.
-    const sending = await this.pacer.sendCounted(sender.phoneNumberId, sender.throughput, () => this.whatsapp.send(sender.phoneNumberId, token, body));
+    const sending = await this.pacer.sendCounted(sender.phoneNumberId, sender.throughput, () => this.whatsapp.send(sender.phoneNumberId, token, body), MAX_IN_JOB_PACING_WAIT_MS);
     if (!sending.sent) return this.secondFull(job, sending.waitMs, lockToken);
     const outcome = sending.value;
     const attempt = message.attempts;
@@ -117,12 +124,14 @@ export class CarouselDispatchHandler {
   }
 
   /**
-   * The sender number's current second was full when the message was ready to go (sends still in flight
-   * from the second before, or a late run): its claim is un-counted and it waits in the delayed set.
+   * The sender number's seconds stayed full while the message was ready to go: its claim is un-counted
+   * (if Postgres lets it: else that attempt stays counted) and it waits in the delayed set.
    */
   private async secondFull(job: Job<CarouselDispatchJob>, waitMs: number, lockToken?: string): Promise<never> {
     refused.inc();
-    await this.messages.releaseAttempt(job.data.messageId);
+    await this.messages.releaseAttempt(job.data.messageId).catch((err: unknown) => {
+      if (!(err instanceof DatabaseUnavailableError)) throw err;
+    });
     await job.moveToDelayed(Date.now() + waitMs, lockToken);
     throw new DelayedError();
   }

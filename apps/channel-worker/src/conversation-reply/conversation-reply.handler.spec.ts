@@ -19,11 +19,10 @@ const reply = {
   conversation: { senderId: 's1', userId: '919876543210' },
 };
 
-/** `full`: how many times the pacer finds the second full before it lets a send through, and the wait it asks for. */
-function setup(full: { times: number; waitMs: number } = { times: 0, waitMs: 0 }) {
+/** `full`: the pacer finds no second with room within the wait the handler allows. */
+function setup(full = false) {
   const events: string[] = [];
   const failed: Array<[string, string, boolean]> = [];
-  let refusals = full.times;
   const conversations = {
     claimReply: async () => reply,
     markSent: async (id: string, wamid: string) => void events.push(`marked ${id} sent as ${wamid}`),
@@ -39,13 +38,12 @@ function setup(full: { times: number; waitMs: number } = { times: 0, waitMs: 0 }
     },
   } as unknown as WhatsAppCloudClient;
   const pacer = {
-    sendCounted: async <T>(phoneNumberId: string, rate: number, send: () => Promise<T>): Promise<CountedSend<T>> => {
-      if (refusals > 0) {
-        refusals--;
-        events.push(`second full for ${phoneNumberId} at ${rate}/s`);
-        return { sent: false, waitMs: full.waitMs };
+    sendCounted: async <T>(phoneNumberId: string, rate: number, send: () => Promise<T>, maxWaitMs = 0): Promise<CountedSend<T>> => {
+      if (full) {
+        events.push(`no room for ${phoneNumberId} at ${rate}/s within ${maxWaitMs} ms`);
+        return { sent: false, waitMs: 400 };
       }
-      events.push(`counted for ${phoneNumberId} at ${rate}/s`);
+      events.push(`counted for ${phoneNumberId} at ${rate}/s, waiting up to ${maxWaitMs} ms`);
       return { sent: true, value: await send() };
     },
   } as unknown as SenderPacer;
@@ -57,29 +55,22 @@ function setup(full: { times: number; waitMs: number } = { times: 0, waitMs: 0 }
 describe('ConversationReplyHandler', () => {
   beforeAll(() => Logger.overrideLogger(false));
 
-  it("counts each message of a reply against its sender number's rate right before sending it", async () => {
+  it("counts each message of a reply against its sender number's rate right before sending it, waiting up to 10 s for room", async () => {
     const { handler, job, events } = setup();
     await expect(handler.handle(job)).resolves.toBe('sent');
     expect(events).toEqual([
-      'counted for pn-1 at 5/s',
+      'counted for pn-1 at 5/s, waiting up to 10000 ms',
       'sent 1 through pn-1 with plain:sealed',
-      'counted for pn-1 at 5/s',
+      'counted for pn-1 at 5/s, waiting up to 10000 ms',
       'sent 2 through pn-1 with plain:sealed',
       'marked r1 sent as wamid.2',
     ]);
   });
 
-  it('waits for the next second when the current one is full, then sends', async () => {
-    const { handler, job, events, failed } = setup({ times: 2, waitMs: 5 });
-    await expect(handler.handle(job)).resolves.toBe('sent');
-    expect(events.slice(0, 4)).toEqual(['second full for pn-1 at 5/s', 'second full for pn-1 at 5/s', 'counted for pn-1 at 5/s', 'sent 1 through pn-1 with plain:sealed']);
-    expect(failed).toEqual([]);
-  });
-
-  it('gives up the attempt (retried by BullMQ, not final) when the rate leaves no room within the wait it allows', async () => {
-    const { handler, job, events, failed } = setup({ times: 1, waitMs: 60_000 });
+  it('gives up the attempt (retried by BullMQ, not final) when the rate leaves no room within that wait', async () => {
+    const { handler, job, events, failed } = setup(true);
     await expect(handler.handle(job)).rejects.toThrow(/no room for this reply/);
-    expect(events).toEqual(['second full for pn-1 at 5/s']);
+    expect(events).toEqual(['no room for pn-1 at 5/s within 10000 ms']);
     expect(failed).toEqual([['r1', 'paced', false]]);
   });
 });

@@ -1,4 +1,3 @@
-import { setTimeout } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { UnrecoverableError } from 'bullmq';
 import { ConversationQueueNames, MessageContent } from '@platform/contracts';
@@ -60,19 +59,13 @@ export class ConversationReplyHandler {
 
   /**
    * Sends within the number's rate, shared with its carousel messages: a reply waits here, briefly,
-   * for the next second when the current one is full. It does not leave for the delayed set, since
-   * a reply of several messages whose first is out would send that one again when the job runs again;
-   * a reply takes no slot ahead of time either, so it goes before campaign messages still waiting for theirs.
+   * for a second with room. It does not leave for the delayed set, since a reply of several messages
+   * whose first is out would send that one again when the job runs again; a reply takes no slot ahead
+   * of time either, so it goes before campaign messages still waiting for theirs.
    */
   private async sendPaced(phoneNumberId: string, rate: number, send: () => Promise<SendOutcome>): Promise<SendOutcome> {
-    const deadline = Date.now() + MAX_PACING_WAIT_MS;
-    for (;;) {
-      const sending = await this.pacer.sendCounted(phoneNumberId, rate, send);
-      if (sending.sent) return sending.value;
-      if (Date.now() + sending.waitMs > deadline) {
-        return { kind: 'retry', code: 'paced', text: `the sender number's rate (${rate}/s) left no room for this reply within ${MAX_PACING_WAIT_MS} ms` };
-      }
-      await setTimeout(sending.waitMs);
-    }
+    const sending = await this.pacer.sendCounted(phoneNumberId, rate, send, MAX_PACING_WAIT_MS);
+    if (sending.sent) return sending.value;
+    return { kind: 'retry', code: 'paced', text: `the sender number's rate (${rate}/s) left no room for this reply within ${MAX_PACING_WAIT_MS} ms` };
   }
 }

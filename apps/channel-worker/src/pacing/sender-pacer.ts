@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { CoreEnv, WhatsAppEnv } from '@platform/config';
@@ -190,14 +191,20 @@ export class SenderPacer implements OnApplicationShutdown {
   }
 
   /**
-   * Runs `send` (one request to the Cloud API through `phoneNumberId`) if the current second has sent
-   * fewer than `rate`, counting it in every second until its answer is back; otherwise does not run it.
+   * Runs `send` (one request to the Cloud API through `phoneNumberId`) as soon as a second has sent
+   * fewer than `rate`, counting it in every second until its answer is back. Waits here for such a
+   * second up to `maxWaitMs`; beyond that, does not run it and says how long until the next second.
    */
-  async sendCounted<T>(phoneNumberId: string, rate: number, send: () => Promise<T>): Promise<CountedSend<T>> {
+  async sendCounted<T>(phoneNumberId: string, rate: number, send: () => Promise<T>, maxWaitMs = 0): Promise<CountedSend<T>> {
     const state = stateKey(phoneNumberId);
     const id = randomUUID();
-    const waitMs = await withTimeout(this.redis.whatsappTake(state, `${state}:sending`, id, rate, this.inFlightMs), REDIS_TIMEOUT_MS, 'sender pacing');
-    if (Number(waitMs) > 0) return { sent: false, waitMs: Number(waitMs) };
+    const deadline = Date.now() + maxWaitMs;
+    for (;;) {
+      const waitMs = Number(await withTimeout(this.redis.whatsappTake(state, `${state}:sending`, id, rate, this.inFlightMs), REDIS_TIMEOUT_MS, 'sender pacing'));
+      if (waitMs === 0) break;
+      if (Date.now() + waitMs > deadline) return { sent: false, waitMs };
+      await sleep(waitMs);
+    }
     try {
       return { sent: true, value: await send() };
     } finally {
