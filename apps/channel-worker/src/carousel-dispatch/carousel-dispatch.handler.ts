@@ -90,7 +90,7 @@ export class CarouselDispatchHandler {
       throw new UnrecoverableError('sender access token cannot be decrypted');
     }
     const body = renderCarouselMessage(template, message.recipient, job.data.cards, job.data.bodyParameters);
-    // Counted against the number's rate right before the request, so the second it is counted in is the one it lands in.
+    // Counted against the number's rate right before the request and until its answer is back: in every second it may land in.
     const sending = await this.pacer.sendCounted(sender.phoneNumberId, sender.throughput, () => this.whatsapp.send(sender.phoneNumberId, token, body), MAX_IN_JOB_PACING_WAIT_MS);
     if (!sending.sent) return this.secondFull(job, sending.waitMs, lockToken);
     const outcome = sending.value;
