@@ -6,6 +6,7 @@ import {
   HttpEnv,
   PushRpcEnv,
   SdkEnv,
+  TriggerGuardEnv,
   WebhookDeliveryEnv,
   WebhookUrlEnv,
   WhatsAppRetryEnv,
@@ -23,6 +24,7 @@ export const GATEWAY_ENV = [
   AuthEnv,
   PushRpcEnv,
   SdkEnv,
+  TriggerGuardEnv,
   WebhookUrlEnv,
   WebhookDeliveryEnv,
 ];
