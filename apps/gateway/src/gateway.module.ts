@@ -9,6 +9,7 @@ import { CarouselModule } from './carousel/carousel.module.js';
 import { MessagesModule } from './messages/messages.module.js';
 import { AdminAuthModule } from './auth/admin-auth.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
+import { TriggerQuotaModule } from './trigger-quota/trigger-quota.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module.js';
 import { PushModule } from './push/push.module.js';
@@ -33,6 +34,7 @@ export class GatewayModule {
         MessagesModule,
         AdminAuthModule,
         ApiKeysModule,
+        TriggerQuotaModule,
         OAuthModule,
         OAuthClientsModule,
         PushModule,
