@@ -161,10 +161,9 @@ describe('carousel trigger Idempotency-Key, across two gateway replicas', () => 
     await check(await trigger(urlB, 'with space'));
     await check(await trigger(urlB, 'tab\there'));
     expect((await trigger(urlA, 'k'.repeat(255))).status).toBe(200);
-    // fetch refuses to send control characters; a raw request can.
+    // fetch refuses to send control characters; a raw request can, and Node's HTTP parser refuses it before the gateway sees it.
     const raw = await rawTrigger(urlA, 'ctl\x01key');
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
-    expect(raw).toContain('Idempotency-Key must be 1-255 visible ASCII characters');
   });
 
   function rawTrigger(base: string, key: string): Promise<string> {
