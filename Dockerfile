@@ -11,7 +11,7 @@ COPY . .
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
-# NODE_OPTIONS: the same flags as PLATFORM_NODE_OPTIONS in libs/config/src/node-options.ts.
+# NODE_OPTIONS: the same flags as PLATFORM_NODE_OPTIONS in libs/common/src/node-options.ts.
 ENV NODE_ENV=production HOST=0.0.0.0 NODE_OPTIONS=--max-semi-space-size=32
 WORKDIR /app
 COPY --from=build /app/package.json ./

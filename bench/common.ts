@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { platformNodeOptions } from '@platform/config';
+import { platformNodeOptions } from '@platform/common';
 import { migrate } from '@platform/database';
 import { startLocalPostgres, startLocalRedis } from '@platform/local-infra';
 import { TEST_ENCRYPTION_KEYS, SeededBot, seedCarouselBot } from '@platform/testing';

@@ -11,7 +11,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { PushConfigService } from '../apps/push-service/src/config/push-config.service.js';
+import { PushConfigService } from '../apps/push-service/src/service-accounts/push-config.service.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { AccessTokenProvider } from '../apps/push-service/src/fcm/access-token.provider.js';
 import { PushEnv } from '@platform/config';

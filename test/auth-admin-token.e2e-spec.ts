@@ -1,6 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { UserService } from '@platform/auth';
+import { UserService } from '@platform/accounts';
 import { BotRepository } from '@platform/database';
 import { SeededAdmin, advanceClock, createTestEnv, seedBotAdmin } from '@platform/testing';
 

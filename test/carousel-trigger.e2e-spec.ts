@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { ApiKeyService } from '@platform/auth';
+import { ApiKeyService } from '@platform/accounts';
 import { ApiKeyRepository } from '@platform/database';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
 import { SeededBot, carouselBody, createTestEnv, messageStatus, seedCarouselBot, waitForMessageStatus } from '@platform/testing';

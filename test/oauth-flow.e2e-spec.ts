@@ -316,7 +316,7 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
     await fetch(`${url}/v1/bots/${otherBot}/api-keys`, { headers: { 'x-auth-token': admin.accessToken } });
     const { code } = await authorizeCode(url, authParams(), login(), from());
     const tokens = await (await post({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT })).json();
-    const { UserService } = await import('@platform/auth');
+    const { UserService } = await import('@platform/accounts');
     await gateway.get(UserService, { strict: false }).setRole(admin.userId, otherBot, 'admin');
     expect((await fetch(`${url}/v1/bots/${otherBot}/api-keys`, { headers: { 'x-auth-token': admin.accessToken } })).status).toBe(200);
     expect((await fetch(`${url}/v1/bots/${otherBot}/api-keys`, { headers: { 'x-auth-token': tokens.access_token } })).status).toBe(403);

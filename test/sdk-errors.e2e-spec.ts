@@ -140,7 +140,7 @@ describe('SDK endpoints: validation and authentication errors', () => {
 
     it('opens with the right token (control)', async () => {
       const s = await RawStream.connect(streamUrl, token);
-      expect(s.frames).toEqual([{ type: 'ready' }]);
+      expect(s.frames).toEqual([{ type: 'ready', heartbeatMs: 25000 }]);
       await s.close();
     });
 

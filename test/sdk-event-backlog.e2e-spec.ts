@@ -41,7 +41,7 @@ describe('SDK event backlog: offline delivery, acks and redelivery', () => {
 
     const one = await RawStream.connect(streamUrl, token);
     const got = await one.waitForEvents(3);
-    expect(one.frames[0]).toEqual({ type: 'ready' });
+    expect(one.frames[0]).toEqual({ type: 'ready', heartbeatMs: 25000 });
     expect(names(got)).toEqual(['first', 'second', 'third']);
     expect(got.map((e) => e.id)).toEqual(sent.map((s) => s.eventId));
     expect(JSON.parse(got[1].event.data.data)).toEqual({ name: 'second' });

@@ -67,6 +67,7 @@ describe('SDK session: BotSession ↔ gateway ↔ bot webhook', () => {
         userId: chatUserId(token),
         payload: expect.any(String),
         version: 2,
+        conversationId: expect.any(String), // the web conversation the bot answers into
         createdAt: expect.any(String),
       });
       expect(typeof call.body.payload).toBe('string');

@@ -2,7 +2,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import WebSocket from 'ws';
 import { WebhookSettingsService } from '../apps/gateway/src/bot-webhooks/webhook-settings.service.js';
-import { ApiKeyService } from '@platform/auth';
+import { ApiKeyService } from '@platform/accounts';
 import { BotRepository } from '@platform/database';
 
 export interface SdkBot {

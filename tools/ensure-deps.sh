@@ -15,3 +15,10 @@ if ! command -v redis-server >/dev/null 2>&1 && [ -z "${REDIS_URL:-}${TEST_REDIS
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server >/dev/null
 fi
+# The console's and the chat page's browser tests drive Debian's chromium; playwright-core cannot
+# download one here. Only `npm test` asks for it (NEEDS_CHROMIUM), not `npm run up`.
+if [ -n "${NEEDS_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 && [ -z "${CHROMIUM_PATH:-}" ]; then
+  echo "installing chromium (Debian package, for the browser tests)"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+fi

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { ConfigError, runMain } from '@platform/config';
+import { runMain } from '@platform/common';
+import { ConfigError } from '@platform/config';
 import { migrate } from '@platform/database';
 
 /** `npm run migrate`: applies pending prisma/migrations to DATABASE_URL (safe to run from many processes at once). */

@@ -1,7 +1,7 @@
 // Builds dist/: index.mjs (ESM), index.cjs (CJS), index.min.mjs (minified ESM, for size tracking) and
 // type declarations (tsc --emitDeclarationOnly). Run from anywhere: `npm run build:sdk`.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,11 @@ const bundleOptions = {
   target: 'es2019',
   logLevel: 'warning',
 };
+
+// The package's `files` ship these beside dist/; a tarball without them would have no license.
+for (const file of ['README.md', 'LICENSE']) {
+  if (!existsSync(join(here, file))) throw new Error(`libs/sdk-core/${file} is missing: the package must ship it`);
+}
 
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });

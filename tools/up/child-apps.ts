@@ -1,7 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import PinoPretty from 'pino-pretty';
-import { platformNodeOptions } from '@platform/config';
+import { platformNodeOptions } from '@platform/common';
 
 /** Runs a built app as a child process, its JSON logs made readable and prefixed with its name. */
 export function startApp(name: string, entry: string, env: Record<string, string>): ChildProcess | undefined {

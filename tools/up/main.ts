@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { migrate } from '@platform/database';
 import { LocalPostgres, LocalRedis, startLocalPostgres, startLocalRedis } from '@platform/local-infra';
-import { WhatsAppCloudSandbox } from '@platform/sandbox';
+import { EchoBot, SANDBOX_WABA_ID, WhatsAppCloudSandbox } from '@platform/sandbox';
 import { startApp, stopApps } from './child-apps.js';
 import { localEncryptionKeys, localPath } from './local-state.js';
 import { seedDemo } from './seed-demo.js';
@@ -23,6 +23,7 @@ async function main() {
   let pg: LocalPostgres | undefined;
   let redis: LocalRedis | undefined;
   let sandbox: WhatsAppCloudSandbox | undefined;
+  let echoBot: EchoBot | undefined;
   let children: ChildProcess[] = [];
   let stopping = false;
 
@@ -32,6 +33,7 @@ async function main() {
     say('\nstopping…');
     await stopApps(children);
     await sandbox?.close();
+    await echoBot?.close();
     // A terminal's Ctrl-C reaches the servers too; one already gone must not hold the rest up.
     await within(5_000, redis?.stop());
     await within(5_000, pg?.stop());
@@ -70,6 +72,9 @@ async function main() {
       WHATSAPP_API_BASE_URL: whatsappBase,
       PORT: String(port),
       HOST: process.env.HOST ?? '127.0.0.1',
+      // A local run posts to receivers on this machine (http, loopback): development settings, off by default elsewhere.
+      WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? 'true',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? 'true',
     };
     if (sandbox) {
       // The sandbox signs its status webhooks with a secret of this run, as Meta signs with the app secret.
@@ -78,7 +83,11 @@ async function main() {
       const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
       sandbox.postStatusesTo({ url: `http://${host}:${port}/webhooks/whatsapp`, appSecret: env.WHATSAPP_APP_SECRET });
     }
-    const demo = await seedDemo(env);
+    // The demo echo bot (a loopback webhook) answers the printed chat URL; ECHO_BOT=off leaves it out.
+    const echoPort = Number(process.env.ECHO_BOT_PORT ?? 3200);
+    const echoOn = process.env.ECHO_BOT !== 'off';
+    if (echoOn) env.WEBHOOK_ALLOW_HTTP = 'true';
+    const demo = await seedDemo(env, echoOn ? `http://127.0.0.1:${echoPort}/webhook` : undefined, sandbox ? SANDBOX_WABA_ID : process.env.WHATSAPP_WABA_ID);
     children = [
       startApp('gateway', 'dist/apps/gateway/src/main.js', env),
       startApp('channel-worker', 'dist/apps/channel-worker/src/main.js', env),
@@ -86,13 +95,27 @@ async function main() {
     ].filter((c): c is ChildProcess => c !== undefined);
 
     const base = `http://${env.HOST}:${port}`;
+    if (demo.webhookSecret) {
+      echoBot = new EchoBot({ apiBaseUrl: base, botId: demo.botId, apiKey: demo.apiKey, log: (line) => say(`[echo-bot] ${line}`) }, demo.webhookSecret);
+      await echoBot.server.listen(echoPort);
+    }
     const body = JSON.stringify({
       userDetails: { number: '+919876543210' },
       notification: {
         templateId: demo.templateId,
         type: 'whatsapp',
         sender: `+${demo.senderNumber}`,
-        params: { cards: [1, 2, 3].map((i) => ({ media: { mediaLink: `https://picsum.photos/seed/card${i}/600/400` } })) },
+        // The synced demo template has a greeting placeholder, one per card, and a quick reply and a URL button per card.
+        params: demo.synced
+          ? {
+              bodyParameters: ['Ana'],
+              cards: [1, 2, 3].map((i) => ({
+                media: { mediaLink: `https://picsum.photos/seed/card${i}/600/400` },
+                bodyParameters: [`${i}0%`],
+                buttons: [{ payload: `more-like-${i}` }, { urlSuffix: `sku-${i}` }],
+              })),
+            }
+          : { cards: [1, 2, 3].map((i) => ({ media: { mediaLink: `https://picsum.photos/seed/card${i}/600/400` } })) },
       },
     });
     say('');
@@ -105,6 +128,14 @@ async function main() {
     say(`  -d '${body}'`);
     say('then read its status:');
     say(`curl -s ${base}/v1/messages/<msgId> -H 'authorization: Bearer ${demo.apiKey}'`);
+    if (echoBot) {
+      say('chat with the demo echo bot in a browser (the hosted chat page the SDK opens):');
+      say(`${base}/web/bot?botId=${demo.botId}&version=2&enableSpeech=true&payload=${encodeURIComponent('{"userName":"Ada"}')}#ymAuthenticationToken=demo_user_1`);
+    }
+    say('');
+    say(`console:   ${base}/console/`);
+    say(`sign in as ${demo.admin.email}`);
+    say(`password   ${demo.admin.password}   (shown once, a new administrator each run)`);
     say(`OpenAPI: ${base}/docs   health: ${base}/health   Ctrl-C stops everything.`);
     say('');
   } catch (err) {

@@ -3,11 +3,17 @@ import { ConfigModule, LoadedEnv } from '@platform/config';
 import { CryptoModule } from '@platform/crypto';
 import { CarouselCatalogModule, DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
-import { QueueModule } from '@platform/queue';
+import { PostbackQueueNames } from '@platform/contracts';
+import { MessageLifecyclePublisher, QueueModule } from '@platform/queue';
 import { CarouselDispatchHandler } from './carousel-dispatch/carousel-dispatch.handler.js';
 import { CarouselDispatchWorker } from './carousel-dispatch/carousel-dispatch.worker.js';
 import { StalledMessageSettler } from './carousel-dispatch/stalled-message.settler.js';
+import { SenderPacer } from './pacing/sender-pacer.js';
+import { PostbackSender } from './postbacks/postback-sender.js';
+import { PostbackWorker } from './postbacks/postback.worker.js';
 import { WhatsAppCloudClient } from './whatsapp/whatsapp-cloud.client.js';
+import { ConversationReplyHandler } from './conversation-reply/conversation-reply.handler.js';
+import { ConversationReplyWorker } from './conversation-reply/conversation-reply.worker.js';
 
 @Module({})
 export class ChannelWorkerModule {
@@ -15,8 +21,8 @@ export class ChannelWorkerModule {
   static forRoot(env: LoadedEnv): DynamicModule {
     return {
       module: ChannelWorkerModule,
-      imports: [ConfigModule.forEnv(env), DatabaseModule, CarouselCatalogModule, CryptoModule, QueueModule.forProducers([]), HealthModule],
-      providers: [WhatsAppCloudClient, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker],
+      imports: [ConfigModule.forEnv(env), DatabaseModule, CarouselCatalogModule, CryptoModule, QueueModule.forProducers([PostbackQueueNames.postback]), HealthModule],
+      providers: [WhatsAppCloudClient, SenderPacer, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker, ConversationReplyHandler, ConversationReplyWorker, MessageLifecyclePublisher, PostbackSender, PostbackWorker],
     };
   }
 }

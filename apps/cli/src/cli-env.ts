@@ -1,4 +1,4 @@
-import { CoreEnv, CryptoEnv, TriggerGuardEnv, WebhookUrlEnv } from '@platform/config';
+import { CoreEnv, CryptoEnv, PostbackEnv, TriggerGuardEnv, WebhookUrlEnv, WhatsAppEnv } from '@platform/config';
 
-/** The env classes the CLI reads (its webhook commands check URLs as the gateway does, its quota commands show the default quota); it validates these and no others. */
-export const CLI_ENV = [CoreEnv, CryptoEnv, WebhookUrlEnv, TriggerGuardEnv];
+/** The env classes the CLI reads (its webhook and postback commands check URLs as the gateway does; template sync calls the Cloud API; its quota commands show the default quota); it validates these and no others. */
+export const CLI_ENV = [CoreEnv, CryptoEnv, WebhookUrlEnv, WhatsAppEnv, PostbackEnv, TriggerGuardEnv];

@@ -1,9 +1,11 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { AuthCredentialsModule } from '@platform/auth';
+import { AccountsModule } from '@platform/accounts';
 import { ConfigModule } from '@platform/config';
+import { PostbackQueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { QueueModule } from '@platform/queue';
+import { TemplateSyncModule } from '@platform/whatsapp-templates';
 import { CLI_ENV } from './cli-env.js';
 
 @Module({})
@@ -12,7 +14,7 @@ export class CliModule {
   static forRoot(env: Record<string, string> = {}): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([]), AuthCredentialsModule],
+      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([PostbackQueueNames.postback]), AccountsModule, TemplateSyncModule],
     };
   }
 }

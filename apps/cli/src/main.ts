@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runMain } from '@platform/config';
+import { runMain } from '@platform/common';
 import { runCli } from './run-cli.js';
 
 runMain(async () => {

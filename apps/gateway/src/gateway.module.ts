@@ -1,12 +1,15 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, LoadedEnv } from '@platform/config';
-import { QueueNames, SdkQueueNames } from '@platform/contracts';
+import { ConversationQueueNames, PostbackQueueNames, QueueNames, SdkQueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
 import { QueueModule } from '@platform/queue';
 import { CarouselModule } from './carousel/carousel.module.js';
 import { MessagesModule } from './messages/messages.module.js';
+import { AccountModule } from './account/account.module.js';
+import { MembersModule } from './members/members.module.js';
+import { WhatsAppAdminModule } from './whatsapp-admin/whatsapp-admin.module.js';
 import { AdminAuthModule } from './auth/admin-auth.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
 import { TriggerQuotaModule } from './trigger-quota/trigger-quota.module.js';
@@ -17,6 +20,9 @@ import { SdkSessionsModule } from './sdk-sessions/sdk-sessions.module.js';
 import { BotEventsModule } from './bot-events/bot-events.module.js';
 import { BotWebhooksModule } from './bot-webhooks/bot-webhooks.module.js';
 import { WhatsAppWebhooksModule } from './whatsapp-webhooks/whatsapp-webhooks.module.js';
+import { ConversationsModule } from './conversations/conversations.module.js';
+import { WebChatPageModule } from './web-chat-page/web-chat-page.module.js';
+import { PostbacksModule } from './postbacks/postbacks.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -28,11 +34,14 @@ export class GatewayModule {
         ConfigModule.forEnv(env),
         DatabaseModule,
         CryptoModule,
-        QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook]),
+        QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook, ConversationQueueNames.conversationReply, PostbackQueueNames.postback]),
         HealthModule,
         CarouselModule,
         MessagesModule,
         AdminAuthModule,
+        AccountModule,
+        MembersModule,
+        WhatsAppAdminModule,
         ApiKeysModule,
         TriggerQuotaModule,
         OAuthModule,
@@ -42,6 +51,9 @@ export class GatewayModule {
         BotEventsModule,
         BotWebhooksModule,
         WhatsAppWebhooksModule,
+        ConversationsModule,
+        WebChatPageModule,
+        PostbacksModule,
       ],
     };
   }

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runMain } from '@platform/config';
+import { runMain } from '@platform/common';
 import { createGateway, listenGateway } from './create-gateway.js';
 
 runMain(async () => {

@@ -5,7 +5,7 @@ import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
 import { QueueModule } from '@platform/queue';
-import { PushConfigService } from './config/push-config.service.js';
+import { PushConfigService } from './service-accounts/push-config.service.js';
 import { DeviceService } from './devices/device.service.js';
 import { AccessTokenProvider } from './fcm/access-token.provider.js';
 import { FcmSender } from './fcm/fcm-sender.js';

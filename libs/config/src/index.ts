@@ -3,5 +3,3 @@ export * from './env-decorators.js';
 export * from './env-loader.js';
 export * from './env/index.js';
 export * from './config.module.js';
-export * from './start.js';
-export * from './node-options.js';

@@ -6,3 +6,4 @@ export * from './final-attempt.js';
 export * from './stalled-limit.js';
 export * from './stalled-job-settler.js';
 export * from './worker-base.js';
+export * from './lifecycle/message-lifecycle.publisher.js';

@@ -1,4 +1,4 @@
-import type { Job, JobsOptions, Queue } from 'bullmq';
+import type { BulkJobOptions, Job, JobsOptions, Queue } from 'bullmq';
 import { QueueJobNames, type JobData, type JobName, type QueueName } from '@platform/contracts';
 
 /**
@@ -18,5 +18,6 @@ export function isQueueJob<Q extends QueueName>(queue: Q, job: Job): job is Queu
  */
 export interface ProducerQueue<Q extends QueueName> extends Omit<Queue, 'add' | 'addBulk' | 'getJob'> {
   add<N extends JobName<Q>>(name: N, data: JobData<Q, N>, opts?: JobsOptions): Promise<Job<JobData<Q, N>, unknown, N>>;
+  addBulk<N extends JobName<Q>>(jobs: Array<{ name: N; data: JobData<Q, N>; opts?: BulkJobOptions }>): Promise<Array<Job<JobData<Q, N>, unknown, N>>>;
   getJob(jobId: string): Promise<QueueJob<Q> | undefined>;
 }

@@ -26,6 +26,9 @@ export class BotWebhookServer extends HttpJsonServer {
   readonly calls: WebhookCall[] = [];
   private failures: number[] = [];
 
+  /** Called with every call the bot answered 200 (a bot's logic: see EchoBot). */
+  onDelivered?: (call: WebhookCall) => void;
+
   constructor(public secret = '') {
     super();
   }
@@ -57,8 +60,10 @@ export class BotWebhookServer extends HttpJsonServer {
     const signatureValid = verifyWebhookSignature({ secret: this.secret, header: req.headers[WEBHOOK_SIGNATURE_HEADER], rawBody: req.rawBody });
     const failure = this.failures.shift();
     const status = req.method !== 'POST' ? 405 : failure ?? (signatureValid ? 200 : 401);
-    this.calls.push({ request: req, body, signatureValid, status, decoded: decodeJsonObject(body.type === 'app.event' ? body.data : body.payload) });
+    const call = { request: req, body, signatureValid, status, decoded: decodeJsonObject(body.type === 'app.event' ? body.data : body.payload) };
+    this.calls.push(call);
     sendJson(res, status, status === 200 ? { ok: true } : { error: `answered ${status}` });
+    if (status === 200) this.onDelivered?.(call);
   }
 }
 

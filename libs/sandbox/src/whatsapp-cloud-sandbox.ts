@@ -1,21 +1,54 @@
 import { randomBytes } from 'node:crypto';
 import { ServerResponse } from 'node:http';
 import { HttpJsonServer, RecordedRequest, sendJson } from './http-json-server.js';
+import { SandboxTemplate, sandboxMessageTemplates } from './whatsapp-sandbox-templates.js';
 import { StatusWebhookOptions, WhatsAppStatusPoster } from './whatsapp-status-poster.js';
 
-/** A scripted answer: an HTTP status with a Graph API error, or a delay/drop to simulate faults. */
+/** A scripted answer: an HTTP status with a Graph API error (and a Retry-After, in seconds), or a drop to simulate faults. */
 export type SandboxReply =
-  | { status: number; errorCode?: number; errorMessage?: string }
+  | { status: number; errorCode?: number; errorMessage?: string; retryAfterSeconds?: number }
   | { hang: true };
+
+/** Meta's throttling answers (HTTP 400 with these codes and titles). */
+export const THROTTLING_REPLIES = {
+  130429: { status: 400, errorCode: 130429, errorMessage: 'Rate limit hit' },
+  131056: { status: 400, errorCode: 131056, errorMessage: '(Business Account, Consumer Account) pair rate limit hit' },
+  80007: { status: 400, errorCode: 80007, errorMessage: 'Rate limit issues' },
+  4: { status: 400, errorCode: 4, errorMessage: 'Application request limit reached' },
+} as const satisfies Record<number, SandboxReply>;
+
+/**
+ * Recipients the sandbox throttles on every other message (the first one included), for trying
+ * each throttling path by hand: `1555` then the code padded to 7 digits, e.g. +15550130429 for
+ * 130429, +15550000004 for 4.
+ */
+export function throttlingTestNumber(code: keyof typeof THROTTLING_REPLIES): string {
+  return `1555${String(code).padStart(7, '0')}`;
+}
+
+/** One message the sandbox accepted: when (ms since the epoch), through which phone-number id, to whom. */
+export interface SandboxArrival {
+  at: number;
+  phoneNumberId: string;
+  to: string;
+}
 
 /**
  * Speaks the WhatsApp Cloud API send endpoint (`POST /<version>/<phone-number-id>/messages`) on
  * loopback. Accepts every message unless replies are scripted; logs each one when given a logger.
  * With postStatusesTo, it then reports each accepted message delivered and read to a webhook, as Meta does.
+ * It also lists `templates` as every WhatsApp Business Account's (`GET /<version>/<waba-id>/message_templates`),
+ * `templatePageSize` a page, paged with `paging.cursors.after` and `paging.next` as the Graph API pages.
  */
 export class WhatsAppCloudSandbox extends HttpJsonServer {
   private readonly script: SandboxReply[] = [];
+  private readonly scriptByRecipient = new Map<string, SandboxReply[]>();
+  private readonly throttleTurns = new Map<string, number>();
   private statuses?: WhatsAppStatusPoster;
+  templates: SandboxTemplate[] = sandboxMessageTemplates();
+  templatePageSize = 2;
+  /** Accepted messages in order of arrival (while `record` is on). */
+  readonly arrivals: SandboxArrival[] = [];
 
   constructor(private readonly log?: (line: string) => void) {
     super();
@@ -24,6 +57,13 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
   /** Next replies, in order; when the script runs out messages are accepted. */
   reply(...replies: SandboxReply[]): this {
     this.script.push(...replies);
+    return this;
+  }
+
+  /** Next replies to messages for `recipient` (digits, with or without +), in order; they come before the shared script. */
+  replyTo(recipient: string, ...replies: SandboxReply[]): this {
+    const key = recipient.replace(/^\+/, '');
+    this.scriptByRecipient.set(key, [...(this.scriptByRecipient.get(key) ?? []), ...replies]);
     return this;
   }
 
@@ -44,6 +84,8 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
   }
 
   protected handle(req: RecordedRequest, res: ServerResponse): void {
+    const listing = /^(?:\/v\d+\.\d+)?\/([^/?]+)\/message_templates(?:\?(.*))?$/.exec(req.path);
+    if (req.method === 'GET' && listing) return this.listTemplates(req, res, listing[1], new URLSearchParams(listing[2] ?? ''));
     const match = /^(?:\/v\d+\.\d+)?\/([^/]+)\/messages$/.exec(req.path);
     if (req.method !== 'POST' || !match) {
       return sendJson(res, 404, graphError(100, 'Unsupported request', 'GraphMethodException'));
@@ -51,13 +93,16 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
     if (!/^Bearer \S+$/.test(String(req.headers.authorization ?? ''))) {
       return sendJson(res, 401, graphError(190, 'Invalid OAuth access token', 'OAuthException'));
     }
-    const next = this.script.shift();
+    const body = req.body as { to?: string; template?: { name?: string } };
+    const next = this.nextReply(String(body?.to ?? ''));
     if (next && 'hang' in next) return; // never answers: the caller's timeout must fire
     if (next && next.status >= 300) {
-      return sendJson(res, next.status, graphError(next.errorCode ?? 131000, next.errorMessage ?? 'Something went wrong'));
+      const headers: Record<string, string> = next.retryAfterSeconds !== undefined ? { 'retry-after': String(next.retryAfterSeconds) } : {};
+      this.log?.(`whatsapp sandbox: phone-number-id ${match[1]} -> ${body?.to} answered ${next.status} (${next.errorCode ?? 131000})`);
+      return sendJson(res, next.status, graphError(next.errorCode ?? 131000, next.errorMessage ?? 'Something went wrong'), headers);
     }
-    const body = req.body as { to?: string; template?: { name?: string } };
     const id = `wamid.${randomBytes(12).toString('hex')}`;
+    if (this.record) this.arrivals.push({ at: Date.now(), phoneNumberId: match[1], to: String(body?.to ?? '') });
     this.log?.(`whatsapp sandbox: phone-number-id ${match[1]} -> ${body?.to} template ${body?.template?.name} (${id})`);
     sendJson(res, 200, {
       messaging_product: 'whatsapp',
@@ -66,7 +111,49 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
     });
     this.statuses?.schedule(id, match[1], String(body?.to ?? ''));
   }
+
+  private listTemplates(req: RecordedRequest, res: ServerResponse, wabaId: string, query: URLSearchParams): void {
+    if (!/^Bearer \S+$/.test(String(req.headers.authorization ?? ''))) {
+      return sendJson(res, 401, graphError(190, 'Invalid OAuth access token', 'OAuthException'));
+    }
+    const after = query.get('after');
+    const start = after ? Number(Buffer.from(after, 'base64url').toString()) || 0 : 0;
+    const size = Math.min(this.templatePageSize, Number(query.get('limit')) || this.templatePageSize);
+    const data = this.templates.slice(start, start + size);
+    const more = start + size < this.templates.length;
+    const base = `${this.baseUrl}${req.path.split('?')[0]}`;
+    this.log?.(`whatsapp sandbox: WABA ${wabaId} templates ${start + 1}-${start + data.length} of ${this.templates.length}`);
+    sendJson(res, 200, {
+      data,
+      paging: {
+        cursors: { before: cursor(start), after: cursor(start + data.length) },
+        ...(more ? { next: `${base}?limit=${size}&after=${cursor(start + data.length)}` } : {}),
+      },
+    });
+  }
+
+  /** The recipient's script first, then the shared one, then the throttling test numbers' turn. */
+  private nextReply(to: string): SandboxReply | undefined {
+    const own = this.scriptByRecipient.get(to);
+    if (own?.length) return own.shift();
+    const shared = this.script.shift();
+    if (shared) return shared;
+    const code = THROTTLING_NUMBERS.get(to);
+    if (code === undefined) return undefined;
+    const turn = (this.throttleTurns.get(to) ?? 0) + 1;
+    this.throttleTurns.set(to, turn);
+    return turn % 2 === 1 ? THROTTLING_REPLIES[code] : undefined;
+  }
 }
+
+/** The cursor is the offset of the page's first template, base64: opaque to the caller, as Meta's are. */
+function cursor(offset: number): string {
+  return Buffer.from(String(offset)).toString('base64url');
+}
+
+const THROTTLING_NUMBERS = new Map(
+  (Object.keys(THROTTLING_REPLIES).map(Number) as Array<keyof typeof THROTTLING_REPLIES>).map((code) => [throttlingTestNumber(code), code]),
+);
 
 function graphError(code: number, message: string, type = 'OAuthException') {
   return { error: { message, type, code, error_data: { messaging_product: 'whatsapp', details: message }, fbtrace_id: 'sandbox' } };

@@ -11,6 +11,7 @@ export type ValidationRule =
   | 'type'
   | 'blank'
   | 'maxLength'
+  | 'maxBytes'
   | 'charset'
   | 'plainObject'
   | 'function'

@@ -10,13 +10,14 @@ export { DEFAULT_BOT_VERSION } from './config/bot-config';
 export type { SdkOptions } from './config/sdk-options';
 export { validateBotConfig, findConfigErrors } from './config/validate-config';
 export type { ConfigCheckOptions } from './config/validate-config';
-export { AUTH_TOKEN_MAX_LENGTH, REGIONS } from './config/rules';
+export { AUTH_TOKEN_MAX_LENGTH, PAYLOAD_MAX_BYTES, REGIONS } from './config/rules';
 
 export { buildWebViewUrl, WEB_VIEW_PATH } from './webview/build-web-view-url';
 
-export { BotSession } from './session/bot-session';
+export { BotSession, createBotSession } from './session/bot-session';
 export type { BotSessionOptions, SessionState } from './session/bot-session';
 export type { BackoffOptions } from './session/backoff';
+export type { LivenessOptions } from './session/liveness';
 export { STREAM_CLOSE, DEVICE_PLATFORMS } from './session/protocol';
 export type {
   StartSessionRequest,
@@ -29,11 +30,12 @@ export type {
   AckFrame,
   ClientFrame,
   ReadyFrame,
+  HeartbeatFrame,
   EventFrame,
   ServerFrame,
 } from './session/protocol';
 
-export type { BotEvent, BotEventMeta } from './events/bot-event';
+export type { BotEvent, BotEventMeta, AnyBotEvents } from './events/bot-event';
 export { decodeBotEvent } from './events/decode-event';
 export { decodeServerFrame } from './events/decode-frame';
 export type { DecodedFrame } from './events/decode-frame';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { INestApplicationContext } from '@nestjs/common';
-import { AdminSessionService, Clock, UserService } from '@platform/auth';
+import { Clock, UserService } from '@platform/accounts';
+import { AdminSessionService } from '@platform/auth';
 import type { BotRole } from '@platform/database';
 
 export interface SeededAdmin {

@@ -1,5 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { ApiKeyService } from '@platform/auth';
+import { ApiKeyService } from '@platform/accounts';
 import type { MessageStatusResponse } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotRepository, ChannelSenderRepository, TemplateRepository } from '@platform/database';

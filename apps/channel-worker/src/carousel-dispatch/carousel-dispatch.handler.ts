@@ -1,17 +1,27 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
+import { WhatsAppEnv } from '@platform/config';
 import { CarouselDispatchJob } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
-import { AcceptedMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository, TickBatcher } from '@platform/database';
-import { isFinalAttempt } from '@platform/queue';
+import { TickBatcher } from '@platform/common';
+import { AcceptedMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository } from '@platform/database';
+import { MessageLifecyclePublisher, isFinalAttempt } from '@platform/queue';
+import { SenderPacer } from '../pacing/sender-pacer.js';
+import { SendOutcome } from '../whatsapp/cloud-api-answer.js';
+import { throttleDelayMs } from '../whatsapp/throttle-delay.js';
 import { renderCarouselMessage } from '../whatsapp/whatsapp-carousel.renderer.js';
 import { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
 
 const attempts = new Counter({
   name: 'carousel_send_attempts_total',
-  help: 'Cloud API send attempts by outcome (sent, retry, failed)',
+  help: 'Cloud API send attempts by outcome (sent, throttled, retry, failed)',
   labelNames: ['outcome'],
+});
+
+const paced = new Counter({
+  name: 'carousel_paced_total',
+  help: "Messages moved to the delayed set until their sender number's next free send slot",
 });
 
 /** How long a job waits when Postgres cannot be reached before it tries again (not counted as an attempt). */
@@ -26,21 +36,28 @@ export class CarouselDispatchHandler {
   private readonly logger = new Logger('CarouselDispatch');
   // Concurrent jobs share their claim and sent statements (one each per event-loop turn).
   private readonly claims = new TickBatcher<AcceptedMessage, ClaimedMessage | null>((m) => this.messages.startAttempts(m));
-  private readonly sends = new TickBatcher<{ id: string; providerMessageId: string }, void>((s) => this.messages.markSentMany(s));
+  private readonly sends = new TickBatcher((s: Array<{ id: string; providerMessageId: string }>) => this.messages.markSentMany(s));
 
   constructor(
     private readonly messages: MessageRepository,
     private readonly whatsapp: WhatsAppCloudClient,
     private readonly secrets: SecretBox,
     private readonly catalog: CarouselCatalog,
+    private readonly pacer: SenderPacer,
+    private readonly env: WhatsAppEnv,
+    private readonly lifecycle: MessageLifecyclePublisher,
   ) {}
 
   async handle(job: Job<CarouselDispatchJob>, lockToken?: string): Promise<string> {
     const { messageId } = job.data;
-    const message = await this.claims.submit(acceptedMessage(job)).catch((err: unknown) => {
+    const onOutage = (err: unknown) => {
       if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
       throw err;
-    });
+    };
+    // Paced before the claim, so waiting for a send slot counts no attempt.
+    const pacedSender = await this.catalog.sender(job.data.senderId).catch(onOutage);
+    if (pacedSender) await this.waitForSlot(job, pacedSender.phoneNumberId, pacedSender.throughput, lockToken);
+    const message = await this.claims.submit(acceptedMessage(job)).catch(onOutage);
     if (!message) {
       this.logger.log(`message ${messageId} skipped: already final, or its template or sender no longer exists`);
       return 'skipped: message already final, or its template or sender no longer exists';
@@ -48,6 +65,7 @@ export class CarouselDispatchHandler {
     const [template, sender] = await Promise.all([this.catalog.template(message.templateId), this.catalog.sender(message.senderId)]);
     if (!template || !sender) {
       await this.messages.recordError(messageId, 'configuration', 'the template or sender of this message was deleted', true);
+      await this.reportFailed(messageId);
       throw new UnrecoverableError('template or sender deleted');
     }
 
@@ -56,23 +74,73 @@ export class CarouselDispatchHandler {
       token = this.secrets.decrypt(sender.accessTokenEncrypted);
     } catch (err) {
       await this.messages.recordError(messageId, 'credentials', `sender access token cannot be decrypted: ${(err as Error).message}`, true);
+      await this.reportFailed(messageId);
       throw new UnrecoverableError('sender access token cannot be decrypted');
     }
-    const body = renderCarouselMessage(template, message.recipient, job.data.cards);
+    const body = renderCarouselMessage(template, message.recipient, job.data.cards, job.data.bodyParameters);
     const outcome = await this.whatsapp.send(sender.phoneNumberId, token, body);
     const attempt = message.attempts;
     attempts.inc({ outcome: outcome.kind });
 
     if (outcome.kind === 'sent') {
-      await this.sends.submit({ id: messageId, providerMessageId: outcome.providerMessageId });
+      await this.lifecycle.publish([await this.sends.submit({ id: messageId, providerMessageId: outcome.providerMessageId })]);
       this.logger.log(`message ${messageId} sent as ${outcome.providerMessageId} (attempt ${attempt})`);
       return outcome.providerMessageId;
     }
+    if (outcome.kind === 'throttled' && (job.data.throttles ?? 0) < this.env.WHATSAPP_THROTTLE_RETRIES) {
+      return this.throttled(job, outcome, sender.phoneNumberId, lockToken);
+    }
+    if (outcome.kind === 'throttled' && outcome.scope === 'sender') await this.slowDown(sender.phoneNumberId);
     const lastAttempt = outcome.kind === 'failed' || isFinalAttempt(job);
     await this.messages.recordError(messageId, outcome.code, outcome.text, lastAttempt);
+    if (lastAttempt) await this.reportFailed(messageId);
     this.logger.warn(`message ${messageId} attempt ${attempt} ${lastAttempt ? 'failed' : 'will be retried'}: ${outcome.code} ${outcome.text}`);
     if (outcome.kind === 'failed') throw new UnrecoverableError(`${outcome.code}: ${outcome.text}`);
     throw new Error(`${outcome.code}: ${outcome.text}`);
+  }
+
+  /** Sends only in a free slot of the sender number's rate: otherwise the job waits in the delayed set for its slot. */
+  private async waitForSlot(job: Job<CarouselDispatchJob>, phoneNumberId: string, rate: number, lockToken?: string): Promise<void> {
+    const decision = await this.pacer.pace(phoneNumberId, job.id ?? job.data.messageId, rate);
+    if (decision.go) return;
+    paced.inc();
+    await job.moveToDelayed(Date.now() + decision.waitMs, lockToken);
+    throw new DelayedError();
+  }
+
+  /**
+   * Meta throttled the message: it waits (Meta's hint, or the scope's backoff) in the delayed set and
+   * tries again without using up an attempt; a 130429 also slows the number's pacing down for a while.
+   */
+  private async throttled(
+    job: Job<CarouselDispatchJob>,
+    outcome: Extract<SendOutcome, { kind: 'throttled' }>,
+    phoneNumberId: string,
+    lockToken?: string,
+  ): Promise<never> {
+    const { messageId } = job.data;
+    const throttles = (job.data.throttles ?? 0) + 1;
+    if (outcome.scope === 'sender') await this.slowDown(phoneNumberId);
+    const delay = throttleDelayMs(outcome.scope, throttles, outcome.retryAfterMs);
+    await this.messages.recordThrottled(messageId, outcome.code, outcome.text);
+    this.logger.warn(`message ${messageId} throttled by Meta (${outcome.scope}, ${outcome.code} ${outcome.text}); trying again in ${delay} ms (throttle ${throttles} of ${this.env.WHATSAPP_THROTTLE_RETRIES} not counted as attempts)`);
+    await job.updateData({ ...job.data, throttles });
+    await job.moveToDelayed(Date.now() + delay, lockToken);
+    throw new DelayedError();
+  }
+
+  private async slowDown(phoneNumberId: string): Promise<void> {
+    const factor = await this.pacer.slowDown(phoneNumberId).catch((err: unknown) => {
+      this.logger.warn(`sender ${phoneNumberId}: pacing could not be slowed down (${(err as Error).message})`);
+      return undefined;
+    });
+    if (factor !== undefined) this.logger.warn(`sender ${phoneNumberId}: Meta reports its throughput used up; pacing at ${factor} of its rate for a while`);
+
+  }
+
+  /** Publishes a message's final failure (lifecycle stream, postback). */
+  private async reportFailed(messageId: string): Promise<void> {
+    await this.lifecycle.publish([await this.messages.currentChange(messageId)]);
   }
 
   /** Postgres is down: the job goes back to the delayed set and tries again later, its attempts untouched. */
@@ -85,6 +153,6 @@ export class CarouselDispatchHandler {
 
 /** The message as the gateway accepted it, from its job. */
 export function acceptedMessage(job: Job<CarouselDispatchJob>): AcceptedMessage {
-  const { messageId, botId, templateId, senderId, channel, recipient } = job.data;
-  return { id: messageId, botId, templateId, senderId, channel, recipient, acceptedAt: new Date(job.timestamp) };
+  const { messageId, botId, templateId, senderId, channel, recipient, postbackUrl, customPayload } = job.data;
+  return { id: messageId, botId, templateId, senderId, channel, recipient, acceptedAt: new Date(job.timestamp), postbackUrl, customPayload };
 }

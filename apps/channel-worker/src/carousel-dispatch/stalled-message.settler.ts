@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { CarouselDispatchJob } from '@platform/contracts';
 import { MessageRepository } from '@platform/database';
-import { StalledTooOftenError } from '@platform/queue';
+import { MessageLifecyclePublisher, StalledTooOftenError } from '@platform/queue';
 import { acceptedMessage } from './carousel-dispatch.handler.js';
 
 /**
@@ -13,12 +13,17 @@ import { acceptedMessage } from './carousel-dispatch.handler.js';
 export class StalledMessageSettler {
   private readonly logger = new Logger('CarouselDispatch');
 
-  constructor(private readonly messages: MessageRepository) {}
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly lifecycle: MessageLifecyclePublisher,
+  ) {}
 
   async settle(job: Job<CarouselDispatchJob>, err: StalledTooOftenError): Promise<void> {
     const text = `The delivery job ${err.message}; the message is not tried again.`;
-    if (await this.messages.failUnlessFinal(acceptedMessage(job), 'stalled', text)) {
+    const change = await this.messages.failUnlessFinal(acceptedMessage(job), 'stalled', text);
+    if (change) {
       this.logger.error(`message ${job.data.messageId} failed: ${text}`);
+      await this.lifecycle.publish([change]);
     }
   }
 }

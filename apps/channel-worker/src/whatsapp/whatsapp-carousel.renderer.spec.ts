@@ -37,9 +37,44 @@ describe('renderCarouselMessage', () => {
 
   it('uses image headers for image templates', () => {
     const body = renderCarouselMessage({ ...template, cardHeaderFormat: 'image' }, '1', [{ mediaLink: 'https://i/1.png' }]);
-    expect(body.template.components[0].cards[0].components[0]).toEqual({
+    expect(body.template.components[0].cards![0].components[0]).toEqual({
       type: 'header',
       parameters: [{ type: 'image', image: { link: 'https://i/1.png' } }],
     });
+  });
+
+  it('renders the message body parameters, then each card button by its index in the template card', () => {
+    const body = renderCarouselMessage(
+      { ...template, cardHeaderFormat: 'image' },
+      '1',
+      [
+        {
+          mediaLink: 'https://i/1.png',
+          bodyParameters: ['10%'],
+          buttons: [
+            { type: 'quick_reply', index: 0, payload: 'more-1' },
+            { type: 'url', index: 2, text: 'item/1' },
+          ],
+        },
+      ],
+      ['Ana'],
+    );
+    expect(body.template.components).toEqual([
+      { type: 'body', parameters: [{ type: 'text', text: 'Ana' }] },
+      {
+        type: 'carousel',
+        cards: [
+          {
+            card_index: 0,
+            components: [
+              { type: 'header', parameters: [{ type: 'image', image: { link: 'https://i/1.png' } }] },
+              { type: 'body', parameters: [{ type: 'text', text: '10%' }] },
+              { type: 'button', sub_type: 'quick_reply', index: 0, parameters: [{ type: 'payload', payload: 'more-1' }] },
+              { type: 'button', sub_type: 'url', index: 2, parameters: [{ type: 'text', text: 'item/1' }] },
+            ],
+          },
+        ],
+      },
+    ]);
   });
 });

@@ -26,7 +26,7 @@ export class WhatsAppCloudClient implements OnApplicationShutdown {
         dispatcher: this.agent,
       });
       const payload = (await res.body.json().catch(() => undefined)) as CloudApiAnswer | undefined;
-      return classifyCloudApiAnswer(res.statusCode, payload);
+      return classifyCloudApiAnswer(res.statusCode, payload, res.headers);
     } catch (err) {
       const code = (err as { code?: string }).code ?? 'network';
       const timedOut = /TIMEOUT/.test(code);

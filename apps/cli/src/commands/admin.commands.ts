@@ -1,5 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { UserInputError, UserService, isBotRole } from '@platform/auth';
+import { UserInputError, UserService, isBotRole } from '@platform/accounts';
 import { isUuid } from '@platform/contracts';
 import { randomToken } from '@platform/crypto';
 import { BotRepository } from '@platform/database';

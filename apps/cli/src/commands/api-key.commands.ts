@@ -1,4 +1,4 @@
-import { ApiKeyService } from '@platform/auth';
+import { ApiKeyService } from '@platform/accounts';
 import { ApiKeyRepository } from '@platform/database';
 import { CliCommand, UsageError, requireString } from '../command.js';
 

@@ -6,6 +6,7 @@ import { keyCommands } from './keys.commands.js';
 import { oauthClientCommands } from './oauth-client.commands.js';
 import { whatsappCommands } from './whatsapp.commands.js';
 import { webhookCommands } from './webhook.commands.js';
+import { postbackCommands } from './postback.commands.js';
 
 /** Every operator command; add a feature's commands here. */
-export const commands: CliCommand[] = [...botCommands, ...whatsappCommands, ...apiKeyCommands, ...adminCommands, ...oauthClientCommands, ...webhookCommands, ...keyCommands];
+export const commands: CliCommand[] = [...botCommands, ...whatsappCommands, ...apiKeyCommands, ...adminCommands, ...oauthClientCommands, ...webhookCommands, ...postbackCommands, ...keyCommands];

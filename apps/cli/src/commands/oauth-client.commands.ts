@@ -1,4 +1,4 @@
-import { OAuthClientInputError, OAuthClientService } from '@platform/auth';
+import { OAuthClientInputError, OAuthClientService } from '@platform/accounts';
 import { isUuid } from '@platform/contracts';
 import { BotRepository } from '@platform/database';
 import { CliCommand, CommandArgs, UsageError, requireString } from '../command.js';

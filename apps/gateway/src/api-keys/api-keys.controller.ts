@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminTokenGuard, ApiKeyService, RequireBotRole } from '@platform/auth';
+import { ApiKeyService } from '@platform/accounts';
+import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
 import { ApiKeyView, CreateApiKeyDto, CreatedApiKeyResponse, isUuid } from '@platform/contracts';
 import { ApiKeyRepository } from '@platform/database';
 import type { ApiKey } from '@platform/database';

@@ -1,9 +1,12 @@
 import { Body, Controller, HttpCode, Post, Req, Res, UnauthorizedException } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AdminSessionService, RateLimiter, TokenPair, extractAdminToken, normaliseEmail } from '@platform/auth';
+import { normaliseEmail } from '@platform/accounts';
+import { AdminSessionService, RateLimiter, TokenPair, extractAdminToken } from '@platform/auth';
 import { AuthEnv } from '@platform/config';
 import { AdminLoginDto, AdminRefreshDto, AdminTokenResponse } from '@platform/contracts';
+import { assertJsonContentType } from '../http/json-content-type.guard.js';
+import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './refresh-cookie.js';
 import { throttle } from './throttle.js';
 
 /** Dashboard sessions of bot administrators (the tokens AdminTokenGuard accepts). */
@@ -18,7 +21,10 @@ export class AdminAuthController {
 
   @Post('login')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Log in a bot administrator with e-mail and password; answers an access and a refresh token' })
+  @ApiOperation({
+    summary: 'Log in a bot administrator with e-mail and password; answers an access and a refresh token',
+    description: 'With refresh_token_in_cookie: true the refresh token is not in the answer but in an HttpOnly, SameSite=Strict cookie scoped to /v1/auth (browser sessions).',
+  })
   async login(@Body() body: AdminLoginDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdminTokenResponse> {
     const account = { bucket: 'login-account', id: normaliseEmail(body.email), limit: this.env.AUTH_RATE_LIMIT_PER_ACCOUNT };
     await throttle(this.limiter, reply, [{ bucket: 'login-ip', id: req.ip, limit: this.env.AUTH_RATE_LIMIT_PER_IP }]);
@@ -28,26 +34,45 @@ export class AdminAuthController {
       await this.limiter.recordFailure([account]);
       throw new UnauthorizedException('Invalid e-mail or password');
     }
+    if (body.refresh_token_in_cookie) return this.cookieAnswer(req, reply, pair);
     return tokenAnswer(reply, pair);
   }
 
   @Post('refresh')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Exchange a dashboard refresh token for a new pair (the old refresh token stops working)' })
+  @ApiOperation({
+    summary: 'Exchange a dashboard refresh token for a new pair (the old refresh token stops working)',
+    description: 'Without refresh_token in the body, the session cookie of a cookie login is used and the new refresh token replaces it.',
+  })
   async refresh(@Body() body: AdminRefreshDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<AdminTokenResponse> {
     await throttle(this.limiter, reply, [{ bucket: 'refresh-ip', id: req.ip, limit: this.env.AUTH_RATE_LIMIT_PER_IP }]);
-    const result = await this.sessions.refresh(body.refresh_token);
-    if (!result.ok) throw new UnauthorizedException('The refresh token is invalid, expired or revoked');
-    return tokenAnswer(reply, result.pair);
+    const fromCookie = body.refresh_token === undefined;
+    // A cross-site form cannot send JSON without a CORS preflight: with SameSite=Strict, a second guard for the cookie.
+    if (fromCookie) assertJsonContentType(req);
+    const token = fromCookie ? readRefreshCookie(req) : body.refresh_token;
+    if (!token) throw new UnauthorizedException('refresh_token is required (in the body, or the session cookie of a cookie login)');
+    const result = await this.sessions.refresh(token);
+    if (!result.ok) {
+      if (fromCookie) clearRefreshCookie(reply, req);
+      throw new UnauthorizedException('The refresh token is invalid, expired or revoked');
+    }
+    return fromCookie ? this.cookieAnswer(req, reply, result.pair) : tokenAnswer(reply, result.pair);
   }
 
   @Post('logout')
   @HttpCode(200)
   @ApiOperation({ summary: 'End the dashboard session of the access token sent (x-auth-token or Authorization: Bearer)' })
-  async logout(@Req() req: FastifyRequest) {
+  async logout(@Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    if (readRefreshCookie(req)) clearRefreshCookie(reply, req);
     const token = extractAdminToken(req);
     if (!token || !(await this.sessions.logout(token))) throw new UnauthorizedException('A valid dashboard access token is required');
     return { message: 'Logged out; the session and its tokens are revoked', status: 'success' };
+  }
+
+  private cookieAnswer(req: FastifyRequest, reply: FastifyReply, pair: TokenPair): AdminTokenResponse {
+    setRefreshCookie(reply, req, pair.refreshToken!, this.env.AUTH_REFRESH_TOKEN_TTL_SECONDS);
+    const { refresh_token: _inCookie, ...answer } = tokenAnswer(reply, pair);
+    return answer;
   }
 }
 

@@ -11,5 +11,6 @@ import { StreamHub } from './stream-hub.service.js';
   imports: [AuthModule, SdkSessionsModule],
   controllers: [BotEventsController],
   providers: [SdkEventStore, StreamHub, EventStreamRoute, BotEventsService],
+  exports: [SdkEventStore],
 })
 export class BotEventsModule {}

@@ -56,7 +56,7 @@ describe('StreamConnection', () => {
     socket.frame({ type: 'auth', token: 'good' });
     await tick();
     expect(calls).toEqual(['register']);
-    expect(socket.sent).toEqual([{ type: 'ready' }, { type: 'event', ...ev('1-0', 'a') }, { type: 'event', ...ev('2-0', 'b') }]);
+    expect(socket.sent).toEqual([{ type: 'ready', heartbeatMs: 10_000 }, { type: 'event', ...ev('1-0', 'a') }, { type: 'event', ...ev('2-0', 'b') }]);
     store.push(ev('3-0', 'c'));
     connection.pull();
     await tick();
@@ -118,6 +118,8 @@ describe('StreamConnection', () => {
     await new Promise((r) => setTimeout(r, 30));
     expect(socket.pings).toBe(1);
     expect(calls).toContain('heartbeat');
+    // Apps cannot see pings: each heartbeat is also a frame, at the interval 'ready' announced.
+    expect(socket.sent).toEqual([{ type: 'ready', heartbeatMs: 20 }, { type: 'heartbeat' }]);
     await new Promise((r) => setTimeout(r, 25));
     expect(socket.terminated).toBe(true);
     expect(calls[calls.length - 1]).toBe('unregister');

@@ -126,7 +126,7 @@ export class StreamConnection {
       return;
     }
     this.state = 'open';
-    this.send({ type: 'ready' });
+    this.send({ type: 'ready', heartbeatMs: this.deps.pingIntervalMs });
     this.pingTimer = setInterval(() => this.beat(), this.deps.pingIntervalMs);
     this.pull();
   }
@@ -139,7 +139,10 @@ export class StreamConnection {
       return;
     }
     this.alive = false;
+    // The ping (answered by the client's WebSocket stack) tells this server the client is gone; the
+    // heartbeat frame tells the client the server is still there, since apps cannot see pings.
     this.socket.ping();
+    this.send({ type: 'heartbeat' });
     this.deps.heartbeat(this).catch((err: Error) => this.deps.log('warn', `event stream ${this.id}: heartbeat failed: ${err.message}`));
     this.pull(); // also covers announcements missed while the subscriber reconnected
   }

@@ -1,7 +1,8 @@
 import { BadRequestException, ConflictException, HttpException, HttpStatus, Injectable, OnModuleInit, UnprocessableEntityException } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiKeyService, authenticateApiKey } from '@platform/auth';
+import { ApiKeyService } from '@platform/accounts';
+import { authenticateApiKey } from '@platform/auth';
 import { TriggerCarouselDto, TriggerCarouselResponse } from '@platform/contracts';
 import { sha256Hex } from '@platform/crypto';
 import { RedisUnavailableError } from '@platform/queue';

@@ -1,8 +1,11 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Counter } from 'prom-client';
-import { CarouselDispatchJob, TriggerCarouselDto, isUuid } from '@platform/contracts';
-import { CarouselCatalog, ChannelSenderRepository, PostgresLiveness } from '@platform/database';
+import { CarouselDispatchJob, TemplateCardSpec, TriggerCarouselDto, isUuid } from '@platform/contracts';
+import { CarouselCatalog, ChannelSenderRepository } from '@platform/database';
+import { PostgresLiveness } from './postgres-liveness.js';
+import { templateValues } from './template-values.js';
+import { PostbackUrlChecker } from '../postbacks/postback-url.checker.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
 const queued = new Counter({ name: 'carousel_messages_queued_total', help: 'Carousel messages accepted and queued' });
@@ -19,6 +22,7 @@ export class CarouselTriggerService {
     private readonly senders: ChannelSenderRepository,
     private readonly batcher: TriggerBatcher,
     private readonly postgres: PostgresLiveness,
+    private readonly postbackUrls: PostbackUrlChecker,
   ) {}
 
   /** Returns the message id (`messageId` when given: an Idempotency-Key's record names it) once the job is in Redis. */
@@ -30,7 +34,10 @@ export class CarouselTriggerService {
     if (template.channel !== notification.type) {
       throw new BadRequestException(`notification.type must be ${template.channel} for template ${template.id}`);
     }
-    const sender = await this.catalog.senderByNumber(botId, notification.type, digits(notification.sender));
+    if (template.status !== 'APPROVED') {
+      throw new BadRequestException(`notification.templateId names template ${template.providerName}, whose status at Meta is ${template.status}, not APPROVED`);
+    }
+    const sender = await this.catalog.senderByNumber(botId, notification.type, withoutPlus(notification.sender));
     if (!sender) {
       const count = await this.senders.countByChannel(botId, notification.type);
       throw new BadRequestException(
@@ -45,6 +52,15 @@ export class CarouselTriggerService {
         `notification.params.cards must have exactly ${template.cardCount} cards for this template (got ${cards.length})`,
       );
     }
+    const values = templateValues(notification.params, {
+      bodyParameterCount: template.bodyParameterCount,
+      cards: template.cards as TemplateCardSpec[] | null,
+    });
+
+    const postbackUrl = dto.config?.postbackUrl;
+    const postbackProblem = postbackUrl === undefined ? null : await this.postbackUrls.problem(postbackUrl);
+    if (postbackProblem) throw new BadRequestException(`config.postbackUrl ${postbackProblem}`);
+    const customPayload = dto.config?.customPayload ?? null;
 
     const job: CarouselDispatchJob = {
       messageId,
@@ -52,8 +68,10 @@ export class CarouselTriggerService {
       templateId: template.id,
       senderId: sender.id,
       channel: template.channel,
-      recipient: digits(dto.userDetails.number),
-      cards: cards.map((c) => (c.bodyParameters ? { mediaLink: c.media.mediaLink, bodyParameters: c.bodyParameters } : { mediaLink: c.media.mediaLink })),
+      recipient: withoutPlus(dto.userDetails.number),
+      ...values,
+      ...(postbackUrl !== undefined && { postbackUrl }),
+      ...(customPayload !== null && { customPayload }),
     };
     await this.batcher.enqueue(job);
     queued.inc();
@@ -61,6 +79,7 @@ export class CarouselTriggerService {
   }
 }
 
-function digits(number: string): string {
+/** The number as the Cloud API takes it: E.164 without its leading '+' (the DTO has checked the digits). */
+function withoutPlus(number: string): string {
   return number.startsWith('+') ? number.slice(1) : number;
 }

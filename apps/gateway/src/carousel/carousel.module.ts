@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
-import { CarouselCatalogModule, PostgresLiveness } from '@platform/database';
+import { CarouselCatalogModule } from '@platform/database';
+import { PostgresLiveness } from './postgres-liveness.js';
+import { PostbacksModule } from '../postbacks/postbacks.module.js';
 import { CarouselTriggerRoute } from './carousel-trigger.route.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
 import { TriggerBatcher } from './trigger-batcher.js';
@@ -8,5 +10,5 @@ import { TriggerGate } from './trigger-gate.js';
 import { TriggerGuards } from './trigger-guards.js';
 import { TriggerIdempotency } from './trigger-idempotency.js';
 
-@Module({ imports: [AuthModule, CarouselCatalogModule], providers: [CarouselTriggerRoute, CarouselTriggerService, TriggerBatcher, TriggerGate, TriggerIdempotency, TriggerGuards, PostgresLiveness] })
+@Module({ imports: [AuthModule, CarouselCatalogModule, PostbacksModule], providers: [CarouselTriggerRoute, CarouselTriggerService, TriggerBatcher, TriggerGate, TriggerIdempotency, TriggerGuards, PostgresLiveness], exports: [CarouselTriggerService] })
 export class CarouselModule {}

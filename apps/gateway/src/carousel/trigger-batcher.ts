@@ -3,7 +3,7 @@ import { JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CoreEnv, WhatsAppRetryEnv } from '@platform/config';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
-import { TickBatcher } from '@platform/database';
+import { TickBatcher } from '@platform/common';
 import { InjectQueue, type ProducerQueue, REQUEST_REDIS, withTimeout } from '@platform/queue';
 
 /**

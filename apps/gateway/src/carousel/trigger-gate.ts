@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { CoreEnv } from '@platform/config';
-import { TickBatcher } from '@platform/database';
+import { TickBatcher } from '@platform/common';
 import { REQUEST_REDIS, withTimeout } from '@platform/queue';
 
 /** The quota window: a bot's count starts at its first trigger and resets a minute later. */

@@ -19,16 +19,17 @@ export class MessageStatusService {
   /** The status, or null when the bot has no such message. */
   async find(botId: string, msgId: string): Promise<MessageStatusResponse | null> {
     const row = await this.messages.findForBot(botId, msgId);
-    if (row) return fromRow(row);
+    if (row) return messageStatusFromRow(row);
     const job = await withTimeout(this.queue.getJob(msgId), this.env.REDIS_COMMAND_TIMEOUT_MS, 'reading the message queue');
     if (!job || job.data.botId !== botId) return null;
     // Finished since the first read: its row was written meanwhile, unless the message was dropped.
     const written = job.finishedOn ? await this.messages.findForBot(botId, msgId) : null;
-    return written ? fromRow(written) : fromJob(job);
+    return written ? messageStatusFromRow(written) : fromJob(job);
   }
 }
 
-function fromRow(m: Message): MessageStatusResponse {
+/** The status answer of a message row. */
+export function messageStatusFromRow(m: Message): MessageStatusResponse {
   return {
     msgId: m.id,
     botId: m.botId,

@@ -1,6 +1,7 @@
 import { BadRequestException, Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AdminTokenGuard, OAuthClientInputError, OAuthClientService, RequireBotRole } from '@platform/auth';
+import { OAuthClientInputError, OAuthClientService } from '@platform/accounts';
+import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
 import { OAuthClientView, RegisterOAuthClientDto, RegisteredOAuthClientResponse, isUuid } from '@platform/contracts';
 import type { OAuthClient } from '@platform/database';
 

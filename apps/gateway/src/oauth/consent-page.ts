@@ -1,4 +1,5 @@
-import { PendingAuthorization, SCOPE_ROLES } from '@platform/auth';
+import { SCOPE_ROLES } from '@platform/accounts';
+import { PendingAuthorization } from '@platform/auth';
 import { escapeHtml, layout } from './html.js';
 
 const SCOPE_TEXT: Record<string, string> = {

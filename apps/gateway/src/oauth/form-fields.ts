@@ -1,4 +1,4 @@
-import { OAuthError } from '@platform/auth';
+import { OAuthError } from '@platform/accounts';
 
 /** A parsed form body as single string values; a repeated or non-string parameter is invalid_request (RFC 6749 §3.2). */
 export function formFields(body: unknown): Record<string, string> {

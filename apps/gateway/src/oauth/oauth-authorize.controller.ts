@@ -1,7 +1,8 @@
 import { Body, Controller, Get, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AuthorizationService, AuthorizeOutcome, PendingAuthorization, RateLimitExceededError, RateLimiter, normaliseEmail } from '@platform/auth';
+import { normaliseEmail } from '@platform/accounts';
+import { AuthorizationService, AuthorizeOutcome, PendingAuthorization, RateLimitExceededError, RateLimiter } from '@platform/auth';
 import { AuthEnv, HttpEnv } from '@platform/config';
 import { BotRepository } from '@platform/database';
 import { consentPage, errorPage } from './consent-page.js';

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { OAuthError, RateLimitExceededError, RateLimiterUnavailableError } from '@platform/auth';
+import { OAuthError } from '@platform/accounts';
+import { RateLimitExceededError, RateLimiterUnavailableError } from '@platform/auth';
 import { outageMessage } from '../http/error-response.filter.js';
 
 /**

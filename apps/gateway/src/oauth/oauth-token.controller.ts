@@ -1,16 +1,8 @@
 import { Body, Controller, HttpCode, Post, Req, Res, UseFilters } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  ClientCredentials,
-  OAuthClientService,
-  OAuthError,
-  OAuthTokenAnswer,
-  OAuthTokenService,
-  RateCheck,
-  RateLimiter,
-  parseClientCredentials,
-} from '@platform/auth';
+import { ClientCredentials, OAuthClientService, OAuthError, parseClientCredentials } from '@platform/accounts';
+import { OAuthTokenAnswer, OAuthTokenService, RateCheck, RateLimiter } from '@platform/auth';
 import { AuthEnv } from '@platform/config';
 import { formFields } from './form-fields.js';
 import { OAuthExceptionFilter } from './oauth-exception.filter.js';

@@ -7,7 +7,7 @@ import { SecretBox } from '@platform/crypto';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { PushRpcClient } from './push-rpc.client.js';
 
-/** Spec endpoint 4: bot administrators store the Firebase service account of their bot. */
+/** saveBotConfig: bot administrators store (and read back, without the key) the Firebase service account of their bot. */
 @ApiTags('push')
 @ApiHeader({ name: 'x-auth-token', required: false, description: 'Administrator access token (or Authorization: Bearer)' })
 @ApiQuery({ name: 'bot', required: true, description: 'Id of the bot' })

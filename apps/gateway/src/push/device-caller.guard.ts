@@ -1,7 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SdkEnv } from '@platform/config';
-import { API_KEY_PREFIX, ApiKeyGuard, RateLimiter, bearerToken } from '@platform/auth';
+import { API_KEY_PREFIX } from '@platform/accounts';
+import { ApiKeyGuard, RateLimiter, bearerToken } from '@platform/auth';
 import { chatUserId, isChatToken, isUuid } from '@platform/contracts';
 import { BotRepository } from '@platform/database';
 import { throttleAppCaller } from '../sdk-sessions/sdk-throttle.js';

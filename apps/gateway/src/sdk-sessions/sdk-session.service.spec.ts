@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { ConflictException, NotFoundException } from '@nestjs/common';
 import type { SdkEnv } from '@platform/config';
 import { WebhookDelivery, chatUserId } from '@platform/contracts';
-import type { BotWebhookRepository, SdkSession, SdkSessionRepository } from '@platform/database';
+import type { BotWebhookRepository, ConversationRepository, SdkSession, SdkSessionRepository } from '@platform/database';
 import type { WebhookDispatcher } from '../bot-webhooks/webhook-dispatcher.service.js';
 import { SdkSessionService } from './sdk-session.service.js';
 
@@ -30,7 +30,8 @@ function setup(webhookUrl: string | null = 'https://bot.example.com/hook', enque
   } as unknown as BotWebhookRepository;
   const dispatcher = { enqueue: async (_bot: string, d: WebhookDelivery) => (queued.push(d), enqueue(d)) } as unknown as WebhookDispatcher;
   const env = { SDK_SESSION_TTL_SECONDS: 60 } as SdkEnv;
-  return { service: new SdkSessionService(sessions, webhooks, dispatcher, env), rows, queued };
+  const conversations = { upsert: async () => ({ id: 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b' }) } as unknown as ConversationRepository;
+  return { service: new SdkSessionService(sessions, webhooks, dispatcher, env, conversations), rows, queued };
 }
 
 const dto = { authToken: 'user_1', payload: { a: { b: [1, null] } }, version: 2 };
@@ -42,7 +43,7 @@ describe('SdkSessionService', () => {
     expect(session.userId).toBe(chatUserId('user_1'));
     expect(JSON.stringify([...rows.values()])).not.toContain('user_1');
     expect(queued).toEqual([
-      expect.objectContaining({ type: 'session.started', botId: BOT, sessionId: SESSION, userId: chatUserId('user_1'), payload: '{"a":{"b":[1,null]}}', version: 2 }),
+      expect.objectContaining({ type: 'session.started', botId: BOT, sessionId: SESSION, userId: chatUserId('user_1'), payload: '{"a":{"b":[1,null]}}', version: 2, conversationId: 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b' }),
     ]);
   });
 

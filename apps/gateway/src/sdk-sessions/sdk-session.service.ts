@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { SdkEnv } from '@platform/config';
 import { AppEventDto, StartSessionDto, chatUserId, isChatToken, isUuid } from '@platform/contracts';
 import { safeEqual } from '@platform/crypto';
-import { BotWebhookRepository, SdkSessionRepository } from '@platform/database';
+import { BotWebhookRepository, ConversationRepository, SdkSessionRepository } from '@platform/database';
 import type { SdkSession } from '@platform/database';
 import { WebhookDispatcher } from '../bot-webhooks/webhook-dispatcher.service.js';
 
@@ -17,6 +17,7 @@ export class SdkSessionService {
     private readonly webhooks: BotWebhookRepository,
     private readonly dispatcher: WebhookDispatcher,
     private readonly env: SdkEnv,
+    private readonly conversations: ConversationRepository,
   ) {}
 
   /** Creates the session; when the bot has a webhook, answers only once the session.started call is queued. */
@@ -33,6 +34,8 @@ export class SdkSessionService {
     });
     if (!webhook.url) return session;
     try {
+      // The bot answers the user with the reply API, into the user's web-chat conversation.
+      const conversation = await this.conversations.upsert(botId, 'web', session.userId);
       await this.dispatcher.enqueue(botId, {
         type: 'session.started',
         id: randomUUID(),
@@ -41,6 +44,7 @@ export class SdkSessionService {
         userId: session.userId,
         payload: JSON.stringify(dto.payload), // the spec: the payload reaches the bot as a JSON string, always
         version: dto.version,
+        conversationId: conversation.id,
         createdAt: now.toISOString(),
       });
     } catch (err) {

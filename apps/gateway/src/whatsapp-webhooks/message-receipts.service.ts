@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { MessageRepository } from '@platform/database';
+import { ConversationRepository, MessageRepository } from '@platform/database';
+import { MessageLifecyclePublisher } from '@platform/queue';
 import { readStatusEvents } from './status-notification.js';
 import { RECEIPT_ORDER, foldStatusEvents } from './status-transitions.js';
 
@@ -8,14 +9,25 @@ import { RECEIPT_ORDER, foldStatusEvents } from './status-transitions.js';
 export class MessageReceiptsService {
   private readonly logger = new Logger('WhatsAppWebhook');
 
-  constructor(private readonly messages: MessageRepository) {}
+  constructor(
+    private readonly messages: MessageRepository,
+    private readonly conversations: ConversationRepository,
+    private readonly lifecycle: MessageLifecyclePublisher,
+  ) {}
 
-  /** Resolves once every status is committed (in one statement); statuses of unknown message ids are ignored. */
+  /**
+   * Resolves once every status is committed (in one statement) and the changes it made are published
+   * (lifecycle stream, postbacks); statuses of unknown message ids are ignored.
+   */
   async record(notification: unknown): Promise<void> {
     const { events, skipped } = readStatusEvents(notification);
     if (skipped > 0) this.logger.debug(`${skipped} status(es) ignored: no message id, or not sent/delivered/read/failed`);
     if (events.length === 0) return;
-    const unknown = await this.messages.applyProviderStatuses(foldStatusEvents(events), RECEIPT_ORDER);
+    const updates = foldStatusEvents(events);
+    const { unknown, changes } = await this.messages.applyProviderStatuses(updates, RECEIPT_ORDER);
+    await this.lifecycle.publish(changes);
+    // Ids of no carousel message may be bot replies in conversations.
+    await this.conversations.applyProviderStatuses(updates.filter((u) => unknown.includes(u.providerMessageId)), RECEIPT_ORDER);
     if (unknown.length > 0) this.logger.debug(`statuses of unknown message ids ignored: ${unknown.join(', ')}`);
   }
 }

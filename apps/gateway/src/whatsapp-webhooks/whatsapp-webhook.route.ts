@@ -4,14 +4,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WhatsAppWebhookEnv } from '@platform/config';
 import { safeEqual } from '@platform/crypto';
 import { HUB_SIGNATURE_HEADER, isValidHubSignature } from './hub-signature.js';
+import { InboundMessagesService } from './inbound-messages.service.js';
 import { MessageReceiptsService } from './message-receipts.service.js';
 
 export const WHATSAPP_WEBHOOK_PATH = '/webhooks/whatsapp';
 
 /**
  * Meta's WhatsApp webhook: GET is the verification handshake, POST a signed change notification whose
- * message statuses are recorded before the 200 (Meta retries anything else). Fastify routes in their
- * own plugin scope, where JSON bodies arrive as bytes: the signature covers the raw body. Both answer
+ * message statuses are recorded, and whose incoming messages are recorded (once per wamid) and queued
+ * for their bot's webhook, before the 200 (Meta retries anything else). Fastify routes in their own
+ * plugin scope, where JSON bodies arrive as bytes: the signature covers the raw body. Both answer
  * 404 while WHATSAPP_WEBHOOK_VERIFY_TOKEN / WHATSAPP_APP_SECRET are unset.
  */
 @Injectable()
@@ -20,6 +22,7 @@ export class WhatsAppWebhookRoute implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly env: WhatsAppWebhookEnv,
     private readonly receipts: MessageReceiptsService,
+    private readonly inbound: InboundMessagesService,
   ) {}
 
   async onModuleInit() {
@@ -56,6 +59,7 @@ export class WhatsAppWebhookRoute implements OnModuleInit {
       throw new BadRequestException('Request body must be JSON');
     }
     await this.receipts.record(notification);
+    await this.inbound.record(notification);
     return { message: 'Statuses recorded', status: 'success' };
   }
 

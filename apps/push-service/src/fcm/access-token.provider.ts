@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { SecretBox } from '@platform/crypto';
 import { REQUEST_REDIS } from '@platform/queue';
-import type { LoadedPushConfig } from '../config/push-config.service.js';
+import type { LoadedPushConfig } from '../service-accounts/push-config.service.js';
 import { GoogleTokenClient, MintedToken } from './google-token.client.js';
 
 const MAX_REFRESH_MARGIN_MS = 5 * 60_000;
@@ -77,7 +77,8 @@ export class AccessTokenProvider {
 }
 
 function cacheKey(config: LoadedPushConfig): string {
-  return `push:fcm-token:${config.botId}:${config.version}`;
+  // The client e-mail too: a removed then re-saved config starts again at version 1, with another account.
+  return `push:fcm-token:${config.botId}:${config.version}:${config.clientEmail}`;
 }
 
 interface CachedToken extends MintedToken {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PushEnv } from '@platform/config';
-import type { LoadedPushConfig } from '../config/push-config.service.js';
+import type { LoadedPushConfig } from '../service-accounts/push-config.service.js';
 import { AccessTokenProvider } from './access-token.provider.js';
 import type { FcmBody } from './fcm-message.js';
 import { FcmVerdict, classifyFcmResponse } from './fcm-response.js';
@@ -106,7 +106,7 @@ export class FcmSender {
     let left = tokens.length;
     let allDone!: () => void;
     const done = new Promise<void>((resolve) => (allDone = resolve));
-    const settle = (i: number, result: DeliveryOutcome | Error) => {
+    const report = (i: number, result: DeliveryOutcome | Error) => {
       onResult(i, result);
       if (--left === 0) allDone();
     };
@@ -117,12 +117,12 @@ export class FcmSender {
       holdMs: () => (this.quotaUntil.size > 0 ? Math.max(0, (this.quotaUntil.get(config.projectId) ?? 0) - Date.now()) : 0),
       cancelled: stopped,
       onAnswer: (i, answer) => {
-        if (answer === NOT_SENT) return settle(i, { kind: 'failed', reason: 'notification stopped' });
+        if (answer === NOT_SENT) return report(i, { kind: 'failed', reason: 'notification stopped' });
         const verdict = answer instanceof Error ? retryVerdict(answer) : classifyFcmResponse(answer);
-        if (verdict.kind === 'sent') return settle(i, { kind: 'sent' });
+        if (verdict.kind === 'sent') return report(i, { kind: 'sent' });
         this.deliver(config, { parts, token: tokens[i] }, stopped, { verdict, accessToken }).then(
-          (outcome) => settle(i, outcome),
-          (err: Error) => settle(i, err),
+          (outcome) => report(i, outcome),
+          (err: Error) => report(i, err),
         );
       },
     });

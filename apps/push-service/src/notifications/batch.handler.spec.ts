@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import type { PushBatchJob } from '@platform/contracts';
 import type { BatchCounts, DeviceRepository, NotificationRepository } from '@platform/database';
-import type { PushConfigService } from '../config/push-config.service.js';
+import type { PushConfigService } from '../service-accounts/push-config.service.js';
 import type { FcmSender } from '../fcm/fcm-sender.js';
 import type { BatchProgressStore, DeviceOutcome } from './batch-progress.store.js';
 import { BatchHandler } from './batch.handler.js';

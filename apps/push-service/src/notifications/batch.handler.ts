@@ -3,7 +3,7 @@ import { Job } from 'bullmq';
 import { PushBatchJob } from '@platform/contracts';
 import { BatchCounts, DeviceRepository, NotificationRepository, PushNotification } from '@platform/database';
 import { StalledTooOftenError, isFinalAttempt } from '@platform/queue';
-import { LoadedPushConfig, PushConfigService } from '../config/push-config.service.js';
+import { LoadedPushConfig, PushConfigService } from '../service-accounts/push-config.service.js';
 import { fcmBodyParts } from '../fcm/fcm-message.js';
 import { FcmConfigError, FcmSender } from '../fcm/fcm-sender.js';
 import { CredentialsRejectedError, TransientPushError } from '../fcm/push-errors.js';
@@ -51,10 +51,10 @@ export class BatchHandler {
     if (unresolved > 0) throw new Error(`${unresolved} of ${deviceIds.length} devices still failing transiently; the batch runs again later`);
 
     const outcomes = await this.progress.read(notificationId, seq);
-    const counts = await this.settle(notification.botId, outcomes);
+    const counts = await this.recordOutcomes(notification.botId, outcomes);
     const counted = await this.notifications.completeBatch(notificationId, seq, counts);
     await this.progress.clear(notificationId, seq);
-    this.logger.debug(`notification ${notificationId} batch ${seq}: ${todo.length} sent in ${sentAt - started} ms, settled in ${Date.now() - sentAt} ms`);
+    this.logger.debug(`notification ${notificationId} batch ${seq}: ${todo.length} sent in ${sentAt - started} ms, recorded in ${Date.now() - sentAt} ms`);
     return `${counted ? 'counted' : 'already counted'}: ${JSON.stringify(counts)}`;
   }
 
@@ -84,7 +84,7 @@ export class BatchHandler {
       outcomes.set(id, 'failed');
       unresolved++;
     }
-    const counts = await this.settle(notification.botId, outcomes);
+    const counts = await this.recordOutcomes(notification.botId, outcomes);
     const counted = await this.notifications.completeBatch(notificationId, seq, counts);
     await this.progress.clear(notificationId, seq).catch(() => undefined);
     const why = err instanceof StalledTooOftenError ? `: the job ${err.message}` : ` after ${attempts} attempts (${(err as Error)?.message ?? err})`;
@@ -163,7 +163,7 @@ export class BatchHandler {
   }
 
   /** Counts the batch's outcomes and marks devices FCM called gone as dead (idempotent). */
-  private async settle(botId: string, outcomes: Map<string, DeviceOutcome>): Promise<BatchCounts> {
+  private async recordOutcomes(botId: string, outcomes: Map<string, DeviceOutcome>): Promise<BatchCounts> {
     const counts: BatchCounts = { sent: 0, failed: 0, invalidTokens: 0, skipped: 0 };
     const dead = new Map<string, string[]>();
     for (const [id, outcome] of outcomes) {

@@ -15,7 +15,7 @@ import {
 } from '@platform/contracts';
 import { DeviceRepository, NotificationRepository } from '@platform/database';
 import { InjectQueue, type ProducerQueue, withTimeout } from '@platform/queue';
-import { PushConfigService } from '../config/push-config.service.js';
+import { PushConfigService } from '../service-accounts/push-config.service.js';
 import { fcmMessageTemplate } from '../fcm/fcm-message.js';
 import { FcmSender } from '../fcm/fcm-sender.js';
 import { CredentialsRejectedError, TransientPushError } from '../fcm/push-errors.js';

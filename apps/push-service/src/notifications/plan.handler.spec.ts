@@ -5,7 +5,7 @@ import type { PushEnv } from '@platform/config';
 import type { PushPlanJob } from '@platform/contracts';
 import type { DeviceRepository, NotificationRepository } from '@platform/database';
 import { StalledTooOftenError, type ProducerQueue } from '@platform/queue';
-import type { PushConfigService } from '../config/push-config.service.js';
+import type { PushConfigService } from '../service-accounts/push-config.service.js';
 import type { AccessTokenProvider } from '../fcm/access-token.provider.js';
 import { TransientPushError } from '../fcm/push-errors.js';
 import { PlanHandler } from './plan.handler.js';

@@ -4,7 +4,7 @@ import { PushEnv } from '@platform/config';
 import { PushPlanJob, PushQueueNames } from '@platform/contracts';
 import { DeviceRepository, NotificationRepository } from '@platform/database';
 import { InjectQueue, type ProducerQueue, StalledTooOftenError } from '@platform/queue';
-import { PushConfigService } from '../config/push-config.service.js';
+import { PushConfigService } from '../service-accounts/push-config.service.js';
 import { AccessTokenProvider } from '../fcm/access-token.provider.js';
 import { CredentialsRejectedError } from '../fcm/push-errors.js';
 import { describeJobError, fanoutJobOptions } from './fanout-job-options.js';

@@ -11,7 +11,7 @@ import type {
   TestNotificationDto,
   UnregisterDeviceMessage,
 } from '@platform/contracts';
-import { PushConfigService } from '../config/push-config.service.js';
+import { PushConfigService } from '../service-accounts/push-config.service.js';
 import { DeviceService } from '../devices/device.service.js';
 import { NotificationService } from '../notifications/notification.service.js';
 import { outageFailure } from './outage-failure.js';
@@ -38,6 +38,11 @@ export class PushRpcController {
   @MessagePattern(PushPatterns.getConfig)
   getConfig(@Payload() req: PushRpcRequest<Record<string, never>>) {
     return this.answer(PushPatterns.getConfig, req, () => this.configs.view(req.botId));
+  }
+
+  @MessagePattern(PushPatterns.deleteConfig)
+  deleteConfig(@Payload() req: PushRpcRequest<Record<string, never>>) {
+    return this.answer(PushPatterns.deleteConfig, req, () => this.configs.remove(req.botId));
   }
 
   @MessagePattern(PushPatterns.registerDevice)

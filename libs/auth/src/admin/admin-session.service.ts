@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { TokenRepository } from '@platform/database';
-import { ROLE_SCOPES } from '../roles.js';
+import { ROLE_SCOPES } from '@platform/accounts';
 import { RotateResult, TokenPair, TokenService } from '../tokens/token.service.js';
-import { UserService } from '../users/user.service.js';
+import { UserService } from '@platform/accounts';
 
 /** Dashboard sessions of bot administrators: password login, refresh, logout. */
 @Injectable()

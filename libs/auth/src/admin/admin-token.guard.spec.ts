@@ -2,7 +2,7 @@ import { BadRequestException, ExecutionContext, ForbiddenException, Unauthorized
 import { Reflector } from '@nestjs/core';
 import type { BotRole } from '@platform/database';
 import type { AccessPrincipal, TokenService } from '../tokens/token.service.js';
-import type { UserService } from '../users/user.service.js';
+import type { UserService } from '@platform/accounts';
 import { AdminTokenGuard } from './admin-token.guard.js';
 import { RequireBotRole } from './require-bot-role.decorator.js';
 

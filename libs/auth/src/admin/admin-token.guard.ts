@@ -9,11 +9,11 @@ import {
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { BotRole } from '@platform/database';
-import { API_KEY_PREFIX } from '../api-keys/api-key-format.js';
+import { API_KEY_PREFIX } from '@platform/accounts';
 import { bearerToken } from '../bearer-token.js';
-import { ROLE_SCOPES, roleAllowedByScopes, roleRank } from '../roles.js';
+import { ROLE_SCOPES, roleAllowedByScopes, roleRank } from '@platform/accounts';
 import { TokenService } from '../tokens/token.service.js';
-import { UserService } from '../users/user.service.js';
+import { UserService } from '@platform/accounts';
 import { REQUIRED_BOT_ROLE } from './require-bot-role.decorator.js';
 
 /** Who called an administrator route, set by AdminTokenGuard. */

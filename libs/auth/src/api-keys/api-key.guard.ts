@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { FastifyRequest } from 'fastify';
 import { bearerToken } from '../bearer-token.js';
-import { ApiKeyPrincipal, ApiKeyService } from './api-key.service.js';
+import { ApiKeyPrincipal, ApiKeyService } from '@platform/accounts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { AuthEnv, HttpEnv } from '@platform/config';
 import { safeEqual } from '@platform/crypto';
 import { AuthorizationCodeRepository } from '@platform/database';
-import { Clock } from '../clock.js';
-import { capScopesToRole, parseScope } from '../roles.js';
-import { generateSecret } from '../tokens/token-format.js';
-import { UserService } from '../users/user.service.js';
+import { Clock } from '@platform/accounts';
+import { capScopesToRole, parseScope } from '@platform/accounts';
+import { generateSecret } from '@platform/accounts';
+import { UserService } from '@platform/accounts';
 import { AuthorizationRequestStore, PendingAuthorization } from './authorization-request.store.js';
-import { OAuthClientService } from './oauth-client.service.js';
+import { OAuthClientService } from '@platform/accounts';
 import { isValidS256Challenge } from './pkce.js';
-import { buildRedirect } from './redirect-uris.js';
+import { buildRedirect } from '@platform/accounts';
 
 /** What GET /oauth/authorize should answer. */
 export type AuthorizeOutcome =

@@ -1,5 +1,5 @@
-import { SUPPORTED_SCOPES } from '../roles.js';
-import { SUPPORTED_GRANT_TYPES } from './oauth-client.service.js';
+import { SUPPORTED_SCOPES } from '@platform/accounts';
+import { SUPPORTED_GRANT_TYPES } from '@platform/accounts';
 
 /** RFC 8414 authorization server metadata; `issuer` is AUTH_URL. */
 export function authorizationServerMetadata(authUrl: string) {

@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { sha256Hex } from '@platform/crypto';
 import type { OAuthClient } from '@platform/database';
 import { AuthorizationCodeRepository, TokenRepository } from '@platform/database';
-import { Clock } from '../clock.js';
-import { looksLikeToken } from '../tokens/token-format.js';
+import { Clock } from '@platform/accounts';
+import { looksLikeToken } from '@platform/accounts';
 import { TokenPair, TokenService } from '../tokens/token.service.js';
-import { OAuthError } from './oauth-error.js';
+import { OAuthError } from '@platform/accounts';
 import { isValidCodeVerifier, verifyS256 } from './pkce.js';
 
 /** Body of a successful token answer (RFC 6749 §5.1). */

@@ -3,9 +3,9 @@ import { AuthEnv } from '@platform/config';
 import { sha256Hex } from '@platform/crypto';
 import type { AuthGrant, Db } from '@platform/database';
 import { TokenRepository } from '@platform/database';
-import { Clock } from '../clock.js';
-import { parseScope } from '../roles.js';
-import { generateSecret, looksLikeToken } from './token-format.js';
+import { Clock } from '@platform/accounts';
+import { parseScope } from '@platform/accounts';
+import { generateSecret, looksLikeToken } from '@platform/accounts';
 
 export interface TokenPair {
   accessToken: string;

@@ -15,3 +15,6 @@ export * from './whatsapp-env.js';
 export * from './whatsapp-retry-env.js';
 export * from './whatsapp-webhook-env.js';
 export * from './worker-env.js';
+export * from './conversation-env.js';
+export * from './web-chat-env.js';
+export * from './postback-env.js';

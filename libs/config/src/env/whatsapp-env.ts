@@ -1,6 +1,6 @@
 import { IntEnv, UrlEnv } from '../env-decorators.js';
 
-/** The WhatsApp Cloud API the channel worker sends through. */
+/** The WhatsApp Cloud API: the channel worker sends through it; the gateway and CLI read templates from it (template sync). */
 export class WhatsAppEnv {
   /** WhatsApp Cloud API base, e.g. https://graph.facebook.com/v21.0 (the local sandbox in development). */
   @UrlEnv()
@@ -8,4 +8,11 @@ export class WhatsAppEnv {
 
   @IntEnv({ min: 100 })
   WHATSAPP_TIMEOUT_MS: number = 10000;
+
+  /**
+   * Throttling answers of Meta (130429, 131056, 80007, 4) a message may get without using up one of its
+   * attempts; past them, each one counts as a failed attempt (so a message is not throttled forever).
+   */
+  @IntEnv({ min: 0 })
+  WHATSAPP_THROTTLE_RETRIES: number = 20;
 }

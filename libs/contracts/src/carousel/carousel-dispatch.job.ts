@@ -1,5 +1,8 @@
 import type { ChannelName } from './trigger-carousel.dto.js';
 
+/** A card button's value as the worker sends it; `index` is the button's position among the template card's buttons. */
+export type DispatchButton = { type: 'quick_reply'; index: number; payload: string } | { type: 'url'; index: number; text: string };
+
 /**
  * Job `send` on QueueNames.carouselDispatch; the job id is the message id, so a message is queued once.
  * The job is the message until its first delivery attempt: the worker creates the `messages` row from it
@@ -13,5 +16,13 @@ export interface CarouselDispatchJob {
   channel: ChannelName;
   /** Digits only (the leading + removed). */
   recipient: string;
-  cards: Array<{ mediaLink: string; bodyParameters?: string[] }>;
+  /** Values of the {{n}} placeholders of the message body above the cards. */
+  bodyParameters?: string[];
+  cards: Array<{ mediaLink: string; bodyParameters?: string[]; buttons?: DispatchButton[] }>;
+  /** Throttling answers of Meta so far (the worker sets it when it delays the message for one). */
+  throttles?: number;
+  /** The trigger's config.postbackUrl (checked by the gateway), stored with the message. */
+  postbackUrl?: string;
+  /** The trigger's config.customPayload, stored with the message and echoed in its postbacks. */
+  customPayload?: unknown;
 }

@@ -43,6 +43,41 @@ describe('TriggerCarouselDto', () => {
     expect(errorsOf(body)).toEqual(['notification.params.cards must contain at most 10 cards']);
   });
 
+  it('ignores card fields the platform does not read, and drops them', () => {
+    const body: any = valid();
+    body.notification.params.cards[0].title = 'Summer sale';
+    body.notification.params.cards[1].meta = { a: 1 };
+    const dto = plainToInstance(TriggerCarouselDto, body);
+    expect(validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true })).toEqual([]);
+    expect(dto.notification.params.cards[0]).not.toHaveProperty('title');
+    expect(dto.notification.params.cards[1]).not.toHaveProperty('meta');
+  });
+
+  it('still refuses unknown fields outside cards', () => {
+    const body: any = valid();
+    body.notification.params.cards[0].media.alt = 'x';
+    expect(errorsOf(body)).toEqual(['property notification.params.cards[0].media.alt should not exist']);
+  });
+
+  it('accepts buttons with a payload or a URL suffix, and message body parameters', () => {
+    const body: any = valid();
+    body.notification.params.bodyParameters = ['Ana'];
+    body.notification.params.cards[0].buttons = [{ payload: 'more-1' }, { urlSuffix: 'item/1' }];
+    expect(errorsOf(body)).toEqual([]);
+  });
+
+  it.each([
+    [{}, 'notification.params.cards[0].buttons[0].payload is required (a quick-reply payload) unless urlSuffix is given (a URL button)'],
+    [{ payload: 'p', urlSuffix: 's' }, 'notification.params.cards[0].buttons[0].payload and urlSuffix cannot both be given'],
+    [{ payload: '' }, 'notification.params.cards[0].buttons[0].payload must not be empty'],
+    [{ urlSuffix: 5 }, 'notification.params.cards[0].buttons[0].urlSuffix must be a string'],
+    [{ payload: 'p', label: 'x' }, 'property notification.params.cards[0].buttons[0].label should not exist'],
+  ])('names the bad button field of %j', (button, message) => {
+    const body: any = valid();
+    body.notification.params.cards[0].buttons = [button];
+    expect(errorsOf(body)).toEqual([message]);
+  });
+
   it.each([
     ['+919876543210', true],
     ['919876543210', true],

@@ -1,4 +1,4 @@
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -12,7 +12,12 @@ import {
   IsUrl,
   Matches,
   MaxLength,
+  Validate,
+  ValidateBy,
+  ValidateIf,
   ValidateNested,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
 } from 'class-validator';
 
 export const SUPPORTED_CHANNELS = ['whatsapp'] as const;
@@ -34,6 +39,46 @@ export class CardMediaDto {
   mediaLink: string;
 }
 
+/** Refuses the property when `other` is given too (the two are alternatives). */
+function NotWith(other: string) {
+  return ValidateBy({
+    name: 'notWith',
+    validator: {
+      validate: (_value, args) => (args?.object as Record<string, unknown>)[other] === undefined,
+      defaultMessage: () => `$property and ${other} cannot both be given`,
+    },
+  });
+}
+
+/** A card button's value: the payload of a quick-reply button, or the dynamic suffix of a URL button (one of them). */
+export class CardButtonDto {
+  @ValidateIf((b: CardButtonDto) => b.urlSuffix === undefined || b.payload !== undefined)
+  @NotWith('urlSuffix')
+  @IsDefined({ message: '$property is required (a quick-reply payload) unless urlSuffix is given (a URL button)' })
+  @MaxLength(256, { message: '$property must be at most 256 characters' })
+  @IsNotEmpty({ message: '$property must not be empty' })
+  @IsString({ message: '$property must be a string' })
+  payload?: string;
+
+  @ValidateIf((b: CardButtonDto) => b.urlSuffix !== undefined)
+  @MaxLength(2000, { message: '$property must be at most 2000 characters' })
+  @IsNotEmpty({ message: '$property must not be empty' })
+  @IsString({ message: '$property must be a string' })
+  urlSuffix?: string;
+}
+
+/** The card fields the platform reads; a card's other fields are ignored (dropped before validation). */
+export const CARD_FIELDS: readonly string[] = ['media', 'bodyParameters', 'buttons'];
+
+function withoutUnusedCardFields(cards: unknown): unknown {
+  if (!Array.isArray(cards)) return cards;
+  for (const card of cards) {
+    if (card === null || typeof card !== 'object') continue;
+    for (const key of Object.keys(card)) if (!CARD_FIELDS.includes(key)) delete (card as Record<string, unknown>)[key];
+  }
+  return cards;
+}
+
 export class CarouselCardDto {
   @IsDefined({ message: '$property is required' })
   @IsObject({ message: '$property must be an object' })
@@ -47,6 +92,14 @@ export class CarouselCardDto {
   @ArrayMaxSize(20)
   @IsArray({ message: '$property must be an array of strings' })
   bodyParameters?: string[];
+
+  /** Values of the card's buttons that take one (quick replies, URLs with a dynamic suffix), in the template's order. */
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => CardButtonDto)
+  @ArrayMaxSize(10, { message: '$property must contain at most 10 buttons' })
+  @IsArray({ message: '$property must be an array' })
+  buttons?: CardButtonDto[];
 }
 
 export class CarouselParamsDto {
@@ -55,8 +108,17 @@ export class CarouselParamsDto {
   @ArrayMinSize(1, { message: '$property must contain at least 1 card' })
   @IsArray({ message: '$property must be an array' })
   @ValidateNested({ each: true })
+  // Runs after @Type has made the cards: fields a card carries for other systems are dropped, not refused.
+  @Transform(({ value }) => withoutUnusedCardFields(value), { toClassOnly: true })
   @Type(() => CarouselCardDto)
   cards: CarouselCardDto[];
+
+  /** Values for the {{n}} placeholders of the message body above the cards, in order (optional). */
+  @IsOptional()
+  @IsString({ each: true, message: '$property must be an array of strings' })
+  @ArrayMaxSize(20)
+  @IsArray({ message: '$property must be an array of strings' })
+  bodyParameters?: string[];
 }
 
 export class CarouselNotificationDto {
@@ -89,6 +151,34 @@ export class UserDetailsDto {
   number: string;
 }
 
+/** Largest config.customPayload, as serialized JSON (bytes of UTF-8). */
+export const MAX_CUSTOM_PAYLOAD_BYTES = 4096;
+
+@ValidatorConstraint({ name: 'customPayloadSize' })
+class CustomPayloadSize implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    const json = JSON.stringify(value);
+    return json !== undefined && Buffer.byteLength(json, 'utf8') <= MAX_CUSTOM_PAYLOAD_BYTES;
+  }
+  defaultMessage(): string {
+    return `$property must be JSON of at most ${MAX_CUSTOM_PAYLOAD_BYTES} bytes serialized`;
+  }
+}
+
+/** Per-trigger delivery reporting: where status changes are POSTed, and what is echoed with them. */
+export class TriggerConfigDto {
+  /** Overrides the bot's postback URL for this message (the address is checked: public hosts only). */
+  @IsOptional()
+  @MaxLength(2048, { message: '$property must be at most 2048 characters' })
+  @IsString({ message: '$property must be a string' })
+  postbackUrl?: string;
+
+  /** Any JSON value, echoed in every postback and lifecycle event of this message. */
+  @IsOptional()
+  @Validate(CustomPayloadSize)
+  customPayload?: unknown;
+}
+
 /** Body of POST /api/engagements/notifications/v2/push (spec: carousel template trigger request). */
 export class TriggerCarouselDto {
   @IsDefined({ message: '$property is required' })
@@ -102,6 +192,12 @@ export class TriggerCarouselDto {
   @ValidateNested()
   @Type(() => CarouselNotificationDto)
   notification: CarouselNotificationDto;
+
+  @IsOptional()
+  @IsObject({ message: '$property must be an object' })
+  @ValidateNested()
+  @Type(() => TriggerConfigDto)
+  config?: TriggerConfigDto;
 }
 
 export interface TriggerCarouselResponse {

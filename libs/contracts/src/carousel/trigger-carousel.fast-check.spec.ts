@@ -18,8 +18,9 @@ const valid = () => ({
     params: {
       cards: [
         { media: { mediaLink: 'https://cdn.example.com/1.jpg' } },
-        { media: { mediaLink: 'http://127.0.0.1:8080/2.mp4?x=1' }, bodyParameters: ['a', 'b'] },
+        { media: { mediaLink: 'http://127.0.0.1:8080/2.mp4?x=1' }, bodyParameters: ['a', 'b'], buttons: [{ payload: 'more-2' }, { urlSuffix: 'item/2' }] },
       ] as Array<Record<string, unknown>>,
+      bodyParameters: ['Ana'],
     },
   },
 });
@@ -30,7 +31,8 @@ function prng(seed: number) {
 }
 
 const POOL: unknown[] = [undefined, null, '', ' ', 'x', 0, 1.5, true, [], {}, [''], ['a', 1], 'https://a/1.jpg', 'ftp://a/1.jpg', 'javascript:alert(1)',
-  'https://' + 'a'.repeat(2050), '+12345678', '1234567', '+0123456789', 'whatsapp', 'WhatsApp', 'sms', Array(21).fill('p'), { mediaLink: 'https://a/b' }];
+  'https://' + 'a'.repeat(2050), '+12345678', '1234567', '+0123456789', 'whatsapp', 'WhatsApp', 'sms', Array(21).fill('p'), { mediaLink: 'https://a/b' },
+  { payload: 'p' }, { urlSuffix: 's' }, { payload: 'p', urlSuffix: 's' }, { payload: '' }, { payload: 'x'.repeat(257) }, [{ payload: 'p' }], [{ urlSuffix: 1 }], [null]];
 
 function paths(value: unknown, prefix: Array<string | number> = []): Array<Array<string | number>> {
   if (value === null || typeof value !== 'object') return [prefix];
@@ -71,6 +73,13 @@ describe('isCertainlyValidTrigger (the fast path) never accepts what class-valid
     ['bad URL', (b: any) => (b.notification.params.cards[0].media.mediaLink = 'javascript:alert(1)')],
     ['non-string body parameter', (b: any) => (b.notification.params.cards[1].bodyParameters = [1])],
     ['null body parameters', (b: any) => (b.notification.params.cards[1].bodyParameters = null)],
+    ['a button with both payload and urlSuffix', (b: any) => (b.notification.params.cards[1].buttons[0].urlSuffix = 'x')],
+    ['an empty button', (b: any) => (b.notification.params.cards[1].buttons[1] = {})],
+    ['an empty payload', (b: any) => (b.notification.params.cards[1].buttons[0].payload = '')],
+    ['buttons not an array', (b: any) => (b.notification.params.cards[1].buttons = { payload: 'p' })],
+    ['non-string message body parameter', (b: any) => (b.notification.params.bodyParameters = [2])],
+    ['a card field the platform does not read (class-validator drops it)', (b: any) => (b.notification.params.cards[0].title = 'Summer')],
+    ['a config object (postback URL and custom payload)', (b: any) => (b.config = { postbackUrl: 'https://hooks.example.com/pb', customPayload: { a: 1 } })],
     ['__proto__ key', (b: any) => (b.userDetails = JSON.parse('{"number":"+919876543210","__proto__":{"x":1}}'))],
   ])('sends %s to class-validator', (_name, change) => {
     const body = valid();

@@ -8,6 +8,7 @@ export const PushRequestQueue = 'push-requests';
 export const PushPatterns = {
   saveConfig: 'push.config.save',
   getConfig: 'push.config.get',
+  deleteConfig: 'push.config.delete',
   registerDevice: 'push.device.register',
   unregisterDevice: 'push.device.unregister',
   sendNotification: 'push.notification.send',

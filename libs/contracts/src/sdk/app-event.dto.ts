@@ -1,4 +1,5 @@
 import { IsDefined, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { MaxJsonBytes, SDK_PAYLOAD_MAX_BYTES } from './json-size.js';
 
 /** Body of POST /v1/bots/:botId/sessions/:sessionId/events (the SDK's AppEventRequest). */
 export class AppEventDto {
@@ -8,8 +9,9 @@ export class AppEventDto {
   @IsString({ message: '$property must be a string' })
   code: string;
 
-  /** A JSON object; the bot receives it as a JSON string. */
+  /** A JSON object of at most SDK_PAYLOAD_MAX_BYTES; the bot receives it as a JSON string. */
   @IsOptional()
+  @MaxJsonBytes(SDK_PAYLOAD_MAX_BYTES, { message: `$property must be at most ${SDK_PAYLOAD_MAX_BYTES} bytes as JSON (UTF-8)` })
   @IsObject({ message: '$property must be a JSON object' })
   data?: Record<string, unknown>;
 }

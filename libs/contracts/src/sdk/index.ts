@@ -1,5 +1,6 @@
 export * from './chat-token.js';
 export * from './json-object-string.js';
+export * from './json-size.js';
 export * from './start-session.dto.js';
 export * from './app-event.dto.js';
 export * from './bot-event.dto.js';

@@ -4,7 +4,9 @@ import { validateSync } from 'class-validator';
 import { formatValidationErrors } from '../common/validation-errors.js';
 import { SendBotEventDto } from './bot-event.dto.js';
 import { chatUserId, isChatToken } from './chat-token.js';
+import { AppEventDto } from './app-event.dto.js';
 import { isJsonObjectString } from './json-object-string.js';
+import { jsonByteLength, SDK_PAYLOAD_MAX_BYTES } from './json-size.js';
 import { StartSessionDto } from './start-session.dto.js';
 import { webhookUrlProblem } from './webhook.dto.js';
 
@@ -38,6 +40,24 @@ describe('StartSessionDto', () => {
       'payload must be a JSON object',
       'version must be a positive integer',
     ]);
+  });
+});
+
+describe('payload and app event data size', () => {
+  // {"k":"…"} is 8 bytes of JSON around the string; "é" is 2 bytes in UTF-8.
+  const sized = (bytes: number) => ({ k: 'é'.repeat((bytes - 8) / 2) });
+
+  it('measures UTF-8 bytes of the JSON text', () => {
+    expect(jsonByteLength(sized(SDK_PAYLOAD_MAX_BYTES))).toBe(SDK_PAYLOAD_MAX_BYTES);
+    expect(jsonByteLength({ k: '😀' })).toBe(12);
+  });
+
+  it('accepts up to SDK_PAYLOAD_MAX_BYTES and names the field beyond it', () => {
+    const message = `payload must be at most ${SDK_PAYLOAD_MAX_BYTES} bytes as JSON (UTF-8)`;
+    expect(errorsOf(StartSessionDto, { authToken: 't', payload: sized(SDK_PAYLOAD_MAX_BYTES), version: 2 })).toEqual([]);
+    expect(errorsOf(StartSessionDto, { authToken: 't', payload: sized(SDK_PAYLOAD_MAX_BYTES + 2), version: 2 })).toEqual([message]);
+    expect(errorsOf(AppEventDto, { code: 'c', data: sized(SDK_PAYLOAD_MAX_BYTES) })).toEqual([]);
+    expect(errorsOf(AppEventDto, { code: 'c', data: sized(SDK_PAYLOAD_MAX_BYTES + 2) })).toEqual([message.replace('payload', 'data')]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { IsDefined, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { CHAT_TOKEN_CHARSET, CHAT_TOKEN_MAX_LENGTH } from './chat-token.js';
+import { MaxJsonBytes, SDK_PAYLOAD_MAX_BYTES } from './json-size.js';
 
 const TOKEN_RULE = `$property must be 1-${CHAT_TOKEN_MAX_LENGTH} characters of A-Z a-z 0-9 _ -`;
 
@@ -11,8 +12,9 @@ export class StartSessionDto {
   @IsString({ message: '$property must be a string' })
   authToken: string;
 
-  /** Any JSON object; the bot receives it as a JSON string. */
+  /** Any JSON object of at most SDK_PAYLOAD_MAX_BYTES; the bot receives it as a JSON string. */
   @IsDefined({ message: '$property is required' })
+  @MaxJsonBytes(SDK_PAYLOAD_MAX_BYTES, { message: `$property must be at most ${SDK_PAYLOAD_MAX_BYTES} bytes as JSON (UTF-8)` })
   @IsObject({ message: '$property must be a JSON object' })
   payload: Record<string, unknown>;
 

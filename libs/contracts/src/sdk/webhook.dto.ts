@@ -1,4 +1,5 @@
 import { IsBoolean, IsDefined, IsOptional, IsString, MaxLength } from 'class-validator';
+import type { ConversationChannelName, ConversationMessageView } from '../conversations/message-content.js';
 
 /** BullMQ queue of webhook deliveries to bots (produced and consumed by the gateway). */
 export const SdkQueueNames = {
@@ -15,6 +16,8 @@ export interface SessionStartedDelivery {
   userId: string;
   payload: string;
   version: number;
+  /** The user's web-chat conversation with the bot: the bot answers into it with the reply API. */
+  conversationId?: string;
   createdAt: string;
 }
 
@@ -30,7 +33,20 @@ export interface AppEventDelivery {
   createdAt: string;
 }
 
-export type WebhookDelivery = SessionStartedDelivery | AppEventDelivery;
+/** Body the bot receives for each message a user sends (web chat or WhatsApp); `id` is the message id. */
+export interface MessageReceivedDelivery {
+  type: 'message.received';
+  id: string;
+  botId: string;
+  conversationId: string;
+  channel: ConversationChannelName;
+  /** web: the SDK user id (SHA-256 of the chat token); whatsapp: the user's number (wa_id). */
+  userId: string;
+  message: ConversationMessageView;
+  createdAt: string;
+}
+
+export type WebhookDelivery = SessionStartedDelivery | AppEventDelivery | MessageReceivedDelivery;
 
 /** Job of the bot-webhook queue (job id = delivery id). */
 export interface BotWebhookJob {

@@ -5,7 +5,7 @@ import { Channel } from '../generated/enums.js';
 import { BotRepository } from '../repositories/bot.repository.js';
 import { ChannelSenderRepository } from '../repositories/channel-sender.repository.js';
 import { TemplateRepository } from '../repositories/template.repository.js';
-import { ExpiringMap } from './expiring-map.js';
+import { ExpiringMap } from '@platform/common';
 
 /**
  * A bot's templates, senders and trigger quota as the carousel hot paths read them: from memory for CATALOG_CACHE_MS

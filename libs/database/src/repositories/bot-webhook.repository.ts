@@ -22,6 +22,11 @@ export class BotWebhookRepository {
     await this.db.bot.update({ where: { id: botId }, data: { webhookUrl: url, ...(secretEncrypted ? { webhookSecretEncrypted: secretEncrypted } : {}) } });
   }
 
+  /** Sets the sealed signing secret only (a bot that gets a postback URL before any webhook). */
+  async setSecret(botId: string, secretEncrypted: string): Promise<void> {
+    await this.db.bot.update({ where: { id: botId }, data: { webhookSecretEncrypted: secretEncrypted } });
+  }
+
   async clear(botId: string): Promise<void> {
     await this.db.bot.update({ where: { id: botId }, data: { webhookUrl: null, webhookSecretEncrypted: null } });
   }

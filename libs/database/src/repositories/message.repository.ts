@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { LifecycleStatus, MessageStatusChange } from '@platform/contracts';
 import { Channel, MessageStatus } from '../generated/enums.js';
 import { PrismaService } from '../prisma.service.js';
 
@@ -21,7 +22,41 @@ export interface AcceptedMessage {
   recipient: string;
   /** When the gateway queued it: the row's created_at. */
   acceptedAt: Date;
+  /** The trigger's config.postbackUrl and config.customPayload (null when not given). */
+  postbackUrl?: string | null;
+  customPayload?: unknown;
 }
+
+/** Columns that describe a status change, for RETURNING: the postback URL is the message's, else the bot's. */
+const CHANGE_COLUMNS = (m: string, status: string, at: string) =>
+  `${m}."id"::text AS "messageId", ${m}."bot_id"::text AS "botId", ${status}::text AS "status", ${at} AS "at",
+   ${m}."last_error_code" AS "errorCode", ${m}."last_error_text" AS "errorText", ${m}."custom_payload" AS "customPayload",
+   COALESCE(${m}."postback_url", (SELECT b."postback_url" FROM "bots" b WHERE b."id" = ${m}."bot_id")) AS "postbackUrl"`;
+
+interface ChangeRow {
+  messageId: string;
+  botId: string;
+  status: LifecycleStatus;
+  at: Date;
+  errorCode: string | null;
+  errorText: string | null;
+  customPayload: unknown;
+  postbackUrl: string | null;
+}
+
+function toChange(r: ChangeRow): MessageStatusChange {
+  return {
+    messageId: r.messageId,
+    botId: r.botId,
+    status: r.status,
+    at: new Date(r.at).toISOString(),
+    error: r.status === 'failed' ? { code: r.errorCode, text: r.errorText ?? '' } : null,
+    postbackUrl: r.postbackUrl,
+    customPayload: r.customPayload ?? null,
+  };
+}
+
+const payloadJson = (m: AcceptedMessage) => (m.customPayload === undefined || m.customPayload === null ? null : JSON.stringify(m.customPayload));
 
 /** A status the provider reported for one of its message ids (a WhatsApp status webhook). */
 export interface ProviderStatusUpdate {
@@ -50,51 +85,63 @@ export class MessageRepository {
     const column = <K extends keyof AcceptedMessage>(k: K) => messages.map((m) => m[k]);
     const { rows } = await this.db.query<ClaimedMessage>({
       name: 'messages-start-attempts',
-      text: `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "created_at", "updated_at")
-             SELECT m.id, m.bot_id, m.template_id, m.sender_id, m.channel, m.recipient, 'processing', 1, m.accepted_at, now()
-             FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::"Channel"[], $6::text[], $7::timestamptz[])
-               AS m(id, bot_id, template_id, sender_id, channel, recipient, accepted_at)
+      text: `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "created_at", "updated_at", "postback_url", "custom_payload")
+             SELECT m.id, m.bot_id, m.template_id, m.sender_id, m.channel, m.recipient, 'processing', 1, m.accepted_at, now(), m.postback_url, m.custom_payload
+             FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::"Channel"[], $6::text[], $7::timestamptz[], $8::text[], $9::jsonb[])
+               AS m(id, bot_id, template_id, sender_id, channel, recipient, accepted_at, postback_url, custom_payload)
              WHERE EXISTS (SELECT 1 FROM "templates" t WHERE t."id" = m.template_id AND t."bot_id" = m.bot_id)
                AND EXISTS (SELECT 1 FROM "channel_senders" s WHERE s."id" = m.sender_id AND s."bot_id" = m.bot_id)
              ON CONFLICT ("id") DO UPDATE SET "status" = 'processing', "attempts" = "messages"."attempts" + 1, "updated_at" = now()
                WHERE "messages"."status" NOT IN ('sent', 'delivered', 'read', 'failed')
              RETURNING "id"::text AS "id", "template_id"::text AS "templateId", "sender_id"::text AS "senderId", "recipient", "attempts"`,
-      values: [column('id'), column('botId'), column('templateId'), column('senderId'), column('channel'), column('recipient'), column('acceptedAt')],
+      values: [column('id'), column('botId'), column('templateId'), column('senderId'), column('channel'), column('recipient'), column('acceptedAt'),
+        messages.map((m) => m.postbackUrl ?? null), messages.map(payloadJson)],
     });
     const byId = new Map(rows.map((r) => [r.id, r]));
     return messages.map((m) => byId.get(m.id) ?? null);
   }
 
-  /** Records successful sends, many in one statement. */
-  async markSentMany(sends: ReadonlyArray<{ id: string; providerMessageId: string }>): Promise<void[]> {
-    await this.db.query({
+  /** Records successful sends, many in one statement; per send, its status change (null if the row is gone). */
+  async markSentMany(sends: ReadonlyArray<{ id: string; providerMessageId: string }>): Promise<Array<MessageStatusChange | null>> {
+    const { rows } = await this.db.query<ChangeRow>({
       name: 'messages-mark-sent',
       text: `UPDATE "messages" AS m SET "status" = 'sent', "provider_message_id" = s.wamid, "sent_at" = now(), "updated_at" = now(),
              "last_error_code" = NULL, "last_error_text" = NULL
-             FROM unnest($1::uuid[], $2::text[]) AS s(id, wamid) WHERE m."id" = s.id`,
+             FROM unnest($1::uuid[], $2::text[]) AS s(id, wamid) WHERE m."id" = s.id
+             RETURNING ${CHANGE_COLUMNS('m', "'sent'", 'm."sent_at"')}`,
       values: [sends.map((s) => s.id), sends.map((s) => s.providerMessageId)],
     });
-    return sends.map(() => undefined);
+    const byId = new Map(rows.map((r) => [r.messageId, toChange(r)]));
+    return sends.map((s) => byId.get(s.id) ?? null);
   }
 
   /**
    * Fails a message its job will not deliver, though no attempt recorded that (BullMQ failed the job for
    * stalling too often): creates the row from the job when there is none yet, and leaves a message
-   * already final untouched. True when the message changed.
+   * already final untouched. The status change when the message changed, else null.
    */
-  async failUnlessFinal(m: AcceptedMessage, code: string, text: string): Promise<boolean> {
-    const { rowCount } = await this.db.query({
+  async failUnlessFinal(m: AcceptedMessage, code: string, text: string): Promise<MessageStatusChange | null> {
+    const { rows } = await this.db.query<ChangeRow>({
       name: 'messages-fail-unless-final',
-      text: `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "last_error_code", "last_error_text", "created_at", "updated_at")
-             SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::"Channel", $6, 'failed', 0, $7, $8, $9::timestamptz, now()
+      text: `INSERT INTO "messages" AS m ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "last_error_code", "last_error_text", "created_at", "updated_at", "postback_url", "custom_payload")
+             SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::"Channel", $6, 'failed', 0, $7, $8, $9::timestamptz, now(), $10, $11::jsonb
              WHERE EXISTS (SELECT 1 FROM "templates" t WHERE t."id" = $3::uuid AND t."bot_id" = $2::uuid)
                AND EXISTS (SELECT 1 FROM "channel_senders" s WHERE s."id" = $4::uuid AND s."bot_id" = $2::uuid)
              ON CONFLICT ("id") DO UPDATE SET "status" = 'failed', "last_error_code" = EXCLUDED."last_error_code",
                "last_error_text" = EXCLUDED."last_error_text", "updated_at" = now()
-               WHERE "messages"."status" NOT IN ('sent', 'delivered', 'read', 'failed')`,
-      values: [m.id, m.botId, m.templateId, m.senderId, m.channel, m.recipient, code, text.slice(0, 1000), m.acceptedAt],
+               WHERE m."status" NOT IN ('sent', 'delivered', 'read', 'failed')
+             RETURNING ${CHANGE_COLUMNS('m', "'failed'", 'm."updated_at"')}`,
+      values: [m.id, m.botId, m.templateId, m.senderId, m.channel, m.recipient, code, text.slice(0, 1000), m.acceptedAt, m.postbackUrl ?? null, payloadJson(m)],
     });
-    return rowCount === 1;
+    return rows[0] ? toChange(rows[0]) : null;
+  }
+
+  /** Records a throttling answer of Meta as the last error, un-counting the try: it was not the message's fault. */
+  recordThrottled(id: string, code: string, text: string) {
+    return this.db.message.update({
+      where: { id },
+      data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), attempts: { decrement: 1 } },
+    });
   }
 
   recordError(id: string, code: string | null, text: string, final: boolean) {
@@ -104,14 +151,28 @@ export class MessageRepository {
     });
   }
 
+  /** The status change a message is now in (after a final recordError), for postbacks and the lifecycle stream. */
+  async currentChange(id: string): Promise<MessageStatusChange | null> {
+    const { rows } = await this.db.query<ChangeRow>({
+      name: 'messages-current-change',
+      text: `SELECT ${CHANGE_COLUMNS('m', 'm."status"', 'm."updated_at"')} FROM "messages" m WHERE m."id" = $1::uuid
+               AND m."status" IN ('sent', 'delivered', 'read', 'failed')`,
+      values: [id],
+    });
+    return rows[0] ? toChange(rows[0]) : null;
+  }
+
   /**
    * Applies provider statuses (one per provider message id) in one statement. A message moves only
    * forward in `order` (statuses before its first entry rank lowest); times already recorded are kept.
-   * Returns the provider message ids that match no message.
+   * Returns the provider message ids that match no message, and the status changes applied.
    */
-  async applyProviderStatuses(updates: readonly ProviderStatusUpdate[], order: readonly MessageStatus[]): Promise<string[]> {
+  async applyProviderStatuses(
+    updates: readonly ProviderStatusUpdate[],
+    order: readonly MessageStatus[],
+  ): Promise<{ unknown: string[]; changes: MessageStatusChange[] }> {
     const column = <K extends keyof ProviderStatusUpdate>(k: K) => updates.map((u) => u[k]);
-    const { rows } = await this.db.query<{ wamid: string }>({
+    const { rows } = await this.db.query<{ wamid: string | null } & Partial<ChangeRow>>({
       name: 'messages-apply-provider-statuses',
       text: `WITH u AS (
                SELECT * FROM unnest($1::text[], $2::"MessageStatus"[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[])
@@ -125,11 +186,18 @@ export class MessageRepository {
                FROM u
                WHERE m."provider_message_id" = u.wamid
                  AND COALESCE(array_position($7::"MessageStatus"[], m."status"), 0) < array_position($7::"MessageStatus"[], u.status)
-               RETURNING m."id"
+               RETURNING ${CHANGE_COLUMNS('m', 'm."status"', `COALESCE(CASE m."status" WHEN 'delivered' THEN u.delivered_at WHEN 'read' THEN u.read_at END, now())`)}
              )
-             SELECT u.wamid FROM u WHERE NOT EXISTS (SELECT 1 FROM "messages" m WHERE m."provider_message_id" = u.wamid)`,
+             SELECT u.wamid, NULL::text AS "messageId", NULL::text AS "botId", NULL::text AS "status", NULL::timestamptz AS "at",
+               NULL::text AS "errorCode", NULL::text AS "errorText", NULL::jsonb AS "customPayload", NULL::text AS "postbackUrl"
+             FROM u WHERE NOT EXISTS (SELECT 1 FROM "messages" m WHERE m."provider_message_id" = u.wamid)
+             UNION ALL
+             SELECT NULL, a."messageId", a."botId", a."status", a."at", a."errorCode", a."errorText", a."customPayload", a."postbackUrl" FROM applied a`,
       values: [column('providerMessageId'), column('status'), column('deliveredAt'), column('readAt'), column('errorCode'), column('errorText'), order],
     });
-    return rows.map((r) => r.wamid);
+    return {
+      unknown: rows.filter((r) => r.wamid !== null).map((r) => r.wamid!),
+      changes: rows.filter((r) => r.wamid === null).map((r) => toChange(r as ChangeRow)),
+    };
   }
 }

@@ -14,6 +14,12 @@ export class PushConfigRepository {
     });
   }
 
+  /** true when the bot had a service account. */
+  async deleteByBot(botId: string): Promise<boolean> {
+    const { count } = await this.db.pushConfig.deleteMany({ where: { botId } });
+    return count > 0;
+  }
+
   findByBot(botId: string) {
     return this.db.pushConfig.findUnique({ where: { botId } });
   }

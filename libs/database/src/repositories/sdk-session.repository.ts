@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service.js';
 
-/** SDK sessions of app users (issue 5). */
+/** SDK sessions of app users: who opened the bot, with which payload and chat token. */
 @Injectable()
 export class SdkSessionRepository {
   constructor(private readonly db: PrismaService) {}

@@ -1,4 +1,9 @@
 export const AUTH_TOKEN_MAX_LENGTH = 40;
+/**
+ * Largest config `payload` and `sendEventToBot` data: UTF-8 bytes of their JSON text. The platform
+ * refuses larger ones with 400; the SDK refuses them before sending anything.
+ */
+export const PAYLOAD_MAX_BYTES = 65_536;
 export const AUTH_TOKEN_PATTERN = /^[A-Za-z0-9_-]+$/;
 export const COLOR_PATTERN = /^#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$/;
 /** A DNS host name (labels of letters, digits, dashes) with an optional port. */

@@ -1,9 +1,10 @@
 import { ValidationError } from '../errors';
 import { findJsonProblem, isPlainObject } from '../json/check-json';
+import { utf8Length } from '../json/utf8-length';
 import type { JsonObject } from '../json/json-types';
 import { DEFAULT_BOT_VERSION, type ResolvedBotConfig } from './bot-config';
 import { checkCloudHost } from './sdk-options';
-import { AUTH_TOKEN_MAX_LENGTH, AUTH_TOKEN_PATTERN, COLOR_PATTERN, regionUrlPattern } from './rules';
+import { AUTH_TOKEN_MAX_LENGTH, AUTH_TOKEN_PATTERN, COLOR_PATTERN, PAYLOAD_MAX_BYTES, regionUrlPattern } from './rules';
 
 export interface ConfigCheckOptions {
   /** The bot cloud host, e.g. `cloud.example.com`. */
@@ -69,7 +70,13 @@ export function checkPayload(value: unknown, field = 'payload'): ValidationError
   if (value === undefined) return null;
   if (!isPlainObject(value)) return new ValidationError(field, 'plainObject', `${field} must be a plain object (a JSON map)`);
   const problem = findJsonProblem(value, field);
-  return problem ? new ValidationError(field, problem.rule, problem.message, problem.path) : null;
+  if (problem) return new ValidationError(field, problem.rule, problem.message, problem.path);
+  // Measured as sent: the JSON text's UTF-8 bytes, the same measure the platform applies.
+  const bytes = utf8Length(JSON.stringify(value));
+  if (bytes > PAYLOAD_MAX_BYTES) {
+    return new ValidationError(field, 'maxBytes', `${field} must be at most ${PAYLOAD_MAX_BYTES} bytes as JSON (UTF-8); it is ${bytes}`);
+  }
+  return null;
 }
 
 function checkVersion(value: unknown): ValidationError | null {

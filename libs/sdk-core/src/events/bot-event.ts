@@ -6,6 +6,13 @@ export interface BotEvent {
   data: Record<string, unknown>;
 }
 
+/**
+ * The event map used when the app declares none: any name, data of unknown members. An app's own map
+ * names its events and the shape of their `data`, e.g. `{ 'order.updated': { orderId: string } }`;
+ * the SDK does not check data against it at run time.
+ */
+export type AnyBotEvents = Record<string, Record<string, unknown>>;
+
 /** Second argument of `onEventFromBot` listeners. */
 export interface BotEventMeta {
   /** Stream id of the event (unique in the session). */

@@ -13,7 +13,15 @@ describe('decodeServerFrame', () => {
     });
   });
 
-  it('decodes a ready frame', () => expect(decodeServerFrame('{"type":"ready"}')).toEqual({ kind: 'ready' }));
+  it('decodes a ready frame with the announced heartbeat interval, and without one from older servers', () => {
+    expect(decodeServerFrame('{"type":"ready","heartbeatMs":25000}')).toStrictEqual({ kind: 'ready', heartbeatMs: 25000 });
+    expect(decodeServerFrame('{"type":"ready"}')).toStrictEqual({ kind: 'ready' });
+    for (const bad of ['0', '-5', '"25000"', 'null']) {
+      expect(decodeServerFrame(`{"type":"ready","heartbeatMs":${bad}}`)).toStrictEqual({ kind: 'ready' });
+    }
+  });
+
+  it('decodes a heartbeat frame', () => expect(decodeServerFrame('{"type":"heartbeat"}')).toEqual({ kind: 'heartbeat' }));
 
   it('ignores frame types it does not know', () => expect(decodeServerFrame('{"type":"typing"}')).toEqual({ kind: 'ignored', type: 'typing' }));
 

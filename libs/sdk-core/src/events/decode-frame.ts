@@ -4,7 +4,9 @@ import type { BotEvent } from './bot-event';
 import { decodeBotEvent } from './decode-event';
 
 export type DecodedFrame =
-  | { kind: 'ready' }
+  /** `heartbeatMs` only when the server announced a usable interval. */
+  | { kind: 'ready'; heartbeatMs?: number }
+  | { kind: 'heartbeat' }
   | { kind: 'event'; id: string; event: BotEvent; platformCode: string }
   /** A frame type this client does not know; skipped for forward compatibility. */
   | { kind: 'ignored'; type: string }
@@ -22,12 +24,19 @@ export function decodeServerFrame(raw: unknown): DecodedFrame {
   }
   if (!isRecord(frame)) return malformed('notObject', 'stream frame must be a JSON object');
   if (typeof frame.type !== 'string') return malformed('missingType', 'stream frame has no type');
-  if (frame.type === 'ready') return { kind: 'ready' };
+  if (frame.type === 'ready') return readyFrame(frame.heartbeatMs);
+  if (frame.type === 'heartbeat') return { kind: 'heartbeat' };
   if (frame.type !== 'event') return { kind: 'ignored', type: frame.type };
   if (typeof frame.id !== 'string' || frame.id === '') return malformed('missingId', 'event frame has no string id');
   const decoded = decodeBotEvent(frame.event, frame.id);
   if (!decoded.ok) return { kind: 'malformed', id: frame.id, error: decoded.error };
   return { kind: 'event', id: frame.id, event: decoded.event, platformCode: decoded.platformCode };
+}
+
+function readyFrame(heartbeatMs: unknown): DecodedFrame {
+  // An unusable interval is left out rather than refused: the client then assumes its default.
+  if (typeof heartbeatMs === 'number' && Number.isFinite(heartbeatMs) && heartbeatMs > 0) return { kind: 'ready', heartbeatMs };
+  return { kind: 'ready' };
 }
 
 function malformed(reason: EventDecodeError['reason'], message: string): DecodedFrame {

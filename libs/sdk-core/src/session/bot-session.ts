@@ -2,7 +2,7 @@ import type { BotConfig, ResolvedBotConfig } from '../config/bot-config';
 import { DEFAULT_REQUEST_TIMEOUT_MS, resolveApiBaseUrl, resolveFetch, resolveWebSocket, type SdkOptions } from '../config/sdk-options';
 import { checkPayload, validateBotConfig } from '../config/validate-config';
 import { ProtocolError, SdkError, SessionError, ValidationError } from '../errors';
-import type { BotEvent, BotEventMeta } from '../events/bot-event';
+import type { AnyBotEvents, BotEvent, BotEventMeta } from '../events/bot-event';
 import { Listeners } from '../events/listeners';
 import { isRecord } from '../json/check-json';
 import type { JsonObject } from '../json/json-types';
@@ -11,11 +11,14 @@ import { requestJson } from '../transport/http';
 import { buildWebViewUrl } from '../webview/build-web-view-url';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 import { EventStream, type StreamState } from './event-stream';
+import { resolveLiveness, type LivenessOptions } from './liveness';
 import { sessionEventsPath, sessionsPath, type AppEventRequest, type StartSessionRequest, type StartSessionResponse } from './protocol';
 
 export interface BotSessionOptions extends SdkOptions {
   /** Reconnect backoff of the event stream. */
   reconnect?: Partial<BackoffOptions>;
+  /** When the event stream drops a connection that went silent and reconnects. */
+  liveness?: Partial<LivenessOptions>;
 }
 
 export type SessionState = 'idle' | 'starting' | StreamState;
@@ -23,13 +26,17 @@ export type SessionState = 'idle' | 'starting' | StreamState;
 /**
  * A conversation with one bot: starts a session on the platform, receives the bot's events over a
  * WebSocket stream and sends the app's events back.
+ *
+ * `Events` maps the bot's event names to their data (see `createBotSession`); with it, `on` accepts
+ * only those names and types the data. Without it, any name is accepted.
  */
-export class BotSession {
+export class BotSession<Events extends { [K in keyof Events]: object } = AnyBotEvents> {
   readonly config: ResolvedBotConfig;
   private readonly options: BotSessionOptions;
   private readonly token: string;
   private readonly apiBaseUrl: string;
   private readonly fetchFn: FetchLike;
+  private readonly liveness: LivenessOptions;
   private readonly events = new Listeners<[BotEvent, BotEventMeta]>();
   private readonly errors = new Listeners<[SdkError]>();
   private readonly states = new Listeners<[SessionState]>();
@@ -49,6 +56,7 @@ export class BotSession {
     this.options = options;
     this.apiBaseUrl = resolveApiBaseUrl(options, this.config.customBaseUrl);
     this.fetchFn = resolveFetch(options);
+    this.liveness = resolveLiveness(options.liveness);
   }
 
   get state(): SessionState {
@@ -67,6 +75,16 @@ export class BotSession {
   /** Listener for the bot's events; returns a function that removes it. */
   onEventFromBot(listener: (event: BotEvent, meta: BotEventMeta) => void): () => void {
     return this.events.add(listener);
+  }
+
+  /**
+   * Listener for one event name; gets the event's data (typed by the session's event map) and its
+   * meta. Returns a function that removes it.
+   */
+  on<K extends keyof Events & string>(code: K, listener: (data: Events[K], meta: BotEventMeta) => void): () => void {
+    return this.events.add((event, meta) => {
+      if (event.code === code) listener(event.data as Events[K], meta);
+    });
   }
 
   /** Listener for malformed events, stream failures and listeners that threw; returns a remover. */
@@ -135,7 +153,13 @@ export class BotSession {
     this.stream?.close();
     this.current = session;
     this.stream = new EventStream(
-      { url: session.streamUrl, token: this.token, WebSocket, backoff: { ...DEFAULT_BACKOFF, ...this.options.reconnect } },
+      {
+        url: session.streamUrl,
+        token: this.token,
+        WebSocket,
+        backoff: { ...DEFAULT_BACKOFF, ...this.options.reconnect },
+        liveness: this.liveness,
+      },
       {
         event: (event, meta) => this.deliver(event, meta),
         error: (error) => this.report(error),
@@ -188,4 +212,15 @@ export class BotSession {
   private timeoutMs(): number {
     return this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   }
+}
+
+/**
+ * `new BotSession(config, options)` with the app's event map, e.g.
+ * `createBotSession<{ 'order.updated': { orderId: string } }>(config, options)`.
+ */
+export function createBotSession<Events extends { [K in keyof Events]: object } = AnyBotEvents>(
+  config: BotConfig,
+  options: BotSessionOptions,
+): BotSession<Events> {
+  return new BotSession<Events>(config, options);
 }

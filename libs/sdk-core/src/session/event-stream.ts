@@ -3,6 +3,7 @@ import { decodeServerFrame } from '../events/decode-frame';
 import { SessionError, type SdkError } from '../errors';
 import { WS_OPEN, type WebSocketConstructorLike, type WebSocketLike } from '../transport/websocket-like';
 import { backoffDelay, type BackoffOptions } from './backoff';
+import { silenceLimitMs, type LivenessOptions } from './liveness';
 import { STREAM_CLOSE, type ClientFrame } from './protocol';
 import { RecentIds } from './recent-ids';
 
@@ -13,6 +14,7 @@ export interface EventStreamOptions {
   token: string;
   WebSocket: WebSocketConstructorLike;
   backoff: BackoffOptions;
+  liveness: LivenessOptions;
 }
 
 export interface EventStreamHandlers {
@@ -26,11 +28,16 @@ export interface EventStreamHandlers {
 
 /**
  * One session's event stream: connects, authenticates with the first frame, decodes events, acks
- * them, and reconnects with backoff until `close()`.
+ * them, and reconnects with backoff until `close()`. A connection that stays open but falls silent
+ * (no `ready` in time, or no frame for a few heartbeat intervals: a phone that changed networks) is
+ * dropped and replaced the same way, since its close event may never come.
  */
 export class EventStream {
   private socket: WebSocketLike | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private watchdog: ReturnType<typeof setTimeout> | undefined;
+  /** Silence allowed on the current connection once `ready` arrived; undefined before it. */
+  private silenceMs: number | undefined;
   private attempt = 0;
   private stopped = true;
   private readonly seen = new RecentIds();
@@ -50,6 +57,7 @@ export class EventStream {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.watchdog);
     const socket = this.socket;
     this.socket = null;
     if (socket) {
@@ -73,11 +81,16 @@ export class EventStream {
       return;
     }
     this.socket = socket;
+    this.silenceMs = undefined;
+    this.watch(socket, this.options.liveness.readyTimeoutMs);
     socket.onopen = () => {
       if (socket === this.socket) this.send(socket, { type: 'auth', token: this.options.token });
     };
     socket.onmessage = (message) => {
-      if (socket === this.socket) this.receive(socket, message.data);
+      if (socket !== this.socket) return;
+      // Any frame, even one this client ignores or cannot decode, shows that the path carries data.
+      if (this.silenceMs !== undefined) this.watch(socket, this.silenceMs);
+      this.receive(socket, message.data);
     };
     // A close event follows every error; errors are handled there. Kept as a no-op (not null) because
     // the `ws` package throws on an 'error' event without listener.
@@ -85,6 +98,7 @@ export class EventStream {
     socket.onclose = (event) => {
       if (socket !== this.socket) return;
       this.socket = null;
+      clearTimeout(this.watchdog);
       this.closed(event.code, event.reason);
     };
   }
@@ -94,7 +108,11 @@ export class EventStream {
     switch (frame.kind) {
       case 'ready':
         this.attempt = 0;
+        this.silenceMs = silenceLimitMs(this.options.liveness, frame.heartbeatMs);
+        this.watch(socket, this.silenceMs);
         this.on.state('open');
+        return;
+      case 'heartbeat':
         return;
       case 'event':
         // Redeliveries (same id) are acked again but not handed to the app twice.
@@ -115,6 +133,34 @@ export class EventStream {
       case 'ignored':
         return;
     }
+  }
+
+  /** (Re)arms the timer that drops `socket` when nothing arrives within `ms`. */
+  private watch(socket: WebSocketLike, ms: number): void {
+    clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => {
+      if (socket === this.socket) this.dropSilent(socket);
+    }, ms);
+    // Under Node, the silence timer alone must not keep a process alive (the socket does while it is open).
+    (this.watchdog as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Gives up on a connection that went silent. Its close event is not awaited: on a dead path the
+   * closing handshake may take minutes, so the stream forgets the socket and reconnects now.
+   */
+  private dropSilent(socket: WebSocketLike): void {
+    const reason = this.silenceMs === undefined ? 'no ready frame in time' : 'no frame in time';
+    this.socket = null;
+    socket.onopen = null;
+    socket.onmessage = null;
+    socket.onclose = null;
+    try {
+      socket.close(STREAM_CLOSE.silent, reason);
+    } catch {
+      // Not open yet or already closing: nothing more to do with it.
+    }
+    this.closed(STREAM_CLOSE.silent, reason);
   }
 
   private closed(code: number, reason: string): void {
@@ -145,6 +191,7 @@ export class EventStream {
   private stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.watchdog);
     this.on.state('closed');
   }
 

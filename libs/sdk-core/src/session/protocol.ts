@@ -68,9 +68,21 @@ export interface AckFrame {
 
 export type ClientFrame = AuthFrame | AckFrame;
 
-/** Server → client after a good AuthFrame. Unacked events are (re)sent after it, oldest first. */
+/**
+ * Server → client after a good AuthFrame. Unacked events are (re)sent after it, oldest first.
+ * `heartbeatMs`: the interval of the server's heartbeat frames (absent from older servers).
+ */
 export interface ReadyFrame {
   type: 'ready';
+  heartbeatMs?: number;
+}
+
+/**
+ * Server → client every `heartbeatMs` while the stream is open. WebSocket pings are invisible to
+ * browser and React Native apps; this frame lets the client notice a path that went silent.
+ */
+export interface HeartbeatFrame {
+  type: 'heartbeat';
 }
 
 /** Server → client: one bot event. `id` is unique within the session; redelivery reuses it. */
@@ -81,7 +93,7 @@ export interface EventFrame {
 }
 
 /** Frames of any other `type` are ignored by this client version. */
-export type ServerFrame = ReadyFrame | EventFrame;
+export type ServerFrame = ReadyFrame | HeartbeatFrame | EventFrame;
 
 /** WebSocket close codes with a meaning in this protocol; any other close makes the client reconnect. */
 export const STREAM_CLOSE = {
@@ -93,6 +105,8 @@ export const STREAM_CLOSE = {
   forbidden: 4403,
   /** Session unknown or expired: the client starts a new session. */
   sessionGone: 4404,
+  /** Sent by the client when it drops a silent connection (no `ready` or no frame in time); it then reconnects. */
+  silent: 4408,
 } as const;
 
 export function sessionsPath(botId: string): string {

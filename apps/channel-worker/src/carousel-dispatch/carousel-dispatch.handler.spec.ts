@@ -1,0 +1,209 @@
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { register } from 'prom-client';
+import type { CarouselDispatchJob } from '@platform/contracts';
+import type { SecretBox } from '@platform/crypto';
+import {
+  DatabaseUnavailableError,
+  type AcceptedMessage,
+  type CarouselCatalog,
+  type ChannelSender,
+  type ClaimedMessage,
+  type MessageRepository,
+  type Template,
+} from '@platform/database';
+import type { SendOutcome } from '../whatsapp/cloud-api-answer.js';
+import type { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
+import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
+import type { WhatsAppEnv } from '@platform/config';
+import type { MessageLifecyclePublisher } from '@platform/queue';
+import type { SenderPacer } from '../pacing/sender-pacer.js';
+
+const data: CarouselDispatchJob = {
+  messageId: 'm1',
+  botId: 'b1',
+  templateId: 't1',
+  senderId: 's1',
+  channel: 'whatsapp',
+  recipient: '5511999990000',
+  cards: [{ mediaLink: 'https://cdn.example/1.jpg', bodyParameters: ['Hi'] }, { mediaLink: 'https://cdn.example/2.jpg' }],
+};
+
+const template = { id: 't1', providerName: 'promo', language: 'pt_BR', cardHeaderFormat: 'image' } as unknown as Template;
+const sender = { id: 's1', phoneNumberId: 'pn-1', accessTokenEncrypted: 'sealed-token' } as unknown as ChannelSender;
+
+/** carousel_send_attempts_total for one outcome. */
+async function attemptsCounted(outcome: string): Promise<number> {
+  const metric = await register.getSingleMetric('carousel_send_attempts_total')!.get();
+  return metric.values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+}
+
+function fakeJob(attemptsMade = 0, attempts = 3) {
+  const delays: Array<[number, string | undefined]> = [];
+  const job = {
+    data,
+    timestamp: Date.parse('2026-01-02T03:04:05Z'),
+    attemptsMade,
+    opts: { attempts },
+    moveToDelayed: async (timestamp: number, token?: string) => void delays.push([timestamp, token]),
+  } as unknown as Job<CarouselDispatchJob>;
+  return { job, delays };
+}
+
+interface Options {
+  claim?: (m: AcceptedMessage) => ClaimedMessage | null;
+  claimError?: unknown;
+  outcome?: SendOutcome;
+  decrypt?: (sealed: string) => string;
+  template?: Template | null;
+  sender?: ChannelSender | null;
+}
+
+function setup(o: Options = {}) {
+  const claimed: AcceptedMessage[] = [];
+  const claimBatches: number[] = [];
+  const sentRows: Array<{ id: string; providerMessageId: string }> = [];
+  const errors: Array<[string, string | null, string, boolean]> = [];
+  const sends: Array<{ phoneNumberId: string; token: string; body: unknown }> = [];
+  const messages = {
+    startAttempts: async (batch: readonly AcceptedMessage[]) => {
+      claimed.push(...batch);
+      claimBatches.push(batch.length);
+      if (o.claimError) throw o.claimError;
+      return batch.map((m) => (o.claim ? o.claim(m) : { id: m.id, templateId: m.templateId, senderId: m.senderId, recipient: m.recipient, attempts: 2 }));
+    },
+    currentChange: async () => null,
+    markSentMany: async (batch: ReadonlyArray<{ id: string; providerMessageId: string }>) => {
+      sentRows.push(...batch);
+      return batch.map(() => undefined);
+    },
+    recordError: async (id: string, code: string | null, text: string, final: boolean) => void errors.push([id, code, text, final]),
+  } as unknown as MessageRepository;
+  const whatsapp = {
+    send: async (phoneNumberId: string, token: string, body: unknown) => {
+      sends.push({ phoneNumberId, token, body });
+      return o.outcome ?? { kind: 'sent', providerMessageId: 'wamid.1' };
+    },
+  } as unknown as WhatsAppCloudClient;
+  const secrets = { decrypt: o.decrypt ?? ((sealed: string) => `plain:${sealed}`) } as unknown as SecretBox;
+  const catalog = {
+    template: async (id: string) => (o.template === undefined ? (id === 't1' ? template : null) : o.template),
+    sender: async (id: string) => (o.sender === undefined ? (id === 's1' ? sender : null) : o.sender),
+  } as unknown as CarouselCatalog;
+  // Pacing always lets the message go here: its own e2e test proves the pacing.
+  const pacer = { pace: async () => ({ go: true }), slowDown: async () => 1 } as unknown as SenderPacer;
+  const env = { WHATSAPP_THROTTLE_RETRIES: 20 } as WhatsAppEnv;
+  const lifecycle = { publish: async () => undefined } as unknown as MessageLifecyclePublisher;
+  const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env, lifecycle);
+  return { handler, claimed, claimBatches, sentRows, errors, sends };
+}
+
+describe('CarouselDispatchHandler', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  it('claims the message from its job, sends the rendered carousel with the decrypted token and records the wamid', async () => {
+    const { handler, claimed, sentRows, errors, sends } = setup();
+    const { job } = fakeJob();
+    const countedBefore = await attemptsCounted('sent');
+    await expect(handler.handle(job)).resolves.toBe('wamid.1');
+    expect(await attemptsCounted('sent')).toBe(countedBefore + 1);
+    expect(claimed).toEqual([
+      { id: 'm1', botId: 'b1', templateId: 't1', senderId: 's1', channel: 'whatsapp', recipient: '5511999990000', acceptedAt: new Date('2026-01-02T03:04:05Z') },
+    ]);
+    expect(sends).toHaveLength(1);
+    expect(sends[0].phoneNumberId).toBe('pn-1');
+    expect(sends[0].token).toBe('plain:sealed-token');
+    expect(sends[0].body).toMatchObject({
+      to: '5511999990000',
+      template: { name: 'promo', language: { code: 'pt_BR' }, components: [{ type: 'carousel', cards: [{ card_index: 0 }, { card_index: 1 }] }] },
+    });
+    expect(sentRows).toEqual([{ id: 'm1', providerMessageId: 'wamid.1' }]);
+    expect(errors).toEqual([]);
+  });
+
+  it('claims concurrent jobs in one statement (one batch per event-loop turn)', async () => {
+    const { handler, claimBatches } = setup();
+    await Promise.all([handler.handle(fakeJob().job), handler.handle(fakeJob().job)]);
+    expect(claimBatches).toEqual([2]);
+  });
+
+  it('records a transient outcome as the last error (not final) and throws a plain error so BullMQ retries', async () => {
+    const { handler, errors, sentRows } = setup({ outcome: { kind: 'retry', code: '130429', text: 'Rate limit hit' } });
+    const countedBefore = await attemptsCounted('retry');
+    const err = await handler.handle(fakeJob(0, 3).job).catch((e: unknown) => e);
+    expect(await attemptsCounted('retry')).toBe(countedBefore + 1);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(UnrecoverableError);
+    expect((err as Error).message).toBe('130429: Rate limit hit');
+    expect(errors).toEqual([['m1', '130429', 'Rate limit hit', false]]);
+    expect(sentRows).toEqual([]);
+  });
+
+  it('marks the message failed when a transient outcome happens on the last attempt', async () => {
+    const { handler, errors } = setup({ outcome: { kind: 'retry', code: 'timeout', text: 'no answer' } });
+    const err = await handler.handle(fakeJob(2, 3).job).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(errors).toEqual([['m1', 'timeout', 'no answer', true]]);
+  });
+
+  it("fails the message with Meta's code and text on a final 4xx, ending the job (UnrecoverableError)", async () => {
+    const { handler, errors, sentRows } = setup({ outcome: { kind: 'failed', code: '131026', text: 'Message undeliverable' } });
+    const err = await handler.handle(fakeJob(0, 3).job).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnrecoverableError);
+    expect((err as Error).message).toBe('131026: Message undeliverable');
+    expect(errors).toEqual([['m1', '131026', 'Message undeliverable', true]]);
+    expect(sentRows).toEqual([]);
+  });
+
+  it('moves the job to delayed with its lock token when Postgres is down, without spending an attempt (DelayedError)', async () => {
+    const { handler, sends, errors } = setup({ claimError: new DatabaseUnavailableError(new Error('ECONNREFUSED')) });
+    const { job, delays } = fakeJob();
+    const before = Date.now();
+    const err = await handler.handle(job, 'lock-1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DelayedError);
+    expect(delays).toHaveLength(1);
+    expect(delays[0][1]).toBe('lock-1');
+    expect(delays[0][0]).toBeGreaterThan(before);
+    expect(sends).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('lets other claim errors through unchanged (BullMQ counts the attempt)', async () => {
+    const boom = new Error('syntax error at or near "SELEC"');
+    const { handler } = setup({ claimError: boom });
+    const { job, delays } = fakeJob();
+    await expect(handler.handle(job)).rejects.toBe(boom);
+    expect(delays).toEqual([]);
+  });
+
+  it('records an undecryptable sender token as a credentials error and ends the job without sending', async () => {
+    const { handler, errors, sends } = setup({
+      decrypt: () => {
+        throw new Error('Secret was encrypted under key "old", which is not configured');
+      },
+    });
+    const err = await handler.handle(fakeJob().job).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnrecoverableError);
+    expect(errors).toEqual([
+      ['m1', 'credentials', 'sender access token cannot be decrypted: Secret was encrypted under key "old", which is not configured', true],
+    ]);
+    expect(sends).toEqual([]);
+  });
+
+  it('skips a message already final (the claim answers null): nothing sent, nothing recorded', async () => {
+    const { handler, sends, errors, sentRows } = setup({ claim: () => null });
+    await expect(handler.handle(fakeJob().job)).resolves.toMatch(/^skipped/);
+    expect(sends).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(sentRows).toEqual([]);
+  });
+
+  it('fails the message as a configuration error when its template or sender was deleted after the claim', async () => {
+    const { handler, errors, sends } = setup({ sender: null });
+    const err = await handler.handle(fakeJob().job).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnrecoverableError);
+    expect(errors).toEqual([['m1', 'configuration', 'the template or sender of this message was deleted', true]]);
+    expect(sends).toEqual([]);
+  });
+});

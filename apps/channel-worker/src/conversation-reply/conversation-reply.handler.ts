@@ -1,0 +1,53 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { UnrecoverableError } from 'bullmq';
+import { ConversationQueueNames, MessageContent } from '@platform/contracts';
+import { SecretBox } from '@platform/crypto';
+import { ChannelSenderRepository, ConversationRepository } from '@platform/database';
+import { QueueJob, isFinalAttempt } from '@platform/queue';
+import { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
+import { renderWhatsAppSession } from '../whatsapp/whatsapp-session.renderer.js';
+
+/**
+ * Sends one bot reply of a WhatsApp conversation as session message(s). A transient refusal (429, 5xx,
+ * Meta's throttling) is retried by BullMQ; any other refusal fails the message at once. A reply already
+ * sent or failed is skipped, so a job that runs twice sends once.
+ */
+@Injectable()
+export class ConversationReplyHandler {
+  private readonly logger = new Logger('ConversationReply');
+
+  constructor(
+    private readonly conversations: ConversationRepository,
+    private readonly senders: ChannelSenderRepository,
+    private readonly box: SecretBox,
+    private readonly whatsapp: WhatsAppCloudClient,
+  ) {}
+
+  async handle(job: QueueJob<typeof ConversationQueueNames.conversationReply>): Promise<string> {
+    const message = await this.conversations.claimReply(job.data.messageId);
+    if (!message) return 'skipped';
+    const final = isFinalAttempt(job);
+    const sender = message.conversation.senderId ? await this.senders.findById(message.conversation.senderId) : null;
+    if (!sender) {
+      await this.conversations.markAttemptFailed(message.id, 'no_sender', 'The WhatsApp sender of this conversation was removed', true);
+      throw new UnrecoverableError('no sender');
+    }
+    const token = this.box.decrypt(sender.accessTokenEncrypted);
+    const bodies = renderWhatsAppSession(message.conversation.userId, message.type, message.content as MessageContent);
+    let lastId = '';
+    for (const body of bodies) {
+      const outcome = await this.whatsapp.send(sender.phoneNumberId, token, body);
+      if (outcome.kind === 'sent') {
+        lastId = outcome.providerMessageId;
+        continue;
+      }
+      const giveUp = outcome.kind === 'failed' || final;
+      await this.conversations.markAttemptFailed(message.id, outcome.code, outcome.text, giveUp);
+      this.logger.warn(`reply ${message.id}: ${outcome.code} ${outcome.text}${giveUp ? '; failed' : '; will retry'}`);
+      if (outcome.kind === 'failed') throw new UnrecoverableError(outcome.text);
+      throw new Error(outcome.text);
+    }
+    await this.conversations.markSent(message.id, lastId);
+    return 'sent';
+  }
+}

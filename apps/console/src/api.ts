@@ -1,0 +1,127 @@
+// The console talks to the platform only through its public and admin HTTP API (docs/api.md): what it
+// does, a script can do. The access token lives in this module's memory only; the refresh token is an
+// HttpOnly cookie (Path=/v1/auth) page scripts cannot read.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Bot {
+  id: string;
+  name: string;
+  role: Role;
+}
+export type Role = 'viewer' | 'developer' | 'admin';
+export interface Account {
+  userId: string;
+  email: string;
+  bots: Bot[];
+}
+
+const ROLES: Role[] = ['viewer', 'developer', 'admin'];
+export const roleAtLeast = (role: Role, needed: Role) => ROLES.indexOf(role) >= ROLES.indexOf(needed);
+
+let accessToken: string | null = null;
+let refreshing: Promise<boolean> | null = null;
+let onSignedOut: () => void = () => {};
+
+export function whenSignedOut(callback: () => void): void {
+  onSignedOut = callback;
+}
+
+async function parse(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function errorOf(status: number, body: unknown): ApiError {
+  const b = body as { message?: unknown; error_description?: unknown } | null;
+  const message =
+    typeof b?.message === 'string' ? b.message : typeof b?.error_description === 'string' ? b.error_description : `The server answered ${status}`;
+  return new ApiError(status, message);
+}
+
+async function post(path: string, body: unknown, token?: string): Promise<Response> {
+  return fetch(path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Signs in; the refresh token is set as a cookie by the answer, never seen here. */
+export async function signIn(email: string, password: string): Promise<void> {
+  const res = await post('/v1/auth/login', { email, password, refresh_token_in_cookie: true });
+  const body = await parse(res);
+  if (!res.ok) throw errorOf(res.status, body);
+  accessToken = (body as { access_token: string }).access_token;
+}
+
+/** A new access token from the session cookie; false when there is no live session. */
+export function refresh(): Promise<boolean> {
+  refreshing ??= (async () => {
+    try {
+      // Refresh tokens rotate, and presenting a rotated one ends the session: tabs of the console
+      // refresh one at a time (Web Locks), so each sends the cookie the previous one set.
+      const res = navigator.locks ? await navigator.locks.request('bp-console-refresh', () => post('/v1/auth/refresh', {})) : await post('/v1/auth/refresh', {});
+      if (!res.ok) {
+        accessToken = null;
+        return false;
+      }
+      accessToken = ((await res.json()) as { access_token: string }).access_token;
+      return true;
+    } catch {
+      return false;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+export async function signOut(): Promise<void> {
+  const token = accessToken;
+  accessToken = null;
+  await post('/v1/auth/logout', {}, token ?? undefined).catch(() => undefined);
+}
+
+/** One API call with the access token; refreshes once on 401. Throws ApiError with the server's message. */
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    let res: Response;
+    try {
+      res = await fetch(path, {
+        method,
+        credentials: 'same-origin',
+        headers: {
+          ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      throw new ApiError(0, 'The platform could not be reached; check your connection and try again');
+    }
+    const parsed = await parse(res);
+    if (res.status === 401 && attempt === 0 && (await refresh())) continue;
+    if (res.status === 401) {
+      onSignedOut();
+      throw errorOf(401, parsed);
+    }
+    if (!res.ok) throw errorOf(res.status, parsed);
+    return parsed as T;
+  }
+}
+
+export const me = () => api<Account>('GET', '/v1/me');

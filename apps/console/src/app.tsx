@@ -1,0 +1,135 @@
+import { useEffect, useState } from 'preact/hooks';
+import { Account, Bot, me, refresh, signOut, whenSignedOut } from './api.js';
+import { go, href, useRoute } from './router.js';
+import { Spinner } from './ui.js';
+import { SignIn } from './pages/sign-in.js';
+import { ApiKeysPage } from './pages/api-keys.js';
+import { PushPage } from './pages/push.js';
+import { MessagesPage } from './pages/messages.js';
+import { MessageDetailPage } from './pages/message-detail.js';
+import { MembersPage } from './pages/members.js';
+import { WhatsAppPage } from './pages/whatsapp.js';
+import { WebhookPage } from './pages/webhook.js';
+import { OAuthClientsPage } from './pages/oauth-clients.js';
+
+type Session = { state: 'checking' } | { state: 'signed-out'; reason?: string } | { state: 'signed-in'; account: Account };
+
+const SECTIONS: Array<{ path: string; label: string }> = [
+  { path: 'messages', label: 'Messages' },
+  { path: 'whatsapp', label: 'WhatsApp' },
+  { path: 'push', label: 'Push' },
+  { path: 'settings', label: 'Settings' },
+];
+
+const SETTINGS: Array<{ path: string; label: string }> = [
+  { path: 'api-keys', label: 'API Keys' },
+  { path: 'webhook', label: 'Webhook' },
+  { path: 'oauth-clients', label: 'OAuth clients' },
+  { path: 'members', label: 'Members' },
+];
+
+export function App() {
+  const [session, setSession] = useState<Session>({ state: 'checking' });
+  const route = useRoute();
+
+  const load = async () => setSession({ state: 'signed-in', account: await me() });
+  useEffect(() => {
+    whenSignedOut(() => setSession({ state: 'signed-out', reason: 'Your session has ended; sign in again.' }));
+    // A reload keeps the session: the HttpOnly cookie still holds the refresh token.
+    refresh().then((ok) => (ok ? load() : setSession({ state: 'signed-out' })), () => setSession({ state: 'signed-out' }));
+  }, []);
+
+  if (session.state === 'checking') return <main class="container"><Spinner label="Opening the console…" /></main>;
+  if (session.state === 'signed-out') return <SignIn reason={session.reason} onSignedIn={load} />;
+
+  const { account } = session;
+  const botId = route[0] === 'bots' ? route[1] : undefined;
+  const bot = account.bots.find((b) => b.id === botId);
+  if (!bot && account.bots.length > 0) {
+    go('bots', account.bots[0]!.id, 'messages');
+  }
+  const section = route[2] ?? 'messages';
+
+  return (
+    <>
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="container-fluid topbar">
+        <nav aria-label="Account">
+          <ul>
+            <li><strong>Bot platform</strong></li>
+          </ul>
+          <ul>
+            {account.bots.length > 1 && bot && (
+              <li>
+                <label class="inline">
+                  <span class="visually-hidden">Bot</span>
+                  <select aria-label="Bot" value={bot.id} onChange={(e) => go('bots', (e.target as HTMLSelectElement).value, section)}>
+                    {account.bots.map((b) => <option value={b.id}>{b.name}</option>)}
+                  </select>
+                </label>
+              </li>
+            )}
+            <li class="who" title={account.email}>{account.email}</li>
+            <li>
+              <button type="button" class="secondary outline" onClick={async () => { await signOut(); setSession({ state: 'signed-out', reason: 'You are signed out.' }); }}>
+                Sign out
+              </button>
+            </li>
+          </ul>
+        </nav>
+        {bot && (
+          <nav aria-label="Sections" class="sections">
+            <ul>
+              {SECTIONS.map((s) => (
+                <li><a href={href('bots', bot.id, s.path)} aria-current={section === s.path ? 'page' : undefined}>{s.label}</a></li>
+              ))}
+            </ul>
+          </nav>
+        )}
+      </header>
+      <main id="main" class="container" tabIndex={-1}>
+        {account.bots.length === 0 ? (
+          <div class="notice warning" role="alert" data-testid="not-allowed">
+            <strong>Not allowed. </strong>Your account ({account.email}) has no role on any bot yet. Ask a bot's admin to add you.
+          </div>
+        ) : bot ? (
+          <Page bot={bot} section={section} rest={route.slice(3)} />
+        ) : (
+          <Spinner />
+        )}
+      </main>
+    </>
+  );
+}
+
+function Page({ bot, section, rest }: { bot: Bot; section: string; rest: string[] }) {
+  switch (section) {
+    case 'settings':
+      return <Settings bot={bot} sub={rest[0] ?? 'api-keys'} />;
+    case 'whatsapp':
+      return <WhatsAppPage bot={bot} />;
+    case 'push':
+      return <PushPage bot={bot} />;
+    case 'messages':
+      return rest[0] ? <MessageDetailPage bot={bot} msgId={rest[0]} /> : <MessagesPage bot={bot} />;
+    default:
+      return <p>There is no page here. <a href={href('bots', bot.id, 'messages')}>Go to Messages</a>.</p>;
+  }
+}
+
+function Settings({ bot, sub }: { bot: Bot; sub: string }) {
+  const current = SETTINGS.find((s) => s.path === sub) ?? SETTINGS[0]!;
+  return (
+    <>
+      <h1>Settings · {current.label}</h1>
+      <nav aria-label="Settings" class="tabs">
+        <ul>
+          {SETTINGS.map((s) => (
+            <li><a href={href('bots', bot.id, 'settings', s.path)} aria-current={s.path === current.path ? 'page' : undefined}>{s.label}</a></li>
+          ))}
+        </ul>
+      </nav>
+      {current.path === 'api-keys' ? <ApiKeysPage bot={bot} /> : current.path === 'webhook' ? <WebhookPage bot={bot} /> : current.path === 'oauth-clients' ? <OAuthClientsPage bot={bot} /> : <MembersPage bot={bot} />}
+    </>
+  );
+}

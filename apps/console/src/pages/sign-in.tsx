@@ -1,0 +1,50 @@
+import { useState } from 'preact/hooks';
+import { signIn } from '../api.js';
+import { ErrorNotice, Field, useAction } from '../ui.js';
+
+export function SignIn({ reason, onSignedIn }: { reason?: string; onSignedIn: () => Promise<void> }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
+  const action = useAction();
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const found = {
+      email: !email.trim() ? 'E-mail is required' : !/^[^\s@]+@[^\s@]+$/.test(email.trim()) ? 'E-mail must be an e-mail address' : undefined,
+      password: !password ? 'Password is required' : undefined,
+    };
+    setErrors(found);
+    if (found.email || found.password) return;
+    await action.run(async () => {
+      await signIn(email.trim(), password);
+      await onSignedIn();
+    });
+  };
+
+  return (
+    <main class="container narrow" id="main">
+      <article>
+        <header>
+          <h1>Sign in</h1>
+          <p>Bot platform console, for bot administrators.</p>
+        </header>
+        {reason && <p role="status">{reason}</p>}
+        <ErrorNotice error={action.error} />
+        <form onSubmit={submit} noValidate>
+          <Field id="email" label="E-mail" error={errors.email}>
+            {(aria) => <input {...aria} type="email" name="email" autocomplete="username" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />}
+          </Field>
+          <Field id="password" label="Password" error={errors.password}>
+            {(aria) => (
+              <input {...aria} type="password" name="password" autocomplete="current-password" value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+            )}
+          </Field>
+          <button type="submit" aria-busy={action.busy} disabled={action.busy}>
+            {action.busy ? 'Signing in…' : 'Sign in'}
+          </button>
+        </form>
+      </article>
+    </main>
+  );
+}

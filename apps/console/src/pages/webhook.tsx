@@ -1,0 +1,63 @@
+import { useState } from 'preact/hooks';
+import { Bot, api, roleAtLeast } from '../api.js';
+import { ShownOnce } from '../ui-secret.js';
+import { ErrorNotice, Field, NotAllowed, Spinner, Success, useAction, useLoad } from '../ui.js';
+
+interface WebhookView {
+  url: string | null;
+  secretSet: boolean;
+}
+
+export function WebhookPage({ bot }: { bot: Bot }) {
+  if (!roleAtLeast(bot.role, 'admin')) return <NotAllowed needed="admin" role={bot.role} />;
+  return <Webhook bot={bot} />;
+}
+
+function Webhook({ bot }: { bot: Bot }) {
+  const current = useLoad(() => api<WebhookView>('GET', `/v1/bots/${bot.id}/webhook`), [bot.id]);
+  const [url, setUrl] = useState<string | null>(null);
+  const [urlError, setUrlError] = useState<string | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const action = useAction();
+  const value = url ?? current.data?.url ?? '';
+  const save = async (rotateSecret: boolean) => {
+    const problem = !value.trim() ? 'URL is required' : !/^https?:\/\/\S+$/.test(value.trim()) ? 'URL must be an http(s) URL' : null;
+    setUrlError(problem);
+    if (problem) return;
+    const a = await action.run(() => api<{ message: string; secret?: string }>('PUT', `/v1/bots/${bot.id}/webhook`, { url: value.trim(), rotateSecret }));
+    if (a) {
+      setSecret(a.secret ?? null);
+      setDone(a.message);
+      void current.reload(true);
+    }
+  };
+  const remove = async () => {
+    if (!confirm('Remove the webhook? Session starts and app events are no longer delivered.')) return;
+    const a = await action.run(() => api<{ message: string }>('DELETE', `/v1/bots/${bot.id}/webhook`));
+    if (a) { setUrl(''); setSecret(null); setDone(a.message); void current.reload(true); }
+  };
+  return (
+    <section>
+      <p>Where the platform POSTs session starts and app events of <strong>{bot.name}</strong>, signed with a secret (see the SDK docs).</p>
+      <ErrorNotice error={current.error} />
+      {done && <Success>{done}</Success>}
+      {secret && <ShownOnce title="Signing secret" label="Webhook signing secret" testId="webhook-secret" value={secret} onDismiss={() => setSecret(null)} />}
+      {current.loading && !current.data ? (
+        <Spinner label="Loading the webhook…" />
+      ) : (
+        <form onSubmit={(e) => { e.preventDefault(); void save(false); }} noValidate aria-label="Webhook">
+          <Field id="webhook-url" label="Webhook URL" error={urlError} hint={current.data?.secretSet ? 'A signing secret is set (never shown again).' : 'No signing secret yet: one is created when you save.'}>
+            {(a) => <input {...a} type="url" placeholder="https://bot.example.com/platform-events" value={value} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />}
+          </Field>
+          <div class="button-row">
+            <button type="submit" aria-busy={action.busy} disabled={action.busy}>Save</button>
+            {current.data?.secretSet && <button type="button" class="secondary" disabled={action.busy} onClick={() => void save(true)}>Save and rotate secret</button>}
+            {current.data?.url && <button type="button" class="secondary outline" disabled={action.busy} onClick={remove}>Remove</button>}
+          </div>
+          <ErrorNotice error={action.error} />
+        </form>
+      )}
+    </section>
+  );
+}

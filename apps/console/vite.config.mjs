@@ -1,0 +1,20 @@
+// The console's build: a static single-page app the gateway serves at /console (apps/gateway/src/console).
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: '/console/',
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir: fileURLToPath(new URL('../../dist/console', import.meta.url)),
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    // The CSP allows no inline script or style: nothing may be inlined as a data: URL either.
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    target: 'es2022',
+    reportCompressedSize: false,
+  },
+  logLevel: 'warn',
+});

@@ -1,0 +1,37 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** Name of the cookie that holds a dashboard refresh token for browser sessions (the console). */
+export const REFRESH_COOKIE = 'bp_refresh';
+/** The cookie is sent only to the session routes, never to the rest of the API. */
+const COOKIE_PATH = '/v1/auth';
+
+/** The refresh token of the request's session cookie, if any. */
+export function readRefreshCookie(req: FastifyRequest): string | undefined {
+  const header = req.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === REFRESH_COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      return value ? value : undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Sets the refresh token as a cookie page scripts cannot read (HttpOnly), sent only to /v1/auth and
+ * only by pages of this site (SameSite=Strict), over https only when the request came over https.
+ */
+export function setRefreshCookie(reply: FastifyReply, req: FastifyRequest, token: string, maxAgeSeconds: number): void {
+  reply.header('set-cookie', cookie(req, `${REFRESH_COOKIE}=${token}`, maxAgeSeconds));
+}
+
+export function clearRefreshCookie(reply: FastifyReply, req: FastifyRequest): void {
+  reply.header('set-cookie', cookie(req, `${REFRESH_COOKIE}=`, 0));
+}
+
+function cookie(req: FastifyRequest, pair: string, maxAgeSeconds: number): string {
+  const secure = req.protocol === 'https' ? '; Secure' : '';
+  return `${pair}; Max-Age=${maxAgeSeconds}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Strict${secure}`;
+}

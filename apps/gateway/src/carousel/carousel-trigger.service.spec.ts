@@ -1,0 +1,177 @@
+import 'reflect-metadata';
+import { BadRequestException } from '@nestjs/common';
+import type { CarouselDispatchJob, TriggerCarouselDto } from '@platform/contracts';
+import {
+  DatabaseUnavailableError,
+  type CarouselCatalog,
+  type ChannelSender,
+  type ChannelSenderRepository,
+  type Template,
+} from '@platform/database';
+import { RedisUnavailableError } from '@platform/queue';
+import type { PostbackUrlChecker } from '../postbacks/postback-url.checker.js';
+import type { PostgresLiveness } from './postgres-liveness.js';
+import { CarouselTriggerService } from './carousel-trigger.service.js';
+import type { TriggerBatcher } from './trigger-batcher.js';
+
+const BOT = 'b0000000-0000-4000-8000-000000000001';
+const TEMPLATE_ID = 'a0000000-0000-4000-8000-000000000001';
+const template = { id: TEMPLATE_ID, botId: BOT, channel: 'whatsapp', cardCount: 2, status: 'APPROVED', bodyParameterCount: 0, cards: null } as unknown as Template;
+const sender = { id: 'sender-1', botId: BOT, channel: 'whatsapp', number: '15550001111' } as unknown as ChannelSender;
+
+function dto(overrides: { templateId?: string; sender?: string; number?: string; cards?: TriggerCarouselDto['notification']['params']['cards'] } = {}) {
+  return {
+    userDetails: { number: overrides.number ?? '+5511999990000' },
+    notification: {
+      templateId: overrides.templateId ?? TEMPLATE_ID,
+      type: 'whatsapp',
+      sender: overrides.sender ?? '+15550001111',
+      params: {
+        cards: overrides.cards ?? [
+          { media: { mediaLink: 'https://cdn.example/1.jpg' }, bodyParameters: ['Ana', '10%'] },
+          { media: { mediaLink: 'https://cdn.example/2.jpg' } },
+        ],
+      },
+    },
+  } as TriggerCarouselDto;
+}
+
+interface Options {
+  templates?: Template[];
+  senders?: ChannelSender[];
+  senderCount?: number;
+  postgresDown?: boolean;
+  catalogError?: unknown;
+  enqueueError?: unknown;
+}
+
+function setup(o: Options = {}) {
+  const enqueued: CarouselDispatchJob[] = [];
+  const lookups: Array<[string, string, string]> = [];
+  const catalog = {
+    templateOfBot: async (botId: string, id: string) => {
+      if (o.catalogError) throw o.catalogError;
+      return (o.templates ?? [template]).find((t) => t.botId === botId && t.id === id) ?? null;
+    },
+    senderByNumber: async (botId: string, channel: string, number: string) => {
+      lookups.push([botId, channel, number]);
+      return (o.senders ?? [sender]).find((s) => s.botId === botId && s.channel === channel && s.number === number) ?? null;
+    },
+  } as unknown as CarouselCatalog;
+  const senders = { countByChannel: async () => o.senderCount ?? 1 } as unknown as ChannelSenderRepository;
+  const batcher = {
+    enqueue: async (job: CarouselDispatchJob) => {
+      if (o.enqueueError) throw o.enqueueError;
+      enqueued.push(job);
+    },
+  } as unknown as TriggerBatcher;
+  const postgres = {
+    assertReachable: () => {
+      if (o.postgresDown) throw new DatabaseUnavailableError('the last connection check of Postgres failed');
+    },
+  } as unknown as PostgresLiveness;
+  const postbackUrls = { problem: async () => null } as unknown as PostbackUrlChecker;
+  return { service: new CarouselTriggerService(catalog, senders, batcher, postgres, postbackUrls), enqueued, lookups };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ status: number; message: unknown }> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(BadRequestException);
+  const e = err as BadRequestException;
+  return { status: e.getStatus(), message: (e.getResponse() as { message: unknown }).message };
+}
+
+describe('CarouselTriggerService.trigger', () => {
+  it('queues one job per trigger with the ids from the catalog, the recipient as digits and the cards as sent', async () => {
+    const { service, enqueued, lookups } = setup();
+    const id = await service.trigger(BOT, dto());
+    expect(lookups).toEqual([[BOT, 'whatsapp', '15550001111']]);
+    expect(enqueued).toEqual([
+      {
+        messageId: id,
+        botId: BOT,
+        templateId: TEMPLATE_ID,
+        senderId: 'sender-1',
+        channel: 'whatsapp',
+        recipient: '5511999990000',
+        cards: [{ mediaLink: 'https://cdn.example/1.jpg', bodyParameters: ['Ana', '10%'] }, { mediaLink: 'https://cdn.example/2.jpg' }],
+      },
+    ]);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('keeps numbers given without a leading +, and gives every trigger its own message id', async () => {
+    const { service, enqueued } = setup();
+    const first = await service.trigger(BOT, dto({ number: '5511999990000', sender: '15550001111' }));
+    const second = await service.trigger(BOT, dto());
+    expect(enqueued.map((j) => j.recipient)).toEqual(['5511999990000', '5511999990000']);
+    expect(first).not.toBe(second);
+  });
+
+  it('answers 400 for a template id that is not a UUID, without asking the catalog', async () => {
+    const { service, enqueued } = setup({ catalogError: new Error('the catalog must not be asked') });
+    expect(await refusal(service.trigger(BOT, dto({ templateId: 'promo-1' })))).toEqual({
+      status: 400,
+      message: 'notification.templateId is not a carousel template of this bot',
+    });
+    expect(enqueued).toEqual([]);
+  });
+
+  it("answers 400 for another bot's or an unknown template", async () => {
+    const { service } = setup({ templates: [{ ...template, botId: 'c0000000-0000-4000-8000-000000000009' } as Template] });
+    expect(await refusal(service.trigger(BOT, dto()))).toEqual({ status: 400, message: 'notification.templateId is not a carousel template of this bot' });
+  });
+
+  it("answers 400 when notification.type is not the template's channel", async () => {
+    const { service } = setup({ templates: [{ ...template, channel: 'sms' } as unknown as Template] });
+    expect(await refusal(service.trigger(BOT, dto()))).toEqual({
+      status: 400,
+      message: `notification.type must be sms for template ${TEMPLATE_ID}`,
+    });
+  });
+
+  it('answers 400 naming the missing sender: none configured for the channel, or not this number', async () => {
+    const none = setup({ senders: [], senderCount: 0 });
+    expect(await refusal(none.service.trigger(BOT, dto()))).toEqual({
+      status: 400,
+      message: 'notification.type whatsapp has no sender configured for this bot',
+    });
+    const other = setup({ senderCount: 1 });
+    expect(await refusal(other.service.trigger(BOT, dto({ sender: '+15550002222' })))).toEqual({
+      status: 400,
+      message: 'notification.sender is not a whatsapp sender of this bot',
+    });
+  });
+
+  it("answers 400 when the number of cards differs from the template's", async () => {
+    const { service, enqueued } = setup();
+    const cards = [{ media: { mediaLink: 'https://cdn.example/1.jpg' } }] as TriggerCarouselDto['notification']['params']['cards'];
+    expect(await refusal(service.trigger(BOT, dto({ cards })))).toEqual({
+      status: 400,
+      message: 'notification.params.cards must have exactly 2 cards for this template (got 1)',
+    });
+    expect(enqueued).toEqual([]);
+  });
+
+  it('refuses with DatabaseUnavailableError while Postgres is known to be down, before any lookup', async () => {
+    const { service, enqueued, lookups } = setup({ postgresDown: true });
+    await expect(service.trigger(BOT, dto())).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    expect(lookups).toEqual([]);
+    expect(enqueued).toEqual([]);
+  });
+
+  it('passes a catalog read failing on Postgres through as DatabaseUnavailableError', async () => {
+    const down = new DatabaseUnavailableError(new Error('ECONNREFUSED'));
+    const { service } = setup({ catalogError: down });
+    await expect(service.trigger(BOT, dto())).rejects.toBe(down);
+  });
+
+  it('passes a failed enqueue through as RedisUnavailableError (no message id answered)', async () => {
+    const down = new RedisUnavailableError('Redis did not answer while queueing the messages');
+    const { service } = setup({ enqueueError: down });
+    await expect(service.trigger(BOT, dto())).rejects.toBe(down);
+  });
+});

@@ -1,0 +1,128 @@
+import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { CoreEnv, WhatsAppRetryEnv } from '@platform/config';
+import {
+  ConversationMessageView,
+  ConversationQueueNames,
+  SendConversationMessageDto,
+  WEB_CHAT_EVENT,
+  WHATSAPP_SESSION_WINDOW_MS,
+  isUuid,
+  toOutboundContent,
+} from '@platform/contracts';
+import { ConversationRepository, InboundMessage } from '@platform/database';
+import type { ConversationChannel } from '@platform/database';
+import { InjectQueue, type ProducerQueue, withTimeout } from '@platform/queue';
+import { SdkEventStore } from '../bot-events/sdk-event.store.js';
+import { WebhookDispatcher } from '../bot-webhooks/webhook-dispatcher.service.js';
+import { toMessageView } from './message-view.js';
+import { WhatsAppWindowClosedError } from './whatsapp-window-closed.error.js';
+
+const PAGE_MAX = 200;
+
+/** Conversations: users' messages in (recorded, handed to the bot's webhook) and the bot's replies out. */
+@Injectable()
+export class ConversationService {
+  constructor(
+    private readonly conversations: ConversationRepository,
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly events: SdkEventStore,
+    private readonly env: WhatsAppRetryEnv,
+    private readonly core: CoreEnv,
+    @InjectQueue(ConversationQueueNames.conversationReply) private readonly replies: ProducerQueue<typeof ConversationQueueNames.conversationReply>,
+  ) {}
+
+  /**
+   * Records a user's message and queues its `message.received` call to the bot. A message Meta sent
+   * again is not recorded twice; its call is queued again only while the bot has not taken it (the job
+   * id is the message id, so BullMQ keeps one).
+   */
+  async receive(inbound: InboundMessage): Promise<{ view: ConversationMessageView; created: boolean }> {
+    const { message, created } = await this.conversations.recordInbound(inbound);
+    const view = toMessageView(message);
+    if (message.webhookSettledAt === null) {
+      await this.dispatcher.enqueue(inbound.botId, {
+        type: 'message.received',
+        id: message.id,
+        botId: inbound.botId,
+        conversationId: message.conversationId,
+        channel: inbound.channel,
+        userId: inbound.userId,
+        message: view,
+        createdAt: view.createdAt,
+      });
+    }
+    return { view, created };
+  }
+
+  /** The user's web-chat conversation (created on first use). */
+  webConversation(botId: string, userId: string) {
+    return this.conversations.upsert(botId, 'web', userId);
+  }
+
+  /** The newest messages of a web-chat user's conversation, oldest first. */
+  async webTranscript(botId: string, userId: string, limit = PAGE_MAX): Promise<ConversationMessageView[]> {
+    const conversation = await this.conversations.findByUser(botId, 'web', userId);
+    if (!conversation) return [];
+    return (await this.conversations.latestMessages(conversation.id, limit)).map(toMessageView);
+  }
+
+  async find(botId: string, id: string) {
+    const conversation = isUuid(id) ? await this.conversations.find(botId, id) : null;
+    if (!conversation) throw new NotFoundException(`No conversation ${id} for this bot`);
+    return conversation;
+  }
+
+  /** The bot's message to the user: web chat straight onto the user's event stream; WhatsApp through the channel worker. */
+  async reply(botId: string, conversationId: string, dto: SendConversationMessageDto): Promise<ConversationMessageView> {
+    const outbound = toOutboundContent(dto);
+    if (typeof outbound === 'string') throw new BadRequestException(outbound);
+    const conversation = await this.find(botId, conversationId);
+    if (conversation.channel === 'whatsapp') {
+      const last = conversation.lastInboundAt;
+      if (!last || Date.now() - last.getTime() > WHATSAPP_SESSION_WINDOW_MS) throw new WhatsAppWindowClosedError(last);
+      if (!conversation.senderId) throw new ConflictException('The WhatsApp number this user wrote to is no longer set up for the bot');
+    }
+    const row = await this.conversations.createOutbound(conversation.id, outbound.type, outbound.content as object, 'queued');
+    try {
+      if (conversation.channel === 'web') {
+        const view = toMessageView({ ...row, status: 'sent' });
+        await this.events.append(botId, conversation.userId, {
+          code: WEB_CHAT_EVENT.platformCode,
+          data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify(view) },
+        });
+        await this.conversations.markSent(row.id, `web:${row.id}`);
+        return view;
+      }
+      await withTimeout(
+        this.replies.add('whatsapp', { messageId: row.id, botId }, {
+          jobId: row.id,
+          attempts: this.env.WHATSAPP_MAX_ATTEMPTS,
+          backoff: { type: 'exponential', delay: this.env.WHATSAPP_BACKOFF_MS, jitter: 0.5 },
+          removeOnComplete: { age: 3600, count: 1000 },
+          removeOnFail: { age: 7 * 24 * 3600 },
+        }),
+        this.core.REDIS_COMMAND_TIMEOUT_MS,
+        'queueing the reply',
+      );
+      return toMessageView(row);
+    } catch (err) {
+      await this.conversations.markAttemptFailed(row.id, 'queue_unavailable', 'The reply could not be queued', true).catch(() => undefined);
+      throw err; // withTimeout's RedisUnavailableError: the HTTP edge answers it
+    }
+  }
+
+  /** A page of messages after the cursor (the `next` of the previous page). */
+  async list(botId: string, conversationId: string, cursor: string | undefined, limit: number) {
+    if (cursor !== undefined && !/^\d{1,19}$/.test(cursor)) throw new BadRequestException('cursor must be the next value of a previous page');
+    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw new BadRequestException(`limit must be an integer from 1 to ${PAGE_MAX}`);
+    const conversation = await this.find(botId, conversationId);
+    const rows = await this.conversations.listMessages(conversation.id, cursor === undefined ? null : BigInt(cursor), limit);
+    const next = rows.length === limit ? String(rows[rows.length - 1].seq) : null;
+    return { messages: rows.map(toMessageView), next };
+  }
+
+  /** Data-protection erasure: every conversation of the user with the bot (optionally one channel). */
+  async erase(botId: string, userId: string, channel?: ConversationChannel): Promise<number> {
+    return this.conversations.deleteUser(botId, userId, channel);
+  }
+}

@@ -1,0 +1,50 @@
+import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiKeyGuard } from '@platform/auth';
+import { SendConversationMessageDto, SendConversationMessageResponse } from '@platform/contracts';
+import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
+import { ConversationService } from './conversation.service.js';
+import { toConversationView } from './conversation-view.js';
+
+/** The bot's side of conversations (API key of the bot): reply, read transcripts, erase a user's data. */
+@ApiTags('conversations')
+@ApiBearerAuth()
+@Controller('v1/bots/:botId/conversations')
+@UseGuards(ApiKeyGuard)
+export class ConversationsController {
+  constructor(private readonly conversations: ConversationService) {}
+
+  @Post(':id/messages')
+  @HttpCode(202)
+  @UseGuards(JsonContentTypeGuard)
+  @ApiOperation({ summary: 'Send text (with quick replies), an image or a carousel to the user of a conversation' })
+  async send(@Param('botId') botId: string, @Param('id') id: string, @Body() body: SendConversationMessageDto): Promise<SendConversationMessageResponse> {
+    const view = await this.conversations.reply(botId, id, body);
+    return { message: view.status === 'sent' ? 'Message sent' : 'Message queued for delivery', status: 'success', messageId: view.id, deliveryStatus: view.status ?? 'queued' };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'A conversation: channel, user, and when the user last wrote' })
+  async get(@Param('botId') botId: string, @Param('id') id: string) {
+    return toConversationView(await this.conversations.find(botId, id));
+  }
+
+  @Get(':id/messages')
+  @ApiOperation({ summary: 'The messages of a conversation, oldest first, paged with `cursor` (the `next` of the previous page)' })
+  @ApiQuery({ name: 'cursor', required: false })
+  @ApiQuery({ name: 'limit', required: false })
+  async list(@Param('botId') botId: string, @Param('id') id: string, @Query('cursor') cursor?: string, @Query('limit') limit?: string) {
+    return this.conversations.list(botId, id, cursor, limit === undefined ? 50 : Number(limit));
+  }
+
+  @Delete()
+  @ApiOperation({ summary: "Erase a user's conversations with the bot (data-protection request); channel optional" })
+  @ApiQuery({ name: 'userId', required: true })
+  @ApiQuery({ name: 'channel', required: false, enum: ['web', 'whatsapp'] })
+  async erase(@Param('botId') botId: string, @Query('userId') userId?: string, @Query('channel') channel?: string) {
+    if (typeof userId !== 'string' || userId.trim() === '' || userId.length > 128) throw new BadRequestException('userId is required (the user id of the conversations)');
+    if (channel !== undefined && channel !== 'web' && channel !== 'whatsapp') throw new BadRequestException('channel must be web or whatsapp');
+    const deleted = await this.conversations.erase(botId, userId, channel);
+    return { message: `${deleted} conversation(s) deleted`, status: 'success' as const, deleted };
+  }
+}

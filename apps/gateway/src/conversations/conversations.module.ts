@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '@platform/auth';
+import { BotEventsModule } from '../bot-events/bot-events.module.js';
+import { BotWebhooksModule } from '../bot-webhooks/bot-webhooks.module.js';
+import { ChatTokenGuard } from '../sdk-sessions/chat-token.guard.js';
+import { SdkSessionsModule } from '../sdk-sessions/sdk-sessions.module.js';
+import { ConversationService } from './conversation.service.js';
+import { ConversationSweeper } from './conversation-sweeper.js';
+import { ConversationsController } from './conversations.controller.js';
+import { WebChatController } from './web-chat.controller.js';
+
+@Module({
+  imports: [AuthModule, BotWebhooksModule, BotEventsModule, SdkSessionsModule],
+  controllers: [ConversationsController, WebChatController],
+  providers: [ConversationService, ConversationSweeper, ChatTokenGuard],
+  exports: [ConversationService],
+})
+export class ConversationsModule {}

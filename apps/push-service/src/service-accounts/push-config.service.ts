@@ -1,0 +1,117 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { KeyObject } from 'node:crypto';
+import { PushEnv } from '@platform/config';
+import { BotConfigResponse, PushRpcResult, SaveConfigMessage } from '@platform/contracts';
+import { SecretBox } from '@platform/crypto';
+import { PushConfigRepository } from '@platform/database';
+import { CredentialsRejectedError } from '../fcm/push-errors.js';
+import { ServiceAccount, checkServiceAccount, parseRsaKey } from './service-account.js';
+
+/** A bot's service account, decrypted, ready to mint tokens. Lives only in memory. */
+export interface LoadedPushConfig {
+  botId: string;
+  version: number;
+  projectId: string;
+  clientEmail: string;
+  privateKeyId?: string;
+  privateKey: KeyObject;
+  tokenUri: string;
+}
+
+/** Saves, shows and loads bots' Firebase service accounts (sealed with SecretBox at rest). */
+@Injectable()
+export class PushConfigService {
+  private readonly logger = new Logger('PushConfig');
+  private readonly loaded = new Map<string, LoadedPushConfig>();
+
+  constructor(
+    private readonly configs: PushConfigRepository,
+    private readonly box: SecretBox,
+    private readonly env: PushEnv,
+  ) {}
+
+  /**
+   * `sealedServiceAccount` was sealed by the gateway, so the document never crosses Redis (where the
+   * request job is persisted) in clear. It is opened here only to be checked; that same sealed value
+   * is what Postgres stores.
+   */
+  async save(botId: string, msg: SaveConfigMessage): Promise<PushRpcResult<{ message: string; status: 'success' }>> {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(this.box.decrypt(msg.sealedServiceAccount));
+    } catch {
+      return { ok: false, status: 500, message: 'The service account could not be read by the push service (are ENCRYPTION_KEYS the same as the gateway’s?)' };
+    }
+    const check = checkServiceAccount(doc, { allowInsecureTokenUri: this.env.PUSH_ALLOW_INSECURE_TOKEN_URI });
+    if (!check.ok) return { ok: false, status: 400, message: check.problems.join('; ') };
+    const sealed = msg.sealedServiceAccount;
+    const row = await this.configs.save(botId, { projectId: check.account.project_id, credentialsEncrypted: sealed, keyId: SecretBox.keyIdOf(sealed) });
+    this.loaded.delete(botId);
+    this.logger.log(`Firebase service account saved for bot ${botId} (project ${row.projectId}, version ${row.version}, key ${row.keyId})`);
+    return { ok: true, value: { message: 'Bot configuration saved: push notifications of this bot use the new service account', status: 'success' } };
+  }
+
+  async view(botId: string): Promise<PushRpcResult<BotConfigResponse>> {
+    const row = await this.configs.findByBot(botId);
+    if (!row) return { ok: false, status: 404, message: 'No push notification configuration has been saved for this bot' };
+    const account = JSON.parse(this.box.decrypt(row.credentialsEncrypted)) as ServiceAccount;
+    return {
+      ok: true,
+      value: {
+        message: 'Push notification configuration of the bot (secrets are never shown)',
+        status: 'success',
+        notification: {
+          firebaseConfig: {
+            projectId: row.projectId,
+            clientEmail: account.client_email,
+            privateKeyId: account.private_key_id ?? null,
+            savedAt: row.updatedAt.toISOString(),
+          },
+        },
+      },
+    };
+  }
+
+  /** Removes the bot's service account: its notifications fail until another is saved. */
+  async remove(botId: string): Promise<PushRpcResult<{ message: string; status: 'success' }>> {
+    const removed = await this.configs.deleteByBot(botId);
+    this.loaded.delete(botId);
+    if (!removed) return { ok: false, status: 404, message: 'No push notification configuration has been saved for this bot' };
+    this.logger.log(`Firebase service account removed for bot ${botId}`);
+    return { ok: true, value: { message: 'Bot configuration removed: this bot sends no push notifications until a service account is saved again', status: 'success' } };
+  }
+
+  async hasConfig(botId: string): Promise<boolean> {
+    return (await this.configs.findByBot(botId)) !== null;
+  }
+
+  /** The bot's decrypted config, or null when none is saved. The parsed key is reused while the version holds. */
+  async load(botId: string): Promise<LoadedPushConfig | null> {
+    const row = await this.configs.findByBot(botId);
+    if (!row) {
+      this.loaded.delete(botId);
+      return null;
+    }
+    const cached = this.loaded.get(botId);
+    if (cached && cached.version === row.version) return cached;
+    const account = JSON.parse(this.box.decrypt(row.credentialsEncrypted)) as ServiceAccount;
+    // Checked again: PUSH_ALLOW_INSECURE_TOKEN_URI may have been turned off since the save.
+    const check = checkServiceAccount(account, { allowInsecureTokenUri: this.env.PUSH_ALLOW_INSECURE_TOKEN_URI });
+    const privateKey = check.ok ? parseRsaKey(account.private_key) : null;
+    if (!check.ok || !privateKey) {
+      const problems = check.ok ? ['private_key is not usable'] : check.problems;
+      throw new CredentialsRejectedError(`The saved Firebase service account can no longer be used: ${problems.join('; ')}`, 0, null);
+    }
+    const config: LoadedPushConfig = {
+      botId,
+      version: row.version,
+      projectId: row.projectId,
+      clientEmail: account.client_email,
+      privateKeyId: account.private_key_id,
+      privateKey,
+      tokenUri: account.token_uri,
+    };
+    this.loaded.set(botId, config);
+    return config;
+  }
+}

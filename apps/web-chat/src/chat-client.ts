@@ -1,0 +1,179 @@
+import type { ConversationMessageView } from '@platform/contracts';
+import type { PageParams } from './page-params.js';
+
+export type ClientState = 'connecting' | 'online' | 'offline' | 'closed';
+
+interface StoredSession {
+  sessionId: string;
+  streamUrl: string;
+}
+
+export interface ChatClientHandlers {
+  message(view: ConversationMessageView): void;
+  state(state: ClientState, detail?: string): void;
+}
+
+/** A failed API call: the status and the server's message. */
+export class ChatApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+const WEB_EVENT = 'sendWebEvent';
+const MESSAGE_CODE = 'conversation.message';
+
+/**
+ * The page's side of the SDK protocol: starts (or, after a reload, resumes) a session, reads the
+ * transcript, sends the user's messages, and receives the bot's over the event stream (auth frame,
+ * acks, reconnection with backoff, a new session when the old one is gone).
+ */
+export class ChatClient {
+  private session?: StoredSession;
+  private socket?: WebSocket;
+  private attempts = 0;
+  private retryTimer?: ReturnType<typeof setTimeout>;
+  private closed = false;
+  private readonly storageKey: string;
+
+  constructor(private readonly params: PageParams, private readonly api: string, private readonly on: ChatClientHandlers) {
+    this.storageKey = `botchat:${params.botId}`;
+  }
+
+  /** Resumes the stored session when it is still this user's, else starts one; returns the transcript. */
+  async open(): Promise<ConversationMessageView[]> {
+    this.closed = false;
+    const stored = this.load();
+    if (stored) {
+      this.session = stored;
+      try {
+        const transcript = await this.transcript();
+        this.connect();
+        return transcript;
+      } catch (err) {
+        if (!(err instanceof ChatApiError) || (err.status !== 401 && err.status !== 404)) throw err;
+      }
+    }
+    await this.start();
+    const transcript = await this.transcript();
+    this.connect();
+    return transcript;
+  }
+
+  /** Forgets the session and starts a new one (the SDK's reloadBot). */
+  async restart(): Promise<ConversationMessageView[]> {
+    this.stop();
+    sessionStorage.removeItem(this.storageKey);
+    this.session = undefined;
+    return this.open();
+  }
+
+  /** Sends what the user typed, or a tapped quick reply's payload with its title. */
+  async send(text: string, payload?: string): Promise<{ messageId: string }> {
+    try {
+      return await this.post(text, payload);
+    } catch (err) {
+      if (!(err instanceof ChatApiError) || err.status !== 404) throw err;
+      await this.restart(); // the session expired meanwhile
+      return this.post(text, payload);
+    }
+  }
+
+  /** Closes the stream (the SDK's closeBot); `open` starts again. */
+  stop(): void {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.socket?.close(1000);
+    this.socket = undefined;
+    this.on.state('closed');
+  }
+
+  private async post(text: string, payload?: string) {
+    return this.call<{ messageId: string }>('POST', 'messages', payload === undefined ? { text } : { text, payload });
+  }
+
+  private async start(): Promise<void> {
+    const res = await fetch(`${this.api}/v1/bots/${encodeURIComponent(this.params.botId)}/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ authToken: this.params.token, payload: this.params.payload, version: this.params.version }),
+    });
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok) throw new ChatApiError(res.status, String(body.message ?? `The chat could not start (${res.status})`));
+    this.session = { sessionId: String(body.sessionId), streamUrl: String(body.streamUrl) };
+    sessionStorage.setItem(this.storageKey, JSON.stringify(this.session));
+  }
+
+  private async transcript(): Promise<ConversationMessageView[]> {
+    return (await this.call<{ messages: ConversationMessageView[] }>('GET', 'messages')).messages;
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const s = this.session!;
+    const res = await fetch(`${this.api}/v1/bots/${encodeURIComponent(this.params.botId)}/sessions/${encodeURIComponent(s.sessionId)}/${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.params.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const answer = await res.json().catch(() => ({}));
+    if (!res.ok) throw new ChatApiError(res.status, String(answer.message ?? `The server answered ${res.status}`));
+    return answer as T;
+  }
+
+  private connect(): void {
+    if (this.closed || !this.session) return;
+    this.on.state('connecting');
+    const socket = new WebSocket(this.session.streamUrl);
+    this.socket = socket;
+    socket.onopen = () => socket.send(JSON.stringify({ type: 'auth', token: this.params.token }));
+    socket.onmessage = (e) => this.frame(socket, e.data);
+    socket.onclose = (e) => {
+      if (this.socket !== socket || this.closed) return;
+      this.socket = undefined;
+      if (e.code === 4401 || e.code === 4403) return this.on.state('offline', 'This chat link is no longer valid.');
+      if (e.code === 4404) {
+        void this.restart().catch(() => this.retry());
+        return;
+      }
+      this.retry();
+    };
+  }
+
+  private retry(): void {
+    this.on.state('offline', 'Reconnecting…');
+    const delay = Math.min(30_000, 500 * 2 ** this.attempts++) * (0.5 + Math.random() / 2);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  private frame(socket: WebSocket, data: unknown): void {
+    let frame: { type?: string; id?: string; event?: { code?: string; data?: { code?: string; data?: string } } };
+    try {
+      frame = JSON.parse(String(data));
+    } catch {
+      return;
+    }
+    if (frame.type === 'ready') {
+      this.attempts = 0;
+      this.on.state('online');
+      return;
+    }
+    if (frame.type !== 'event' || typeof frame.id !== 'string') return;
+    socket.send(JSON.stringify({ type: 'ack', id: frame.id }));
+    const event = frame.event;
+    if (event?.code !== WEB_EVENT || event.data?.code !== MESSAGE_CODE || typeof event.data.data !== 'string') return;
+    try {
+      this.on.message(JSON.parse(event.data.data) as ConversationMessageView);
+    } catch {
+      // a malformed event is acked and skipped: redelivering it would fail the same way
+    }
+  }
+
+  private load(): StoredSession | undefined {
+    try {
+      const value = JSON.parse(sessionStorage.getItem(this.storageKey) ?? 'null');
+      return value && typeof value.sessionId === 'string' && typeof value.streamUrl === 'string' ? value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,30 @@
+/** Messages between the page and what hosts it: a native web view (React Native) or the embed's iframe parent. */
+export type HostCommand = 'closeBot' | 'reloadBot';
+
+interface NativeBridge {
+  postMessage(message: string): void;
+}
+
+/** Tells the host the user closed the chat (the native shell or the embed hides it). */
+export function notifyHost(type: 'close' | 'ready'): void {
+  const message = JSON.stringify({ source: 'bot-chat', type });
+  const native = (window as unknown as { ReactNativeWebView?: NativeBridge }).ReactNativeWebView;
+  if (native) native.postMessage(message);
+  if (window.parent !== window) window.parent.postMessage(message, '*');
+}
+
+/** Calls `handler` for closeBot / reloadBot sent by the host (window.postMessage or a native injection). */
+export function onHostCommand(handler: (command: HostCommand) => void): void {
+  window.addEventListener('message', (e: MessageEvent) => {
+    let data: unknown = e.data;
+    if (typeof data === 'string') {
+      try {
+        data = JSON.parse(data);
+      } catch {
+        return;
+      }
+    }
+    const type = (data as { type?: unknown } | null)?.type;
+    if (type === 'closeBot' || type === 'reloadBot') handler(type);
+  });
+}

@@ -1,0 +1,5 @@
+export * from './account.dto.js';
+export * from './message-log.dto.js';
+export * from './members.dto.js';
+export * from './devices.dto.js';
+export * from './whatsapp.dto.js';

@@ -1,0 +1,44 @@
+import { IsIn, IsISO8601, IsOptional, Matches, MaxLength } from 'class-validator';
+import type { MessageStatusResponse } from '../carousel/message-status.dto.js';
+
+export const MESSAGE_STATUSES = ['queued', 'processing', 'sent', 'delivered', 'read', 'failed'] as const;
+
+/** Query of GET /v1/bots/:botId/messages (every field optional). */
+export class MessageLogQueryDto {
+  @IsOptional()
+  @IsIn(MESSAGE_STATUSES, { message: `$property must be one of ${MESSAGE_STATUSES.join(', ')}` })
+  status?: string;
+
+  @IsOptional()
+  @Matches(/^\+?\d{1,15}$/, { message: '$property must be a phone number or its first digits (up to 15 digits, optional +)' })
+  recipient?: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 date-time' })
+  since?: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 date-time' })
+  until?: string;
+
+  @IsOptional()
+  @MaxLength(200, { message: '$property must be at most 200 characters' })
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: '$property must be a cursor from a previous answer' })
+  cursor?: string;
+
+  @IsOptional()
+  @Matches(/^(?:[1-9]|[1-9]\d|100)$/, { message: '$property must be an integer from 1 to 100' })
+  limit?: string;
+}
+
+/** One message of the log: its status answer plus the template and sender it used. */
+export interface MessageLogEntry extends MessageStatusResponse {
+  templateName: string;
+  sender: string;
+}
+
+export interface MessageLogResponse {
+  messages: MessageLogEntry[];
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: string | null;
+}

@@ -1,0 +1,70 @@
+/** A quick reply: a button the user taps; the bot receives `payload` (or the title when none). */
+export interface QuickReply {
+  title: string;
+  payload: string;
+}
+
+export interface ImageContent {
+  url: string;
+  caption?: string;
+}
+
+export interface CarouselCard {
+  title: string;
+  subtitle?: string;
+  imageUrl?: string;
+  buttons: QuickReply[];
+}
+
+/** A media file the user sent on WhatsApp: Meta's media id (fetch it from the Cloud API), not the bytes. */
+export interface MediaReference {
+  kind: 'image' | 'video' | 'audio' | 'document' | 'sticker';
+  id: string;
+  mimeType?: string;
+  caption?: string;
+  filename?: string;
+}
+
+export interface LocationContent {
+  latitude: number;
+  longitude: number;
+  name?: string;
+  address?: string;
+}
+
+/**
+ * The content of a conversation message as bots and the chat page see it. Inbound: `text` (typed or
+ * the tapped button's title) with `payload` for a quick reply or button; `media`; `location`.
+ * Outbound: `text` with optional `quickReplies`, `image`, or `cards` (a carousel).
+ */
+export interface MessageContent {
+  text?: string;
+  payload?: string;
+  quickReplies?: QuickReply[];
+  image?: ImageContent;
+  cards?: CarouselCard[];
+  media?: MediaReference;
+  location?: LocationContent;
+}
+
+export type ConversationChannelName = 'web' | 'whatsapp';
+export type InboundMessageType = 'text' | 'quick_reply' | 'button' | 'interactive' | 'media' | 'location';
+export type OutboundMessageType = 'text' | 'image' | 'carousel';
+
+/** A conversation message as the API, the bot's webhook and the chat page show it. */
+export interface ConversationMessageView {
+  id: string;
+  conversationId: string;
+  direction: 'inbound' | 'outbound';
+  type: string;
+  content: MessageContent;
+  /** Outbound: queued, sent, delivered, read or failed; inbound: null. */
+  status: string | null;
+  createdAt: string;
+}
+
+/** How the hosted chat page receives the bot's messages over the SDK event stream. */
+export const WEB_CHAT_EVENT = { platformCode: 'sendWebEvent', code: 'conversation.message' } as const;
+
+/** WhatsApp's customer-service window: free-form (session) messages only this long after the user's last message. */
+export const WHATSAPP_SESSION_WINDOW_MS = 24 * 60 * 60 * 1000;

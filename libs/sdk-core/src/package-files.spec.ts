@@ -1,0 +1,34 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PAYLOAD_MAX_BYTES } from './config/rules';
+
+const root = join(__dirname, '..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+describe('published package files', () => {
+  it('packs README.md and LICENSE beside dist/', () => {
+    const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })) as Array<{
+      files: Array<{ path: string }>;
+    }>;
+    const paths = packed.files.map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
+    expect(paths.every((p) => ['README.md', 'LICENSE', 'package.json'].includes(p) || p.startsWith('dist/'))).toBe(true);
+  });
+
+  it('ships the MIT license that the package and the repository declare', () => {
+    const manifest = JSON.parse(read('package.json')) as { license: string; files: string[] };
+    const repository = JSON.parse(read('../../package.json')) as { license: string };
+    expect(manifest.license).toBe('MIT');
+    expect(repository.license).toBe('MIT');
+    expect(read('LICENSE')).toMatch(/^MIT License\n/);
+  });
+
+  it('documents the limits, typed events and the protocol link in its README', () => {
+    const readme = read('README.md');
+    for (const section of ['## Install', '## Open a bot', '## Sessions', '## Events', '## Push', '## Errors', '## Limits']) expect(readme).toContain(section);
+    expect(readme).toContain('](../../docs/sdk.md)');
+    expect(readme).toContain(`${PAYLOAD_MAX_BYTES.toLocaleString('en-US')} bytes`);
+    expect(readme).toContain('createBotSession<ShopEvents>');
+  });
+});

@@ -1,0 +1,6 @@
+export * from './meta-template.js';
+export * from './graph-api.error.js';
+export * from './no-business-account.error.js';
+export * from './graph-templates.client.js';
+export * from './template-sync.service.js';
+export * from './template-sync.module.js';

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { GraphTemplatesClient } from './graph-templates.client.js';
+import { TemplateSyncService } from './template-sync.service.js';
+
+/** Template sync from the WhatsApp Cloud API (reads WhatsAppEnv; needs the database and crypto modules, both global). */
+@Module({ providers: [GraphTemplatesClient, TemplateSyncService], exports: [TemplateSyncService] })
+export class TemplateSyncModule {}

@@ -1,0 +1,262 @@
+import { createHmac } from 'node:crypto';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Redis } from 'ioredis';
+import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
+import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
+import { runCli } from '../apps/cli/src/run-cli.js';
+import { DEFAULT_LIFECYCLE_STREAM_KEY } from '@platform/contracts';
+import { PostbackReceiver, WhatsAppCloudSandbox } from '@platform/sandbox';
+import { SeededBot, carouselBody, createTestEnv, seedBotAdmin, seedCarouselBot, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
+
+const APP_SECRET = 'app-secret-for-tests';
+
+/** A WhatsApp status notification for one message, signed as Meta signs it. */
+function statusWebhook(wamid: string, status: string, extra: Record<string, unknown> = {}) {
+  const value = {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: '15550001111', phone_number_id: '1065' },
+    statuses: [{ id: wamid, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: '919876543210', ...extra }],
+  };
+  const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'messages', value }] }] });
+  return { body, signature: 'sha256=' + createHmac('sha256', APP_SECRET).update(body).digest('hex') };
+}
+
+describe('carousel postbacks and the lifecycle stream: every status change reaches the integrator', () => {
+  const cloud = new WhatsAppCloudSandbox();
+  const receiver = new PostbackReceiver();
+  let gateway: NestFastifyApplication;
+  let worker: NestFastifyApplication;
+  let redis: Redis;
+  let url: string;
+  let seed: SeededBot;
+  let token: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    await receiver.listen();
+    env = await createTestEnv({
+      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
+      WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests',
+      WHATSAPP_APP_SECRET: APP_SECRET,
+      WORKER_HEALTH_PORT: '0',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', // the receiver is on loopback
+      POSTBACK_BACKOFF_MS: '100',
+    });
+    gateway = await createGateway(env);
+    url = await listenGateway(gateway);
+    worker = await createChannelWorker(env);
+    seed = await seedCarouselBot(gateway);
+    token = (await seedBotAdmin(gateway, seed.botId)).accessToken;
+    redis = new Redis(env.REDIS_URL);
+    // The consumer group exists before any message, so it sees every entry.
+    await redis.xgroup('CREATE', DEFAULT_LIFECYCLE_STREAM_KEY, 'integrator', '$', 'MKSTREAM');
+  });
+
+  afterAll(async () => {
+    redis?.disconnect();
+    await worker?.close();
+    await gateway?.close();
+    await cloud.close();
+    await receiver.close();
+  });
+
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetch(`${url}/v1/bots/${seed.botId}${path}`, {
+      method,
+      headers: { 'x-auth-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  async function report(wamid: string, status: string, extra: Record<string, unknown> = {}) {
+    const { body, signature } = statusWebhook(wamid, status, extra);
+    const res = await fetch(`${url}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body });
+    expect(res.status).toBe(200);
+  }
+
+  const trigger = (config?: unknown) => triggerCarousel(url, seed, { ...carouselBody(seed), ...(config === undefined ? {} : { config }) });
+  const postbacksOf = (msgId: string) => receiver.delivered.filter((c) => c.body.messageId === msgId);
+
+  it('the bot postback URL is set by an administrator; a signing secret comes with it once', async () => {
+    const res = await admin('PUT', '/postback', { url: `${receiver.baseUrl}/bot-default` });
+    const body = await res.json();
+    expect([res.status, body]).toEqual([200, expect.objectContaining({ status: 'success', url: `${receiver.baseUrl}/bot-default`, secretSet: true, secret: expect.stringMatching(/^whsec_/) })]);
+    receiver.secret = body.secret;
+    expect(await (await admin('GET', '/postback')).json()).toEqual({ message: 'Postback settings', status: 'success', url: `${receiver.baseUrl}/bot-default`, secretSet: true });
+  });
+
+  it('sent, delivered, read: POSTed in order to the trigger postbackUrl, signed, with customPayload echoed', async () => {
+    const customPayload = { orderId: 'A-17', tags: ['spring', 'promo'], nested: { n: 1.5, ok: true } };
+    const msgId = await trigger({ postbackUrl: `${receiver.baseUrl}/per-trigger`, customPayload });
+    const sent = await receiver.waitFor((c) => c.body.messageId === msgId && c.body.status === 'sent');
+    const { providerMessageId: wamid } = await waitForMessageStatus(url, seed, msgId, ['sent']);
+    await report(wamid as string, 'delivered');
+    await receiver.waitFor((c) => c.body.messageId === msgId && c.body.status === 'delivered');
+    await report(wamid as string, 'read');
+    await receiver.waitFor((c) => c.body.messageId === msgId && c.body.status === 'read');
+
+    const calls = postbacksOf(msgId);
+    expect(calls.map((c) => c.body.status)).toEqual(['sent', 'delivered', 'read']);
+    for (const call of calls) {
+      expect(call.signatureValid).toBe(true);
+      expect(call.request.path).toBe('/per-trigger');
+      expect(call.webhookId).toBe(`${msgId}.${call.body.status}`);
+      expect(call.body).toEqual({
+        type: 'message.status',
+        id: `${msgId}.${call.body.status}`,
+        messageId: msgId,
+        botId: seed.botId,
+        status: call.body.status,
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        error: null,
+        customPayload,
+      });
+    }
+    expect(sent[0].request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+  });
+
+  it("failed with Meta's code goes to the bot's URL when the trigger names none", async () => {
+    const msgId = await trigger();
+    const { providerMessageId: wamid } = await waitForMessageStatus(url, seed, msgId, ['sent']);
+    await report(wamid as string, 'failed', { errors: [{ code: 131026, title: 'Message undeliverable' }] });
+    const [failed] = await receiver.waitFor((c) => c.body.messageId === msgId && c.body.status === 'failed');
+    expect(failed.request.path).toBe('/bot-default');
+    expect(failed.body).toMatchObject({ status: 'failed', error: { code: '131026', text: 'Message undeliverable' }, customPayload: null });
+  });
+
+  it("the worker's final failure (Meta refuses the send) is posted with Meta's code", async () => {
+    cloud.reply({ status: 400, errorCode: 131009, errorMessage: 'Parameter value is not valid' });
+    const msgId = await trigger({ customPayload: [1, 2] });
+    const [failed] = await receiver.waitFor((c) => c.body.messageId === msgId && c.body.status === 'failed');
+    expect(failed.body).toMatchObject({ status: 'failed', error: { code: '131009', text: expect.any(String) }, customPayload: [1, 2] });
+    expect(postbacksOf(msgId).map((c) => c.body.status)).toEqual(['failed']);
+  });
+
+  it('a failing receiver is retried with backoff until it answers 2xx; the delivery log shows it and replays an entry', async () => {
+    receiver.failNext(503, 500);
+    const msgId = await trigger({ customPayload: 'plain string' });
+    await receiver.waitFor((c) => c.body.messageId === msgId && c.body.status === 'sent');
+    const attempts = receiver.calls.filter((c) => c.webhookId === `${msgId}.sent`);
+    expect(attempts.map((c) => c.status)).toEqual([503, 500, 200]);
+
+    const entry = await until(async () => {
+      const log = await (await admin('GET', '/postbacks?page=1&pageSize=100')).json();
+      return log.items.find((i: { id: string; deliveredAt: string | null }) => i.id === `${msgId}.sent` && i.deliveredAt);
+    });
+    expect(entry).toMatchObject({ messageId: msgId, status: 'sent', attempts: 3, lastStatus: 200, lastError: null, url: `${receiver.baseUrl}/bot-default` });
+
+    const paged = await (await admin('GET', '/postbacks?page=1&pageSize=1')).json();
+    expect(paged).toMatchObject({ status: 'success', page: 1, pageSize: 1, total: expect.any(Number) });
+    expect(paged.items).toHaveLength(1);
+    expect(paged.total).toBeGreaterThan(1);
+    expect((await admin('GET', '/postbacks?pageSize=500')).status).toBe(400);
+
+    const replay = await admin('POST', `/postbacks/${msgId}.sent/replay`);
+    expect(replay.status).toBe(200);
+    await receiver.waitFor((c) => c.webhookId === `${msgId}.sent`, 2);
+    const replayed = receiver.delivered.filter((c) => c.webhookId === `${msgId}.sent`);
+    expect(replayed[1].request.rawBody).toBe(replayed[0].request.rawBody);
+    await until(async () => {
+      const log = await (await admin('GET', '/postbacks?pageSize=100')).json();
+      return log.items.find((i: { id: string; attempts: number }) => i.id === `${msgId}.sent` && i.attempts === 4);
+    });
+    expect((await admin('POST', `/postbacks/${msgId}.nope/replay`)).status).toBe(404);
+  });
+
+  it('the lifecycle stream carries every change; a consumer group reads and acknowledges them', async () => {
+    const msgId = await trigger({ customPayload: { stream: true } });
+    const { providerMessageId: wamid } = await waitForMessageStatus(url, seed, msgId, ['sent']);
+    await report(wamid as string, 'delivered');
+    const seen: Array<Record<string, string>> = [];
+    await until(async () => {
+      const answer = (await redis.xreadgroup('GROUP', 'integrator', 'consumer-1', 'COUNT', 100, 'STREAMS', DEFAULT_LIFECYCLE_STREAM_KEY, '>')) as
+        | Array<[string, Array<[string, string[]]>]>
+        | null;
+      for (const [id, fields] of answer?.[0][1] ?? []) {
+        const entry: Record<string, string> = {};
+        for (let i = 0; i < fields.length; i += 2) entry[fields[i]] = fields[i + 1];
+        seen.push(entry);
+        await redis.xack(DEFAULT_LIFECYCLE_STREAM_KEY, 'integrator', id);
+      }
+      return seen.some((e) => e.messageId === msgId && e.status === 'delivered') || undefined;
+    });
+    const ours = seen.filter((e) => e.messageId === msgId);
+    expect(ours.map((e) => e.status)).toEqual(['sent', 'delivered']);
+    expect(ours[0]).toEqual({ messageId: msgId, botId: seed.botId, status: 'sent', at: expect.any(String), errorCode: '', errorText: '', customPayload: '{"stream":true}' });
+    expect(seen.some((e) => e.status === 'read')).toBe(true); // earlier tests' changes are there too
+    const pending = (await redis.xpending(DEFAULT_LIFECYCLE_STREAM_KEY, 'integrator')) as [number, ...unknown[]];
+    expect(pending[0]).toBe(0);
+  });
+
+  it('refuses a customPayload over 4 KB and a config that is not an object (400 naming the field)', async () => {
+    const big = await fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
+      body: JSON.stringify({ ...carouselBody(seed), config: { customPayload: { s: 'x'.repeat(4100) } } }),
+    });
+    expect([big.status, (await big.json()).message]).toEqual([400, expect.stringContaining('config.customPayload')]);
+    const notObject = await fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
+      body: JSON.stringify({ ...carouselBody(seed), config: 'x' }),
+    });
+    expect([notObject.status, (await notObject.json()).message]).toEqual([400, expect.stringContaining('config')]);
+  });
+
+  it('the CLI sets, shows, lists and replays; it refuses private addresses unless allowed', async () => {
+    const cli = async (argv: string[], overrides: Record<string, string> = {}) => {
+      const lines: string[] = [];
+      const code = await runCli(argv, (l) => lines.push(l), { ...env, ...overrides });
+      return { code, lines };
+    };
+    const refused = await cli(['postback', 'set', '--bot', seed.botId, '--url', 'http://127.0.0.1:9/pb'], { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' });
+    expect(refused.code).toBe(2);
+    expect((await cli(['postback', 'set', '--bot', seed.botId, '--url', `${receiver.baseUrl}/from-cli`])).code).toBe(0);
+    expect((await cli(['postback', 'show', '--bot', seed.botId])).lines).toEqual([`url: ${receiver.baseUrl}/from-cli`, 'signing secret: set']);
+    const msgId = await trigger();
+    await receiver.waitFor((c) => c.body.messageId === msgId && c.request.path === '/from-cli');
+    const log = await until(async () => {
+      const out = await cli(['postback', 'log', '--bot', seed.botId, '--page-size', '100']);
+      return out.lines.some((l) => l.startsWith(`${msgId}.sent `) && l.includes('delivered')) ? out : undefined;
+    });
+    expect(log.code).toBe(0);
+    expect(await cli(['postback', 'replay', '--bot', seed.botId, '--id', `${msgId}.sent`])).toEqual({ code: 0, lines: [`postback ${msgId}.sent queued again`] });
+    await receiver.waitFor((c) => c.webhookId === `${msgId}.sent`, 2);
+    expect((await cli(['postback', 'replay', '--bot', seed.botId, '--id', 'nope'])).code).toBe(2);
+  });
+
+  describe('with WEBHOOK_ALLOW_PRIVATE_ADDRESSES off (the default)', () => {
+    let strict: NestFastifyApplication;
+    let strictUrl: string;
+    let strictSeed: SeededBot;
+    let strictToken: string;
+
+    beforeAll(async () => {
+      strict = await createGateway(await createTestEnv({ WEBHOOK_ALLOW_HTTP: 'true' }));
+      strictUrl = await listenGateway(strict);
+      strictSeed = await seedCarouselBot(strict);
+      strictToken = (await seedBotAdmin(strict, strictSeed.botId)).accessToken;
+    });
+    afterAll(async () => strict?.close());
+
+    it.each(['http://127.0.0.1:9/pb', 'http://10.1.2.3/pb', 'http://169.254.169.254/latest', 'http://[::1]:8080/pb', 'http://[::ffff:192.168.0.1]/pb', 'http://localhost/pb'])(
+      'a trigger naming %s gets 400 naming config.postbackUrl; so does the admin API',
+      async (postbackUrl) => {
+        const res = await fetch(`${strictUrl}/api/engagements/notifications/v2/push?bot=${strictSeed.botId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': strictSeed.apiKey },
+          body: JSON.stringify({ ...carouselBody(strictSeed), config: { postbackUrl } }),
+        });
+        const body = await res.json();
+        expect([res.status, body.status]).toEqual([400, 'error']);
+        expect(body.message).toMatch(/^config\.postbackUrl must reach a public address/);
+        const put = await fetch(`${strictUrl}/v1/bots/${strictSeed.botId}/postback`, {
+          method: 'PUT',
+          headers: { 'x-auth-token': strictToken, 'content-type': 'application/json' },
+          body: JSON.stringify({ url: postbackUrl }),
+        });
+        expect([put.status, (await put.json()).message]).toEqual([400, expect.stringMatching(/^url must reach a public address/)]);
+      },
+    );
+  });
+});

@@ -1,0 +1,114 @@
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
+import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
+import { QueueNames } from '@platform/contracts';
+import { THROTTLING_REPLIES, WhatsAppCloudSandbox } from '@platform/sandbox';
+import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, triggerCarousel, waitForMessageStatus } from '@platform/testing';
+
+/**
+ * Meta's throttling answers (HTTP 400 with 130429, 131056, 80007, 4) delay the message and try again
+ * without using up its attempts; past WHATSAPP_THROTTLE_RETRIES they count like any failed attempt.
+ */
+describe('carousel dispatch: Meta throttling answers', () => {
+  const cloud = new WhatsAppCloudSandbox();
+  let env: Record<string, string>;
+  let gateway: NestFastifyApplication;
+  let worker: NestFastifyApplication;
+  let url: string;
+  let seed: SeededBot;
+  let queue: Queue;
+  let recipientSeq = 100;
+
+  beforeAll(async () => {
+    env = await createTestEnv({
+      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
+      WHATSAPP_BACKOFF_MS: '20',
+      WHATSAPP_MAX_ATTEMPTS: '2',
+      WHATSAPP_THROTTLE_RETRIES: '1',
+      WORKER_HEALTH_PORT: '0',
+    });
+    gateway = await createGateway(env);
+    url = await listenGateway(gateway);
+    worker = await createChannelWorker(env);
+    seed = await seedCarouselBot(gateway);
+    queue = new Queue(QueueNames.carouselDispatch, { connection: { url: env.REDIS_URL } });
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    await worker?.close();
+    await gateway?.close();
+    await cloud.close();
+  });
+
+  const newRecipient = () => `91987650${recipientSeq++}`;
+  const send = (recipient: string) => triggerCarousel(url, seed, carouselBody(seed, 3, `+${recipient}`));
+  const requestsTo = (recipient: string) => cloud.messages.filter((m) => (m.body as { to?: string }).to === recipient);
+
+  it.each([
+    ['130429', 130429],
+    ['80007', 80007],
+    ['4', 4],
+  ] as const)('%s: the message waits and is sent, its attempt not used up', async (_name, code) => {
+    const recipient = newRecipient();
+    cloud.replyTo(recipient, { ...THROTTLING_REPLIES[code], retryAfterSeconds: 1 });
+    const msgId = await send(recipient);
+    const final = await waitForMessageStatus(url, seed, msgId, ['sent', 'failed'], 20_000);
+    expect(final).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
+    expect(requestsTo(recipient)).toHaveLength(2);
+    const job = await queue.getJob(msgId);
+    expect(job?.attemptsMade).toBe(1); // the run that sent it; the throttled one is not counted
+    expect(job?.data.throttles).toBe(1);
+  }, 30_000);
+
+  it("130429 slows the sender number's pacing down", async () => {
+    const redis = new Redis(env.REDIS_URL);
+    try {
+      const recipient = newRecipient();
+      cloud.replyTo(recipient, { ...THROTTLING_REPLIES[130429], retryAfterSeconds: 0 });
+      const msgId = await send(recipient);
+      await waitForMessageStatus(url, seed, msgId, ['sent', 'failed'], 20_000);
+      expect(Number(await redis.hget(`whatsapp-pace:{${seed.phoneNumberId}}`, 'factor'))).toBeLessThan(1);
+    } finally {
+      redis.disconnect();
+    }
+  }, 30_000);
+
+  it("131056 (pair rate) delays only that recipient's message; others go on", async () => {
+    const throttled = newRecipient();
+    const other = newRecipient();
+    cloud.replyTo(throttled, THROTTLING_REPLIES[131056]);
+    const first = await send(throttled);
+    const second = await send(other);
+    const otherFinal = await waitForMessageStatus(url, seed, second, ['sent', 'failed'], 20_000);
+    expect(otherFinal.status).toBe('sent');
+    expect((await waitForMessageStatus(url, seed, first, ['processing', 'sent', 'failed'])).status).toBe('processing');
+
+    const final = await waitForMessageStatus(url, seed, first, ['sent', 'failed'], 20_000);
+    expect(final).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(requestsTo(throttled)).toHaveLength(2);
+    expect(Date.parse(final.sentAt!)).toBeGreaterThan(Date.parse(otherFinal.sentAt!));
+  }, 30_000);
+
+  it('past WHATSAPP_THROTTLE_RETRIES a throttling answer counts as a failed attempt, so the message ends failed', async () => {
+    const recipient = newRecipient();
+    const limit = { ...THROTTLING_REPLIES[4], retryAfterSeconds: 0 };
+    cloud.replyTo(recipient, limit, limit, limit, limit);
+    const msgId = await send(recipient);
+    const final = await waitForMessageStatus(url, seed, msgId, ['sent', 'failed'], 20_000);
+    // one free throttle, then both attempts
+    expect(final).toMatchObject({ status: 'failed', attempts: 2, lastError: { code: '4', text: 'Application request limit reached' } });
+    expect(requestsTo(recipient)).toHaveLength(3);
+  }, 30_000);
+
+  it("any other 4xx still fails at once with Meta's code and text", async () => {
+    const recipient = newRecipient();
+    cloud.replyTo(recipient, { status: 400, errorCode: 131026, errorMessage: 'Message undeliverable' });
+    const msgId = await send(recipient);
+    const final = await waitForMessageStatus(url, seed, msgId, ['sent', 'failed'], 20_000);
+    expect(final).toMatchObject({ status: 'failed', attempts: 1, lastError: { code: '131026', text: 'Message undeliverable' } });
+    expect(requestsTo(recipient)).toHaveLength(1);
+  }, 30_000);
+});

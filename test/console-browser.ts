@@ -1,0 +1,79 @@
+// The real browser of test/console.e2e-spec.ts: Debian's chromium driven by playwright-core (its own
+// browser downloads cannot work here), axe-core for accessibility, screenshots at phone and desktop widths.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(process.cwd(), '.local', 'screenshots', 'console');
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export class ConsoleBrowser {
+  private browser?: Browser;
+  /** Content-Security-Policy violations and page errors seen on any page: a test expects none. */
+  readonly problems: string[] = [];
+
+  /** Playwright gives the browser a fresh --user-data-dir of its own, removed on close. */
+  async launch(): Promise<void> {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    this.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }
+
+  /** A fresh context (its own cookies) that may use the clipboard, as a person's browser would allow. */
+  async newPage(origin: string, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await this.browser!.newContext({ viewport });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) this.problems.push(`console: ${m.text()}`);
+    });
+    page.on('pageerror', (err) => this.problems.push(`page error: ${err.message}`));
+    return { context, page };
+  }
+
+  async close(): Promise<void> {
+    await this.browser?.close();
+  }
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now. The script is evaluated through
+ * the DevTools protocol, which the page's CSP does not govern (an injected <script> would be refused).
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> }> } }).axe;
+    return axe.run(document, { resultTypes: ['violations'] });
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
+}
+
+/** Screenshots of the page at phone then desktop width (`<name>-390.png`, `<name>-1280.png`); the viewport is restored. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize() ?? DESKTOP;
+  for (const size of [PHONE, DESKTOP]) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(before);
+}

@@ -1,0 +1,340 @@
+import { jest } from '@jest/globals';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { BrowserContext, Page } from 'playwright-core';
+import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
+import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
+import { createPushService } from '../apps/push-service/src/create-push-service.js';
+import { WhatsAppCloudSandbox } from '@platform/sandbox';
+import { SeededAdmin, SeededBot, carouselBody, seedBotAdmin, seedCarouselBot, until } from '@platform/testing';
+import { ConsoleBrowser, PHONE, axeViolations, screenshots } from './console-browser.js';
+import { PushSandboxes } from './push-support.js';
+
+jest.setTimeout(120_000);
+
+const APP_SECRET = 'app-secret-for-console-tests';
+
+/**
+ * The console in a real browser, used as a person would: sign in by keyboard, generate an API key and
+ * copy it, trigger a carousel with it, revoke it, upload a Firebase service account and send a test
+ * push, watch a message go from queued to read, and be refused where the role does not allow.
+ */
+describe('console: a bot administrator in a real browser', () => {
+  const cloud = new WhatsAppCloudSandbox();
+  const push = new PushSandboxes();
+  const browser = new ConsoleBrowser();
+  let env: Record<string, string>;
+  let gateway: NestFastifyApplication;
+  let pushService: NestFastifyApplication;
+  let worker: NestFastifyApplication | undefined;
+  let url: string;
+  let seed: SeededBot;
+  let admin: SeededAdmin;
+  let viewer: SeededAdmin;
+  let context: BrowserContext;
+  let page: Page;
+  let queuedMsgId: string;
+
+  beforeAll(async () => {
+    await push.listen();
+    env = await push.env({
+      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
+      WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-console-tests',
+      WHATSAPP_APP_SECRET: APP_SECRET,
+      WORKER_HEALTH_PORT: '0',
+    });
+    gateway = await createGateway(env);
+    url = await listenGateway(gateway);
+    cloud.postStatusesTo({ url: `${url}/webhooks/whatsapp`, appSecret: APP_SECRET, delayMs: 300 });
+    pushService = await createPushService(env);
+    seed = await seedCarouselBot(gateway);
+    admin = await seedBotAdmin(gateway, seed.botId, 'admin');
+    viewer = await seedBotAdmin(gateway, seed.botId, 'viewer');
+    await browser.launch();
+    ({ context, page } = await browser.newPage(url));
+  });
+
+  afterAll(async () => {
+    await browser.close();
+    await worker?.close();
+    await pushService?.close();
+    await gateway?.close();
+    await cloud.close();
+    await push.close();
+  });
+
+  const trigger = (key: string) =>
+    fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify(carouselBody(seed)),
+    });
+  const expectAccessible = async () => expect(await axeViolations(page)).toEqual([]);
+  const section = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name });
+
+  it('signs in by keyboard alone, naming empty fields and showing a wrong password as the API words it', async () => {
+    await page.goto(`${url}/console/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expectAccessible();
+    await screenshots(page, 'sign-in');
+
+    await page.getByLabel('E-mail').focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('E-mail is required').waitFor();
+    await page.getByText('Password is required').waitFor();
+    await expect(page.getByLabel('E-mail').getAttribute('aria-invalid')).resolves.toBe('true');
+
+    await page.keyboard.type(admin.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('not-the-password');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').getByText('Invalid e-mail or password').waitFor();
+
+    await page.getByLabel('Password').fill('');
+    await page.getByLabel('Password').focus();
+    await page.keyboard.type(admin.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Messages' }).waitFor();
+    // The session survives a reload through the HttpOnly cookie, which page scripts cannot see.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Messages' }).waitFor();
+    expect(await page.evaluate(() => document.cookie)).not.toContain('bp_refresh');
+    await expectAccessible();
+  });
+
+  it('Settings → API Keys → Generate New Key: the key is shown once, copied, and works for the carousel trigger', async () => {
+    await section('Settings').click();
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API Keys' }).click();
+    await page.getByRole('heading', { name: 'Settings · API Keys' }).waitFor();
+    await page.getByRole('button', { name: 'Generate New Key' }).click();
+    await page.getByText('Name is required').waitFor();
+
+    await page.getByLabel('Key name').fill('console e2e');
+    await page.keyboard.press('Enter');
+    await page.getByText('It will not be shown again').waitFor();
+    await page.getByRole('heading', { name: 'New key “console e2e”' }).waitFor();
+    const shown = await page.getByLabel('New API key').inputValue();
+    expect(shown).toMatch(/^bpk_/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(shown);
+    await expectAccessible();
+    await screenshots(page, 'api-keys-new-key');
+
+    // No worker runs yet: the message stays queued until one starts (watched in the log below).
+    const res = await trigger(copied);
+    expect(res.status).toBe(200);
+    queuedMsgId = (await res.json()).msgId;
+
+    const row = page.getByRole('row', { name: /console e2e/ });
+    await row.getByText('Active').waitFor();
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    expect(await page.getByLabel('New API key').count()).toBe(0);
+    expect(await page.content()).not.toContain(copied);
+  });
+
+  it('revoking asks for confirmation, and the key is refused at once (401)', async () => {
+    const key = await page.evaluate(() => navigator.clipboard.readText());
+    await page.getByRole('button', { name: 'Revoke key console e2e' }).click();
+    const dialog = page.getByRole('dialog', { name: /Revoke “console e2e”/ });
+    await dialog.waitFor();
+    await expectAccessible();
+    await screenshots(page, 'api-keys-revoke');
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByText('revoked: every gateway refuses it now').waitFor();
+    await page.getByRole('row', { name: /console e2e/ }).getByText(/^Revoked/).waitFor();
+    expect((await trigger(key)).status).toBe(401);
+    await expectAccessible();
+    await screenshots(page, 'api-keys');
+  });
+
+  it('Messages: a message goes from queued to read while its page is open, and the log shows it', async () => {
+    await page.goto(`${url}/console/#/bots/${seed.botId}/messages/${queuedMsgId}`);
+    const status = page.getByTestId('message-detail').getByTestId('status');
+    await expect(status.textContent()).resolves.toBe('queued');
+    await expectAccessible();
+    worker = await createChannelWorker(env);
+    await page.getByTestId('message-detail').getByTestId('status').getByText('read').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('message-detail').textContent()).toMatch(/wamid\./);
+    await screenshots(page, 'message-detail');
+
+    await page.getByRole('link', { name: '← All messages' }).click();
+    await page.getByRole('heading', { name: 'Messages' }).waitFor();
+    await page.locator(`tr[data-msg-id="${queuedMsgId}"]`).getByText('read').waitFor();
+
+    // Live: a message sent while the log is open appears and reaches read without a reload.
+    const fresh = await (await trigger(seed.apiKey)).json();
+    await page.locator(`tr[data-msg-id="${fresh.msgId}"]`).getByText('read').waitFor({ timeout: 20_000 });
+
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByText('No messages match.').waitFor();
+    await page.getByLabel('Recipient').fill('abc');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByText('Recipient must be a phone number').waitFor();
+    await page.getByLabel('Recipient').fill('+9198');
+    await page.getByLabel('Status').selectOption('read');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.locator(`tr[data-msg-id="${fresh.msgId}"]`).waitFor();
+    await expectAccessible();
+    await screenshots(page, 'messages');
+  });
+
+  it('Push: uploads the service account (only project id and client e-mail shown) and shows FCM’s answer to a test send', async () => {
+    const account = push.oauth.createServiceAccount('console-demo');
+    await section('Push').click();
+    await page.getByText('No service account saved').waitFor();
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByText('Service-account file is required').waitFor();
+
+    await page.getByLabel('Service-account file (JSON)').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"type":"user"}') });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await page.getByRole('alert').getByText(/Error 400: .*type/).waitFor();
+
+    await page.getByLabel('Service-account file (JSON)').setInputFiles({ name: 'sa.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(account)) });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    const facts = page.getByTestId('push-config');
+    await facts.getByText('console-demo', { exact: true }).waitFor();
+    await facts.getByText(account.client_email).waitFor();
+    const html = await page.content();
+    expect(html).not.toContain('PRIVATE KEY');
+    expect(html).not.toContain(account.private_key_id);
+
+    await page.getByLabel('Device token').fill('console-device-token-1');
+    await page.getByRole('button', { name: 'Send test' }).click();
+    const answer = page.getByTestId('fcm-answer');
+    await answer.getByText('FCM answered HTTP 200 (accepted)').waitFor();
+    expect(await answer.locator('pre').textContent()).toMatch(/"name": "projects\/console-demo\/messages\//);
+    expect(push.fcm.received('console-device-token-1')).toHaveLength(1);
+    await expectAccessible();
+    await screenshots(page, 'push');
+  });
+
+  it('Push: devices are counted and listed, one is unlinked; the service account is removed', async () => {
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${url}/v1/bots/${seed.botId}${path}`, { method, headers: { authorization: `Bearer ${seed.apiKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    for (let i = 0; i < 3; i++) expect((await api('POST', '/devices', { userId: `user-${i}`, token: `fcm-token-of-user-${i}-0123456789`, platform: 'android' })).status).toBe(201);
+    await page.reload();
+    await page.getByTestId('device-counts').getByText('3 registered: 3 live, 0 no longer reachable.').waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: /^Unlink device .* of user-1$/ }).click();
+    await page.getByText('Device unlinked.').waitFor();
+    await page.getByTestId('device-counts').getByText('2 registered').waitFor();
+    await expectAccessible();
+    await screenshots(page, 'push-devices');
+
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Remove the service account' }).click();
+    await page.getByText('No service account saved').waitFor();
+  });
+
+  it('WhatsApp: senders without their token, templates, a new sender, and a test carousel followed to read', async () => {
+    await section('WhatsApp').click();
+    await page.getByRole('row', { name: /\+15550001111/ }).waitFor();
+    await page.getByRole('row', { name: /summer_carousel/ }).getByRole('cell', { name: '3', exact: true }).waitFor();
+    expect(await page.content()).not.toContain(seed.accessToken);
+
+    await page.getByText('Add a sender number').click();
+    await page.getByRole('button', { name: 'Add sender' }).click();
+    await page.getByText('Number must have a country code').waitFor();
+    await page.getByText('Access token is required').waitFor();
+    await page.getByLabel('Number', { exact: true }).fill('+15550002222');
+    await page.getByLabel('Phone-number id').fill('106500000000002');
+    await page.getByLabel('Access token', { exact: true }).fill('EAAG-console-secret-token');
+    await page.getByRole('button', { name: 'Add sender' }).click();
+    await page.getByText('Sender +15550002222 added.').waitFor();
+    expect(await page.content()).not.toContain('EAAG-console-secret-token');
+    await page.getByLabel('Number', { exact: true }).fill('+15550002222');
+    await page.getByLabel('Phone-number id').fill('106500000000002');
+    await page.getByLabel('Access token', { exact: true }).fill('EAAG-console-secret-token');
+    await page.getByRole('button', { name: 'Add sender' }).click();
+    await page.getByRole('alert').getByText(/Error 409: number \+15550002222 is already a sender/).waitFor();
+
+    await page.getByLabel('Recipient').fill('+919812345678');
+    await page.getByRole('button', { name: 'Send test carousel' }).click();
+    await page.getByText('Card 1 media link must be an http(s) URL').waitFor();
+    for (let i = 0; i < 3; i++) await page.getByLabel(`Card ${i + 1} image link`).fill(`https://cdn.example.com/console-${i}.jpg`);
+    await page.getByRole('button', { name: 'Send test carousel' }).click();
+    await page.getByRole('link', { name: /^Follow message/ }).click();
+    await page.getByTestId('message-detail').getByTestId('status').getByText('read').waitFor({ timeout: 20_000 });
+    expect(cloud.messages.some((m) => JSON.stringify(m.body).includes('console-2.jpg'))).toBe(true);
+    await section('WhatsApp').click();
+    await expectAccessible();
+    await screenshots(page, 'whatsapp');
+  });
+
+  it('Settings → Webhook: the signing secret is shown once and can be rotated', async () => {
+    await section('Settings').click();
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhook' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('URL is required').waitFor();
+    await page.getByLabel('Webhook URL').fill('https://bot.example.com/events');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const first = await page.getByTestId('webhook-secret').inputValue();
+    expect(first.length).toBeGreaterThan(20);
+    await page.getByRole('button', { name: 'Save and rotate secret' }).click();
+    await until(async () => ((await page.getByTestId('webhook-secret').inputValue()) !== first ? true : undefined), 10_000, 'a rotated secret');
+    await expectAccessible();
+    await screenshots(page, 'webhook');
+  });
+
+  it('Settings → OAuth clients: created with the secret shown once, then deleted', async () => {
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'OAuth clients' }).click();
+    await page.getByText('Register a client').click();
+    await page.getByRole('button', { name: 'Register client' }).click();
+    await page.getByText('Name is required').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Acme CRM');
+    await page.getByLabel('Redirect URIs').fill('http://localhost/cb#fragment');
+    await page.getByRole('button', { name: 'Register client' }).click();
+    await page.getByRole('alert').getByText(/Error 400: .*fragment/).waitFor();
+    await page.getByLabel('Redirect URIs').fill('https://crm.example.com/oauth/callback');
+    await page.getByRole('button', { name: 'Register client' }).click();
+    expect(await page.getByTestId('client-secret').inputValue()).toMatch(/^bcs_/);
+    await page.getByRole('row', { name: /Acme CRM/ }).getByText('https://crm.example.com/oauth/callback').waitFor();
+    await expectAccessible();
+    await screenshots(page, 'oauth-clients');
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Delete client Acme CRM' }).click();
+    await page.getByRole('row', { name: /Acme CRM/ }).getByText(/^Deleted/).waitFor();
+  });
+
+  it('Members: lists the bot’s members with their roles', async () => {
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('row', { name: new RegExp(viewer.email) }).getByText('viewer').waitFor();
+    await expectAccessible();
+    await screenshots(page, 'members');
+  });
+
+  it('a member without the role sees a clear “not allowed” notice, at phone width', async () => {
+    const other = await browser.newPage(url, PHONE);
+    try {
+      const p = other.page;
+      await p.goto(`${url}/console/`);
+      await p.getByLabel('E-mail').fill(viewer.email);
+      await p.getByLabel('Password').fill(viewer.password);
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await p.getByRole('heading', { name: 'Messages' }).waitFor();
+      await p.goto(`${url}/console/#/bots/${seed.botId}/settings/api-keys`);
+      const notice = p.getByTestId('not-allowed');
+      await notice.getByText('This page needs the admin role on this bot; your role is viewer.').waitFor();
+      expect(await p.getByRole('button', { name: 'Generate New Key' }).count()).toBe(0);
+      expect(await axeViolations(p)).toEqual([]);
+      await screenshots(p, 'not-allowed');
+      await p.goto(`${url}/console/#/bots/${seed.botId}/push`);
+      await p.getByTestId('not-allowed').waitFor();
+      // The API refuses too: the console only hides what the server would answer 403 to.
+      const token = await p.evaluate(async () => (await fetch('/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json());
+      expect((await fetch(`${url}/v1/bots/${seed.botId}/api-keys`, { headers: { authorization: `Bearer ${token.access_token}` } })).status).toBe(403);
+    } finally {
+      await other.context.close();
+    }
+  });
+
+  it('signs out, and the page shows no CSP violation or script error throughout', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You are signed out.').waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(browser.problems).toEqual([]);
+  });
+});
