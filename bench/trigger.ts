@@ -9,6 +9,9 @@
 //
 // Variables: BENCH_CONNECTIONS (50), BENCH_SECONDS (30, per server, split over the rounds), BENCH_ROUNDS (6), BENCH_WARMUP_SECONDS (3),
 //            BENCH_IDEMPOTENCY (1),
+//            BENCH_COMPARE_GATEWAY (path to another build's dist/apps/gateway/src/main.js, e.g. of an earlier
+//            commit: loaded in the same turns as a third server, on Redis database 1, so that two builds'
+//            CPU per answer are compared under the same load on the host),
 //            BENCH_CPU_PROF=1 (both servers run with --cpu-prof, profiles in .local/profiles/<server>/).
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
@@ -35,6 +38,8 @@ interface Target {
   name: string;
   url: string;
   queue: string;
+  /** The Redis its jobs go to. */
+  redisUrl: string;
   pid: number;
 }
 
@@ -144,7 +149,7 @@ async function summarise(infra: BenchInfra, target: Target, warm: autocannon.Res
     timeouts: sum(results.map((r) => r.timeouts)),
     okIncludingWarmup: ok + (warm?.['2xx'] ?? 0),
     badIncludingWarmup: sum(results.map((r) => bad(r))) + bad(warm),
-    jobsInRedis: await jobsIn(infra.redisUrl, target.queue),
+    jobsInRedis: await jobsIn(target.redisUrl, target.queue),
     aofRewritesDuringRun: sum(segments.map((s) => s.rewrites)),
     cpu: { server: perRequest('server'), redis: perRequest('redis'), postgres: perRequest('postgres'), autocannon: perRequest('autocannon') },
   };
@@ -193,21 +198,29 @@ async function main(): Promise<void> {
     children.push(baseline);
     await waitHealthy(`http://127.0.0.1:${gatewayPort}/health`, gateway);
     await waitHealthy(`http://127.0.0.1:${baselinePort}/health`, baseline);
+    const compareScript = process.env.BENCH_COMPARE_GATEWAY;
+    const comparePort = await freePort();
+    const compareRedisUrl = `${infra.redisUrl.replace(/\/\d*$/, '')}/1`;
+    if (compareScript) {
+      const other = startNode([...profile('compare'), compareScript], { ...infra.env, REDIS_URL: compareRedisUrl, PORT: String(comparePort) });
+      children.push(other);
+      await waitHealthy(`http://127.0.0.1:${comparePort}/health`, other);
+    }
 
     const { seed } = infra;
     const query = `?bot=${seed.botId}`;
     const headers = { 'content-type': 'application/json', 'x-api-key': seed.apiKey };
     const body = JSON.stringify(carouselBody(seed));
     // Same request bytes to both (the baseline ignores the key and the query).
-    const [base, gw] = await measureInTurns(
-      infra,
-      [
-        { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}${query}`, queue: BASELINE_QUEUE, pid: baseline.pid! },
-        { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}${query}`, queue: QueueNames.carouselDispatch, pid: gateway.pid! },
-      ],
-      headers,
-      body,
-    );
+    const targets: Target[] = [
+      { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}${query}`, queue: BASELINE_QUEUE, redisUrl: infra.redisUrl, pid: baseline.pid! },
+      { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}${query}`, queue: QueueNames.carouselDispatch, redisUrl: infra.redisUrl, pid: gateway.pid! },
+    ];
+    if (compareScript) {
+      const pid = children[children.length - 1].pid!;
+      targets.push({ name: 'compared gateway', url: `http://127.0.0.1:${comparePort}${PATH}${query}`, queue: QueueNames.carouselDispatch, redisUrl: compareRedisUrl, pid });
+    }
+    const [base, gw, other] = await measureInTurns(infra, targets, headers, body);
 
     const ratio = gw.reqPerSec / base.reqPerSec;
     const row = (label: string, r: Run) =>
@@ -215,7 +228,7 @@ async function main(): Promise<void> {
     const cpuRow = (label: string, r: Run) =>
       `| ${label} | ${fmt(r.cpu.server)} | ${fmt(r.cpu.redis)} | ${fmt(r.cpu.postgres)} | ${fmt(r.cpu.autocannon)} |`;
     const notes: string[] = [];
-    for (const r of [base, gw]) {
+    for (const r of other ? [base, gw, other] : [base, gw]) {
       if (r.aofRewritesDuringRun > 0) notes.push(`- Redis rewrote its AOF ${r.aofRewritesDuringRun}× during the ${r.target.name} run.`);
       if (r.errors + r.timeouts > 0) notes.push(`- ${r.target.name}: ${r.errors} connection errors, ${r.timeouts} timeouts.`);
     }
@@ -233,6 +246,7 @@ async function main(): Promise<void> {
       '|---|---:|---:|---:|---:|---:|',
       row('Fastify + BullMQ `queue.add` (baseline)', base),
       row('Gateway `POST /api/engagements/notifications/v2/push`', gw),
+      ...(other ? [row(`Compared gateway (${compareScript})`, other)] : []),
       '',
       `**Ratio gateway / baseline: ${ratio.toFixed(2)}** (target ≥ 0.85).`,
       '',
@@ -242,6 +256,7 @@ async function main(): Promise<void> {
       '|---|---:|---:|---:|---:|',
       cpuRow('baseline', base),
       cpuRow('gateway', gw),
+      ...(other ? [cpuRow('compared gateway', other)] : []),
       '',
       `Jobs in Redis after the runs: gateway ${fmt(gw.jobsInRedis)} for ${fmt(gw.okIncludingWarmup)} 2xx answers (warm-up included), ` +
         `baseline ${fmt(base.jobsInRedis)} for ${fmt(base.okIncludingWarmup)}.`,

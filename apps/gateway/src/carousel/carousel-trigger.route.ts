@@ -4,17 +4,22 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyService } from '@platform/accounts';
 import { authenticateApiKey } from '@platform/auth';
 import { TriggerCarouselDto, TriggerCarouselResponse } from '@platform/contracts';
-import { sha256Hex } from '@platform/crypto';
 import { RedisUnavailableError } from '@platform/queue';
 import { readIdempotencyKey } from '../http/idempotency-key.js';
 import { assertJsonContentType } from '../http/json-content-type.guard.js';
 import { createValidationPipe } from '../http/validation.pipe.js';
+import { bodyFingerprint } from './body-fingerprint.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
 import { RateState, TriggerGuards } from './trigger-guards.js';
 
 export const CAROUSEL_TRIGGER_PATH = '/api/engagements/notifications/v2/push';
 
 const BODY = { type: 'body', metatype: TriggerCarouselDto, data: '' } as const;
+
+/** The trigger's request: its JSON body as received is kept for the Idempotency-Key's fingerprint. */
+interface TriggerRequest extends FastifyRequest {
+  rawJson: string;
+}
 
 // Fastify compiles a serializer for the 200 body from this schema once (fast-json-stringify), instead of JSON.stringify per answer.
 const RESPONSE_SCHEMA = {
@@ -46,12 +51,24 @@ export class CarouselTriggerRoute implements OnModuleInit {
     private readonly guards: TriggerGuards,
   ) {}
 
-  onModuleInit() {
+  async onModuleInit() {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.post(CAROUSEL_TRIGGER_PATH, { schema: RESPONSE_SCHEMA }, (req, reply) => this.handle(req, reply));
+    // In a plugin scope of its own, where the JSON parser keeps the text it parsed; the parsing is
+    // Fastify's default JSON parser's, with the instance's settings, as everywhere else.
+    await fastify.register(async (scope) => {
+      const { onProtoPoisoning, onConstructorPoisoning } = scope.initialConfig;
+      const parseJson = scope.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
+      scope.decorateRequest('rawJson', '');
+      scope.removeContentTypeParser('application/json');
+      scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, text, done) => {
+        (req as TriggerRequest).rawJson = text as string;
+        parseJson(req, text as string, done);
+      });
+      scope.post(CAROUSEL_TRIGGER_PATH, { schema: RESPONSE_SCHEMA }, (req, reply) => this.handle(req as TriggerRequest, reply));
+    });
   }
 
-  private async handle(req: FastifyRequest, reply: FastifyReply): Promise<TriggerCarouselResponse> {
+  private async handle(req: TriggerRequest, reply: FastifyReply): Promise<TriggerCarouselResponse> {
     const { botId } = await authenticateApiKey(req, this.apiKeys);
     // A bad trigger is charged to the quota too, so its 400 comes after the quota's answer and headers.
     let body: TriggerCarouselDto | undefined;
@@ -66,7 +83,7 @@ export class CarouselTriggerRoute implements OnModuleInit {
     } catch (err) {
       invalid = err;
     }
-    const admission = await this.guards.admit(botId, key !== undefined && !invalid ? { key, fingerprint: sha256Hex(JSON.stringify(req.body)) } : undefined);
+    const admission = await this.guards.admit(botId, key !== undefined && !invalid ? { key, fingerprint: bodyFingerprint(req.rawJson) } : undefined);
     setRateHeaders(reply, admission.rate);
     if (admission.verdict === 'over-quota') {
       reply.header('retry-after', String(admission.rate.resetSeconds));

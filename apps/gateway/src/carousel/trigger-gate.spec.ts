@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { Redis } from 'ioredis';
 import type { CoreEnv } from '@platform/config';
 import { RedisUnavailableError } from '@platform/queue';
+import { CorkedTurn } from './corked-turn.js';
 import { TriggerGate } from './trigger-gate.js';
 
 const core = { REDIS_COMMAND_TIMEOUT_MS: 200 } as CoreEnv;
@@ -34,7 +35,7 @@ function setup(opts: { hangs?: boolean } = {}) {
       return out;
     },
   } as unknown as Redis;
-  return { gate: new TriggerGate(core, redis), calls, records };
+  return { gate: new TriggerGate(core, redis, new CorkedTurn(redis)), calls, records };
 }
 
 describe('TriggerGate', () => {

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { CoreEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
 import { REQUEST_REDIS, withTimeout } from '@platform/queue';
+import { CorkedTurn } from './corked-turn.js';
 
 /** The quota window: a bot's count starts at its first trigger and resets a minute later. */
 export const QUOTA_WINDOW_MS = 60_000;
@@ -65,17 +66,20 @@ interface GateRedis extends Redis {
  * The trigger's quota and Idempotency-Key claims, shared by every replica through Redis at the cost of
  * one script call per bot per event-loop turn: the turn's triggers of a bot are charged together
  * (INCRBY), each learns its place in the window, and the keys of those within the quota are claimed
- * (SET unless present) in the same call. Writes leave corked, in one socket write per turn.
+ * (SET unless present) in the same call. The calls leave in the turn's one socket write, with the
+ * jobs of the triggers that passed in the turn before (CorkedTurn).
  */
 @Injectable()
 export class TriggerGate {
-  private readonly batches = new TickBatcher<GateEntry, GateResult>((batch) => this.commit(batch));
+  private readonly batches: TickBatcher<GateEntry, GateResult>;
   private readonly redis: GateRedis;
 
   constructor(
     private readonly core: CoreEnv,
     @Inject(REQUEST_REDIS) redis: Redis,
+    turn: CorkedTurn,
   ) {
+    this.batches = new TickBatcher((batch) => this.commit(batch), 500, turn.schedule);
     if (!('triggerGate' in redis)) redis.defineCommand('triggerGate', { lua: GATE_SCRIPT });
     this.redis = redis as GateRedis;
   }
@@ -92,9 +96,6 @@ export class TriggerGate {
       if (places) places.push(i);
       else byBot.set(entry.botId, [i]);
     });
-    const socket = this.redis.stream;
-    socket?.cork();
-    void Promise.resolve().then(() => process.nextTick(() => socket?.uncork()));
     const results = new Array<GateResult>(batch.length);
     await withTimeout(
       Promise.all([...byBot].map(([botId, indexes]) => this.commitBot(botId, indexes, batch, results))),
