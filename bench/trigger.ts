@@ -9,9 +9,9 @@
 //
 // Variables: BENCH_CONNECTIONS (50), BENCH_SECONDS (30, per server, split over the rounds), BENCH_ROUNDS (6), BENCH_WARMUP_SECONDS (3),
 //            BENCH_IDEMPOTENCY (1),
-//            BENCH_COMPARE_GATEWAY (path to another build's dist/apps/gateway/src/main.js, e.g. of an earlier
-//            commit: loaded in the same turns as a third server, on Redis database 1, so that two builds'
-//            CPU per answer are compared under the same load on the host),
+//            BENCH_COMPARE_GATEWAY (comma-separated paths to other builds' dist/apps/gateway/src/main.js, e.g.
+//            of earlier commits: each loaded in the same turns as one more server, on a Redis database of its
+//            own, so that builds' CPU per answer are compared under the same load on the host),
 //            BENCH_CPU_PROF=1 (both servers run with --cpu-prof, profiles in .local/profiles/<server>/).
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
@@ -198,13 +198,14 @@ async function main(): Promise<void> {
     children.push(baseline);
     await waitHealthy(`http://127.0.0.1:${gatewayPort}/health`, gateway);
     await waitHealthy(`http://127.0.0.1:${baselinePort}/health`, baseline);
-    const compareScript = process.env.BENCH_COMPARE_GATEWAY;
-    const comparePort = await freePort();
-    const compareRedisUrl = `${infra.redisUrl.replace(/\/\d*$/, '')}/1`;
-    if (compareScript) {
-      const other = startNode([...profile('compare'), compareScript], { ...infra.env, REDIS_URL: compareRedisUrl, PORT: String(comparePort) });
+    const compared: Target[] = [];
+    for (const [i, script] of (process.env.BENCH_COMPARE_GATEWAY ?? '').split(',').filter(Boolean).entries()) {
+      const port = await freePort();
+      const redisUrl = `${infra.redisUrl.replace(/\/\d*$/, '')}/${i + 1}`;
+      const other = startNode([...profile(`compared-${i + 1}`), script], { ...infra.env, REDIS_URL: redisUrl, PORT: String(port) });
       children.push(other);
-      await waitHealthy(`http://127.0.0.1:${comparePort}/health`, other);
+      await waitHealthy(`http://127.0.0.1:${port}/health`, other);
+      compared.push({ name: `compared gateway ${i + 1} (${script})`, url: `http://127.0.0.1:${port}${PATH}?bot=${infra.seed.botId}`, queue: QueueNames.carouselDispatch, redisUrl, pid: other.pid! });
     }
 
     const { seed } = infra;
@@ -216,11 +217,7 @@ async function main(): Promise<void> {
       { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}${query}`, queue: BASELINE_QUEUE, redisUrl: infra.redisUrl, pid: baseline.pid! },
       { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}${query}`, queue: QueueNames.carouselDispatch, redisUrl: infra.redisUrl, pid: gateway.pid! },
     ];
-    if (compareScript) {
-      const pid = children[children.length - 1].pid!;
-      targets.push({ name: 'compared gateway', url: `http://127.0.0.1:${comparePort}${PATH}${query}`, queue: QueueNames.carouselDispatch, redisUrl: compareRedisUrl, pid });
-    }
-    const [base, gw, other] = await measureInTurns(infra, targets, headers, body);
+    const [base, gw, ...others] = await measureInTurns(infra, [...targets, ...compared], headers, body);
 
     const ratio = gw.reqPerSec / base.reqPerSec;
     const row = (label: string, r: Run) =>
@@ -228,7 +225,7 @@ async function main(): Promise<void> {
     const cpuRow = (label: string, r: Run) =>
       `| ${label} | ${fmt(r.cpu.server)} | ${fmt(r.cpu.redis)} | ${fmt(r.cpu.postgres)} | ${fmt(r.cpu.autocannon)} |`;
     const notes: string[] = [];
-    for (const r of other ? [base, gw, other] : [base, gw]) {
+    for (const r of [base, gw, ...others]) {
       if (r.aofRewritesDuringRun > 0) notes.push(`- Redis rewrote its AOF ${r.aofRewritesDuringRun}× during the ${r.target.name} run.`);
       if (r.errors + r.timeouts > 0) notes.push(`- ${r.target.name}: ${r.errors} connection errors, ${r.timeouts} timeouts.`);
     }
@@ -246,7 +243,7 @@ async function main(): Promise<void> {
       '|---|---:|---:|---:|---:|---:|',
       row('Fastify + BullMQ `queue.add` (baseline)', base),
       row('Gateway `POST /api/engagements/notifications/v2/push`', gw),
-      ...(other ? [row(`Compared gateway (${compareScript})`, other)] : []),
+      ...others.map((r) => row(r.target.name, r)),
       '',
       `**Ratio gateway / baseline: ${ratio.toFixed(2)}** (target ≥ 0.85).`,
       '',
@@ -256,7 +253,7 @@ async function main(): Promise<void> {
       '|---|---:|---:|---:|---:|',
       cpuRow('baseline', base),
       cpuRow('gateway', gw),
-      ...(other ? [cpuRow('compared gateway', other)] : []),
+      ...others.map((r) => cpuRow(r.target.name, r)),
       '',
       `Jobs in Redis after the runs: gateway ${fmt(gw.jobsInRedis)} for ${fmt(gw.okIncludingWarmup)} 2xx answers (warm-up included), ` +
         `baseline ${fmt(base.jobsInRedis)} for ${fmt(base.okIncludingWarmup)}.`,

@@ -6,6 +6,7 @@ import { CorkedTurn } from './corked-turn.js';
 import { TriggerGate } from './trigger-gate.js';
 
 const core = { REDIS_COMMAND_TIMEOUT_MS: 200 } as CoreEnv;
+const turnOver = () => new Promise((r) => setImmediate(r));
 
 /** A Redis whose `triggerGate` does in memory what the script does. */
 function setup(opts: { hangs?: boolean } = {}) {
@@ -71,8 +72,45 @@ describe('TriggerGate', () => {
     expect(records.has('trigger-idem:{a}:k3')).toBe(false);
   });
 
+  it('sends one batch at a time: triggers arriving meanwhile go out in the turn its answer arrives, in the same write', async () => {
+    const answers: Array<() => void> = [];
+    const sent: string[][] = [];
+    const events: string[] = [];
+    const redis = {
+      stream: { cork: () => events.push('cork'), uncork: () => events.push('uncork') },
+      defineCommand: () => undefined,
+      triggerGate: (numKeys: number, ...rest: Array<string | number>) => {
+        const keys = rest.slice(0, numKeys).map(String);
+        sent.push(keys);
+        events.push(`gate ${keys[0]}`);
+        return new Promise((resolve) => answers.push(() => resolve([1, 60_000])));
+      },
+    } as unknown as Redis;
+    const turn = new CorkedTurn(redis);
+    const gate = new TriggerGate(core, redis, turn);
+    const first = gate.pass({ botId: 'a', limit: 10 });
+    await turnOver();
+    expect(sent).toEqual([['trigger-quota:{a}']]);
+
+    const later = [gate.pass({ botId: 'b', limit: 10 }), gate.pass({ botId: 'c', limit: 10 })];
+    await turnOver();
+    await turnOver();
+    expect(sent).toHaveLength(1); // held while the first call is out
+
+    answers[0]();
+    await first;
+    turn.schedule(() => events.push('job add')); // what the answered trigger does next, in the same turn
+    await turnOver();
+    expect(sent.slice(1)).toEqual([['trigger-quota:{b}'], ['trigger-quota:{c}']]);
+    expect(events.slice(-5)).toEqual(['cork', 'gate trigger-quota:{b}', 'gate trigger-quota:{c}', 'job add', 'uncork']);
+    answers.slice(1).forEach((answer) => answer());
+    await Promise.all(later);
+  });
+
   it('gives up on a Redis that does not answer within REDIS_COMMAND_TIMEOUT_MS', async () => {
     const { gate } = setup({ hangs: true });
+    await expect(gate.pass({ botId: 'a', limit: 1 })).rejects.toBeInstanceOf(RedisUnavailableError);
+    // The timed-out call no longer holds the triggers behind it.
     await expect(gate.pass({ botId: 'a', limit: 1 })).rejects.toBeInstanceOf(RedisUnavailableError);
   });
 });

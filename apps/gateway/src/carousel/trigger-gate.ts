@@ -37,8 +37,7 @@ export const idempotencyKey = (botId: string, key: string) => `trigger-idem:{${b
 const GATE_SCRIPT = `
 local n = tonumber(ARGV[2])
 local c = redis.call('INCRBY', KEYS[1], n)
-if c == n then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
+local ttl = c == n and -1 or redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 local out = {c, ttl}
 local limit = tonumber(ARGV[3])
@@ -46,14 +45,10 @@ for i = 2, #KEYS do
   local place = tonumber(ARGV[3 + 2 * (i - 1)])
   if c - n + place > limit then
     out[i + 1] = 0
+  elseif redis.call('SET', KEYS[i], ARGV[4 + 2 * (i - 1)], 'NX', 'PX', ARGV[4]) then
+    out[i + 1] = 1
   else
-    local found = redis.call('GET', KEYS[i])
-    if found then
-      out[i + 1] = found
-    else
-      redis.call('SET', KEYS[i], ARGV[4 + 2 * (i - 1)], 'PX', ARGV[4])
-      out[i + 1] = 1
-    end
+    out[i + 1] = redis.call('GET', KEYS[i])
   end
 end
 return out`;
@@ -66,20 +61,32 @@ interface GateRedis extends Redis {
  * The trigger's quota and Idempotency-Key claims, shared by every replica through Redis at the cost of
  * one script call per bot per event-loop turn: the turn's triggers of a bot are charged together
  * (INCRBY), each learns its place in the window, and the keys of those within the quota are claimed
- * (SET unless present) in the same call. The calls leave in the turn's one socket write, with the
- * jobs of the triggers that passed in the turn before (CorkedTurn).
+ * (SET unless present) in the same call.
+ *
+ * A trigger needs two round trips (this call, then its job's `add`), so every batch of triggers would
+ * cost two socket writes and two wake-ups of Redis. To share them, the gate sends at most one batch at
+ * a time (Nagle's rule): triggers arriving while a call is out wait for its answer, and go out in the
+ * turn it arrives, in one write with the jobs of the triggers it let through (CorkedTurn). They wait
+ * at most one round trip, and under load each write carries both halves.
  */
 @Injectable()
 export class TriggerGate {
   private readonly batches: TickBatcher<GateEntry, GateResult>;
   private readonly redis: GateRedis;
+  /** Batches sent and not yet answered (or timed out). */
+  private inFlight = 0;
+  /** The flush of the triggers that arrived meanwhile. */
+  private held: (() => void) | undefined;
 
   constructor(
     private readonly core: CoreEnv,
     @Inject(REQUEST_REDIS) redis: Redis,
-    turn: CorkedTurn,
+    private readonly turn: CorkedTurn,
   ) {
-    this.batches = new TickBatcher((batch) => this.commit(batch), 500, turn.schedule);
+    this.batches = new TickBatcher((batch) => this.commit(batch), 500, (flush) => {
+      if (this.inFlight > 0) this.held = flush;
+      else this.turn.schedule(flush);
+    });
     if (!('triggerGate' in redis)) redis.defineCommand('triggerGate', { lua: GATE_SCRIPT });
     this.redis = redis as GateRedis;
   }
@@ -97,11 +104,19 @@ export class TriggerGate {
       else byBot.set(entry.botId, [i]);
     });
     const results = new Array<GateResult>(batch.length);
-    await withTimeout(
-      Promise.all([...byBot].map(([botId, indexes]) => this.commitBot(botId, indexes, batch, results))),
-      this.core.REDIS_COMMAND_TIMEOUT_MS,
-      'checking the trigger quota',
-    );
+    this.inFlight++;
+    try {
+      await withTimeout(
+        Promise.all([...byBot].map(([botId, indexes]) => this.commitBot(botId, indexes, batch, results))),
+        this.core.REDIS_COMMAND_TIMEOUT_MS,
+        'checking the trigger quota',
+      );
+    } finally {
+      if (--this.inFlight === 0 && this.held) {
+        this.turn.schedule(this.held);
+        this.held = undefined;
+      }
+    }
     return results;
   }
 
