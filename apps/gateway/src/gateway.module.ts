@@ -12,6 +12,7 @@ import { MembersModule } from './members/members.module.js';
 import { WhatsAppAdminModule } from './whatsapp-admin/whatsapp-admin.module.js';
 import { AdminAuthModule } from './auth/admin-auth.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
+import { TriggerQuotaModule } from './trigger-quota/trigger-quota.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module.js';
 import { PushModule } from './push/push.module.js';
@@ -42,6 +43,7 @@ export class GatewayModule {
         MembersModule,
         WhatsAppAdminModule,
         ApiKeysModule,
+        TriggerQuotaModule,
         OAuthModule,
         OAuthClientsModule,
         PushModule,

@@ -9,6 +9,7 @@ export * from './push-env.js';
 export * from './push-rpc-env.js';
 export * from './sdk-env.js';
 export * from './outgoing-calls-env.js';
+export * from './trigger-guard-env.js';
 export * from './webhook-delivery-env.js';
 export * from './webhook-url-env.js';
 export * from './whatsapp-env.js';
