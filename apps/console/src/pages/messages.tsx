@@ -3,22 +3,10 @@ import { Bot, api } from '../api.js';
 import { href } from '../router.js';
 import { ErrorNotice, Field, Spinner, asApiError, when } from '../ui.js';
 import type { ApiError } from '../api.js';
+import type { MessageLogEntry, MessageStatusResponse } from '@platform/contracts/views';
 
-export interface MessageEntry {
-  msgId: string;
-  recipient: string;
-  status: string;
-  attempts: number;
-  providerMessageId: string | null;
-  lastError: { code: string | null; text: string | null } | null;
-  createdAt: string;
-  updatedAt: string;
-  sentAt: string | null;
-  deliveredAt: string | null;
-  readAt: string | null;
-  templateName?: string;
-  sender?: string;
-}
+/** A message of the log (the detail page's answer has no template or sender). */
+export type MessageEntry = MessageStatusResponse & Partial<Pick<MessageLogEntry, 'templateName' | 'sender'>>;
 interface Filters {
   status: string;
   recipient: string;
