@@ -6,3 +6,4 @@ export * from './whatsapp/sender-throughput.js';
 export * from './console/account.dto.js';
 export * from './console/message-log.views.js';
 export * from './console/whatsapp.views.js';
+export * from './console/message-events.js';
