@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { SenderView } from '@platform/contracts/views';
 import { SENDER_THROUGHPUT } from '@platform/contracts/views';
 import { Bot, api, roleAtLeast } from '../api.js';
@@ -82,6 +82,8 @@ function EditSender({ bot, sender, onSaved, onCancel }: { bot: Bot; sender: Send
   const [errors, setErrors] = useState<Partial<typeof form>>({});
   const action = useAction();
   const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
+  // Opened from the sender's Edit button: the keyboard goes on in the form.
+  useEffect(() => document.getElementById('edit-throughput')?.focus(), []);
   const submit = async (e: Event) => {
     e.preventDefault();
     const found: Partial<typeof form> = {};
