@@ -51,7 +51,7 @@ function matches(f: Filters, m: MessageEntry): boolean {
 const LIVE_TEXT: Record<LiveMode, string> = {
   off: 'Older page: not updated live.',
   connecting: 'Connecting to live updates…',
-  stream: 'Live: messages appear and change as it happens.',
+  stream: 'Live: new messages and status changes show as they happen.',
   polling: 'Live updates are unavailable; reading again every 2 seconds and reconnecting.',
 };
 
