@@ -23,6 +23,7 @@ interface SseEvent {
  */
 class EventStreamReader {
   readonly events: SseEvent[] = [];
+  ended = false;
   private buffer = '';
 
   private constructor(
@@ -38,6 +39,7 @@ class EventStreamReader {
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => reader.take(chunk));
         res.on('error', () => undefined);
+        res.on('end', () => (reader.ended = true));
         resolve(reader);
       });
       req.on('error', reject);
@@ -172,5 +174,28 @@ describe('console message stream: tickets and live message events', () => {
     await until(async () => (cloud.messages.length >= 2 ? true : undefined), 10_000, 'both messages sent');
     expect(stream.statuses(elsewhere)).toEqual([]);
     stream.close();
+  });
+
+  it('a stream on another gateway replica gets the same events, and is ended with `end` when that replica shuts down', async () => {
+    const replica = await createGateway(env);
+    let replicaClosed = false;
+    try {
+      const replicaUrl = await listenGateway(replica);
+      const viewer = await seedBotAdmin(gateway, seed.botId, 'viewer');
+      const res = await fetch(`${replicaUrl}/v1/bots/${seed.botId}/messages/stream-ticket`, { method: 'POST', headers: { authorization: `Bearer ${viewer.accessToken}` } });
+      const stream = await EventStreamReader.open(`${replicaUrl}${((await res.json()) as { url: string }).url}`);
+      readers.push(stream);
+      await until(async () => (stream.events[0]?.event === 'ready' ? true : undefined), 5000, 'the ready event');
+
+      const msgId = await triggerCarousel(url, seed);
+      await until(async () => (stream.statuses(msgId).includes('read') ? true : undefined), 20_000, 'the read event on the replica');
+
+      await replica.close();
+      replicaClosed = true;
+      await until(async () => (stream.ended ? true : undefined), 5000, 'the stream to end');
+      expect(stream.events[stream.events.length - 1]).toEqual({ event: 'end', data: { reason: 'the server is shutting down' } });
+    } finally {
+      if (!replicaClosed) await replica.close();
+    }
   });
 });
