@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
 import { MessageStreamTicketResponse } from '@platform/contracts';
@@ -22,8 +22,8 @@ export class MessageStreamController {
 
   @Get('stream')
   @ApiQuery({ name: 'ticket', required: true, description: 'From POST .../messages/stream-ticket; used once' })
-  @ApiProduces('text/event-stream')
   @ApiOkResponse({
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
     description:
       'Server-Sent Events: `ready` once listening, then `status` per message of the bot queued or changing status ({msgId, status: queued|sent|delivered|read|failed, at, recipient (queued), error (failed)}), comment pings every 20 s, and `end` before the server closes it (after an access token lifetime, or at shutdown)',
   })
