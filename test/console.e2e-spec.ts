@@ -329,7 +329,17 @@ describe('console: a bot administrator in a real browser', () => {
 
   it('WhatsApp → Templates: Sync from Meta reads the Business Account’s carousels with status, cards, headers and buttons', async () => {
     await whatsappTab('Templates').click();
+    // Held on its way to the gateway, the sync shows its progress: a spinner, and the button busy.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/whatsapp/templates/sync', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Sync from Meta' }).click();
+    await page.getByRole('status').getByText('Syncing templates from Meta…').waitFor();
+    await expect(page.getByRole('button', { name: 'Sync from Meta' }).getAttribute('aria-busy')).resolves.toBe('true');
+    release();
     const result = page.getByTestId('sync-result');
     await result.getByText(`Synced from WhatsApp Business Account ${SANDBOX_WABA_ID}: 3 created, 0 updated, 0 unchanged, 0 deleted, 1 skipped (not carousels).`).waitFor();
 
@@ -351,6 +361,7 @@ describe('console: a bot administrator in a real browser', () => {
     // Again: nothing changes, and the page says so.
     await page.getByRole('button', { name: 'Sync from Meta' }).click();
     await result.getByText(/0 created, 0 updated, 3 unchanged/).waitFor();
+    await page.unroute('**/whatsapp/templates/sync');
   });
 
   it('WhatsApp → Test carousel: field errors, then a carousel followed to read', async () => {
