@@ -12,6 +12,7 @@ import type { StreamTicketStore, TicketHolder } from './stream-ticket.store.js';
 class FakeResponse extends EventEmitter {
   written = '';
   writableEnded = false;
+  destroyed = false;
   status = 0;
   writeHead(status: number) {
     this.status = status;
@@ -48,10 +49,11 @@ describe('MessageStreamService', () => {
   const users = { roleOn: async (u: string, b: string) => roles.get(`${u}:${b}`) ?? null } as unknown as UserService;
   const service = new MessageStreamService(tickets, feed, users, { AUTH_ACCESS_TOKEN_TTL_SECONDS: 900 } as AuthEnv);
 
-  const open = (botId: string, ticket: unknown) => {
+  const open = (botId: string, ticket: unknown, gone = false) => {
     const res = new FakeResponse();
+    res.destroyed = gone;
     const reply = { raw: res, hijack: () => undefined } as unknown as FastifyReply;
-    return { res, reply, done: service.stream(botId, ticket, {} as FastifyRequest, reply) };
+    return { res, reply, done: service.stream(botId, ticket, { raw: { destroyed: false } } as unknown as FastifyRequest, reply) };
   };
 
   it('issues a ticket whose url opens the bot’s stream', async () => {
@@ -88,6 +90,14 @@ describe('MessageStreamService', () => {
     await done;
     const before = unsubscribed;
     res.emit('close');
+    expect(unsubscribed).toBe(before + 1);
+    expect(service.openStreams).toBe(0);
+  });
+
+  it('releases the feed at once when the client left while the feed was starting', async () => {
+    await service.ticket('u1', 'b1');
+    const before = unsubscribed;
+    await open('b1', 'bst_t', true).done;
     expect(unsubscribed).toBe(before + 1);
     expect(service.openStreams).toBe(0);
   });

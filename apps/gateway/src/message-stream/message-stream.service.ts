@@ -55,6 +55,8 @@ export class MessageStreamService implements BeforeApplicationShutdown {
     const lifetime = setTimeout(() => finish('the stream lasts as long as an access token: open a new one'), this.auth.AUTH_ACCESS_TOKEN_TTL_SECONDS * 1000);
     this.open.add(finish);
     reply.raw.on('close', () => finish());
+    // The client may have left while the feed was starting: its 'close' has come and gone.
+    if (reply.raw.destroyed || req.raw.destroyed) return finish();
     events.send('ready', {});
   }
 
