@@ -343,6 +343,8 @@ describe('console API: cookie sessions, account, message log, members, served co
           'GET /v1/me',
           'GET /v1/bots/{botId}/messages',
           'GET /v1/bots/{botId}/messages/{msgId}',
+          'POST /v1/bots/{botId}/messages/stream-ticket',
+          'GET /v1/bots/{botId}/messages/stream',
           'GET /v1/bots/{botId}/members',
           'PUT /v1/bots/{botId}/members',
           'DELETE /v1/bots/{botId}/members/{userId}',
@@ -350,6 +352,7 @@ describe('console API: cookie sessions, account, message log, members, served co
           'POST /v1/bots/{botId}/whatsapp/senders',
           'PATCH /v1/bots/{botId}/whatsapp/senders/{senderId}',
           'GET /v1/bots/{botId}/whatsapp/templates',
+          'POST /v1/bots/{botId}/whatsapp/templates/sync',
           'POST /v1/bots/{botId}/whatsapp/test-carousel',
           'POST /v1/bots/{botId}/push/test',
           'DELETE /v1/bots/{botId}/push/config',
@@ -357,6 +360,7 @@ describe('console API: cookie sessions, account, message log, members, served co
           'DELETE /v1/bots/{botId}/push/devices/{deviceId}',
         ]),
       );
+      expect(Object.keys(doc.paths['/v1/bots/{botId}/messages/stream'].get.responses['200'].content)).toEqual(['text/event-stream']);
       const logParams = doc.paths['/v1/bots/{botId}/messages'].get.parameters.map((p: { name: string }) => p.name);
       expect(logParams).toEqual(expect.arrayContaining(['status', 'recipient', 'since', 'until', 'cursor', 'limit']));
       const login = doc.paths['/v1/auth/login'].post.requestBody.content['application/json'].schema;

@@ -7,6 +7,7 @@ import { HealthModule } from '@platform/health';
 import { QueueModule } from '@platform/queue';
 import { CarouselModule } from './carousel/carousel.module.js';
 import { MessagesModule } from './messages/messages.module.js';
+import { MessageStreamModule } from './message-stream/message-stream.module.js';
 import { AccountModule } from './account/account.module.js';
 import { MembersModule } from './members/members.module.js';
 import { WhatsAppAdminModule } from './whatsapp-admin/whatsapp-admin.module.js';
@@ -38,6 +39,7 @@ export class GatewayModule {
         HealthModule,
         CarouselModule,
         MessagesModule,
+        MessageStreamModule,
         AdminAuthModule,
         AccountModule,
         MembersModule,
