@@ -5,7 +5,7 @@ import { createChannelWorker } from '../apps/channel-worker/src/create-channel-w
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { QueueNames } from '@platform/contracts';
 import { THROTTLING_REPLIES, WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, triggerCarousel, waitForMessageStatus } from '@platform/testing';
+import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
 
 /**
  * Meta's throttling answers (HTTP 400 with 130429, 131056, 80007, 4) delay the message and try again
@@ -58,7 +58,8 @@ describe('carousel dispatch: Meta throttling answers', () => {
     const final = await waitForMessageStatus(url, seed, msgId, ['sent', 'failed'], 20_000);
     expect(final).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
     expect(requestsTo(recipient)).toHaveLength(2);
-    const job = await queue.getJob(msgId);
+    // the row says sent just before BullMQ completes the job that sent it
+    const job = await until(async () => ((await queue.getJob(msgId))?.finishedOn ? queue.getJob(msgId) : undefined), 10_000, 'job completed');
     expect(job?.attemptsMade).toBe(1); // the run that sent it; the throttled one is not counted
     expect(job?.data.throttles).toBe(1);
   }, 30_000);
