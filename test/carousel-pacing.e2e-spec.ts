@@ -56,8 +56,8 @@ describe('carousel dispatch: per-sender pacing across worker processes', () => {
       const exited = workers.find((w) => w.exitCode !== null);
       if (exited) throw new Error(`a worker exited with code ${exited.exitCode} before it was healthy`);
       return (await Promise.all(healthUrls.map((u) => fetch(u).then((r) => r.ok, () => false)))).every(Boolean) ? true : undefined;
-    }, 60_000, 'workers healthy');
-  }, 90_000);
+    }, 120_000, 'workers healthy'); // three Node processes starting at once on a busy two-core host can take a minute
+  }, 150_000);
 
   afterAll(async () => {
     for (const w of workers) w.kill('SIGKILL');

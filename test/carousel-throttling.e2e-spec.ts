@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { QueueNames } from '@platform/contracts';
 import { THROTTLING_REPLIES, WhatsAppCloudSandbox } from '@platform/sandbox';
-import { carouselBody, triggerCarousel, waitForMessageStatus } from '@platform/testing';
+import { carouselBody, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
 /**
@@ -35,7 +35,8 @@ describe('carousel dispatch: Meta throttling answers', () => {
     const final = await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'], 20_000);
     expect(final).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
     expect(requestsTo(recipient)).toHaveLength(2);
-    const job = await queue.getJob(msgId);
+    // the row says sent just before BullMQ completes the job that sent it
+    const job = await until(async () => ((await queue.getJob(msgId))?.finishedOn ? queue.getJob(msgId) : undefined), 10_000, 'job completed');
     expect(job?.attemptsMade).toBe(1); // the run that sent it; the throttled one is not counted
     expect(job?.data.throttles).toBe(1);
   }, 30_000);
