@@ -11,7 +11,7 @@
 // are queued, and the clock runs from queue.resume() (first job available) to the fake accepting the
 // last message. Exits non-zero unless every message row ended `sent` and the fake saw the right bearer.
 //
-// Variables: BENCH_MESSAGES (50000), BENCH_WARMUP_MESSAGES (1000); WORKER_CONCURRENCY etc. reach the
+// Variables: BENCH_MESSAGES (50000), BENCH_SENDERS (8 numbers at 1,000/s each), BENCH_WARMUP_MESSAGES (1000); WORKER_CONCURRENCY etc. reach the
 // channel worker as usual and the bare worker gets the same concurrency.
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
@@ -27,6 +27,7 @@ import type { FakeStats } from './whatsapp-counting-fake.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 50_000);
+const SENDERS = Number(process.env.BENCH_SENDERS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP_MESSAGES ?? 1_000);
 const BARE_QUEUE = 'bench-bare-dispatch';
 
@@ -109,7 +110,19 @@ async function main(): Promise<void> {
       recipient: body.userDetails.number.replace(/^\+/, ''),
       cards: body.notification.params.cards,
     };
-    const make = () => queuedTrigger(source, config);
+    // A number sends at most 1,000 messages/s (Meta's highest tier; the workers pace each number), fewer
+    // than one worker drains here: the messages are spread over BENCH_SENDERS numbers at 1,000/s each, so
+    // every send is paced and the pace never binds.
+    await db.query(`UPDATE "channel_senders" SET "throughput" = 1000 WHERE "id" = $1`, [senders[0].id]);
+    const { rows: more } = await db.query<{ id: string }>(
+      `INSERT INTO "channel_senders" ("id", "bot_id", "channel", "number", "phone_number_id", "access_token_encrypted", "throughput")
+       SELECT gen_random_uuid(), "bot_id", "channel", "number" || g, "phone_number_id" || g, "access_token_encrypted", 1000
+       FROM "channel_senders", generate_series(1, $2::int - 1) AS g WHERE "id" = $1 RETURNING "id"`,
+      [senders[0].id, SENDERS],
+    );
+    const senderIds = [senders[0].id, ...more.map((r) => r.id)];
+    let nextSender = 0;
+    const make = () => queuedTrigger({ ...source, senderId: senderIds[nextSender++ % senderIds.length] }, config);
 
     const fake = await WhatsAppFakeProcess.start(seed.accessToken);
     cleanups.unshift(() => fake.stop());
