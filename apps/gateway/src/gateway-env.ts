@@ -4,6 +4,7 @@ import {
   ConversationEnv,
   CoreEnv,
   CryptoEnv,
+  DatabaseEnv,
   HttpEnv,
   PostbackEnv,
   PushRpcEnv,
@@ -19,6 +20,7 @@ import {
 /** The env classes the gateway reads; it validates these and no others. */
 export const GATEWAY_ENV = [
   CoreEnv,
+  DatabaseEnv,
   CryptoEnv,
   HttpEnv,
   CatalogEnv,
