@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DockerComposeEnvironment, StartedDockerComposeEnvironment, Wait } from 'testcontainers';
