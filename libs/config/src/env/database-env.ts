@@ -10,6 +10,13 @@ export class DatabaseEnv {
   DATABASE_POOL_SIZE: number = 10;
 
   /**
+   * Longest wait for a connection (a new one, or a free one of the pool) before the request answers
+   * 500: short, so an outage answers fast; raise it where logins are slow (a distant or loaded server).
+   */
+  @IntEnv({ min: 100, max: 60000 })
+  DATABASE_CONNECT_TIMEOUT_MS: number = 1000;
+
+  /**
    * Named prepared statements on the hot paths. Set false behind PgBouncer in transaction mode older
    * than 1.21 (or without max_prepared_statements): a statement prepared on one server connection is
    * missing on the next, so statements then go unnamed (parsed on every run).
