@@ -61,18 +61,21 @@ async function main(): Promise<number> {
   const gatewayPort = await freePort();
   const encryptionKeys = `compose1:${Buffer.alloc(32, 7).toString('base64')}`;
   let stack: StartedDockerComposeEnvironment | undefined;
-  const compose = new DockerComposeEnvironment(root, ['docker-compose.yml', join('tools', 'containers', 'compose.test.yml')])
+  const files = ['docker-compose.yml', join('tools', 'containers', 'compose.test.yml')];
+  const environment = {
+    PLATFORM_IMAGE: process.env.PLATFORM_IMAGE ?? 'bot-platform:compose-test',
+    POSTGRES_IMAGE: process.env.POSTGRES_IMAGE ?? 'platform-postgres:local',
+    REDIS_IMAGE: process.env.REDIS_IMAGE ?? 'platform-redis:local',
+    ENCRYPTION_KEYS: encryptionKeys,
+    WHATSAPP_API_BASE_URL: `http://host.docker.internal:${cloudPort}/v21.0`,
+    GATEWAY_PORT: String(gatewayPort),
+    LOG_LEVEL: 'warn',
+  };
+  const executable = composeExecutable();
+  const compose = new DockerComposeEnvironment(root, files)
     .withProjectName(PROJECT)
-    .withEnvironment({
-      PLATFORM_IMAGE: process.env.PLATFORM_IMAGE ?? 'bot-platform:compose-test',
-      POSTGRES_IMAGE: process.env.POSTGRES_IMAGE ?? 'platform-postgres:local',
-      REDIS_IMAGE: process.env.REDIS_IMAGE ?? 'platform-redis:local',
-      ENCRYPTION_KEYS: encryptionKeys,
-      WHATSAPP_API_BASE_URL: `http://host.docker.internal:${cloudPort}/v21.0`,
-      GATEWAY_PORT: String(gatewayPort),
-      LOG_LEVEL: 'warn',
-    })
-    .withClientOptions({ executable: composeExecutable(), commandOptions: ['--scale', `channel-worker=${WORKERS}`] })
+    .withEnvironment(environment)
+    .withClientOptions({ executable, commandOptions: ['--scale', `channel-worker=${WORKERS}`] })
     // The apps' own healthchecks (GET /health: Postgres and Redis reached) decide when they are up.
     .withDefaultWaitStrategy(Wait.forHealthCheck())
     .withStartupTimeout(180_000)
@@ -148,6 +151,12 @@ async function main(): Promise<number> {
   } finally {
     process.stdout.write('compose down (volumes removed)\n');
     if (stack) await stack.down({ removeVolumes: true, timeout: 10_000 }).catch((e: Error) => process.stderr.write(`compose down: ${e.message}\n`));
+    // A failed up leaves what it started (testcontainers' own clean-up is not certain): down by project name.
+    const [command, ...composeArgs] = executable ? ['docker-compose'] : ['docker', 'compose'];
+    spawnSync(command, [...composeArgs, '-p', PROJECT, ...files.flatMap((f) => ['-f', f]), 'down', '-v', '--timeout', '10'], {
+      env: { ...process.env, ...environment },
+      stdio: 'ignore',
+    });
     await cloud.close();
   }
   const failed = results.filter((r) => !r.ok).length;
