@@ -78,7 +78,7 @@ async function main(): Promise<number> {
     .withClientOptions({ executable, commandOptions: ['--scale', `channel-worker=${WORKERS}`] })
     // The apps' own healthchecks (GET /health: Postgres and Redis reached) decide when they are up.
     .withDefaultWaitStrategy(Wait.forHealthCheck())
-    .withStartupTimeout(180_000)
+    .withStartupTimeout(600_000)
     // This script tears the stack down itself: testcontainers' reaper is an image from Docker Hub.
     .withAutoCleanup(false);
   try {
