@@ -4,6 +4,7 @@ import {
   ConversationEnv,
   CoreEnv,
   CryptoEnv,
+  DatabaseEnv,
   HttpEnv,
   PostbackEnv,
   PushRpcEnv,
@@ -20,6 +21,7 @@ import {
 /** The env classes the gateway reads; it validates these and no others. */
 export const GATEWAY_ENV = [
   CoreEnv,
+  DatabaseEnv,
   CryptoEnv,
   HttpEnv,
   CatalogEnv,

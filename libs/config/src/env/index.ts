@@ -19,3 +19,4 @@ export * from './worker-env.js';
 export * from './conversation-env.js';
 export * from './web-chat-env.js';
 export * from './postback-env.js';
+export * from './database-env.js';
