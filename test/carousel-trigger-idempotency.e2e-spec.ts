@@ -1,12 +1,10 @@
 import { connect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { QueueNames } from '@platform/contracts';
-import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, until } from '@platform/testing';
+import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, until, carouselJobCount } from '@platform/testing';
 
 /** Idempotency-Key on the carousel trigger: one message per key and body, whichever replica a repeat reaches. */
 describe('carousel trigger Idempotency-Key, across two gateway replicas', () => {
@@ -43,12 +41,7 @@ describe('carousel trigger Idempotency-Key, across two gateway replicas', () => 
     });
   const recordKey = (key: string) => `trigger-idem:{${seed.botId}}:${key}`;
 
-  async function jobs(): Promise<number> {
-    const queue = new Queue(QueueNames.carouselDispatch, { connection: { url: env.REDIS_URL } });
-    const counts = await queue.getJobCounts('wait', 'delayed', 'active', 'completed', 'failed');
-    await queue.close();
-    return Object.values(counts).reduce((x, y) => x + y, 0);
-  }
+  const jobs = () => carouselJobCount(env.REDIS_URL);
 
   it('answers a repeat with the first answer and queues one message, on either replica, for 24 h', async () => {
     const before = await jobs();

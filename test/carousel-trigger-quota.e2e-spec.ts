@@ -1,10 +1,8 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { runCli } from '../apps/cli/src/run-cli.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { QueueNames } from '@platform/contracts';
-import { SeededAdmin, SeededBot, carouselBody, createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { SeededAdmin, SeededBot, carouselBody, createTestEnv, seedBotAdmin, seedCarouselBot, carouselJobCount } from '@platform/testing';
 
 /** Each bot's trigger quota is one count in Redis, shared by every gateway replica, set by its administrators or the CLI. */
 describe('carousel trigger quota per bot, across two gateway replicas', () => {
@@ -52,12 +50,7 @@ describe('carousel trigger quota per bot, across two gateway replicas', () => {
     fetch(quotaUrl(urlA), { method: 'PUT', headers: { 'content-type': 'application/json', 'x-auth-token': token }, body: JSON.stringify({ perMinute }) });
   const resetWindow = (bot = seed.botId) => redis.del(`trigger-quota:{${bot}}`);
 
-  async function jobs(): Promise<number> {
-    const queue = new Queue(QueueNames.carouselDispatch, { connection: { url: env.REDIS_URL } });
-    const counts = await queue.getJobCounts('wait', 'delayed', 'active', 'completed', 'failed');
-    await queue.close();
-    return Object.values(counts).reduce((x, y) => x + y, 0);
-  }
+  const jobs = () => carouselJobCount(env.REDIS_URL);
 
   it('states the platform default of 2000 per minute on every answer after authentication', async () => {
     const ok = await trigger(urlA);
