@@ -14,7 +14,8 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
  * One call for what a worker's jobs ask of one number in one event-loop turn. ARGV: rate, edge margin
  * ms, in-flight ms, number of landed sends, number of sends to take, then the landed sends' ids, the
  * ids of the sends to take, and the ids of the jobs to reserve for. Returns one number per send taken
- * and per job reserved, in that order: 0 to go now, else the milliseconds to wait.
+ * and per job reserved, in that order: 0 to go now, else the milliseconds to wait; then, when sends
+ * were taken or landed, the current second's count and the rate in force.
  *
  * Sends: a second's count (csec, cn) starts with the sends in flight when it began (entries of KEYS[3]
  * not yet expired then), so a send still in flight at a second's start is in that second's count even
@@ -38,8 +39,9 @@ local out = {}
 local fields = {}
 local keepState = 60000
 
+local cn = -1
 if nLanded + nTake > 0 then
-  local cn = tonumber(st[2]) or 0
+  cn = tonumber(st[2]) or 0
   if tonumber(st[1]) ~= sec then cn = redis.call('ZCOUNT', KEYS[3], '(' .. (sec * 1000), '+inf') end
   redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
   for i = 1, nLanded do redis.call('ZREM', KEYS[3], ARGV[first + i]) end
@@ -112,6 +114,10 @@ if nReserve > 0 then
   if heldAny then redis.call('PEXPIRE', KEYS[2], math.floor(nextAt - now) + 60000) end
 end
 
+if cn >= 0 then
+  out[#out + 1] = cn
+  out[#out + 1] = eff
+end
 redis.call('HSET', KEYS[1], unpack(fields))
 if redis.call('PTTL', KEYS[1]) < keepState then redis.call('PEXPIRE', KEYS[1], keepState) end
 return out

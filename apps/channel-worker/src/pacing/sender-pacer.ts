@@ -71,6 +71,10 @@ export class SenderPacer implements OnApplicationShutdown {
   /** A send stops counting this long after it began, should its answer never be reported (its worker died). */
   private readonly inFlightMs: number;
   private readonly asks = new TickBatcher<PaceAsk, number>((batch) => this.ask(batch));
+  /** Per number, the busiest share of its rate seen counted in a second, this second and the one before. */
+  private readonly load = new Map<string, { sec: number; busiest: number; before: number }>();
+  /** Numbers this worker slowed down, until when (Date.now). */
+  private readonly slowed = new Map<string, number>();
 
   constructor(env: CoreEnv, whatsapp: WhatsAppEnv) {
     // Its own connection, queueing commands while it connects (each call is bounded by withTimeout),
@@ -85,9 +89,12 @@ export class SenderPacer implements OnApplicationShutdown {
 
   /**
    * Before a job claims its message: whether job `jobId` may go on to send through `phoneNumberId` now,
-   * at `rate` messages per second, or how long it waits for the slot it now holds.
+   * at `rate` messages per second, or how long it waits for the slot it now holds. A number that used
+   * less than half its rate in this second and the one before needs no slots (there is nothing to
+   * spread out): the job goes without asking Redis, and the count before the send still bounds it.
    */
   async reserve(phoneNumberId: string, jobId: string, rate: number): Promise<PaceDecision> {
+    if (this.farBelowRate(phoneNumberId)) return { go: true };
     const waitMs = await this.asks.submit({ phoneNumberId, rate, kind: 'reserve', id: jobId });
     return waitMs === 0 ? { go: true } : { go: false, waitMs: Math.max(1, waitMs) };
   }
@@ -125,7 +132,29 @@ export class SenderPacer implements OnApplicationShutdown {
    * The rate is multiplied by SLOW_DOWN_FACTOR for SLOW_DOWN_MS (again on each repeat); the factor in force.
    */
   async slowDown(phoneNumberId: string): Promise<number> {
+    this.slowed.set(phoneNumberId, Date.now() + SLOW_DOWN_MS);
     return Number(await withTimeout(this.redis.whatsappSlowDown(stateKey(phoneNumberId), SLOW_DOWN_FACTOR, SLOW_DOWN_MS), REDIS_TIMEOUT_MS, 'sender slow-down'));
+  }
+
+  private noteLoad(phoneNumberId: string, share: number): void {
+    const sec = Math.floor(Date.now() / 1000);
+    const load = this.load.get(phoneNumberId);
+    if (!load) this.load.set(phoneNumberId, { sec, busiest: share, before: 1 });
+    else if (load.sec === sec) load.busiest = Math.max(load.busiest, share);
+    else {
+      load.before = load.sec === sec - 1 ? load.busiest : 0;
+      load.sec = sec;
+      load.busiest = share;
+    }
+  }
+
+  private farBelowRate(phoneNumberId: string): boolean {
+    const load = this.load.get(phoneNumberId);
+    const now = Date.now();
+    if (!load || (this.slowed.get(phoneNumberId) ?? 0) > now) return false;
+    const sec = Math.floor(now / 1000);
+    if (load.sec === sec) return load.busiest < 0.5 && load.before < 0.5;
+    return load.sec === sec - 1 && load.busiest < 0.5;
   }
 
   /** A turn's asks: one script call per number, all sent together; one answer per ask (0 for a landed send). */
@@ -146,6 +175,7 @@ export class SenderPacer implements OnApplicationShutdown {
       const ids = [...landed, ...asking].map((i) => batch[i].id);
       const reply = await this.redis.whatsappPace(state, `${state}:held`, `${state}:sending`, batch[indexes[0]].rate, EDGE_MARGIN_MS, this.inFlightMs, landed.length, takes.length, ...ids);
       asking.forEach((i, k) => (answers[i] = Number(reply[k])));
+      if (reply.length > asking.length) this.noteLoad(phoneNumberId, Number(reply[asking.length]) / Number(reply[asking.length + 1]));
     });
     await withTimeout(Promise.all(calls), REDIS_TIMEOUT_MS, 'sender pacing');
     return answers;
