@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
 import { SANDBOX_WABA_ID } from '@platform/sandbox';
 import { SeededAdmin, carouselBody, seedBotAdmin, until } from '@platform/testing';
-import { ConsoleBrowser, PHONE, axeViolations, screenshots } from './console-browser.js';
+import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll } from './console-browser.js';
 import { useStack } from './e2e-stack.js';
 
 jest.setTimeout(120_000);
@@ -127,6 +127,22 @@ describe('console: a bot administrator in a real browser', () => {
     expect((await trigger(key)).status).toBe(401);
     await expectAccessible();
     await screenshots(page, 'api-keys');
+  });
+
+  it('at phone width the keys are cards, each value named by its column, still a table to screen readers, and nothing scrolls sideways', async () => {
+    await page.setViewportSize(PHONE);
+    try {
+      const row = page.getByRole('row', { name: /console e2e/ });
+      await row.waitFor();
+      expect(await sidewaysScroll(page)).toEqual([]);
+      expect(await row.getByRole('rowheader').textContent()).toBe('console e2e');
+      const prefix = row.getByRole('cell').first();
+      expect(await prefix.getAttribute('data-label')).toBe('Prefix');
+      expect(await prefix.evaluate((td) => getComputedStyle(td, '::before').content)).toMatch(/Prefix/);
+      await expectAccessible();
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
   });
 
   it('Messages: a message goes from queued to read while its page is open, and the log shows it', async () => {
