@@ -114,7 +114,6 @@ async function redisPid(url: string): Promise<number> {
   const redis = new Redis(url, { lazyConnect: true });
   await redis.connect();
   const info = await redis.info('server');
-  const calibration = await calibrate(redis);
   await redis.quit();
   return Number(/process_id:(\d+)/.exec(info)?.[1]);
 }
