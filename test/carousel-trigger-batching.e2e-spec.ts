@@ -40,6 +40,8 @@ describe('carousel trigger batching against real Redis', () => {
 
   it('writes the batch once and answers after every job is in Redis with its options', async () => {
     const redis = gateway.get<Redis>(REQUEST_REDIS);
+    // The gateway's request connection queues nothing while it connects (a loaded host may still be connecting).
+    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
     await redis.ping();
     const socket = redis.stream as Socket & { _write: Function; _writev: Function };
     const ids = [randomUUID(), randomUUID(), randomUUID()];

@@ -3,7 +3,7 @@ import type { Worker } from 'bullmq';
 import { Queue } from 'bullmq';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushRequestQueue } from '@platform/contracts';
-import { seedBotAdmin } from '@platform/testing';
+import { seedBotAdmin, until } from '@platform/testing';
 import { PushSandboxes, botApi, saveServiceAccount } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
@@ -41,6 +41,8 @@ describe('push requests: one replica each, by construction', () => {
     }
     const admin = await seedBotAdmin(stack.gateway, botId, 'admin');
     expect((await saveServiceAccount(stack.url, botId, admin.accessToken, oauth.createServiceAccount('demo-single'))).status).toBe(200);
+    // The save's answer can reach the caller before its job is recorded complete: wait, so it is not counted below.
+    await until(async () => (handled.flat().includes('push.config.save') ? true : undefined), 10_000, 'the config save recorded as handled');
   });
 
   it(`${REQUESTS} test sends through ${REPLICAS} replicas: each is run by exactly one replica and reaches FCM once`, async () => {
