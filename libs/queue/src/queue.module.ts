@@ -1,10 +1,9 @@
 import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { CoreEnv } from '@platform/config';
-import { createRequestRedis } from './redis-connections.js';
+import { RedisClient, bullPrefix, createRequestRedis } from './redis-connections.js';
 
-/** Token of the shared request-path Redis connection (fail-fast, see createRequestRedis). */
+/** Token of the shared request-path Redis connection (fail-fast, see createRequestRedis); a Redis or a Cluster. */
 export const REQUEST_REDIS = Symbol('REQUEST_REDIS');
 
 export function queueToken(name: string): string {
@@ -15,7 +14,7 @@ export function queueToken(name: string): string {
 export const InjectQueue = (name: string) => Inject(queueToken(name));
 
 class RedisCloser implements OnApplicationShutdown {
-  constructor(private readonly items: Array<{ close(): Promise<unknown> } | Redis>) {}
+  constructor(private readonly items: Array<{ close(): Promise<unknown> } | RedisClient>) {}
   async onApplicationShutdown() {
     for (const item of this.items) {
       if ('quit' in item) await item.quit().catch(() => item.disconnect());
@@ -29,12 +28,12 @@ class RedisCloser implements OnApplicationShutdown {
 @Module({})
 export class QueueModule {
   static forProducers(queueNames: string[]): DynamicModule {
-    const created: Array<Queue | Redis> = [];
+    const created: Array<Queue | RedisClient> = [];
     const redisProvider = {
       provide: REQUEST_REDIS,
       inject: [CoreEnv],
       useFactory: (env: CoreEnv) => {
-        const redis = createRequestRedis(env.REDIS_URL, 'platform-request');
+        const redis = createRequestRedis(env, 'platform-request');
         redis.on('error', () => undefined); // surfaced per command; avoid unhandled 'error' events
         created.push(redis);
         return redis;
@@ -42,9 +41,9 @@ export class QueueModule {
     };
     const queueProviders = queueNames.map((name) => ({
       provide: queueToken(name),
-      inject: [REQUEST_REDIS],
-      useFactory: (redis: Redis) => {
-        const queue = new Queue(name, { connection: redis });
+      inject: [REQUEST_REDIS, CoreEnv],
+      useFactory: (redis: RedisClient, env: CoreEnv) => {
+        const queue = new Queue(name, { connection: redis, prefix: bullPrefix(env, name) });
         queue.on('error', () => undefined);
         created.unshift(queue);
         return queue;

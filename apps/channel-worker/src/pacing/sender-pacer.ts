@@ -1,7 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { CoreEnv } from '@platform/config';
-import { createRequestRedis, withTimeout } from '@platform/queue';
+import { RedisClient, RedisTarget, createRequestRedis, redisKey, withTimeout } from '@platform/queue';
 
 /**
  * Send times of each sender number, shared by every worker replica through Redis (one Lua script,
@@ -103,7 +102,7 @@ export type PaceDecision = { go: true } | { go: false; waitMs: number };
 /** A Redis call of the pacer takes at most this long; then the job is treated like any Redis outage. */
 const REDIS_TIMEOUT_MS = 2000;
 
-type PacingRedis = Redis & {
+type PacingRedis = RedisClient & {
   whatsappPace(state: string, held: string, jobId: string, rate: number, margin: number): Promise<[number, number]>;
   whatsappSlowDown(state: string, factor: number, forMs: number): Promise<string>;
 };
@@ -111,11 +110,13 @@ type PacingRedis = Redis & {
 @Injectable()
 export class SenderPacer implements OnApplicationShutdown {
   private readonly redis: PacingRedis;
+  private readonly target: RedisTarget;
 
   constructor(env: CoreEnv) {
+    this.target = env;
     // Its own connection, queueing commands while it connects (each call is bounded by withTimeout),
     // so the first jobs after start-up do not fail before it is ready.
-    const redis = createRequestRedis(env.REDIS_URL, 'channel-worker-pacing', { enableOfflineQueue: true });
+    const redis = createRequestRedis(env, 'channel-worker-pacing', { enableOfflineQueue: true });
     redis.on('error', () => undefined); // surfaced per call
     redis.defineCommand('whatsappPace', { numberOfKeys: 2, lua: PACE_SCRIPT });
     redis.defineCommand('whatsappSlowDown', { numberOfKeys: 1, lua: SLOW_SCRIPT });
@@ -124,7 +125,7 @@ export class SenderPacer implements OnApplicationShutdown {
 
   /** Whether job `jobId` may send through `phoneNumberId` now, at `rate` messages per second, or how long it waits. */
   async pace(phoneNumberId: string, jobId: string, rate: number): Promise<PaceDecision> {
-    const state = stateKey(phoneNumberId);
+    const state = this.stateKey(phoneNumberId);
     const [wait, ms] = await withTimeout(this.redis.whatsappPace(state, `${state}:held`, jobId, rate, EDGE_MARGIN_MS), REDIS_TIMEOUT_MS, 'sender pacing');
     return wait === 0 ? { go: true } : { go: false, waitMs: Math.max(1, Number(ms)) };
   }
@@ -138,10 +139,10 @@ export class SenderPacer implements OnApplicationShutdown {
    * The rate is multiplied by SLOW_DOWN_FACTOR for SLOW_DOWN_MS (again on each repeat); the factor in force.
    */
   async slowDown(phoneNumberId: string): Promise<number> {
-    return Number(await withTimeout(this.redis.whatsappSlowDown(stateKey(phoneNumberId), SLOW_DOWN_FACTOR, SLOW_DOWN_MS), REDIS_TIMEOUT_MS, 'sender slow-down'));
+    return Number(await withTimeout(this.redis.whatsappSlowDown(this.stateKey(phoneNumberId), SLOW_DOWN_FACTOR, SLOW_DOWN_MS), REDIS_TIMEOUT_MS, 'sender slow-down'));
   }
-}
 
-function stateKey(phoneNumberId: string): string {
-  return `whatsapp-pace:{${phoneNumberId}}`;
+  private stateKey(phoneNumberId: string): string {
+    return redisKey(this.target, `whatsapp-pace:{${phoneNumberId}}`);
+  }
 }

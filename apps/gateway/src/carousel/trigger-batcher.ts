@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JobsOptions } from 'bullmq';
-import { Redis } from 'ioredis';
 import { CoreEnv, WhatsAppRetryEnv } from '@platform/config';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
 import { TickBatcher } from '@platform/common';
-import { InjectQueue, type ProducerQueue, REQUEST_REDIS, withTimeout } from '@platform/queue';
+import { InjectQueue, type ProducerQueue, REQUEST_REDIS, type RedisClient, withTimeout } from '@platform/queue';
 
 /**
  * Group commit of carousel triggers: the jobs accepted in one event-loop turn go to Redis in one socket
@@ -20,7 +19,7 @@ export class TriggerBatcher {
     env: WhatsAppRetryEnv,
     private readonly core: CoreEnv,
     @InjectQueue(QueueNames.carouselDispatch) private readonly queue: ProducerQueue<typeof QueueNames.carouselDispatch>,
-    @Inject(REQUEST_REDIS) private readonly redis: Redis,
+    @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
   ) {
     this.options = {
       attempts: env.WHATSAPP_MAX_ATTEMPTS,
@@ -38,8 +37,9 @@ export class TriggerBatcher {
   private async commit(batch: CarouselDispatchJob[]): Promise<void[]> {
     // One `add` per job with the socket corked until this turn's microtasks have run: the commands leave
     // in one write, as a pipeline would send them, without BullMQ's addBulk pipeline, whose construction
-    // alone (ioredis copies BullMQ's 64 scripts onto every pipeline) costs ~60 µs.
-    const socket = this.redis.stream;
+    // alone (ioredis copies BullMQ's 64 scripts onto every pipeline) costs ~60 µs. A Cluster client has
+    // a socket per node and none to cork: there each add leaves on its own.
+    const socket = 'stream' in this.redis ? this.redis.stream : undefined;
     socket?.cork();
     // A tick queued from a microtask runs once the whole microtask queue has drained, i.e. after every
     // add below has written its command; a setImmediate would hold them back behind the next poll phase.
