@@ -22,6 +22,7 @@ export async function createPushService(env: Record<string, string> = {}): Promi
   const logger = createLogger('push-service', core.LOG_LEVEL);
   const app = await NestFactory.create<NestFastifyApplication>(PushServiceModule.forRoot(config), new FastifyAdapter({ loggerInstance: logger }), {
     logger: new PinoNestLogger(logger),
+    abortOnError: false, // a start-up refusal (StartupError) reaches runMain, which prints it
   });
   app.connectMicroservice({
     strategy: new QueueTransportServer({

@@ -1,7 +1,8 @@
-import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { CoreEnv } from '@platform/config';
 import { RedisClient, bullPrefix, createRequestRedis } from './redis-connections.js';
+import { checkRedisAtStartup } from './redis-startup-check.js';
 
 /** Token of the shared request-path Redis connection (fail-fast, see createRequestRedis); a Redis or a Cluster. */
 export const REQUEST_REDIS = Symbol('REQUEST_REDIS');
@@ -23,19 +24,30 @@ class RedisCloser implements OnApplicationShutdown {
   }
 }
 
-/** Producer side of BullMQ for request-serving apps: queues share one fail-fast connection. */
+/**
+ * Producer side of BullMQ for request-serving apps: queues share one fail-fast connection. Unless
+ * `startupCheck` is false (one-shot commands), the app's start waits until that connection is ready (a
+ * few seconds at most) and checks the Redis it reaches (checkRedisAtStartup): one that may evict keys
+ * stops the app.
+ */
 @Global()
 @Module({})
 export class QueueModule {
-  static forProducers(queueNames: string[]): DynamicModule {
+  static forProducers(queueNames: string[], options: { startupCheck?: boolean } = {}): DynamicModule {
     const created: Array<Queue | RedisClient> = [];
     const redisProvider = {
       provide: REQUEST_REDIS,
       inject: [CoreEnv],
-      useFactory: (env: CoreEnv) => {
+      useFactory: async (env: CoreEnv) => {
         const redis = createRequestRedis(env, 'platform-request');
         redis.on('error', () => undefined); // surfaced per command; avoid unhandled 'error' events
         created.push(redis);
+        if (options.startupCheck !== false) {
+          await checkRedisAtStartup(redis, env.REDIS_ALLOW_EVICTION, new Logger('Redis')).catch((err: unknown) => {
+            redis.disconnect();
+            throw err;
+          });
+        }
         return redis;
       },
     };
