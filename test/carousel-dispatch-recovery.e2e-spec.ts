@@ -1,12 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Queue } from 'bullmq';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
 import { MessageRepository } from '@platform/database';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, createTestEnv, seedCarouselBot, triggerCarousel, until } from '@platform/testing';
+import { SeededBot, createTestEnv, seedCarouselBot, testQueue, triggerCarousel, until } from '@platform/testing';
 
 /** Nothing is lost when a worker dies mid-job, and a message that reached a final state is never sent again. */
 describe('carousel dispatch: worker crash recovery and no double sends', () => {
@@ -66,7 +65,7 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
     await until(async () => ((await messages.findForBot(seed.botId, msgId))?.status === 'sent' ? true : undefined));
     const sentBefore = cloud.messages.length;
 
-    const queue = new Queue<CarouselDispatchJob>(QueueNames.carouselDispatch, { connection: { url: env.REDIS_URL } });
+    const queue = testQueue<CarouselDispatchJob>(QueueNames.carouselDispatch, env);
     const original = await queue.getJob(msgId);
     const again = await queue.add('send', original!.data);
     await until(async () => ((await again.getState()) === 'completed' ? true : undefined));

@@ -1,0 +1,145 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Cluster } from 'ioredis';
+import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
+import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
+import { QueueNames } from '@platform/contracts';
+import { MessageRepository } from '@platform/database';
+import { LocalRedisCluster, startLocalRedisCluster } from '@platform/local-infra';
+import { bullPrefix } from '@platform/queue';
+import { WhatsAppCloudSandbox } from '@platform/sandbox';
+import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, testRedis, testRedisIsCluster, until } from '@platform/testing';
+
+interface Answer {
+  status: number;
+  ms: number;
+  at: number;
+  msgId?: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const describeOnCluster = testRedisIsCluster() ? describe : describe.skip;
+
+/**
+ * A master of a Redis Cluster dies under a steady trigger load: its replica takes over (node timeout
+ * 1 s), every trigger answered 200 is delivered to the Cloud API afterwards, triggers answered during
+ * the switch get a 5xx within 2 s, and the same gateway and worker serve again without a restart.
+ * It starts a cluster of its own (so it may kill a node); it runs with TEST_REDIS=cluster.
+ */
+describeOnCluster('Redis Cluster failover under trigger load', () => {
+  const cloud = new WhatsAppCloudSandbox();
+  const dir = mkdtempSync(join(tmpdir(), 'failover-'));
+  let cluster: LocalRedisCluster;
+  let env: Record<string, string>;
+  let gateway: NestFastifyApplication;
+  let worker: NestFastifyApplication;
+  let url: string;
+  let seed: SeededBot;
+
+  beforeAll(async () => {
+    cluster = await startLocalRedisCluster({ dataDir: dir, nodeTimeoutMs: 1000 });
+    env = await createTestEnv({
+      REDIS_CLUSTER_NODES: cluster.seeds,
+      REDIS_KEY_PREFIX: 'failover:',
+      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
+      WORKER_HEALTH_PORT: '0',
+    });
+    gateway = await createGateway(env);
+    url = await listenGateway(gateway);
+    worker = await createChannelWorker(env);
+    seed = await seedCarouselBot(gateway);
+  }, 120_000);
+
+  afterAll(async () => {
+    await worker?.close();
+    await gateway?.close();
+    await cloud.close();
+    await cluster?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  /** The master that holds the trigger queue's hash slot. */
+  async function queueMasterPort(): Promise<number> {
+    const redis = testRedis(env) as Cluster;
+    try {
+      const slot = Number(await redis.cluster('KEYSLOT', `${bullPrefix(env, QueueNames.carouselDispatch)}:x`));
+      await until(async () => (redis.slots[slot]?.[0] ? true : undefined), 10_000, 'the slot map');
+      return Number(redis.slots[slot][0].split(':').pop());
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  it('answers 200 (delivered), or 5xx within 2 s, while a master fails over, and serves again without a restart', async () => {
+    const answers: Answer[] = [];
+    let stop = false;
+    const load = async () => {
+      while (!stop) {
+        const at = Date.now();
+        const res = await fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
+          body: JSON.stringify(carouselBody(seed)),
+          signal: AbortSignal.timeout(10_000),
+        }).catch(() => undefined);
+        const ms = Date.now() - at;
+        if (!res) answers.push({ status: 0, ms, at });
+        else answers.push({ status: res.status, ms, at, msgId: res.status === 200 ? ((await res.json()) as { msgId: string }).msgId : (await res.text(), undefined) });
+        await sleep(20);
+      }
+    };
+    const loops = [load(), load(), load()];
+    await sleep(2000);
+    const victim = await queueMasterPort();
+    const killedAt = Date.now();
+    await cluster.nodes.find((n) => n.port === victim)!.kill();
+    // Until the gateway has accepted triggers again for 3 s after the first failure (at most 40 s).
+    await until(
+      async () => {
+        const firstFailure = answers.find((a) => a.at >= killedAt && a.status !== 200);
+        const since = firstFailure ? answers.filter((a) => a.at > firstFailure.at && a.status === 200) : [];
+        return (since.length > 0 && Date.now() - since[0].at > 3000) || Date.now() - killedAt > 40_000 ? true : undefined;
+      },
+      45_000,
+      'recovery',
+    );
+    stop = true;
+    await Promise.all(loops);
+
+    const accepted = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status !== 200);
+    const recoveredAt = accepted.find((a) => a.at > killedAt && refused.some((r) => r.at < a.at && r.at >= killedAt))?.at;
+    const figures = {
+      triggers: answers.length,
+      accepted: accepted.length,
+      refused: refused.length,
+      refusedStatuses: [...new Set(refused.map((a) => a.status))],
+      slowestRefusalMs: Math.max(0, ...refused.map((a) => a.ms)),
+      slowestAnswerMs: Math.max(0, ...answers.map((a) => a.ms)),
+      firstRefusalAfterKillMs: refused.length ? refused[0].at - killedAt : null,
+      servingAgainAfterKillMs: recoveredAt ? recoveredAt - killedAt : null,
+    };
+    process.stdout.write(`failover figures: ${JSON.stringify(figures)}\n`);
+
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(recoveredAt).toBeDefined(); // the same processes accept triggers again
+    for (const a of refused) {
+      expect(a.status).toBeGreaterThanOrEqual(500);
+      expect(a.ms).toBeLessThan(2000);
+    }
+    // Every accepted trigger reaches the Cloud API: its message ends sent.
+    const messages = gateway.get(MessageRepository);
+    const pending = new Set(accepted.map((a) => a.msgId!));
+    await until(
+      async () => {
+        for (const id of [...pending]) if ((await messages.findForBot(seed.botId, id))?.status === 'sent') pending.delete(id);
+        return pending.size === 0 ? true : undefined;
+      },
+      90_000,
+      `delivery of every accepted trigger (${pending.size} left)`,
+    );
+    expect(pending.size).toBe(0);
+  }, 240_000);
+});
