@@ -17,6 +17,7 @@ interface Answer {
   ms: number;
   at: number;
   msgId?: string;
+  error?: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -86,7 +87,8 @@ describeOnCluster('Redis Cluster failover under trigger load', () => {
         }).catch(() => undefined);
         const ms = Date.now() - at;
         if (!res) answers.push({ status: 0, ms, at });
-        else answers.push({ status: res.status, ms, at, msgId: res.status === 200 ? ((await res.json()) as { msgId: string }).msgId : (await res.text(), undefined) });
+        else if (res.status === 200) answers.push({ status: res.status, ms, at, msgId: ((await res.json()) as { msgId: string }).msgId });
+        else answers.push({ status: res.status, ms, at, error: ((await res.json()) as { message: string }).message });
         await sleep(20);
       }
     };
@@ -110,15 +112,19 @@ describeOnCluster('Redis Cluster failover under trigger load', () => {
 
     const accepted = answers.filter((a) => a.status === 200);
     const refused = answers.filter((a) => a.status !== 200);
+    const firstRefusal = refused.find((a) => a.at + a.ms >= killedAt);
     const recoveredAt = accepted.find((a) => a.at > killedAt && refused.some((r) => r.at < a.at && r.at >= killedAt))?.at;
     const figures = {
       triggers: answers.length,
       accepted: accepted.length,
       refused: refused.length,
       refusedStatuses: [...new Set(refused.map((a) => a.status))],
+      // answered before the kill: a healthy cluster's refusals (an overloaded host exceeding the Redis bound)
+      refusedBeforeKill: refused.filter((a) => a.at + a.ms < killedAt).length,
+      refusals: [...new Set(refused.map((a) => a.error))],
       slowestRefusalMs: Math.max(0, ...refused.map((a) => a.ms)),
       slowestAnswerMs: Math.max(0, ...answers.map((a) => a.ms)),
-      firstRefusalAfterKillMs: refused.length ? refused[0].at - killedAt : null,
+      firstRefusalAfterKillMs: firstRefusal ? firstRefusal.at + firstRefusal.ms - killedAt : null,
       servingAgainAfterKillMs: recoveredAt ? recoveredAt - killedAt : null,
     };
     process.stdout.write(`failover figures: ${JSON.stringify(figures)}\n`);
