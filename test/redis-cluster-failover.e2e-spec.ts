@@ -8,7 +8,7 @@ import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway
 import { QueueNames } from '@platform/contracts';
 import { MessageRepository } from '@platform/database';
 import { LocalRedisCluster, startLocalRedisCluster } from '@platform/local-infra';
-import { bullPrefix } from '@platform/queue';
+import { RedisEvictionPolicyError, bullPrefix, checkRedisAtStartup } from '@platform/queue';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
 import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, testRedis, testRedisIsCluster, until } from '@platform/testing';
 
@@ -72,6 +72,26 @@ describeOnCluster('Redis Cluster failover under trigger load', () => {
       redis.disconnect();
     }
   }
+
+  it('refuses a cluster one of whose masters may evict keys, naming that node', async () => {
+    const [port] = await cluster.masterPorts();
+    const redis = testRedis(env) as Cluster;
+    const node = testRedis({ REDIS_URL: `redis://127.0.0.1:${port}` });
+    const lines: string[] = [];
+    const logger = { log: (l: string) => void lines.push(l), warn: (l: string) => void lines.push(l) };
+    try {
+      await checkRedisAtStartup(redis, false, logger);
+      expect(lines.filter((l) => l.includes('AOF on (appendfsync always), maxmemory-policy noeviction'))).toHaveLength(3);
+      await node.config('SET', 'maxmemory-policy', 'volatile-lru');
+      const refusal = checkRedisAtStartup(redis, false, logger);
+      await expect(refusal).rejects.toBeInstanceOf(RedisEvictionPolicyError);
+      await expect(refusal).rejects.toThrow(`Redis 127.0.0.1:${port} has maxmemory-policy volatile-lru`);
+    } finally {
+      await node.config('SET', 'maxmemory-policy', 'noeviction');
+      node.disconnect();
+      redis.disconnect();
+    }
+  });
 
   it('answers 200 (delivered), or 5xx within 2 s, while a master fails over, and serves again without a restart', async () => {
     const answers: Answer[] = [];
