@@ -1,11 +1,11 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { QueueNames } from '@platform/contracts';
+import { redisKey } from '@platform/queue';
 import { THROTTLING_REPLIES, WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, triggerCarousel, waitForMessageStatus } from '@platform/testing';
+import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, testQueue, testRedis, triggerCarousel, waitForMessageStatus } from '@platform/testing';
 
 /**
  * Meta's throttling answers (HTTP 400 with 130429, 131056, 80007, 4) delay the message and try again
@@ -33,7 +33,7 @@ describe('carousel dispatch: Meta throttling answers', () => {
     url = await listenGateway(gateway);
     worker = await createChannelWorker(env);
     seed = await seedCarouselBot(gateway);
-    queue = new Queue(QueueNames.carouselDispatch, { connection: { url: env.REDIS_URL } });
+    queue = testQueue(QueueNames.carouselDispatch, env);
   });
 
   afterAll(async () => {
@@ -64,13 +64,13 @@ describe('carousel dispatch: Meta throttling answers', () => {
   }, 30_000);
 
   it("130429 slows the sender number's pacing down", async () => {
-    const redis = new Redis(env.REDIS_URL);
+    const redis = testRedis(env);
     try {
       const recipient = newRecipient();
       cloud.replyTo(recipient, { ...THROTTLING_REPLIES[130429], retryAfterSeconds: 0 });
       const msgId = await send(recipient);
       await waitForMessageStatus(url, seed, msgId, ['sent', 'failed'], 20_000);
-      expect(Number(await redis.hget(`whatsapp-pace:{${seed.phoneNumberId}}`, 'factor'))).toBeLessThan(1);
+      expect(Number(await redis.hget(redisKey(env, `whatsapp-pace:{${seed.phoneNumberId}}`), 'factor'))).toBeLessThan(1);
     } finally {
       redis.disconnect();
     }

@@ -44,6 +44,9 @@ describeOnCluster('Redis Cluster failover under trigger load', () => {
     env = await createTestEnv({
       REDIS_CLUSTER_NODES: cluster.seeds,
       REDIS_KEY_PREFIX: 'failover:',
+      // The bound on each Redis call (1500 ms by default) kept well under the 2 s promised for a refusal,
+      // so that a loaded test host's own delays still fit.
+      REDIS_COMMAND_TIMEOUT_MS: '1000',
       WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
       WORKER_HEALTH_PORT: '0',
     });

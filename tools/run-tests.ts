@@ -13,7 +13,7 @@ import { TEMPLATE_DB } from '@platform/testing';
  */
 const CLUSTER_SUITES = [
   'test/carousel-trigger.e2e-spec.ts',
-  'test/carousel-dispatch-graceful-shutdown.e2e-spec.ts',
+  'test/carousel-throttling.e2e-spec.ts',
   'test/push-notifications.e2e-spec.ts',
   'test/sdk-event-backlog.e2e-spec.ts',
   'test/sdk-events-replicas.e2e-spec.ts',
