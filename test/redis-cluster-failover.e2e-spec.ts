@@ -57,10 +57,13 @@ describeOnCluster('Redis Cluster failover under trigger load', () => {
   }, 120_000);
 
   afterAll(async () => {
+    // Known defect: after a failover the channel worker's close sometimes never finishes (its BullMQ
+    // worker on the Cluster client); runMain's shutdown timeout ends such a process. Bounded here so the
+    // suite reports it instead of hanging.
     const closing = async (what: string, app?: NestFastifyApplication) => {
       const at = Date.now();
-      await app?.close();
-      process.stdout.write(`failover: ${what} closed in ${Date.now() - at} ms\n`);
+      const closed = await Promise.race([app?.close().then(() => true), sleep(30_000).then(() => false)]);
+      process.stdout.write(`failover: ${what} ${closed ? `closed in ${Date.now() - at} ms` : 'did not close within 30 s'}\n`);
     };
     await closing('channel worker', worker);
     await closing('gateway', gateway);
