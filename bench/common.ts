@@ -181,6 +181,8 @@ interface ProcStat {
   ppid: number;
   /** user + system CPU seconds of all its threads so far */
   cpu: number;
+  /** user + system CPU seconds of its children that have exited (and been waited for) */
+  exitedChildren: number;
 }
 
 function procStat(pid: number | string): ProcStat | undefined {
@@ -191,7 +193,8 @@ function procStat(pid: number | string): ProcStat | undefined {
     return undefined; // exited meanwhile
   }
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { pid: Number(pid), ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 }; // USER_HZ = 100
+  // USER_HZ = 100
+  return { pid: Number(pid), ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100, exitedChildren: (Number(fields[13]) + Number(fields[14])) / 100 };
 }
 
 /** CPU seconds used so far by one process (all its threads). */
@@ -199,9 +202,12 @@ export function cpuSecondsOf(pid: number): number {
   return procStat(pid)?.cpu ?? 0;
 }
 
-/** CPU seconds used so far by a process and its direct children (Postgres: the postmaster and its backends). */
+/**
+ * CPU seconds used so far by a process and its direct children (Postgres: the postmaster and its backends),
+ * those that have exited included, so the figure never goes down when a backend ends between two readings.
+ */
 export function cpuSecondsWithChildren(pid: number): number {
-  let total = 0;
+  let total = procStat(pid)?.exitedChildren ?? 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = procStat(entry);

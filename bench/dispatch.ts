@@ -11,142 +11,27 @@
 // are queued, and the clock runs from queue.resume() (first job available) to the fake accepting the
 // last message. Exits non-zero unless every message row ended `sent` and the fake saw the right bearer.
 //
-// Variables: BENCH_MESSAGES (50000), BENCH_WARMUP_MESSAGES (1000); WORKER_CONCURRENCY etc. reach the
+// Variables: BENCH_MESSAGES (50000), BENCH_SENDERS (8 numbers at 1,000/s each), BENCH_WARMUP_MESSAGES (1000); WORKER_CONCURRENCY etc. reach the
 // channel worker as usual and the bare worker gets the same concurrency.
 import 'reflect-metadata';
-import { ChildProcess, fork } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { JobsOptions, Queue } from 'bullmq';
+import { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
 import pg from 'pg';
 import { WhatsAppRetryEnv, WorkerEnv, loadEnv, readEnv } from '@platform/config';
-import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
+import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
 import { carouselBody } from '@platform/testing';
 import { BenchInfra, aofRewrites, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy } from './common.js';
-import type { FakeRequest, FakeStats } from './whatsapp-counting-fake.js';
+import { QueuedTrigger, TriggerSource, enqueue, queuedTrigger } from './queued-trigger.js';
+import type { FakeStats } from './whatsapp-counting-fake.js';
+import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 50_000);
+const SENDERS = Number(process.env.BENCH_SENDERS ?? 8);
 const WARMUP = Number(process.env.BENCH_WARMUP_MESSAGES ?? 1_000);
 const BARE_QUEUE = 'bench-bare-dispatch';
-const JOBS_PER_ADD_BULK = 1_000;
-/** A run fails when the fake has accepted nothing new for this long. */
-const STALL_MS = 60_000;
 
 const nowMs = () => performance.timeOrigin + performance.now();
-
-// ── What one trigger leaves behind ──────────────────────────────────────────────────────────────────
-// Keep in step with apps/gateway/src/carousel/carousel-trigger.service.ts and trigger-batcher.ts: the
-// CarouselDispatchJob and the addBulk job options (the worker creates the `messages` row from the job).
-// A field added to CarouselDispatchJob makes this fail to compile until it is filled in here.
-
-interface TriggerSource {
-  botId: string;
-  templateId: string;
-  senderId: string;
-  channel: 'whatsapp';
-  /** Digits only, as the service stores it (leading + removed). */
-  recipient: string;
-  cards: Array<{ media: { mediaLink: string }; bodyParameters?: string[] }>;
-}
-
-interface QueuedTrigger {
-  name: string;
-  data: CarouselDispatchJob;
-  opts: JobsOptions;
-}
-
-function queuedTrigger(src: TriggerSource, config: WhatsAppRetryEnv): QueuedTrigger {
-  const id = randomUUID();
-  const data: CarouselDispatchJob = {
-    messageId: id,
-    botId: src.botId,
-    templateId: src.templateId,
-    senderId: src.senderId,
-    channel: src.channel,
-    recipient: src.recipient,
-    cards: src.cards.map((c) => ({ mediaLink: c.media.mediaLink, ...(c.bodyParameters ? { bodyParameters: c.bodyParameters } : {}) })),
-  };
-  return {
-    name: 'send',
-    data,
-    opts: {
-      jobId: id,
-      attempts: config.WHATSAPP_MAX_ATTEMPTS,
-      backoff: { type: 'exponential', delay: config.WHATSAPP_BACKOFF_MS, jitter: 0.5 },
-      removeOnComplete: { age: 24 * 3600, count: 10_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    },
-  };
-}
-
-/** Queues the jobs, in chunks. */
-async function enqueue(queue: Queue, triggers: QueuedTrigger[]): Promise<void> {
-  for (let j = 0; j < triggers.length; j += JOBS_PER_ADD_BULK) await queue.addBulk(triggers.slice(j, j + JOBS_PER_ADD_BULK));
-}
-
-// ── The fake's process ───────────────────────────────────────────────────────────────────────────────
-
-class Fake {
-  private constructor(
-    private readonly child: ChildProcess,
-    readonly baseUrl: string,
-  ) {}
-
-  static async start(bearer: string): Promise<Fake> {
-    const child = fork(fileURLToPath(new URL('./whatsapp-counting-fake.js', import.meta.url)), [], {
-      env: { ...process.env, BENCH_EXPECTED_BEARER: bearer },
-      stdio: 'inherit',
-    });
-    const ready = await new Promise<{ baseUrl: string }>((resolve, reject) => {
-      child.once('message', (m) => resolve(m as { baseUrl: string }));
-      child.once('exit', (code) => reject(new Error(`WhatsApp fake exited with code ${code}`)));
-    });
-    return new Fake(child, ready.baseUrl);
-  }
-
-  private ask<T>(msg: FakeRequest, want: string): Promise<T> {
-    return new Promise((resolve) => {
-      const on = (m: { type: string }) => {
-        if (m.type !== want) return;
-        this.child.off('message', on);
-        resolve(m as T);
-      };
-      this.child.on('message', on);
-      this.child.send(msg);
-    });
-  }
-
-  reset(): void {
-    this.child.send({ type: 'reset' } satisfies FakeRequest);
-  }
-
-  stats(): Promise<FakeStats> {
-    return this.ask<FakeStats>({ type: 'stats' }, 'stats');
-  }
-
-  /** Resolves with the time the `total`-th message since the last reset was accepted; fails on a stall. */
-  async reached(total: number, worker: ChildProcess): Promise<number> {
-    const reached = this.ask<{ at: number }>({ type: 'expect', total }, 'reached');
-    let last = -1;
-    let lastChange = Date.now();
-    for (;;) {
-      const done = await Promise.race([reached, new Promise<undefined>((r) => setTimeout(r, 2_000))]);
-      if (done) return done.at;
-      if (worker.exitCode !== null) throw new Error(`worker exited with code ${worker.exitCode}`);
-      const { accepted, rejected } = await this.stats();
-      if (accepted !== last) (last = accepted), (lastChange = Date.now());
-      else if (Date.now() - lastChange > STALL_MS) throw new Error(`stalled at ${accepted}/${total} accepted (${rejected} rejected)`);
-    }
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((r) => this.child.once('exit', r));
-    this.child.send({ type: 'stop' } satisfies FakeRequest);
-    await exited;
-  }
-}
 
 // ── One measured run ─────────────────────────────────────────────────────────────────────────────────
 
@@ -161,7 +46,7 @@ interface RunResult {
 async function drain(opts: {
   name: string;
   infra: BenchInfra;
-  fake: Fake;
+  fake: WhatsAppFakeProcess;
   queue: Queue;
   worker: ChildProcess;
   make: () => QueuedTrigger;
@@ -171,7 +56,7 @@ async function drain(opts: {
   if (WARMUP > 0) {
     process.stderr.write(`${opts.name}: warm-up, ${fmt(WARMUP)} messages\n`);
     await enqueue(queue, Array.from({ length: WARMUP }, opts.make));
-    await fake.reached(WARMUP, worker);
+    await fake.reached(WARMUP, [worker]);
   }
   process.stderr.write(`${opts.name}: queueing ${fmt(MESSAGES)} messages (queue paused)\n`);
   await queue.pause();
@@ -182,7 +67,7 @@ async function drain(opts: {
   process.stderr.write(`${opts.name}: draining\n`);
   const t0 = nowMs();
   await queue.resume();
-  const end = await fake.reached(WARMUP + MESSAGES, worker);
+  const end = await fake.reached(WARMUP + MESSAGES, [worker]);
   const seconds = (end - t0) / 1000;
   return {
     name: opts.name,
@@ -225,9 +110,21 @@ async function main(): Promise<void> {
       recipient: body.userDetails.number.replace(/^\+/, ''),
       cards: body.notification.params.cards,
     };
-    const make = () => queuedTrigger(source, config);
+    // A number sends at most 1,000 messages/s (Meta's highest tier; the workers pace each number), fewer
+    // than one worker drains here: the messages are spread over BENCH_SENDERS numbers at 1,000/s each, so
+    // every send is paced and the pace never binds.
+    await db.query(`UPDATE "channel_senders" SET "throughput" = 1000 WHERE "id" = $1`, [senders[0].id]);
+    const { rows: more } = await db.query<{ id: string }>(
+      `INSERT INTO "channel_senders" ("id", "bot_id", "channel", "number", "phone_number_id", "access_token_encrypted", "throughput")
+       SELECT gen_random_uuid(), "bot_id", "channel", "number" || g, "phone_number_id" || g, "access_token_encrypted", 1000
+       FROM "channel_senders", generate_series(1, $2::int - 1) AS g WHERE "id" = $1 RETURNING "id"`,
+      [senders[0].id, SENDERS],
+    );
+    const senderIds = [senders[0].id, ...more.map((r) => r.id)];
+    let nextSender = 0;
+    const make = () => queuedTrigger({ ...source, senderId: senderIds[nextSender++ % senderIds.length] }, config);
 
-    const fake = await Fake.start(seed.accessToken);
+    const fake = await WhatsAppFakeProcess.start(seed.accessToken);
     cleanups.unshift(() => fake.stop());
 
     // Baseline: the bare BullMQ worker on its own queue (no rows).

@@ -4,11 +4,20 @@
 // both are loaded in turns for BENCH_ROUNDS rounds (autocannon). Prints a Markdown block for BENCHMARKS.md.
 // Exits non-zero if the gateway answered anything but 2xx, or left fewer jobs in Redis than it answered 2xx.
 //
+// Every request carries an Idempotency-Key of its own (BENCH_IDEMPOTENCY=0: none), and the bot's trigger quota is
+// set far above the load, so that the gateway checks both on every trigger and refuses none.
+//
 // Variables: BENCH_CONNECTIONS (50), BENCH_SECONDS (30, per server, split over the rounds), BENCH_ROUNDS (6), BENCH_WARMUP_SECONDS (3),
+//            BENCH_IDEMPOTENCY (1),
+//            BENCH_COMPARE_GATEWAY (comma-separated paths to other builds' dist/apps/gateway/src/main.js, e.g.
+//            of earlier commits: each loaded in the same turns as one more server, on a Redis database of its
+//            own, so that builds' CPU per answer are compared under the same load on the host),
 //            BENCH_CPU_PROF=1 (both servers run with --cpu-prof, profiles in .local/profiles/<server>/).
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
@@ -19,6 +28,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const IDEMPOTENCY = process.env.BENCH_IDEMPOTENCY !== '0';
+/** Far above what one gateway can answer in a minute: the quota is checked on every trigger and never reached. */
+const BENCH_QUOTA_PER_MINUTE = 10_000_000;
 const BASELINE_QUEUE = 'bench-baseline-trigger';
 const PATH = '/api/engagements/notifications/v2/push';
 
@@ -26,6 +38,8 @@ interface Target {
   name: string;
   url: string;
   queue: string;
+  /** The Redis its jobs go to. */
+  redisUrl: string;
   pid: number;
 }
 
@@ -67,8 +81,24 @@ function cpuNow(infra: BenchInfra, serverPid: number) {
   };
 }
 
+/** A new Idempotency-Key on every request (both servers get the same kind of request bytes). */
+const keyPrefix = randomBytes(6).toString('hex');
+let keysSent = 0;
+const withIdempotencyKey = (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'idempotency-key': `bench-${keyPrefix}-${keysSent++}` } });
+
 async function load(url: string, headers: Record<string, string>, body: string, seconds: number) {
-  return autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: seconds });
+  const requests = IDEMPOTENCY ? [{ setupRequest: withIdempotencyKey }] : undefined;
+  return autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: seconds, requests });
+}
+
+async function setBotQuota(databaseUrl: string, botId: string, perMinute: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('UPDATE bots SET trigger_quota_per_minute = $1 WHERE id = $2', [perMinute, botId]);
+  } finally {
+    await client.end();
+  }
 }
 
 async function jobsIn(redisUrl: string, name: string): Promise<number> {
@@ -119,7 +149,7 @@ async function summarise(infra: BenchInfra, target: Target, warm: autocannon.Res
     timeouts: sum(results.map((r) => r.timeouts)),
     okIncludingWarmup: ok + (warm?.['2xx'] ?? 0),
     badIncludingWarmup: sum(results.map((r) => bad(r))) + bad(warm),
-    jobsInRedis: await jobsIn(infra.redisUrl, target.queue),
+    jobsInRedis: await jobsIn(target.redisUrl, target.queue),
     aofRewritesDuringRun: sum(segments.map((s) => s.rewrites)),
     cpu: { server: perRequest('server'), redis: perRequest('redis'), postgres: perRequest('postgres'), autocannon: perRequest('autocannon') },
   };
@@ -152,6 +182,7 @@ async function main(): Promise<void> {
   const infra = await startInfra('trigger');
   const children: ChildProcess[] = [];
   try {
+    await setBotQuota(infra.databaseUrl, infra.seed.botId, BENCH_QUOTA_PER_MINUTE);
     const machine = await describeMachine(infra);
     const gatewayPort = await freePort();
     const baselinePort = await freePort();
@@ -167,21 +198,26 @@ async function main(): Promise<void> {
     children.push(baseline);
     await waitHealthy(`http://127.0.0.1:${gatewayPort}/health`, gateway);
     await waitHealthy(`http://127.0.0.1:${baselinePort}/health`, baseline);
+    const compared: Target[] = [];
+    for (const [i, script] of (process.env.BENCH_COMPARE_GATEWAY ?? '').split(',').filter(Boolean).entries()) {
+      const port = await freePort();
+      const redisUrl = `${infra.redisUrl.replace(/\/\d*$/, '')}/${i + 1}`;
+      const other = startNode([...profile(`compared-${i + 1}`), script], { ...infra.env, REDIS_URL: redisUrl, PORT: String(port) });
+      children.push(other);
+      await waitHealthy(`http://127.0.0.1:${port}/health`, other);
+      compared.push({ name: `compared gateway ${i + 1} (${script})`, url: `http://127.0.0.1:${port}${PATH}?bot=${infra.seed.botId}`, queue: QueueNames.carouselDispatch, redisUrl, pid: other.pid! });
+    }
 
     const { seed } = infra;
     const query = `?bot=${seed.botId}`;
     const headers = { 'content-type': 'application/json', 'x-api-key': seed.apiKey };
     const body = JSON.stringify(carouselBody(seed));
     // Same request bytes to both (the baseline ignores the key and the query).
-    const [base, gw] = await measureInTurns(
-      infra,
-      [
-        { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}${query}`, queue: BASELINE_QUEUE, pid: baseline.pid! },
-        { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}${query}`, queue: QueueNames.carouselDispatch, pid: gateway.pid! },
-      ],
-      headers,
-      body,
-    );
+    const targets: Target[] = [
+      { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}${query}`, queue: BASELINE_QUEUE, redisUrl: infra.redisUrl, pid: baseline.pid! },
+      { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}${query}`, queue: QueueNames.carouselDispatch, redisUrl: infra.redisUrl, pid: gateway.pid! },
+    ];
+    const [base, gw, ...others] = await measureInTurns(infra, [...targets, ...compared], headers, body);
 
     const ratio = gw.reqPerSec / base.reqPerSec;
     const row = (label: string, r: Run) =>
@@ -189,7 +225,7 @@ async function main(): Promise<void> {
     const cpuRow = (label: string, r: Run) =>
       `| ${label} | ${fmt(r.cpu.server)} | ${fmt(r.cpu.redis)} | ${fmt(r.cpu.postgres)} | ${fmt(r.cpu.autocannon)} |`;
     const notes: string[] = [];
-    for (const r of [base, gw]) {
+    for (const r of [base, gw, ...others]) {
       if (r.aofRewritesDuringRun > 0) notes.push(`- Redis rewrote its AOF ${r.aofRewritesDuringRun}× during the ${r.target.name} run.`);
       if (r.errors + r.timeouts > 0) notes.push(`- ${r.target.name}: ${r.errors} connection errors, ${r.timeouts} timeouts.`);
     }
@@ -200,14 +236,16 @@ async function main(): Promise<void> {
       '',
       `Machine: ${machineLine(machine)}.`,
       `Load: autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s measured per server in ${ROUNDS} turns of ${SECONDS / ROUNDS} s (baseline, gateway, baseline, ...); ` +
-        `the same 3-card trigger body to both; gateway = one built process (dist/apps/gateway/src/main.js)${process.env.BENCH_CPU_PROF ? ' with --cpu-prof' : ''}.`,
+        `the same 3-card trigger body to both${IDEMPOTENCY ? ', each request with an Idempotency-Key of its own' : ', no Idempotency-Key'}; ` +
+        `the bot's trigger quota checked on every trigger (${fmt(BENCH_QUOTA_PER_MINUTE)}/min, never reached); gateway = one built process (dist/apps/gateway/src/main.js)${process.env.BENCH_CPU_PROF ? ' with --cpu-prof' : ''}.`,
       '',
       '| Server | req/s (avg) | p50 ms | p99 ms | non-2xx | requests |',
       '|---|---:|---:|---:|---:|---:|',
       row('Fastify + BullMQ `queue.add` (baseline)', base),
       row('Gateway `POST /api/engagements/notifications/v2/push`', gw),
+      ...others.map((r) => row(r.target.name, r)),
       '',
-      `**Ratio gateway / baseline: ${ratio.toFixed(2)}** (target ≥ 0.8).`,
+      `**Ratio gateway / baseline: ${ratio.toFixed(2)}** (target ≥ 0.85).`,
       '',
       'CPU time per 2xx answer during the measured run (µs; from /proc, all threads of each process):',
       '',
@@ -215,6 +253,7 @@ async function main(): Promise<void> {
       '|---|---:|---:|---:|---:|',
       cpuRow('baseline', base),
       cpuRow('gateway', gw),
+      ...others.map((r) => cpuRow(r.target.name, r)),
       '',
       `Jobs in Redis after the runs: gateway ${fmt(gw.jobsInRedis)} for ${fmt(gw.okIncludingWarmup)} 2xx answers (warm-up included), ` +
         `baseline ${fmt(base.jobsInRedis)} for ${fmt(base.okIncludingWarmup)}.`,

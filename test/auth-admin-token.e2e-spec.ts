@@ -1,12 +1,10 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { UserService } from '@platform/accounts';
 import { BotRepository } from '@platform/database';
-import { SeededAdmin, advanceClock, createTestEnv, seedBotAdmin } from '@platform/testing';
+import { SeededAdmin, advanceClock, seedBotAdmin } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 describe('bot administrators: login, refresh, logout and AdminTokenGuard', () => {
-  let gateway: NestFastifyApplication;
-  let url: string;
+  const stack = useStack({ env: { AUTH_ACCESS_TOKEN_TTL_SECONDS: '60', TRUST_PROXY: 'true' } });
   let botId: string;
   let admin: SeededAdmin;
   let ipCounter = 0;
@@ -14,19 +12,13 @@ describe('bot administrators: login, refresh, logout and AdminTokenGuard', () =>
   const ip = () => `198.51.100.${++ipCounter}`;
 
   beforeAll(async () => {
-    gateway = await createGateway(await createTestEnv({ AUTH_ACCESS_TOKEN_TTL_SECONDS: '60', TRUST_PROXY: 'true' }));
-    url = await listenGateway(gateway);
-    botId = (await gateway.get(BotRepository, { strict: false }).create('admin bot')).id;
-    admin = await seedBotAdmin(gateway, botId);
+    botId = (await stack.gateway.get(BotRepository, { strict: false }).create('admin bot')).id;
+    admin = await seedBotAdmin(stack.gateway, botId);
   });
 
-  afterAll(async () => {
-    await gateway?.close();
-  });
-
-  const listKeys = (headers: Record<string, string>, bot = botId) => fetch(`${url}/v1/bots/${bot}/api-keys`, { headers });
+  const listKeys = (headers: Record<string, string>, bot = botId) => fetch(`${stack.url}/v1/bots/${bot}/api-keys`, { headers });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${url}${path}`, {
+    fetch(`${stack.url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': ip(), ...headers },
       body: JSON.stringify(body),
@@ -75,7 +67,7 @@ describe('bot administrators: login, refresh, logout and AdminTokenGuard', () =>
     });
 
     it('an API key of the bot is not an admin token', async () => {
-      const created = await (await fetch(`${url}/v1/bots/${botId}/api-keys`, {
+      const created = await (await fetch(`${stack.url}/v1/bots/${botId}/api-keys`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },
         body: JSON.stringify({ name: 'not an admin token' }),
@@ -85,9 +77,9 @@ describe('bot administrators: login, refresh, logout and AdminTokenGuard', () =>
     });
 
     it('an expired token', async () => {
-      const other = await seedBotAdmin(gateway, botId);
+      const other = await seedBotAdmin(stack.gateway, botId);
       expect((await listKeys({ 'x-auth-token': other.accessToken })).status).toBe(200);
-      const restore = advanceClock(gateway, 61_000);
+      const restore = advanceClock(stack.gateway, 61_000);
       try {
         expect((await listKeys({ 'x-auth-token': other.accessToken })).status).toBe(401);
       } finally {
@@ -96,7 +88,7 @@ describe('bot administrators: login, refresh, logout and AdminTokenGuard', () =>
     });
 
     it('a token after logout', async () => {
-      const other = await seedBotAdmin(gateway, botId);
+      const other = await seedBotAdmin(stack.gateway, botId);
       const out = await post('/v1/auth/logout', {}, { 'x-auth-token': other.accessToken });
       expect(out.status).toBe(200);
       expect((await listKeys({ 'x-auth-token': other.accessToken })).status).toBe(401);
@@ -107,29 +99,29 @@ describe('bot administrators: login, refresh, logout and AdminTokenGuard', () =>
 
   describe('403', () => {
     it.each(['developer', 'viewer'] as const)('a %s of the bot on an admin route', async (role) => {
-      const user = await seedBotAdmin(gateway, botId, role);
+      const user = await seedBotAdmin(stack.gateway, botId, role);
       const res = await listKeys({ 'x-auth-token': user.accessToken });
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ message: expect.stringMatching(/admin role/), status: 'error' });
     });
 
     it('an admin of another bot', async () => {
-      const otherBot = (await gateway.get(BotRepository, { strict: false }).create('other')).id;
-      const otherAdmin = await seedBotAdmin(gateway, otherBot);
+      const otherBot = (await stack.gateway.get(BotRepository, { strict: false }).create('other')).id;
+      const otherAdmin = await seedBotAdmin(stack.gateway, otherBot);
       expect((await listKeys({ 'x-auth-token': otherAdmin.accessToken }, otherBot)).status).toBe(200);
       expect((await listKeys({ 'x-auth-token': otherAdmin.accessToken })).status).toBe(403);
     });
 
     it('a user whose role was lowered after login', async () => {
-      const user = await seedBotAdmin(gateway, botId);
+      const user = await seedBotAdmin(stack.gateway, botId);
       expect((await listKeys({ 'x-auth-token': user.accessToken })).status).toBe(200);
-      await gateway.get(UserService, { strict: false }).setRole(user.userId, botId, 'viewer');
+      await stack.gateway.get(UserService, { strict: false }).setRole(user.userId, botId, 'viewer');
       expect((await listKeys({ 'x-auth-token': user.accessToken })).status).toBe(403);
     });
   });
 
   it('refresh rotates: the new pair works, the old refresh token is refused and its reuse ends the session', async () => {
-    const user = await seedBotAdmin(gateway, botId);
+    const user = await seedBotAdmin(stack.gateway, botId);
     const res = await post('/v1/auth/refresh', { refresh_token: user.refreshToken });
     expect(res.status).toBe(200);
     const pair = await res.json();
@@ -142,7 +134,7 @@ describe('bot administrators: login, refresh, logout and AdminTokenGuard', () =>
   });
 
   it('throttles login per account with 429 and Retry-After, whatever the address', async () => {
-    const user = await seedBotAdmin(gateway, botId);
+    const user = await seedBotAdmin(stack.gateway, botId);
     const limit = 10; // AUTH_RATE_LIMIT_PER_ACCOUNT default
     for (let i = 0; i < limit; i++) {
       expect((await post('/v1/auth/login', { email: user.email, password: 'wrong password!' })).status).toBe(401);

@@ -1,34 +1,24 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { runCli } from '../apps/cli/src/run-cli.js';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { BotRepository } from '@platform/database';
-import { createTestEnv, oauthPost } from '@platform/testing';
+import { oauthPost } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 /** Operator commands: the first administrator of a bot, and OAuth clients. */
 describe('CLI: admin create / admin role / oauth-client', () => {
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let url: string;
+  const stack = useStack();
   let botId: string;
 
   beforeAll(async () => {
-    env = await createTestEnv();
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    botId = (await gateway.get(BotRepository, { strict: false }).create('cli bot')).id;
-  });
-
-  afterAll(async () => {
-    await gateway?.close();
+    botId = (await stack.gateway.get(BotRepository, { strict: false }).create('cli bot')).id;
   });
 
   async function cli(...argv: string[]) {
     const lines: string[] = [];
-    const code = await runCli(argv, (l) => lines.push(l), env);
+    const code = await runCli(argv, (l) => lines.push(l), stack.env);
     return { code, lines };
   }
   const login = (email: string, password: string) =>
-    fetch(`${url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    fetch(`${stack.url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
 
   it('admin create prints a generated password once; it logs in and administers the bot', async () => {
     const { code, lines } = await cli('admin', 'create', '--bot', botId, '--email', 'Owner@Example.com');
@@ -39,7 +29,7 @@ describe('CLI: admin create / admin role / oauth-client', () => {
     const res = await login('owner@example.com', password);
     expect(res.status).toBe(200);
     const { access_token } = await res.json();
-    expect((await fetch(`${url}/v1/bots/${botId}/api-keys`, { headers: { 'x-auth-token': access_token } })).status).toBe(200);
+    expect((await fetch(`${stack.url}/v1/bots/${botId}/api-keys`, { headers: { 'x-auth-token': access_token } })).status).toBe(200);
   });
 
   it('admin create --password-env reads the password and does not print it', async () => {
@@ -71,7 +61,7 @@ describe('CLI: admin create / admin role / oauth-client', () => {
   it('admin role changes what the user may do', async () => {
     const { lines } = await cli('admin', 'create', '--bot', botId, '--email', 'dev@example.com', '--role', 'developer');
     const { access_token } = await (await login('dev@example.com', lines[lines.length - 1])).json();
-    const keys = () => fetch(`${url}/v1/bots/${botId}/api-keys`, { headers: { 'x-auth-token': access_token } }).then((r) => r.status);
+    const keys = () => fetch(`${stack.url}/v1/bots/${botId}/api-keys`, { headers: { 'x-auth-token': access_token } }).then((r) => r.status);
     expect(await keys()).toBe(403);
     expect((await cli('admin', 'role', '--bot', botId, '--email', 'dev@example.com', '--role', 'admin')).code).toBe(0);
     expect(await keys()).toBe(200);
@@ -88,7 +78,7 @@ describe('CLI: admin create / admin role / oauth-client', () => {
     const secret = lines[lines.length - 1];
     expect(secret).toMatch(/^bcs_/);
     // Authenticated (the bad code is the only problem) vs not authenticated.
-    const ok = await oauthPost(url, '/oauth/token', { grant_type: 'authorization_code', code: 'bac_x', redirect_uri: 'https://partner.example/cb' }, { basic: { id: clientId, secret } });
+    const ok = await oauthPost(stack.url, '/oauth/token', { grant_type: 'authorization_code', code: 'bac_x', redirect_uri: 'https://partner.example/cb' }, { basic: { id: clientId, secret } });
     expect((await ok.json()).error).toBe('invalid_grant');
 
     const listed = await cli('oauth-client', 'list', '--bot', botId);
@@ -96,7 +86,7 @@ describe('CLI: admin create / admin role / oauth-client', () => {
     expect(listed.lines.join('\n')).not.toContain(secret);
     const id = listed.lines.find((l) => l.includes(clientId))!.split(/\s+/)[0];
     expect((await cli('oauth-client', 'revoke', '--bot', botId, '--id', id)).code).toBe(0);
-    const after = await oauthPost(url, '/oauth/token', { grant_type: 'authorization_code', code: 'bac_x', redirect_uri: 'https://partner.example/cb' }, { basic: { id: clientId, secret } });
+    const after = await oauthPost(stack.url, '/oauth/token', { grant_type: 'authorization_code', code: 'bac_x', redirect_uri: 'https://partner.example/cb' }, { basic: { id: clientId, secret } });
     expect((await after.json()).error).toBe('invalid_client');
     expect((await cli('oauth-client', 'create', '--bot', botId, '--name', 'x', '--type', 'public', '--redirect-uris', 'http://evil.example/cb')).code).toBe(2);
   });

@@ -1,56 +1,39 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
 import { MessageRepository } from '@platform/database';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, createTestEnv, seedCarouselBot, testQueue, triggerCarousel, until } from '@platform/testing';
+import { testQueue, triggerCarousel, until } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 /** Nothing is lost when a worker dies mid-job, and a message that reached a final state is never sent again. */
 describe('carousel dispatch: worker crash recovery and no double sends', () => {
   const cloud = new WhatsAppCloudSandbox();
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let url: string;
-  let seed: SeededBot;
+  const stack = useStack({ cloud, seed: true, env: { WHATSAPP_BACKOFF_MS: '20', WORKER_LOCK_MS: '1000' } });
   let child: ChildProcess | undefined;
   let worker: NestFastifyApplication | undefined;
 
-  beforeAll(async () => {
-    env = await createTestEnv({
-      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
-      WHATSAPP_BACKOFF_MS: '20',
-      WORKER_LOCK_MS: '1000',
-      WORKER_HEALTH_PORT: '0',
-    });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    seed = await seedCarouselBot(gateway);
-  });
-
-  afterAll(async () => {
+  stack.defer(async () => {
     child?.kill('SIGKILL');
     await worker?.close();
-    await gateway?.close();
-    await cloud.close();
   });
 
   it('a worker process killed (SIGKILL) mid-send: the job is recovered and the message is sent', async () => {
     // The built worker runs as a real process; the provider never answers its request, then the process dies.
     cloud.reply({ hang: true });
     child = spawn(process.execPath, ['dist/apps/channel-worker/src/main.js'], {
-      env: { ...process.env, ...env, WHATSAPP_TIMEOUT_MS: '60000' },
+      env: { ...process.env, ...stack.env, WHATSAPP_TIMEOUT_MS: '60000' },
       stdio: 'ignore',
     });
-    const msgId = await triggerCarousel(url, seed);
+    const msgId = await triggerCarousel(stack.url, stack.seed);
     await until(async () => (cloud.messages.length === 1 ? true : undefined));
     child.kill('SIGKILL');
 
-    worker = await createChannelWorker(env);
-    const messages = gateway.get(MessageRepository);
+    worker = await createChannelWorker(stack.env);
+    const messages = stack.gateway.get(MessageRepository);
     const final = await until(async () => {
-      const m = await messages.findForBot(seed.botId, msgId);
+      const m = await messages.findForBot(stack.seed.botId, msgId);
       return m && (m.status === 'sent' || m.status === 'failed') ? m : undefined;
     });
     expect(final.status).toBe('sent');
@@ -59,19 +42,19 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
   }, 40_000);
 
   it('a job delivered again for a message already sent does not send it twice', async () => {
-    worker ??= await createChannelWorker(env);
-    const msgId = await triggerCarousel(url, seed);
-    const messages = gateway.get(MessageRepository);
-    await until(async () => ((await messages.findForBot(seed.botId, msgId))?.status === 'sent' ? true : undefined));
+    worker ??= await createChannelWorker(stack.env);
+    const msgId = await triggerCarousel(stack.url, stack.seed);
+    const messages = stack.gateway.get(MessageRepository);
+    await until(async () => ((await messages.findForBot(stack.seed.botId, msgId))?.status === 'sent' ? true : undefined));
     const sentBefore = cloud.messages.length;
 
-    const queue = testQueue<CarouselDispatchJob>(QueueNames.carouselDispatch, env);
+    const queue = testQueue<CarouselDispatchJob>(QueueNames.carouselDispatch, stack.env);
     const original = await queue.getJob(msgId);
     const again = await queue.add('send', original!.data);
     await until(async () => ((await again.getState()) === 'completed' ? true : undefined));
     await queue.close();
 
     expect(cloud.messages.length).toBe(sentBefore);
-    expect((await messages.findForBot(seed.botId, msgId))?.attempts).toBe(1);
+    expect((await messages.findForBot(stack.seed.botId, msgId))?.attempts).toBe(1);
   }, 30_000);
 });

@@ -3,10 +3,10 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { MessageStatusResponse, QueueNames } from '@platform/contracts';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, createTestEnv, messageStatus, seedCarouselBot, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
+import { messageStatus, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 /**
  * A message whose job stalls more often than WORKER_MAX_STALLED_COUNT allows (its worker process keeps
@@ -14,43 +14,33 @@ import { SeededBot, createTestEnv, messageStatus, seedCarouselBot, triggerCarous
  */
 describe('carousel dispatch: a job that stalls too often fails its message', () => {
   const cloud = new WhatsAppCloudSandbox();
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let url: string;
-  let seed: SeededBot;
+  const stack = useStack({
+    cloud,
+    seed: true,
+    env: {
+      WORKER_LOCK_MS: '1000',
+      WORKER_MAX_STALLED_COUNT: '0', // the first stall fails the job
+    },
+  });
   let child: ChildProcess | undefined;
   let worker: NestFastifyApplication | undefined;
 
-  beforeAll(async () => {
-    env = await createTestEnv({
-      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
-      WORKER_LOCK_MS: '1000',
-      WORKER_MAX_STALLED_COUNT: '0', // the first stall fails the job
-      WORKER_HEALTH_PORT: '0',
-    });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    seed = await seedCarouselBot(gateway);
-  });
-
-  afterAll(async () => {
+  stack.defer(async () => {
     child?.kill('SIGKILL');
     await worker?.close();
-    await gateway?.close();
-    await cloud.close();
   });
 
-  const status = (msgId: string) => messageStatus(url, seed, msgId);
+  const status = (msgId: string) => messageStatus(stack.url, stack.seed, msgId);
 
   /** Triggers a message, lets a built worker process take it (the Cloud API never answers), then kills the process. */
   async function stallOnce(): Promise<string> {
     cloud.reply({ hang: true });
     const sent = cloud.messages.length;
     child = spawn(process.execPath, ['dist/apps/channel-worker/src/main.js'], {
-      env: { ...process.env, ...env, WHATSAPP_TIMEOUT_MS: '60000' },
+      env: { ...process.env, ...stack.env, WHATSAPP_TIMEOUT_MS: '60000' },
       stdio: 'ignore',
     });
-    const msgId = await triggerCarousel(url, seed);
+    const msgId = await triggerCarousel(stack.url, stack.seed);
     await until(async () => (cloud.messages.length === sent + 1 ? true : undefined));
     child.kill('SIGKILL');
     return msgId;
@@ -67,8 +57,8 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     const msgId = await stallOnce();
     expect((await status(msgId)).status).toBe('processing');
 
-    worker = await createChannelWorker(env);
-    expectStalledFailure(await waitForMessageStatus(url, seed, msgId, ['failed', 'sent'], 15_000));
+    worker = await createChannelWorker(stack.env);
+    expectStalledFailure(await waitForMessageStatus(stack.url, stack.seed, msgId, ['failed', 'sent'], 15_000));
     await new Promise((r) => setTimeout(r, 300));
     expect(cloud.messages).toHaveLength(1);
   }, 40_000);
@@ -79,7 +69,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     const msgId = await stallOnce();
 
     // A bare BullMQ worker (not ours) fails the job for stalling; nothing settles the message.
-    const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+    const connection = new Redis(stack.env.REDIS_URL, { maxRetriesPerRequest: null });
     const bare = new Worker(QueueNames.carouselDispatch, async () => Promise.reject(new Error('not expected to run')), {
       connection,
       lockDuration: 1000,
@@ -98,8 +88,8 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     connection.disconnect();
     expect((await status(msgId)).status).toBe('processing');
 
-    worker = await createChannelWorker(env);
-    expectStalledFailure(await waitForMessageStatus(url, seed, msgId, ['failed', 'sent'], 15_000));
+    worker = await createChannelWorker(stack.env);
+    expectStalledFailure(await waitForMessageStatus(stack.url, stack.seed, msgId, ['failed', 'sent'], 15_000));
     expect(cloud.messages).toHaveLength(2);
   }, 40_000);
 });

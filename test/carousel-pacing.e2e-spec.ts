@@ -52,8 +52,12 @@ describe('carousel dispatch: per-sender pacing across worker processes', () => {
       workers.push(spawn(process.execPath, ['dist/apps/channel-worker/src/main.js'], { env: { ...process.env, ...env, WORKER_HEALTH_PORT: String(port) }, stdio: 'ignore' }));
     }
     // every worker takes jobs before the first message is queued
-    await until(async () => ((await Promise.all(healthUrls.map((u) => fetch(u).then((r) => r.ok, () => false)))).every(Boolean) ? true : undefined), 60_000, 'workers healthy');
-  }, 90_000);
+    await until(async () => {
+      const exited = workers.find((w) => w.exitCode !== null);
+      if (exited) throw new Error(`a worker exited with code ${exited.exitCode} before it was healthy`);
+      return (await Promise.all(healthUrls.map((u) => fetch(u).then((r) => r.ok, () => false)))).every(Boolean) ? true : undefined;
+    }, 120_000, 'workers healthy'); // three Node processes starting at once on a busy two-core host can take a minute
+  }, 150_000);
 
   afterAll(async () => {
     for (const w of workers) w.kill('SIGKILL');
@@ -62,22 +66,25 @@ describe('carousel dispatch: per-sender pacing across worker processes', () => {
     await cloud.close();
   }, 60_000);
 
-  // Known defect: pacing is decided before the claim and catalog read, so on a clean CI host some
-  // seconds see up to 23 sends at a cap of 20. Re-enable once the pace is taken right before the send.
-  it.skip(`${PACED} messages at ${RATE}/s: no second over ${RATE} at the Cloud API; the other number's messages go first`, async () => {
-    // queued as the gateway queues them, the other number's messages last
-    const job = (senderId: string) => {
+  it(`${PACED} messages at ${RATE}/s: no second over ${RATE} at the Cloud API; the other number's messages go first`, async () => {
+    // queued as the gateway queues them, the other number's messages last; one recipient per message,
+    // so each arrival names its message
+    const job = (senderId: string, i: number) => {
       const messageId = randomUUID();
-      const data: CarouselDispatchJob = { messageId, botId: seed.botId, templateId: seed.templateId, senderId, channel: 'whatsapp', recipient: '919876543210', cards: CARDS };
+      const recipient = `9198765${String(i).padStart(5, '0')}`;
+      const data: CarouselDispatchJob = { messageId, botId: seed.botId, templateId: seed.templateId, senderId, channel: 'whatsapp', recipient, cards: CARDS };
       return { name: 'send' as const, data, opts: { jobId: messageId, attempts: 5, backoff: { type: 'exponential', delay: 2000 } } };
     };
-    await queue.addBulk([...Array.from({ length: PACED }, () => job(pacedSenderId)), ...Array.from({ length: OTHER }, () => job(otherSenderId))]);
+    await queue.addBulk([...Array.from({ length: PACED }, (_, i) => job(pacedSenderId, i)), ...Array.from({ length: OTHER }, (_, i) => job(otherSenderId, PACED + i))]);
 
-    await until(async () => (cloud.arrivals.length >= PACED + OTHER ? true : undefined), 60_000, 'every message sent');
+    // every message, each counted once here; a send repeated (its answer timed out on a starved host,
+    // say) is another arrival, and counts against the rate below like any other
+    const delivered = () => new Set(cloud.arrivals.map((a) => a.to)).size;
+    await until(async () => (delivered() >= PACED + OTHER ? true : undefined), 60_000, 'every message sent');
     const paced = cloud.arrivals.filter((a) => a.phoneNumberId === seed.phoneNumberId);
     const other = cloud.arrivals.filter((a) => a.phoneNumberId === otherPhoneNumberId);
-    expect(paced).toHaveLength(PACED);
-    expect(other).toHaveLength(OTHER);
+    expect(new Set(paced.map((a) => a.to)).size).toBe(PACED);
+    expect(new Set(other.map((a) => a.to)).size).toBe(OTHER);
 
     const perSecond = new Map<number, number>();
     for (const a of paced) perSecond.set(Math.floor(a.at / 1000), (perSecond.get(Math.floor(a.at / 1000)) ?? 0) + 1);

@@ -1,12 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Redis } from 'ioredis';
-import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { runCli } from '../apps/cli/src/run-cli.js';
 import { DEFAULT_LIFECYCLE_STREAM_KEY } from '@platform/contracts';
 import { PostbackReceiver, WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, carouselBody, createTestEnv, seedBotAdmin, seedCarouselBot, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
+import { carouselBody, seedBotAdmin, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 const APP_SECRET = 'app-secret-for-tests';
 
@@ -24,45 +22,32 @@ function statusWebhook(wamid: string, status: string, extra: Record<string, unkn
 describe('carousel postbacks and the lifecycle stream: every status change reaches the integrator', () => {
   const cloud = new WhatsAppCloudSandbox();
   const receiver = new PostbackReceiver();
-  let gateway: NestFastifyApplication;
-  let worker: NestFastifyApplication;
-  let redis: Redis;
-  let url: string;
-  let seed: SeededBot;
-  let token: string;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    await receiver.listen();
-    env = await createTestEnv({
-      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
+  const stack = useStack({
+    cloud,
+    servers: [receiver],
+    worker: true,
+    seed: true,
+    env: {
       WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests',
       WHATSAPP_APP_SECRET: APP_SECRET,
-      WORKER_HEALTH_PORT: '0',
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', // the receiver is on loopback
       POSTBACK_BACKOFF_MS: '100',
-    });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    worker = await createChannelWorker(env);
-    seed = await seedCarouselBot(gateway);
-    token = (await seedBotAdmin(gateway, seed.botId)).accessToken;
-    redis = new Redis(env.REDIS_URL);
+    },
+  });
+  let redis: Redis;
+  let token: string;
+  stack.defer(() => redis?.disconnect());
+
+  beforeAll(async () => {
+    token = (await seedBotAdmin(stack.gateway, stack.seed.botId)).accessToken;
+    redis = new Redis(stack.env.REDIS_URL);
     // The consumer group exists before any message, so it sees every entry.
     await redis.xgroup('CREATE', DEFAULT_LIFECYCLE_STREAM_KEY, 'integrator', '$', 'MKSTREAM');
   });
 
-  afterAll(async () => {
-    redis?.disconnect();
-    await worker?.close();
-    await gateway?.close();
-    await cloud.close();
-    await receiver.close();
-  });
-
   const admin = (method: string, path: string, body?: unknown) =>
-    fetch(`${url}/v1/bots/${seed.botId}${path}`, {
+    fetch(`${stack.url}/v1/bots/${stack.seed.botId}${path}`, {
       method,
       headers: { 'x-auth-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -70,11 +55,11 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
 
   async function report(wamid: string, status: string, extra: Record<string, unknown> = {}) {
     const { body, signature } = statusWebhook(wamid, status, extra);
-    const res = await fetch(`${url}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body });
+    const res = await fetch(`${stack.url}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body });
     expect(res.status).toBe(200);
   }
 
-  const trigger = (config?: unknown) => triggerCarousel(url, seed, { ...carouselBody(seed), ...(config === undefined ? {} : { config }) });
+  const trigger = (config?: unknown) => triggerCarousel(stack.url, stack.seed, { ...carouselBody(stack.seed), ...(config === undefined ? {} : { config }) });
   const postbacksOf = (msgId: string) => receiver.delivered.filter((c) => c.body.messageId === msgId);
 
   it('the bot postback URL is set by an administrator; a signing secret comes with it once', async () => {
@@ -89,7 +74,7 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
     const customPayload = { orderId: 'A-17', tags: ['spring', 'promo'], nested: { n: 1.5, ok: true } };
     const msgId = await trigger({ postbackUrl: `${receiver.baseUrl}/per-trigger`, customPayload });
     const sent = await receiver.waitFor((c) => c.body.messageId === msgId && c.body.status === 'sent');
-    const { providerMessageId: wamid } = await waitForMessageStatus(url, seed, msgId, ['sent']);
+    const { providerMessageId: wamid } = await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent']);
     await report(wamid as string, 'delivered');
     await receiver.waitFor((c) => c.body.messageId === msgId && c.body.status === 'delivered');
     await report(wamid as string, 'read');
@@ -105,7 +90,7 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
         type: 'message.status',
         id: `${msgId}.${call.body.status}`,
         messageId: msgId,
-        botId: seed.botId,
+        botId: stack.seed.botId,
         status: call.body.status,
         timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
         error: null,
@@ -117,7 +102,7 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
 
   it("failed with Meta's code goes to the bot's URL when the trigger names none", async () => {
     const msgId = await trigger();
-    const { providerMessageId: wamid } = await waitForMessageStatus(url, seed, msgId, ['sent']);
+    const { providerMessageId: wamid } = await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent']);
     await report(wamid as string, 'failed', { errors: [{ code: 131026, title: 'Message undeliverable' }] });
     const [failed] = await receiver.waitFor((c) => c.body.messageId === msgId && c.body.status === 'failed');
     expect(failed.request.path).toBe('/bot-default');
@@ -165,7 +150,7 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
 
   it('the lifecycle stream carries every change; a consumer group reads and acknowledges them', async () => {
     const msgId = await trigger({ customPayload: { stream: true } });
-    const { providerMessageId: wamid } = await waitForMessageStatus(url, seed, msgId, ['sent']);
+    const { providerMessageId: wamid } = await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent']);
     await report(wamid as string, 'delivered');
     const seen: Array<Record<string, string>> = [];
     await until(async () => {
@@ -182,23 +167,23 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
     });
     const ours = seen.filter((e) => e.messageId === msgId);
     expect(ours.map((e) => e.status)).toEqual(['sent', 'delivered']);
-    expect(ours[0]).toEqual({ messageId: msgId, botId: seed.botId, status: 'sent', at: expect.any(String), errorCode: '', errorText: '', customPayload: '{"stream":true}' });
+    expect(ours[0]).toEqual({ messageId: msgId, botId: stack.seed.botId, status: 'sent', at: expect.any(String), errorCode: '', errorText: '', customPayload: '{"stream":true}' });
     expect(seen.some((e) => e.status === 'read')).toBe(true); // earlier tests' changes are there too
     const pending = (await redis.xpending(DEFAULT_LIFECYCLE_STREAM_KEY, 'integrator')) as [number, ...unknown[]];
     expect(pending[0]).toBe(0);
   });
 
   it('refuses a customPayload over 4 KB and a config that is not an object (400 naming the field)', async () => {
-    const big = await fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
+    const big = await fetch(`${stack.url}/api/engagements/notifications/v2/push?bot=${stack.seed.botId}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
-      body: JSON.stringify({ ...carouselBody(seed), config: { customPayload: { s: 'x'.repeat(4100) } } }),
+      headers: { 'content-type': 'application/json', 'x-api-key': stack.seed.apiKey },
+      body: JSON.stringify({ ...carouselBody(stack.seed), config: { customPayload: { s: 'x'.repeat(4100) } } }),
     });
     expect([big.status, (await big.json()).message]).toEqual([400, expect.stringContaining('config.customPayload')]);
-    const notObject = await fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
+    const notObject = await fetch(`${stack.url}/api/engagements/notifications/v2/push?bot=${stack.seed.botId}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
-      body: JSON.stringify({ ...carouselBody(seed), config: 'x' }),
+      headers: { 'content-type': 'application/json', 'x-api-key': stack.seed.apiKey },
+      body: JSON.stringify({ ...carouselBody(stack.seed), config: 'x' }),
     });
     expect([notObject.status, (await notObject.json()).message]).toEqual([400, expect.stringContaining('config')]);
   });
@@ -206,51 +191,45 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
   it('the CLI sets, shows, lists and replays; it refuses private addresses unless allowed', async () => {
     const cli = async (argv: string[], overrides: Record<string, string> = {}) => {
       const lines: string[] = [];
-      const code = await runCli(argv, (l) => lines.push(l), { ...env, ...overrides });
+      const code = await runCli(argv, (l) => lines.push(l), { ...stack.env, ...overrides });
       return { code, lines };
     };
-    const refused = await cli(['postback', 'set', '--bot', seed.botId, '--url', 'http://127.0.0.1:9/pb'], { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' });
+    const refused = await cli(['postback', 'set', '--bot', stack.seed.botId, '--url', 'http://127.0.0.1:9/pb'], { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' });
     expect(refused.code).toBe(2);
-    expect((await cli(['postback', 'set', '--bot', seed.botId, '--url', `${receiver.baseUrl}/from-cli`])).code).toBe(0);
-    expect((await cli(['postback', 'show', '--bot', seed.botId])).lines).toEqual([`url: ${receiver.baseUrl}/from-cli`, 'signing secret: set']);
+    expect((await cli(['postback', 'set', '--bot', stack.seed.botId, '--url', `${receiver.baseUrl}/from-cli`])).code).toBe(0);
+    expect((await cli(['postback', 'show', '--bot', stack.seed.botId])).lines).toEqual([`url: ${receiver.baseUrl}/from-cli`, 'signing secret: set']);
     const msgId = await trigger();
     await receiver.waitFor((c) => c.body.messageId === msgId && c.request.path === '/from-cli');
     const log = await until(async () => {
-      const out = await cli(['postback', 'log', '--bot', seed.botId, '--page-size', '100']);
+      const out = await cli(['postback', 'log', '--bot', stack.seed.botId, '--page-size', '100']);
       return out.lines.some((l) => l.startsWith(`${msgId}.sent `) && l.includes('delivered')) ? out : undefined;
     });
     expect(log.code).toBe(0);
-    expect(await cli(['postback', 'replay', '--bot', seed.botId, '--id', `${msgId}.sent`])).toEqual({ code: 0, lines: [`postback ${msgId}.sent queued again`] });
+    expect(await cli(['postback', 'replay', '--bot', stack.seed.botId, '--id', `${msgId}.sent`])).toEqual({ code: 0, lines: [`postback ${msgId}.sent queued again`] });
     await receiver.waitFor((c) => c.webhookId === `${msgId}.sent`, 2);
-    expect((await cli(['postback', 'replay', '--bot', seed.botId, '--id', 'nope'])).code).toBe(2);
+    expect((await cli(['postback', 'replay', '--bot', stack.seed.botId, '--id', 'nope'])).code).toBe(2);
   });
 
   describe('with WEBHOOK_ALLOW_PRIVATE_ADDRESSES off (the default)', () => {
-    let strict: NestFastifyApplication;
-    let strictUrl: string;
-    let strictSeed: SeededBot;
+    const strict = useStack({ seed: true, env: { WEBHOOK_ALLOW_HTTP: 'true' } });
     let strictToken: string;
 
     beforeAll(async () => {
-      strict = await createGateway(await createTestEnv({ WEBHOOK_ALLOW_HTTP: 'true' }));
-      strictUrl = await listenGateway(strict);
-      strictSeed = await seedCarouselBot(strict);
-      strictToken = (await seedBotAdmin(strict, strictSeed.botId)).accessToken;
+      strictToken = (await seedBotAdmin(strict.gateway, strict.seed.botId)).accessToken;
     });
-    afterAll(async () => strict?.close());
 
     it.each(['http://127.0.0.1:9/pb', 'http://10.1.2.3/pb', 'http://169.254.169.254/latest', 'http://[::1]:8080/pb', 'http://[::ffff:192.168.0.1]/pb', 'http://localhost/pb'])(
       'a trigger naming %s gets 400 naming config.postbackUrl; so does the admin API',
       async (postbackUrl) => {
-        const res = await fetch(`${strictUrl}/api/engagements/notifications/v2/push?bot=${strictSeed.botId}`, {
+        const res = await fetch(`${strict.url}/api/engagements/notifications/v2/push?bot=${strict.seed.botId}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-api-key': strictSeed.apiKey },
-          body: JSON.stringify({ ...carouselBody(strictSeed), config: { postbackUrl } }),
+          headers: { 'content-type': 'application/json', 'x-api-key': strict.seed.apiKey },
+          body: JSON.stringify({ ...carouselBody(strict.seed), config: { postbackUrl } }),
         });
         const body = await res.json();
         expect([res.status, body.status]).toEqual([400, 'error']);
         expect(body.message).toMatch(/^config\.postbackUrl must reach a public address/);
-        const put = await fetch(`${strictUrl}/v1/bots/${strictSeed.botId}/postback`, {
+        const put = await fetch(`${strict.url}/v1/bots/${strict.seed.botId}/postback`, {
           method: 'PUT',
           headers: { 'x-auth-token': strictToken, 'content-type': 'application/json' },
           body: JSON.stringify({ url: postbackUrl }),

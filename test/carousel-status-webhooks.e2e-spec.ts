@@ -4,13 +4,12 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { PrismaService } from '@platform/database';
 import { freePort } from '@platform/local-infra';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, createTestEnv, messageStatus, seedCarouselBot, triggerCarousel, waitForMessageStatus } from '@platform/testing';
+import { createTestEnv, messageStatus, triggerCarousel, waitForMessageStatus } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 const VERIFY_TOKEN = 'verify-token-for-tests';
 const APP_SECRET = 'app-secret-for-tests';
@@ -43,41 +42,23 @@ const isoOf = (unixSeconds: string) => new Date(Number(unixSeconds) * 1000).toIS
 
 describe('carousel status webhooks: Meta reports delivered / read / failed for sent messages', () => {
   const cloud = new WhatsAppCloudSandbox();
-  let gateway: NestFastifyApplication;
-  let worker: NestFastifyApplication;
-  let env: Record<string, string>;
-  let url: string;
-  let seed: SeededBot;
-
-  beforeAll(async () => {
-    env = await createTestEnv({
-      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
-      WHATSAPP_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN,
-      WHATSAPP_APP_SECRET: APP_SECRET,
-      WORKER_HEALTH_PORT: '0',
-    });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    worker = await createChannelWorker(env);
-    seed = await seedCarouselBot(gateway);
+  const stack = useStack({
+    cloud,
+    worker: true,
+    seed: true,
+    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN, WHATSAPP_APP_SECRET: APP_SECRET },
   });
 
-  afterAll(async () => {
-    await worker?.close();
-    await gateway?.close();
-    await cloud.close();
-  });
-
-  const status = (msgId: string) => messageStatus(url, seed, msgId);
-  const waitForStatus = (msgId: string, want: string) => waitForMessageStatus(url, seed, msgId, [want]);
+  const status = (msgId: string) => messageStatus(stack.url, stack.seed, msgId);
+  const waitForStatus = (msgId: string, want: string) => waitForMessageStatus(stack.url, stack.seed, msgId, [want]);
 
   /** Triggers a carousel and waits until the worker recorded it sent; its status and wamid. */
   async function sentMessage() {
-    const sent = await waitForStatus(await triggerCarousel(url, seed), 'sent');
+    const sent = await waitForStatus(await triggerCarousel(stack.url, stack.seed), 'sent');
     return { ...sent, sentAt: sent.sentAt as string, wamid: sent.providerMessageId as string };
   }
 
-  const post = (body: string, headers: Record<string, string> = { 'x-hub-signature-256': sign(body) }, base = url) =>
+  const post = (body: string, headers: Record<string, string> = { 'x-hub-signature-256': sign(body) }, base = stack.url) =>
     fetch(`${base}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
   async function report(...statuses: Status[]) {
@@ -122,7 +103,7 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
   it('many statuses in one POST are applied in one statement, each message to its furthest status', async () => {
     const [a, b, c] = [await sentMessage(), await sentMessage(), await sentMessage()];
     const t = seconds(c.sentAt);
-    const db = gateway.get(PrismaService, { strict: false });
+    const db = stack.gateway.get(PrismaService, { strict: false });
     const query = jest.spyOn(db, 'query');
     try {
       await report(
@@ -170,13 +151,13 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
 
     it('signed but not JSON: 400; other content types: 400 as on every route', async () => {
       expect((await post('not json')).status).toBe(400);
-      const res = await fetch(`${url}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
+      const res = await fetch(`${stack.url}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' });
       expect(res.status).toBe(400);
     });
   });
 
   describe('verification handshake', () => {
-    const handshake = (query: Record<string, string>) => fetch(`${url}/webhooks/whatsapp?${new URLSearchParams(query)}`);
+    const handshake = (query: Record<string, string>) => fetch(`${stack.url}/webhooks/whatsapp?${new URLSearchParams(query)}`);
 
     it('answers the challenge as text/plain when the verify token matches', async () => {
       const res = await handshake({ 'hub.mode': 'subscribe', 'hub.verify_token': VERIFY_TOKEN, 'hub.challenge': '1158201444' });
@@ -198,7 +179,7 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
   });
 
   it('the WhatsApp sandbox, given the webhook, reports each message delivered then read', async () => {
-    cloud.postStatusesTo({ url: `${url}/webhooks/whatsapp`, appSecret: APP_SECRET, delayMs: 300 });
+    cloud.postStatusesTo({ url: `${stack.url}/webhooks/whatsapp`, appSecret: APP_SECRET, delayMs: 300 });
     try {
       const m = await sentMessage();
       const read = await waitForStatus(m.msgId, 'read');
@@ -210,7 +191,7 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
   });
 
   it('Postgres unreachable: 500 with the database named, so Meta retries', async () => {
-    const down = await createGateway({ ...env, DATABASE_URL: 'postgresql://platform:x@127.0.0.1:1/platform' });
+    const down = await createGateway({ ...stack.env, DATABASE_URL: 'postgresql://platform:x@127.0.0.1:1/platform' });
     try {
       const body = JSON.stringify(notification([{ id: 'wamid.any', status: 'read', timestamp: '1750000000' }]));
       const res = await post(body, undefined, await listenGateway(down));
@@ -221,7 +202,7 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
   });
 
   it('both routes are described in the OpenAPI document (they are Fastify routes, outside the Swagger scanner)', async () => {
-    const doc = await (await fetch(`${url}/docs/openapi.json`)).json();
+    const doc = await (await fetch(`${stack.url}/docs/openapi.json`)).json();
     const ops = doc.paths['/webhooks/whatsapp'];
     expect(Object.keys(ops?.get?.responses ?? {})).toEqual(['200', '403', '404']);
     expect(ops?.post?.parameters).toEqual([expect.objectContaining({ name: 'x-hub-signature-256', in: 'header', required: true })]);
@@ -229,7 +210,7 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
   });
 
   it('not configured: both routes answer 404 saying so', async () => {
-    const { WHATSAPP_WEBHOOK_VERIFY_TOKEN: _t, WHATSAPP_APP_SECRET: _s, ...rest } = env;
+    const { WHATSAPP_WEBHOOK_VERIFY_TOKEN: _t, WHATSAPP_APP_SECRET: _s, ...rest } = stack.env;
     const plain = await createGateway(rest);
     try {
       const base = await listenGateway(plain);

@@ -1,54 +1,37 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { WhatsAppCloudSandbox, sandboxMessageTemplates } from '@platform/sandbox';
-import { SeededAdmin, SeededBot, createTestEnv, seedBotAdmin, seedCarouselBot, waitForMessageStatus } from '@platform/testing';
+import { SeededAdmin, seedBotAdmin, waitForMessageStatus } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 /** Carousel templates read from the bot's WhatsApp Business Account, and triggers checked and sent with their buttons. */
 describe('carousel templates synced from the Cloud API, triggers with buttons', () => {
   const cloud = new WhatsAppCloudSandbox();
-  let gateway: NestFastifyApplication;
-  let worker: NestFastifyApplication;
-  let url: string;
-  let seed: SeededBot;
+  const stack = useStack({ cloud, worker: true, seed: true, env: { WHATSAPP_BACKOFF_MS: '20', CATALOG_CACHE_MS: '0' } });
   let admin: SeededAdmin;
   let developer: SeededAdmin;
   const byName: Record<string, { id: string; status: string; cards: unknown; cardCount: number; cardHeaderFormat: string; source: string; bodyParameterCount: number }> = {};
 
   beforeAll(async () => {
-    const cloudUrl = await cloud.listen();
-    const env = await createTestEnv({ WHATSAPP_API_BASE_URL: `${cloudUrl}/v21.0`, WHATSAPP_BACKOFF_MS: '20', WORKER_HEALTH_PORT: '0', CATALOG_CACHE_MS: '0' });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    worker = await createChannelWorker(env);
-    seed = await seedCarouselBot(gateway);
-    admin = await seedBotAdmin(gateway, seed.botId, 'admin');
-    developer = await seedBotAdmin(gateway, seed.botId, 'developer');
-  });
-
-  afterAll(async () => {
-    await worker?.close();
-    await gateway?.close();
-    await cloud.close();
+    admin = await seedBotAdmin(stack.gateway, stack.seed.botId, 'admin');
+    developer = await seedBotAdmin(stack.gateway, stack.seed.botId, 'developer');
   });
 
   const call = (method: string, path: string, token: string, body?: unknown) =>
-    fetch(`${url}${path}`, {
+    fetch(`${stack.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const sync = (token = admin.accessToken) => call('POST', `/v1/bots/${seed.botId}/whatsapp/templates/sync`, token);
-  const listTemplates = async () => (await (await call('GET', `/v1/bots/${seed.botId}/whatsapp/templates`, admin.accessToken)).json()).templates;
+  const sync = (token = admin.accessToken) => call('POST', `/v1/bots/${stack.seed.botId}/whatsapp/templates/sync`, token);
+  const listTemplates = async () => (await (await call('GET', `/v1/bots/${stack.seed.botId}/whatsapp/templates`, admin.accessToken)).json()).templates;
   const trigger = (body: unknown) =>
-    fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
+    fetch(`${stack.url}/api/engagements/notifications/v2/push?bot=${stack.seed.botId}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
+      headers: { 'content-type': 'application/json', 'x-api-key': stack.seed.apiKey },
       body: JSON.stringify(body),
     });
   const summerBody = (cards: Array<Record<string, unknown>>) => ({
     userDetails: { number: '+919876543210' },
-    notification: { templateId: byName.demo_summer_carousel.id, type: 'whatsapp', sender: `+${seed.senderNumber}`, params: { bodyParameters: ['Ana'], cards } },
+    notification: { templateId: byName.demo_summer_carousel.id, type: 'whatsapp', sender: `+${stack.seed.senderNumber}`, params: { bodyParameters: ['Ana'], cards } },
   });
   const summerCard = (i: number, extra: Record<string, unknown> = {}) => ({
     media: { mediaLink: `https://cdn.example.com/${i}.jpg` },
@@ -64,8 +47,8 @@ describe('carousel templates synced from the Cloud API, triggers with buttons', 
   });
 
   it('reads every page of the account, stores the carousels and skips the rest; a second sync changes nothing', async () => {
-    const senders = (await (await call('GET', `/v1/bots/${seed.botId}/whatsapp/senders`, admin.accessToken)).json()).senders;
-    const patched = await call('PATCH', `/v1/bots/${seed.botId}/whatsapp/senders/${senders[0].id}`, admin.accessToken, { wabaId: '410000000000001' });
+    const senders = (await (await call('GET', `/v1/bots/${stack.seed.botId}/whatsapp/senders`, admin.accessToken)).json()).senders;
+    const patched = await call('PATCH', `/v1/bots/${stack.seed.botId}/whatsapp/senders/${senders[0].id}`, admin.accessToken, { wabaId: '410000000000001' });
     expect(patched.status).toBe(200);
     expect((await patched.json()).wabaId).toBe('410000000000001');
 
@@ -78,7 +61,7 @@ describe('carousel templates synced from the Cloud API, triggers with buttons', 
     const reads = cloud.requests.slice(before).filter((r) => r.method === 'GET');
     expect(reads.map((r) => r.path.split('?')[0])).toEqual(['/v21.0/410000000000001/message_templates', '/v21.0/410000000000001/message_templates']);
     expect(reads[1].path).toMatch(/[?&]after=/);
-    expect(reads[0].headers.authorization).toBe(`Bearer ${seed.accessToken}`);
+    expect(reads[0].headers.authorization).toBe(`Bearer ${stack.seed.accessToken}`);
 
     const again = await (await sync()).json();
     expect(again).toMatchObject({ created: 0, updated: 0, unchanged: 3, deleted: 0, skipped: 1 });
@@ -108,7 +91,7 @@ describe('carousel templates synced from the Cloud API, triggers with buttons', 
     const res = await trigger(summerBody([summerCard(1, { title: 'Summer', sku: 'A-1' }), summerCard(2), summerCard(3)]));
     expect(res.status).toBe(200);
     const { msgId } = await res.json();
-    expect(await waitForMessageStatus(url, seed, msgId, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
+    expect(await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'])).toMatchObject({ status: 'sent' });
     const sent = cloud.messages.slice(before);
     expect(sent).toHaveLength(1);
     expect((sent[0].body as { template: unknown }).template).toEqual({
@@ -163,7 +146,7 @@ describe('carousel templates synced from the Cloud API, triggers with buttons', 
 
     const manual = await trigger({
       userDetails: { number: '+919876543210' },
-      notification: { templateId: seed.templateId, type: 'whatsapp', sender: `+${seed.senderNumber}`, params: { cards: [1, 2, 3].map((i) => ({ media: { mediaLink: `https://cdn.example.com/${i}.jpg` } })) } },
+      notification: { templateId: stack.seed.templateId, type: 'whatsapp', sender: `+${stack.seed.senderNumber}`, params: { cards: [1, 2, 3].map((i) => ({ media: { mediaLink: `https://cdn.example.com/${i}.jpg` } })) } },
     });
     expect(manual.status).toBe(200);
   });

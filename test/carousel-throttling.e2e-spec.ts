@@ -1,11 +1,9 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Queue } from 'bullmq';
-import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { QueueNames } from '@platform/contracts';
 import { redisKey } from '@platform/queue';
 import { THROTTLING_REPLIES, WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, testQueue, testRedis, triggerCarousel, waitForMessageStatus } from '@platform/testing';
+import { carouselBody, testQueue, testRedis, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 /**
  * Meta's throttling answers (HTTP 400 with 130429, 131056, 80007, 4) delay the message and try again
@@ -13,38 +11,17 @@ import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, testQueue, tes
  */
 describe('carousel dispatch: Meta throttling answers', () => {
   const cloud = new WhatsAppCloudSandbox();
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let worker: NestFastifyApplication;
-  let url: string;
-  let seed: SeededBot;
+  const stack = useStack({ cloud, worker: true, seed: true, env: { WHATSAPP_BACKOFF_MS: '20', WHATSAPP_MAX_ATTEMPTS: '2', WHATSAPP_THROTTLE_RETRIES: '1' } });
   let queue: Queue;
   let recipientSeq = 100;
 
-  beforeAll(async () => {
-    env = await createTestEnv({
-      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
-      WHATSAPP_BACKOFF_MS: '20',
-      WHATSAPP_MAX_ATTEMPTS: '2',
-      WHATSAPP_THROTTLE_RETRIES: '1',
-      WORKER_HEALTH_PORT: '0',
-    });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    worker = await createChannelWorker(env);
-    seed = await seedCarouselBot(gateway);
-    queue = testQueue(QueueNames.carouselDispatch, env);
+  beforeAll(() => {
+    queue = testQueue(QueueNames.carouselDispatch, stack.env);
   });
-
-  afterAll(async () => {
-    await queue?.close();
-    await worker?.close();
-    await gateway?.close();
-    await cloud.close();
-  });
+  stack.defer(() => queue?.close());
 
   const newRecipient = () => `91987650${recipientSeq++}`;
-  const send = (recipient: string) => triggerCarousel(url, seed, carouselBody(seed, 3, `+${recipient}`));
+  const send = (recipient: string) => triggerCarousel(stack.url, stack.seed, carouselBody(stack.seed, 3, `+${recipient}`));
   const requestsTo = (recipient: string) => cloud.messages.filter((m) => (m.body as { to?: string }).to === recipient);
 
   it.each([
@@ -55,22 +32,23 @@ describe('carousel dispatch: Meta throttling answers', () => {
     const recipient = newRecipient();
     cloud.replyTo(recipient, { ...THROTTLING_REPLIES[code], retryAfterSeconds: 1 });
     const msgId = await send(recipient);
-    const final = await waitForMessageStatus(url, seed, msgId, ['sent', 'failed'], 20_000);
+    const final = await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'], 20_000);
     expect(final).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
     expect(requestsTo(recipient)).toHaveLength(2);
-    const job = await queue.getJob(msgId);
+    // the row says sent just before BullMQ completes the job that sent it
+    const job = await until(async () => ((await queue.getJob(msgId))?.finishedOn ? queue.getJob(msgId) : undefined), 10_000, 'job completed');
     expect(job?.attemptsMade).toBe(1); // the run that sent it; the throttled one is not counted
     expect(job?.data.throttles).toBe(1);
   }, 30_000);
 
   it("130429 slows the sender number's pacing down", async () => {
-    const redis = testRedis(env);
+    const redis = testRedis(stack.env);
     try {
       const recipient = newRecipient();
       cloud.replyTo(recipient, { ...THROTTLING_REPLIES[130429], retryAfterSeconds: 0 });
       const msgId = await send(recipient);
-      await waitForMessageStatus(url, seed, msgId, ['sent', 'failed'], 20_000);
-      expect(Number(await redis.hget(redisKey(env, `whatsapp-pace:{${seed.phoneNumberId}}`), 'factor'))).toBeLessThan(1);
+      await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'], 20_000);
+      expect(Number(await redis.hget(redisKey(stack.env, `whatsapp-pace:{${stack.seed.phoneNumberId}}`), 'factor'))).toBeLessThan(1);
     } finally {
       redis.disconnect();
     }
@@ -82,11 +60,11 @@ describe('carousel dispatch: Meta throttling answers', () => {
     cloud.replyTo(throttled, THROTTLING_REPLIES[131056]);
     const first = await send(throttled);
     const second = await send(other);
-    const otherFinal = await waitForMessageStatus(url, seed, second, ['sent', 'failed'], 20_000);
+    const otherFinal = await waitForMessageStatus(stack.url, stack.seed, second, ['sent', 'failed'], 20_000);
     expect(otherFinal.status).toBe('sent');
-    expect((await waitForMessageStatus(url, seed, first, ['processing', 'sent', 'failed'])).status).toBe('processing');
+    expect((await waitForMessageStatus(stack.url, stack.seed, first, ['processing', 'sent', 'failed'])).status).toBe('processing');
 
-    const final = await waitForMessageStatus(url, seed, first, ['sent', 'failed'], 20_000);
+    const final = await waitForMessageStatus(stack.url, stack.seed, first, ['sent', 'failed'], 20_000);
     expect(final).toMatchObject({ status: 'sent', attempts: 1 });
     expect(requestsTo(throttled)).toHaveLength(2);
     expect(Date.parse(final.sentAt!)).toBeGreaterThan(Date.parse(otherFinal.sentAt!));
@@ -97,7 +75,7 @@ describe('carousel dispatch: Meta throttling answers', () => {
     const limit = { ...THROTTLING_REPLIES[4], retryAfterSeconds: 0 };
     cloud.replyTo(recipient, limit, limit, limit, limit);
     const msgId = await send(recipient);
-    const final = await waitForMessageStatus(url, seed, msgId, ['sent', 'failed'], 20_000);
+    const final = await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'], 20_000);
     // one free throttle, then both attempts
     expect(final).toMatchObject({ status: 'failed', attempts: 2, lastError: { code: '4', text: 'Application request limit reached' } });
     expect(requestsTo(recipient)).toHaveLength(3);
@@ -107,7 +85,7 @@ describe('carousel dispatch: Meta throttling answers', () => {
     const recipient = newRecipient();
     cloud.replyTo(recipient, { status: 400, errorCode: 131026, errorMessage: 'Message undeliverable' });
     const msgId = await send(recipient);
-    const final = await waitForMessageStatus(url, seed, msgId, ['sent', 'failed'], 20_000);
+    const final = await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'], 20_000);
     expect(final).toMatchObject({ status: 'failed', attempts: 1, lastError: { code: '131026', text: 'Message undeliverable' } });
     expect(requestsTo(recipient)).toHaveLength(1);
   }, 30_000);

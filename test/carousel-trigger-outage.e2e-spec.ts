@@ -10,7 +10,7 @@ import { QueueNames } from '@platform/contracts';
 import { MessageRepository, migrate } from '@platform/database';
 import { LocalPostgres, LocalRedis, startLocalPostgres, startLocalRedis } from '@platform/local-infra';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, carouselBody, createTestEnv, seedCarouselBot } from '@platform/testing';
+import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, carouselJobCount } from '@platform/testing';
 
 /** Outages get a quick 500 with a clear body, lose nothing silently, and heal without a restart. */
 describe('carousel trigger when Redis or Postgres is down', () => {
@@ -62,12 +62,7 @@ describe('carousel trigger when Redis or Postgres is down', () => {
     return { status: res.status, body: await res.json(), ms: Date.now() - start };
   }
 
-  async function jobCount(): Promise<number> {
-    const queue = new Queue(QueueNames.carouselDispatch, { connection: { url: redis.url } });
-    const counts = await queue.getJobCounts('wait', 'delayed', 'active', 'completed', 'failed');
-    await queue.close();
-    return Object.values(counts).reduce((a, b) => a + b, 0);
-  }
+  const jobCount = () => carouselJobCount(redis.url);
 
   async function until(ok: () => Promise<boolean>, timeoutMs = 15_000) {
     const deadline = Date.now() + timeoutMs;

@@ -1,9 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { freePort } from '@platform/local-infra';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, createTestEnv, seedCarouselBot, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
+import { triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 /** Values only the gateway reads, each malformed: token lifetimes, rate limits, SDK sessions, bot webhook delivery. */
 const GATEWAY_ONLY_MALFORMED = {
@@ -33,27 +32,12 @@ function run(script: string, args: string[], env: Record<string, string>): { chi
  */
 describe('configuration: each app validates what it reads', () => {
   const cloud = new WhatsAppCloudSandbox();
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let url: string;
-  let seed: SeededBot;
+  const stack = useStack({ cloud, seed: true });
   const children: ChildProcess[] = [];
-
-  beforeAll(async () => {
-    env = await createTestEnv({ WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`, WORKER_HEALTH_PORT: '0' });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    seed = await seedCarouselBot(gateway);
-  });
-
-  afterAll(async () => {
-    await Promise.all(children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => (c.once('exit', r), c.kill('SIGKILL'))))));
-    await gateway?.close();
-    await cloud.close();
-  });
+  stack.defer(() => Promise.all(children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => (c.once('exit', r), c.kill('SIGKILL')))))));
 
   it('the gateway refuses to start, naming every malformed variable it reads, without a stack', async () => {
-    const { done } = run('dist/apps/gateway/src/main.js', [], { ...env, ...GATEWAY_ONLY_MALFORMED });
+    const { done } = run('dist/apps/gateway/src/main.js', [], { ...stack.env, ...GATEWAY_ONLY_MALFORMED });
     const { code, output } = await done;
     expect(code).toBe(1);
     expect(output).toContain('Invalid configuration:');
@@ -65,16 +49,16 @@ describe('configuration: each app validates what it reads', () => {
   }, 60_000);
 
   it('the channel worker starts with them and sends a carousel', async () => {
-    const { child } = run('dist/apps/channel-worker/src/main.js', [], { ...env, ...GATEWAY_ONLY_MALFORMED });
+    const { child } = run('dist/apps/channel-worker/src/main.js', [], { ...stack.env, ...GATEWAY_ONLY_MALFORMED });
     children.push(child);
-    const msgId = await triggerCarousel(url, seed);
-    await waitForMessageStatus(url, seed, msgId, ['sent'], 40_000);
+    const msgId = await triggerCarousel(stack.url, stack.seed);
+    await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent'], 40_000);
     expect(cloud.messages).toHaveLength(1);
   }, 60_000);
 
   it('the push service starts with them and answers /health', async () => {
     const port = await freePort();
-    const { child, done } = run('dist/apps/push-service/src/main.js', [], { ...env, ...GATEWAY_ONLY_MALFORMED, PUSH_SERVICE_HEALTH_PORT: String(port) });
+    const { child, done } = run('dist/apps/push-service/src/main.js', [], { ...stack.env, ...GATEWAY_ONLY_MALFORMED, PUSH_SERVICE_HEALTH_PORT: String(port) });
     children.push(child);
     let exited: Run | undefined;
     void done.then((r) => (exited = r));
@@ -91,8 +75,8 @@ describe('configuration: each app validates what it reads', () => {
   }, 60_000);
 
   it('the CLI runs with them', async () => {
-    const { code, output } = await run('dist/apps/cli/src/main.js', ['bot', 'list'], { ...env, ...GATEWAY_ONLY_MALFORMED }).done;
-    expect(output).toContain(seed.botId);
+    const { code, output } = await run('dist/apps/cli/src/main.js', ['bot', 'list'], { ...stack.env, ...GATEWAY_ONLY_MALFORMED }).done;
+    expect(output).toContain(stack.seed.botId);
     expect(code).toBe(0);
   }, 60_000);
 });

@@ -1,37 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { PrismaService } from '@platform/database';
-import { SeededBot, carouselBody, createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { carouselBody, seedBotAdmin, seedCarouselBot } from '@platform/testing';
 import { sqlRows } from './push-support.js';
+import { useStack } from './e2e-stack.js';
 
 /** The admin HTTP API the console is built on: cookie sessions, /v1/me, the message log, members, the console's files. */
 describe('console API: cookie sessions, account, message log, members, served console', () => {
-  let gateway: NestFastifyApplication;
-  let url: string;
-  let seed: SeededBot;
-  let env: Record<string, string>;
-
-  beforeAll(async () => {
-    env = await createTestEnv();
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    seed = await seedCarouselBot(gateway);
-  });
-
-  afterAll(async () => {
-    await gateway?.close();
-  });
+  const stack = useStack({ seed: true });
 
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  const get = (path: string, token: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const get = (path: string, token: string) => fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
   const cookieOf = (res: Response) => res.headers.get('set-cookie') ?? '';
   const pairOf = (setCookie: string) => setCookie.split(';')[0]!;
 
   describe('refresh token in an HttpOnly cookie', () => {
     it('login with refresh_token_in_cookie sets the cookie (HttpOnly, SameSite=Strict, Path=/v1/auth) and leaves the token out of the answer', async () => {
-      const admin = await seedBotAdmin(gateway, seed.botId);
+      const admin = await seedBotAdmin(stack.gateway, stack.seed.botId);
       const res = await post('/v1/auth/login', { email: admin.email, password: admin.password, refresh_token_in_cookie: true });
       expect(res.status).toBe(200);
       const body = await res.json();
@@ -42,7 +27,7 @@ describe('console API: cookie sessions, account, message log, members, served co
     });
 
     it('refresh reads the cookie, rotates it, and the old cookie is then refused and cleared', async () => {
-      const admin = await seedBotAdmin(gateway, seed.botId);
+      const admin = await seedBotAdmin(stack.gateway, stack.seed.botId);
       const login = await post('/v1/auth/login', { email: admin.email, password: admin.password, refresh_token_in_cookie: true });
       const first = pairOf(cookieOf(login));
 
@@ -61,9 +46,9 @@ describe('console API: cookie sessions, account, message log, members, served co
     });
 
     it('a cookie refresh needs a JSON body (no cross-site form posts); no cookie and no body token is 401 naming refresh_token', async () => {
-      const admin = await seedBotAdmin(gateway, seed.botId);
+      const admin = await seedBotAdmin(stack.gateway, stack.seed.botId);
       const login = await post('/v1/auth/login', { email: admin.email, password: admin.password, refresh_token_in_cookie: true });
-      const form = await fetch(`${url}/v1/auth/refresh`, {
+      const form = await fetch(`${stack.url}/v1/auth/refresh`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: pairOf(cookieOf(login)) },
         body: 'a=b',
@@ -75,7 +60,7 @@ describe('console API: cookie sessions, account, message log, members, served co
     });
 
     it('the JSON-body contract is unchanged: refresh_token in the body, answered in the body', async () => {
-      const admin = await seedBotAdmin(gateway, seed.botId);
+      const admin = await seedBotAdmin(stack.gateway, stack.seed.botId);
       const res = await post('/v1/auth/refresh', { refresh_token: admin.refreshToken });
       expect(res.status).toBe(200);
       expect(res.headers.get('set-cookie')).toBeNull();
@@ -83,7 +68,7 @@ describe('console API: cookie sessions, account, message log, members, served co
     });
 
     it('logout clears the cookie and ends the session', async () => {
-      const admin = await seedBotAdmin(gateway, seed.botId);
+      const admin = await seedBotAdmin(stack.gateway, stack.seed.botId);
       const login = await post('/v1/auth/login', { email: admin.email, password: admin.password, refresh_token_in_cookie: true });
       const cookie = pairOf(cookieOf(login));
       const { access_token } = await login.json();
@@ -96,16 +81,16 @@ describe('console API: cookie sessions, account, message log, members, served co
 
   describe('GET /v1/me', () => {
     it('names the user and the bots the token opens with the role on each', async () => {
-      await seedCarouselBot(gateway); // a bot the user has no role on: not listed
-      const admin = await seedBotAdmin(gateway, seed.botId, 'viewer');
+      await seedCarouselBot(stack.gateway); // a bot the user has no role on: not listed
+      const admin = await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer');
       const res = await get('/v1/me', admin.accessToken);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ userId: admin.userId, email: admin.email, bots: [{ id: seed.botId, name: 'test bot', role: 'viewer' }] });
+      expect(await res.json()).toEqual({ userId: admin.userId, email: admin.email, bots: [{ id: stack.seed.botId, name: 'test bot', role: 'viewer' }] });
     });
 
     it('refuses a missing token, an API key and an unknown token with 401', async () => {
-      expect((await fetch(`${url}/v1/me`)).status).toBe(401);
-      expect((await get('/v1/me', seed.apiKey)).status).toBe(401);
+      expect((await fetch(`${stack.url}/v1/me`)).status).toBe(401);
+      expect((await get('/v1/me', stack.seed.apiKey)).status).toBe(401);
       expect((await get('/v1/me', 'bat_unknown')).status).toBe(401);
     });
   });
@@ -115,9 +100,9 @@ describe('console API: cookie sessions, account, message log, members, served co
     const ids: string[] = [];
 
     beforeAll(async () => {
-      viewer = (await seedBotAdmin(gateway, seed.botId, 'viewer')).accessToken;
-      const db = gateway.get(PrismaService, { strict: false });
-      const sender = await db.channelSender.findFirstOrThrow({ where: { botId: seed.botId } });
+      viewer = (await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer')).accessToken;
+      const db = stack.gateway.get(PrismaService, { strict: false });
+      const sender = await db.channelSender.findFirstOrThrow({ where: { botId: stack.seed.botId } });
       const statuses = ['read', 'failed', 'sent', 'delivered', 'read'] as const;
       for (let i = 0; i < 30; i++) {
         const id = randomUUID();
@@ -125,8 +110,8 @@ describe('console API: cookie sessions, account, message log, members, served co
         await db.message.create({
           data: {
             id,
-            botId: seed.botId,
-            templateId: seed.templateId,
+            botId: stack.seed.botId,
+            templateId: stack.seed.templateId,
             senderId: sender.id,
             channel: 'whatsapp',
             recipient: i % 2 ? '919876543210' : '447700900123',
@@ -142,7 +127,7 @@ describe('console API: cookie sessions, account, message log, members, served co
     });
 
     const list = async (query: string, token = viewer) => {
-      const res = await get(`/v1/bots/${seed.botId}/messages${query}`, token);
+      const res = await get(`/v1/bots/${stack.seed.botId}/messages${query}`, token);
       return { status: res.status, body: await res.json() };
     };
 
@@ -179,27 +164,27 @@ describe('console API: cookie sessions, account, message log, members, served co
     });
 
     it('shows one message with its attempts, provider id, error and timestamps', async () => {
-      const res = await get(`/v1/bots/${seed.botId}/messages/${ids[1]}`, viewer);
+      const res = await get(`/v1/bots/${stack.seed.botId}/messages/${ids[1]}`, viewer);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ msgId: ids[1], status: 'failed', attempts: 1, providerMessageId: 'wamid.1', lastError: { code: '131026' } });
-      expect((await get(`/v1/bots/${seed.botId}/messages/${randomUUID()}`, viewer)).status).toBe(404);
+      expect((await get(`/v1/bots/${stack.seed.botId}/messages/${randomUUID()}`, viewer)).status).toBe(404);
     });
 
     it('is closed to members of other bots (403) and to API keys (401)', async () => {
-      const other = await seedCarouselBot(gateway);
-      const stranger = (await seedBotAdmin(gateway, other.botId)).accessToken;
+      const other = await seedCarouselBot(stack.gateway);
+      const stranger = (await seedBotAdmin(stack.gateway, other.botId)).accessToken;
       expect((await list('', stranger)).status).toBe(403);
-      expect((await list('', seed.apiKey)).status).toBe(401);
+      expect((await list('', stack.seed.apiKey)).status).toBe(401);
     });
   });
 
   describe('members: GET/PUT/DELETE /v1/bots/:botId/members', () => {
     it('lists members, sets a role by e-mail, removes a member, and keeps the last admin', async () => {
-      const bot = await seedCarouselBot(gateway);
-      const owner = await seedBotAdmin(gateway, bot.botId, 'admin');
-      const other = await seedBotAdmin(gateway, seed.botId, 'viewer'); // an account with no role on `bot` yet
+      const bot = await seedCarouselBot(stack.gateway);
+      const owner = await seedBotAdmin(stack.gateway, bot.botId, 'admin');
+      const other = await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer'); // an account with no role on `bot` yet
       const auth = { authorization: `Bearer ${owner.accessToken}` };
-      const put = (body: unknown) => fetch(`${url}/v1/bots/${bot.botId}/members`, { method: 'PUT', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(body) });
+      const put = (body: unknown) => fetch(`${stack.url}/v1/bots/${bot.botId}/members`, { method: 'PUT', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(body) });
 
       const added = await put({ email: other.email.toUpperCase(), role: 'developer' });
       expect(added.status).toBe(200);
@@ -214,10 +199,10 @@ describe('console API: cookie sessions, account, message log, members, served co
 
       // A developer may read the list but not change it.
       expect((await get(`/v1/bots/${bot.botId}/members`, other.accessToken)).status).toBe(200);
-      const forbidden = await fetch(`${url}/v1/bots/${bot.botId}/members/${owner.userId}`, { method: 'DELETE', headers: { authorization: `Bearer ${other.accessToken}` } });
+      const forbidden = await fetch(`${stack.url}/v1/bots/${bot.botId}/members/${owner.userId}`, { method: 'DELETE', headers: { authorization: `Bearer ${other.accessToken}` } });
       expect(forbidden.status).toBe(403);
 
-      const removed = await fetch(`${url}/v1/bots/${bot.botId}/members/${other.userId}`, { method: 'DELETE', headers: auth });
+      const removed = await fetch(`${stack.url}/v1/bots/${bot.botId}/members/${other.userId}`, { method: 'DELETE', headers: auth });
       expect(removed.status).toBe(200);
       expect((await get(`/v1/bots/${bot.botId}/members`, other.accessToken)).status).toBe(403);
     });
@@ -225,10 +210,10 @@ describe('console API: cookie sessions, account, message log, members, served co
 
   describe('push test send for administrators', () => {
     it('needs the admin role (403 for a viewer) and names a missing token (400)', async () => {
-      const viewer = (await seedBotAdmin(gateway, seed.botId, 'viewer')).accessToken;
-      const admin = (await seedBotAdmin(gateway, seed.botId, 'admin')).accessToken;
-      expect((await post(`/v1/bots/${seed.botId}/push/test`, { token: 'x' }, { authorization: `Bearer ${viewer}` })).status).toBe(403);
-      const missing = await post(`/v1/bots/${seed.botId}/push/test`, {}, { authorization: `Bearer ${admin}` });
+      const viewer = (await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer')).accessToken;
+      const admin = (await seedBotAdmin(stack.gateway, stack.seed.botId, 'admin')).accessToken;
+      expect((await post(`/v1/bots/${stack.seed.botId}/push/test`, { token: 'x' }, { authorization: `Bearer ${viewer}` })).status).toBe(403);
+      const missing = await post(`/v1/bots/${stack.seed.botId}/push/test`, {}, { authorization: `Bearer ${admin}` });
       expect(missing.status).toBe(400);
       expect((await missing.json()).message).toBe('token is required');
     });
@@ -236,11 +221,11 @@ describe('console API: cookie sessions, account, message log, members, served co
 
   describe('WhatsApp senders, templates and the test carousel for members', () => {
     it('lists senders without their token, adds one (token write-only), refuses a duplicate, replaces a token', async () => {
-      const bot = await seedCarouselBot(gateway);
-      const admin = (await seedBotAdmin(gateway, bot.botId)).accessToken;
-      const viewer = (await seedBotAdmin(gateway, bot.botId, 'viewer')).accessToken;
+      const bot = await seedCarouselBot(stack.gateway);
+      const admin = (await seedBotAdmin(stack.gateway, bot.botId)).accessToken;
+      const viewer = (await seedBotAdmin(stack.gateway, bot.botId, 'viewer')).accessToken;
       const call = (method: string, path: string, token: string, body?: unknown) =>
-        fetch(`${url}/v1/bots/${bot.botId}/whatsapp${path}`, {
+        fetch(`${stack.url}/v1/bots/${bot.botId}/whatsapp${path}`, {
           method,
           headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: body === undefined ? undefined : JSON.stringify(body),
@@ -263,7 +248,7 @@ describe('console API: cookie sessions, account, message log, members, served co
       const patched = await call('PATCH', `/senders/${sender.id}`, admin, { accessToken: 'EAAG-rotated', phoneNumberId: '1065000003' });
       expect(patched.status).toBe(200);
       expect(await patched.json()).toMatchObject({ phoneNumberId: '1065000003' });
-      const [row] = await sqlRows<{ access_token_encrypted: string }>(env.DATABASE_URL, 'SELECT access_token_encrypted FROM channel_senders WHERE id = $1', [sender.id]);
+      const [row] = await sqlRows<{ access_token_encrypted: string }>(stack.env.DATABASE_URL, 'SELECT access_token_encrypted FROM channel_senders WHERE id = $1', [sender.id]);
       expect(row!.access_token_encrypted).toMatch(/^v1\./);
       expect(row!.access_token_encrypted).not.toContain('EAAG');
       expect((await call('PATCH', `/senders/${randomUUID()}`, admin, { accessToken: 'z' })).status).toBe(404);
@@ -276,9 +261,9 @@ describe('console API: cookie sessions, account, message log, members, served co
     });
 
     it('lists templates and sends a test carousel with an access token (developer and up)', async () => {
-      const bot = await seedCarouselBot(gateway);
-      const developer = (await seedBotAdmin(gateway, bot.botId, 'developer')).accessToken;
-      const viewer = (await seedBotAdmin(gateway, bot.botId, 'viewer')).accessToken;
+      const bot = await seedCarouselBot(stack.gateway);
+      const developer = (await seedBotAdmin(stack.gateway, bot.botId, 'developer')).accessToken;
+      const viewer = (await seedBotAdmin(stack.gateway, bot.botId, 'viewer')).accessToken;
       const templates = await (await get(`/v1/bots/${bot.botId}/whatsapp/templates`, viewer)).json();
       expect(templates.templates).toEqual([
         {
@@ -310,11 +295,11 @@ describe('console API: cookie sessions, account, message log, members, served co
 
   describe('registered devices for administrators', () => {
     it('counts and pages the devices, unlinks one, and needs admin to unlink', async () => {
-      const bot = await seedCarouselBot(gateway);
-      const admin = (await seedBotAdmin(gateway, bot.botId)).accessToken;
-      const viewer = (await seedBotAdmin(gateway, bot.botId, 'viewer')).accessToken;
+      const bot = await seedCarouselBot(stack.gateway);
+      const admin = (await seedBotAdmin(stack.gateway, bot.botId)).accessToken;
+      const viewer = (await seedBotAdmin(stack.gateway, bot.botId, 'viewer')).accessToken;
       await sqlRows(
-        env.DATABASE_URL,
+        stack.env.DATABASE_URL,
         `INSERT INTO push_devices (id, bot_id, user_id, token, platform, updated_at, dead_at, dead_reason)
          SELECT gen_random_uuid(), $1::uuid, 'user-' || i, 'fcm-token-' || i || '-abcdefghijklmnop', 'android', now(),
                 CASE WHEN i % 4 = 0 THEN now() END, CASE WHEN i % 4 = 0 THEN 'UNREGISTERED' END
@@ -334,7 +319,7 @@ describe('console API: cookie sessions, account, message log, members, served co
       } while (cursor);
       expect(new Set(seen).size).toBe(12);
 
-      const unlink = (id: string, token: string) => fetch(`${url}/v1/bots/${bot.botId}/push/devices/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+      const unlink = (id: string, token: string) => fetch(`${stack.url}/v1/bots/${bot.botId}/push/devices/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
       expect((await unlink(seen[0]!, viewer)).status).toBe(403);
       expect((await unlink(seen[0]!, admin)).status).toBe(200);
       expect((await unlink(seen[0]!, admin)).status).toBe(404);
@@ -343,21 +328,23 @@ describe('console API: cookie sessions, account, message log, members, served co
     });
 
     it('removing the service account needs the admin role', async () => {
-      const viewer = (await seedBotAdmin(gateway, seed.botId, 'viewer')).accessToken;
-      const res = await fetch(`${url}/v1/bots/${seed.botId}/push/config`, { method: 'DELETE', headers: { authorization: `Bearer ${viewer}` } });
+      const viewer = (await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer')).accessToken;
+      const res = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/push/config`, { method: 'DELETE', headers: { authorization: `Bearer ${viewer}` } });
       expect(res.status).toBe(403);
     });
   });
 
   describe('OpenAPI', () => {
     it('describes every route the console uses', async () => {
-      const doc = await (await fetch(`${url}/docs/openapi.json`)).json();
+      const doc = await (await fetch(`${stack.url}/docs/openapi.json`)).json();
       const routes = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
       expect(routes).toEqual(
         expect.arrayContaining([
           'GET /v1/me',
           'GET /v1/bots/{botId}/messages',
           'GET /v1/bots/{botId}/messages/{msgId}',
+          'POST /v1/bots/{botId}/messages/stream-ticket',
+          'GET /v1/bots/{botId}/messages/stream',
           'GET /v1/bots/{botId}/members',
           'PUT /v1/bots/{botId}/members',
           'DELETE /v1/bots/{botId}/members/{userId}',
@@ -365,6 +352,7 @@ describe('console API: cookie sessions, account, message log, members, served co
           'POST /v1/bots/{botId}/whatsapp/senders',
           'PATCH /v1/bots/{botId}/whatsapp/senders/{senderId}',
           'GET /v1/bots/{botId}/whatsapp/templates',
+          'POST /v1/bots/{botId}/whatsapp/templates/sync',
           'POST /v1/bots/{botId}/whatsapp/test-carousel',
           'POST /v1/bots/{botId}/push/test',
           'DELETE /v1/bots/{botId}/push/config',
@@ -372,6 +360,7 @@ describe('console API: cookie sessions, account, message log, members, served co
           'DELETE /v1/bots/{botId}/push/devices/{deviceId}',
         ]),
       );
+      expect(Object.keys(doc.paths['/v1/bots/{botId}/messages/stream'].get.responses['200'].content)).toEqual(['text/event-stream']);
       const logParams = doc.paths['/v1/bots/{botId}/messages'].get.parameters.map((p: { name: string }) => p.name);
       expect(logParams).toEqual(expect.arrayContaining(['status', 'recipient', 'since', 'until', 'cursor', 'limit']));
       const login = doc.paths['/v1/auth/login'].post.requestBody.content['application/json'].schema;
@@ -382,10 +371,10 @@ describe('console API: cookie sessions, account, message log, members, served co
 
   describe('the console at /console', () => {
     it('serves index.html with a strict CSP and no-cache, hashed assets cached for a year', async () => {
-      const redirect = await fetch(`${url}/console`, { redirect: 'manual' });
+      const redirect = await fetch(`${stack.url}/console`, { redirect: 'manual' });
       expect(redirect.status).toBe(301);
       expect(redirect.headers.get('location')).toBe('/console/');
-      const page = await fetch(`${url}/console/`);
+      const page = await fetch(`${stack.url}/console/`);
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       expect(page.headers.get('cache-control')).toBe('no-cache');
@@ -396,10 +385,10 @@ describe('console API: cookie sessions, account, message log, members, served co
       const html = await page.text();
       expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
       const asset = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)![1]!;
-      const js = await fetch(`${url}${asset}`);
+      const js = await fetch(`${stack.url}${asset}`);
       expect(js.status).toBe(200);
       expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-      expect((await fetch(`${url}/console/nope.js`)).status).toBe(404);
+      expect((await fetch(`${stack.url}/console/nope.js`)).status).toBe(404);
     });
   });
 });

@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
-import { WhatsAppCloudSandbox } from '@platform/sandbox';
+import { SANDBOX_WABA_ID, WhatsAppCloudSandbox } from '@platform/sandbox';
 import { SeededAdmin, SeededBot, carouselBody, seedBotAdmin, seedCarouselBot, until } from '@platform/testing';
 import { ConsoleBrowser, PHONE, axeViolations, screenshots } from './console-browser.js';
 import { PushSandboxes } from './push-support.js';
@@ -162,9 +162,38 @@ describe('console: a bot administrator in a real browser', () => {
     await page.getByRole('heading', { name: 'Messages' }).waitFor();
     await page.locator(`tr[data-msg-id="${queuedMsgId}"]`).getByText('read').waitFor();
 
-    // Live: a message sent while the log is open appears and reaches read without a reload.
+    // Live: the log listens to the gateway's event stream. With no worker running, a message triggered
+    // now shows as queued (the list API alone cannot show it: it has no row yet), then moves on by itself.
+    await page.locator('[data-live="stream"]').waitFor();
+    await worker.close();
+    worker = undefined;
+    await page.evaluate(() => {
+      const seen: Record<string, string[]> = {};
+      (window as unknown as { seenStatuses: typeof seen }).seenStatuses = seen;
+      const record = () =>
+        document.querySelectorAll<HTMLElement>('tr[data-msg-id]').forEach((row) => {
+          const list = (seen[row.dataset.msgId!] ??= []);
+          const status = row.querySelector('[data-testid="status"]')?.textContent ?? '';
+          if (list[list.length - 1] !== status) list.push(status);
+        });
+      new MutationObserver(record).observe(document.querySelector('main')!, { subtree: true, childList: true, characterData: true });
+    });
     const fresh = await (await trigger(seed.apiKey)).json();
+    await page.locator(`tr[data-msg-id="${fresh.msgId}"]`).getByText('queued').waitFor({ timeout: 10_000 });
+    await screenshots(page, 'messages-live-queued');
+    worker = await createChannelWorker(env);
     await page.locator(`tr[data-msg-id="${fresh.msgId}"]`).getByText('read').waitFor({ timeout: 20_000 });
+    const seen = await page.evaluate((id) => (window as unknown as { seenStatuses: Record<string, string[]> }).seenStatuses[id], fresh.msgId);
+    expect(seen).toEqual(['queued', 'sent', 'delivered', 'read']);
+
+    // The stream drops: the log says so and reads every 2 s instead, then goes back to the stream.
+    await page.route('**/messages/stream?**', (route) => route.abort());
+    await page.reload();
+    await page.locator('[data-live="polling"]').getByText('Live updates are unavailable').waitFor();
+    const polled = await (await trigger(seed.apiKey)).json();
+    await page.locator(`tr[data-msg-id="${polled.msgId}"]`).getByText('read').waitFor({ timeout: 20_000 });
+    await page.unroute('**/messages/stream?**');
+    await page.locator('[data-live="stream"]').waitFor({ timeout: 40_000 });
 
     await page.getByLabel('Status').selectOption('failed');
     await page.getByRole('button', { name: 'Filter' }).click();
@@ -228,11 +257,51 @@ describe('console: a bot administrator in a real browser', () => {
     await page.getByText('No service account saved').waitFor();
   });
 
-  it('WhatsApp: senders without their token, templates, a new sender, and a test carousel followed to read', async () => {
+  const whatsappTab = (name: string) => page.getByRole('navigation', { name: 'WhatsApp' }).getByRole('link', { name });
+
+  it('WhatsApp → Templates: the hand-registered template is listed; a sync without a Business Account shows the API’s 400', async () => {
     await section('WhatsApp').click();
-    await page.getByRole('row', { name: /\+15550001111/ }).waitFor();
-    await page.getByRole('row', { name: /summer_carousel/ }).getByRole('cell', { name: '3', exact: true }).waitFor();
+    await whatsappTab('Templates').click();
+    await page.getByRole('heading', { name: 'WhatsApp · Templates' }).waitFor();
+    const manual = page.getByRole('article', { name: 'summer_carousel' });
+    await manual.getByTestId('card-count').getByText('3', { exact: true }).waitFor();
+    await manual.getByTestId('header-format').getByText('image').waitFor();
+    await manual.getByText('Registered by hand', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Sync from Meta' }).click();
+    await page.getByRole('alert').getByText(/^Error 400: no WhatsApp sender of this bot has a wabaId/).waitFor();
+  });
+
+  it('WhatsApp → Senders: throughput and Business Account edited by keyboard, the access token written but never shown', async () => {
+    await whatsappTab('Senders').click();
+    const row = page.getByRole('row', { name: /\+15550001111/ });
+    await row.getByTestId('throughput').getByText('80 msg/s').waitFor();
     expect(await page.content()).not.toContain(seed.accessToken);
+
+    await page.getByRole('button', { name: 'Edit sender +15550001111' }).focus();
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('form', { name: 'Edit sender +15550001111' });
+    await form.waitFor();
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('edit-throughput');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('5000');
+    await page.keyboard.press('Enter');
+    await form.getByText('Throughput must be a whole number of messages per second from 1 to 1000').waitFor();
+    await expect(form.getByLabel('Throughput (messages/s)').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expectAccessible();
+
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('200');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(SANDBOX_WABA_ID);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('EAAG-console-rotated-token');
+    await page.keyboard.press('Enter');
+    await page.getByText('Sender +15550001111 saved: 200 messages/s, access token replaced.').waitFor();
+    await row.getByTestId('throughput').getByText('200 msg/s').waitFor();
+    await row.getByText(SANDBOX_WABA_ID).waitFor();
+    expect(await page.content()).not.toContain('EAAG-console-rotated-token');
+    const api = await fetch(`${url}/v1/bots/${seed.botId}/whatsapp/senders`, { headers: { authorization: `Bearer ${admin.accessToken}` } });
+    expect((await api.json()).senders[0]).toMatchObject({ throughput: 200, wabaId: SANDBOX_WABA_ID, accessTokenSet: true });
 
     await page.getByText('Add a sender number').click();
     await page.getByRole('button', { name: 'Add sender' }).click();
@@ -241,26 +310,76 @@ describe('console: a bot administrator in a real browser', () => {
     await page.getByLabel('Number', { exact: true }).fill('+15550002222');
     await page.getByLabel('Phone-number id').fill('106500000000002');
     await page.getByLabel('Access token', { exact: true }).fill('EAAG-console-secret-token');
+    await page.getByRole('form', { name: 'Add a sender number' }).getByLabel('Throughput (messages/s)').fill('0');
+    await page.getByRole('button', { name: 'Add sender' }).click();
+    await page.getByRole('form', { name: 'Add a sender number' }).getByText('Throughput must be a whole number').waitFor();
+    await page.getByRole('form', { name: 'Add a sender number' }).getByLabel('Throughput (messages/s)').fill('40');
     await page.getByRole('button', { name: 'Add sender' }).click();
     await page.getByText('Sender +15550002222 added.').waitFor();
+    await page.getByRole('row', { name: /\+15550002222/ }).getByTestId('throughput').getByText('40 msg/s').waitFor();
     expect(await page.content()).not.toContain('EAAG-console-secret-token');
     await page.getByLabel('Number', { exact: true }).fill('+15550002222');
     await page.getByLabel('Phone-number id').fill('106500000000002');
     await page.getByLabel('Access token', { exact: true }).fill('EAAG-console-secret-token');
     await page.getByRole('button', { name: 'Add sender' }).click();
     await page.getByRole('alert').getByText(/Error 409: number \+15550002222 is already a sender/).waitFor();
+    await expectAccessible();
+    await screenshots(page, 'whatsapp-senders');
+  });
 
+  it('WhatsApp → Templates: Sync from Meta reads the Business Account’s carousels with status, cards, headers and buttons', async () => {
+    await whatsappTab('Templates').click();
+    // Held on its way to the gateway, the sync shows its progress: a spinner, and the button busy.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/whatsapp/templates/sync', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Sync from Meta' }).click();
+    await page.getByRole('status').getByText('Syncing templates from Meta…').waitFor();
+    await expect(page.getByRole('button', { name: 'Sync from Meta' }).getAttribute('aria-busy')).resolves.toBe('true');
+    release();
+    const result = page.getByTestId('sync-result');
+    await result.getByText(`Synced from WhatsApp Business Account ${SANDBOX_WABA_ID}: 3 created, 0 updated, 0 unchanged, 0 deleted, 1 skipped (not carousels).`).waitFor();
+
+    const synced = page.getByRole('article', { name: 'demo_summer_carousel' });
+    await synced.getByTestId('template-status').getByText('APPROVED').waitFor();
+    await synced.getByText('Synced from Meta').waitFor();
+    await synced.getByTestId('card-count').getByText('3', { exact: true }).waitFor();
+    await expect(synced.getByTestId('template-card').count()).resolves.toBe(3);
+    const card = synced.getByRole('list', { name: 'Buttons of card 2' });
+    await card.getByText('Quick reply').waitFor();
+    await card.getByText('“More like this”').waitFor();
+    await card.getByText('https://shop.example.com/item/{{1}}').waitFor();
+    await card.getByText(/dynamic suffix/).waitFor();
+    await page.getByRole('article', { name: 'demo_video_tour' }).getByTestId('header-format').getByText('video').waitFor();
+    await page.getByRole('article', { name: 'demo_autumn_carousel' }).getByTestId('template-status').getByText('PENDING').waitFor();
+    await expectAccessible();
+    await screenshots(page, 'whatsapp-templates');
+
+    // Again: nothing changes, and the page says so.
+    await page.getByRole('button', { name: 'Sync from Meta' }).click();
+    await result.getByText(/0 created, 0 updated, 3 unchanged/).waitFor();
+    await page.unroute('**/whatsapp/templates/sync');
+  });
+
+  it('WhatsApp → Test carousel: field errors, then a carousel followed to read', async () => {
+    await whatsappTab('Test carousel').click();
+    await page.getByLabel('Template').selectOption({ label: 'summer_carousel (3 cards)' });
+    expect(await page.getByLabel('Template').locator('option', { hasText: 'demo_autumn_carousel' }).count()).toBe(0); // not approved
+    await page.getByLabel('Sender').selectOption('+15550001111');
     await page.getByLabel('Recipient').fill('+919812345678');
     await page.getByRole('button', { name: 'Send test carousel' }).click();
     await page.getByText('Card 1 media link must be an http(s) URL').waitFor();
     for (let i = 0; i < 3; i++) await page.getByLabel(`Card ${i + 1} image link`).fill(`https://cdn.example.com/console-${i}.jpg`);
+    await expectAccessible();
+    await screenshots(page, 'whatsapp-test-carousel');
     await page.getByRole('button', { name: 'Send test carousel' }).click();
     await page.getByRole('link', { name: /^Follow message/ }).click();
     await page.getByTestId('message-detail').getByTestId('status').getByText('read').waitFor({ timeout: 20_000 });
     expect(cloud.messages.some((m) => JSON.stringify(m.body).includes('console-2.jpg'))).toBe(true);
-    await section('WhatsApp').click();
-    await expectAccessible();
-    await screenshots(page, 'whatsapp');
+    await screenshots(page, 'message-detail-read');
   });
 
   it('Settings → Webhook: the signing secret is shown once and can be rotated', async () => {

@@ -1,14 +1,12 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { BotRepository } from '@platform/database';
-import { SeededAdmin, authorizeCode, createTestEnv, oauthPost, openAuthorize, pkcePair, seedBotAdmin } from '@platform/testing';
+import { SeededAdmin, authorizeCode, oauthPost, openAuthorize, pkcePair, seedBotAdmin } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 const REDIRECT = 'https://client.example.com/cb';
 
 /** Every error of the authorization, token and revocation endpoints, in the RFCs' shapes. */
 describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
-  let gateway: NestFastifyApplication;
-  let url: string;
+  const stack = useStack({ env: { TRUST_PROXY: 'true' } });
   let botId: string;
   let admin: SeededAdmin;
   let client: { id: string; client_id: string; client_secret: string };
@@ -19,22 +17,16 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
   const from = () => ({ 'x-forwarded-for': `198.18.0.${++n}` });
 
   beforeAll(async () => {
-    gateway = await createGateway(await createTestEnv({ TRUST_PROXY: 'true' }));
-    url = await listenGateway(gateway);
-    botId = (await gateway.get(BotRepository, { strict: false }).create('errors bot')).id;
-    admin = await seedBotAdmin(gateway, botId);
+    botId = (await stack.gateway.get(BotRepository, { strict: false }).create('errors bot')).id;
+    admin = await seedBotAdmin(stack.gateway, botId);
     client = await register({ name: 'main', type: 'confidential', redirect_uris: [REDIRECT, 'http://127.0.0.1:8765/cb'], scopes: ['bot:read', 'bot:admin'] });
     other = await register({ name: 'other', type: 'confidential', redirect_uris: [REDIRECT] });
     noRefresh = await register({ name: 'no refresh', type: 'confidential', redirect_uris: [REDIRECT], grant_types: ['authorization_code'] });
     pub = await register({ name: 'spa', type: 'public', redirect_uris: ['http://localhost:3000/cb'] });
   });
 
-  afterAll(async () => {
-    await gateway?.close();
-  });
-
   async function register(body: Record<string, unknown>) {
-    const res = await fetch(`${url}/v1/bots/${botId}/oauth-clients`, {
+    const res = await fetch(`${stack.url}/v1/bots/${botId}/oauth-clients`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },
       body: JSON.stringify(body),
@@ -45,9 +37,9 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
 
   const login = () => ({ email: admin.email, password: admin.password });
   const codeFor = (c: { client_id: string }, extra: Record<string, string> = {}) =>
-    authorizeCode(url, { client_id: c.client_id, response_type: 'code', redirect_uri: REDIRECT, ...extra }, login(), from()).then((r) => r.code);
+    authorizeCode(stack.url, { client_id: c.client_id, response_type: 'code', redirect_uri: REDIRECT, ...extra }, login(), from()).then((r) => r.code);
   const token = (fields: Record<string, string>, opts: Parameters<typeof oauthPost>[3] = {}) =>
-    oauthPost(url, '/oauth/token', fields, { ...opts, headers: { ...from(), ...opts.headers } });
+    oauthPost(stack.url, '/oauth/token', fields, { ...opts, headers: { ...from(), ...opts.headers } });
   const withSecret = (fields: Record<string, string>, c: { client_id: string; client_secret: string } = client) => token({ client_id: c.client_id, client_secret: c.client_secret, ...fields });
 
   async function expectError(res: Response, status: number, error: string) {
@@ -73,7 +65,7 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
     ])('%s → 400 page', async (_name, params: Record<string, string>) => {
       const p = { ...params };
       if (p.client_id === 'CLIENT') p.client_id = client.client_id;
-      const page = await openAuthorize(url, { ...p, state: 'abc' }, from());
+      const page = await openAuthorize(stack.url, { ...p, state: 'abc' }, from());
       expect(page.status).toBe(400);
       expect(page.location).toBeUndefined();
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
@@ -81,7 +73,7 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
     });
 
     it('repeated client_id → 400 page', async () => {
-      const res = await fetch(`${url}/oauth/authorize?client_id=${client.client_id}&client_id=${other.client_id}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}`, { redirect: 'manual' });
+      const res = await fetch(`${stack.url}/oauth/authorize?client_id=${client.client_id}&client_id=${other.client_id}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}`, { redirect: 'manual' });
       expect(res.status).toBe(400);
       expect(res.headers.get('location')).toBeNull();
     });
@@ -98,7 +90,7 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
       ['code_challenge without method', { response_type: 'code', code_challenge: 'a'.repeat(43) }, 'invalid_request'],
       ['malformed code_challenge', { response_type: 'code', code_challenge: 'short', code_challenge_method: 'S256' }, 'invalid_request'],
     ])('%s → %s', async (_name, extra: Record<string, string>, error) => {
-      const page = await openAuthorize(url, { ...base(), ...extra }, from());
+      const page = await openAuthorize(stack.url, { ...base(), ...extra }, from());
       expect(page.status).toBe(303);
       expect(page.location!.origin + page.location!.pathname).toBe(REDIRECT);
       expect(page.location!.searchParams.get('error')).toBe(error);
@@ -107,7 +99,7 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
     });
 
     it('a repeated parameter → invalid_request', async () => {
-      const res = await fetch(`${url}/oauth/authorize?client_id=${client.client_id}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}&scope=bot:read&scope=bot:admin&state=s`, { redirect: 'manual' });
+      const res = await fetch(`${stack.url}/oauth/authorize?client_id=${client.client_id}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}&scope=bot:read&scope=bot:admin&state=s`, { redirect: 'manual' });
       const location = new URL(res.headers.get('location')!);
       expect(location.searchParams.get('error')).toBe('invalid_request');
       expect(location.searchParams.get('state')).toBe('s');
@@ -116,7 +108,7 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
 
   describe('POST /oauth/token', () => {
     it('a JSON body → 400 invalid_request in OAuth form, not the platform body', async () => {
-      const res = await fetch(`${url}/oauth/token`, {
+      const res = await fetch(`${stack.url}/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...from() },
         body: JSON.stringify({ grant_type: 'authorization_code' }),
@@ -125,7 +117,7 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
     });
 
     it('a text/plain body → 400 invalid_request', async () => {
-      const res = await fetch(`${url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'text/plain', ...from() }, body: 'grant_type=x' });
+      const res = await fetch(`${stack.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'text/plain', ...from() }, body: 'grant_type=x' });
       expect((await expectError(res, 400, 'invalid_request')).error_description).toMatch(/x-www-form-urlencoded/);
     });
 
@@ -134,7 +126,7 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
     });
 
     it('a repeated parameter → invalid_request', async () => {
-      const res = await fetch(`${url}/oauth/token`, {
+      const res = await fetch(`${stack.url}/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', ...from() },
         body: `grant_type=authorization_code&grant_type=refresh_token&client_id=${client.client_id}&client_secret=${client.client_secret}`,
@@ -188,7 +180,7 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
 
       it('a revoked client', async () => {
         const gone = await register({ name: 'gone', type: 'confidential', redirect_uris: [REDIRECT] });
-        await fetch(`${url}/v1/bots/${botId}/oauth-clients/${gone.id}`, { method: 'DELETE', headers: { 'x-auth-token': admin.accessToken } });
+        await fetch(`${stack.url}/v1/bots/${botId}/oauth-clients/${gone.id}`, { method: 'DELETE', headers: { 'x-auth-token': admin.accessToken } });
         await expectError(await withSecret({ grant_type: 'authorization_code', code: 'x' }, gone), 401, 'invalid_client');
       });
     });
@@ -278,30 +270,30 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
 
   describe('POST /oauth/revoke', () => {
     it('missing token → invalid_request', async () => {
-      await expectError(await oauthPost(url, '/oauth/revoke', { client_id: client.client_id, client_secret: client.client_secret }, { headers: from() }), 400, 'invalid_request');
+      await expectError(await oauthPost(stack.url, '/oauth/revoke', { client_id: client.client_id, client_secret: client.client_secret }, { headers: from() }), 400, 'invalid_request');
     });
 
     it('no client authentication → invalid_client', async () => {
-      await expectError(await oauthPost(url, '/oauth/revoke', { token: 'bat_x' }, { headers: from() }), 401, 'invalid_client');
+      await expectError(await oauthPost(stack.url, '/oauth/revoke', { token: 'bat_x' }, { headers: from() }), 401, 'invalid_client');
     });
 
     it("another client's token: 200 and no effect", async () => {
       const code = await codeFor(client);
       const tokens = await (await withSecret({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT })).json();
-      const res = await oauthPost(url, '/oauth/revoke', { token: tokens.access_token, client_id: other.client_id, client_secret: other.client_secret }, { headers: from() });
+      const res = await oauthPost(stack.url, '/oauth/revoke', { token: tokens.access_token, client_id: other.client_id, client_secret: other.client_secret }, { headers: from() });
       expect(res.status).toBe(200);
-      expect((await fetch(`${url}/v1/bots/${botId}/api-keys`, { headers: { 'x-auth-token': tokens.access_token } })).status).toBe(200);
+      expect((await fetch(`${stack.url}/v1/bots/${botId}/api-keys`, { headers: { 'x-auth-token': tokens.access_token } })).status).toBe(200);
     });
 
     it('a JSON body → invalid_request', async () => {
-      const res = await fetch(`${url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/json', ...from() }, body: '{"token":"x"}' });
+      const res = await fetch(`${stack.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/json', ...from() }, body: '{"token":"x"}' });
       await expectError(res, 400, 'invalid_request');
     });
   });
 
   describe('client registration (platform API, admin only)', () => {
     const reg = (body: unknown, token = admin.accessToken) =>
-      fetch(`${url}/v1/bots/${botId}/oauth-clients`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-auth-token': token }, body: JSON.stringify(body) });
+      fetch(`${stack.url}/v1/bots/${botId}/oauth-clients`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-auth-token': token }, body: JSON.stringify(body) });
 
     it.each([
       ['http redirect to a public host', { name: 'x', type: 'public', redirect_uris: ['http://example.com/cb'] }, /redirect_uris\[0\]/],
@@ -322,13 +314,13 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
       expect(p.client_secret).toBeUndefined();
       const c = await (await reg({ name: 'c', type: 'confidential', redirect_uris: [REDIRECT] })).json();
       expect(c.client_secret).toMatch(/^bcs_/);
-      const list = await (await fetch(`${url}/v1/bots/${botId}/oauth-clients`, { headers: { 'x-auth-token': admin.accessToken } })).text();
+      const list = await (await fetch(`${stack.url}/v1/bots/${botId}/oauth-clients`, { headers: { 'x-auth-token': admin.accessToken } })).text();
       expect(list).toContain(c.client_id);
       expect(list).not.toContain(c.client_secret);
     });
 
     it('a developer of the bot may not register clients (403)', async () => {
-      const dev = await seedBotAdmin(gateway, botId, 'developer');
+      const dev = await seedBotAdmin(stack.gateway, botId, 'developer');
       expect((await reg({ name: 'x', type: 'public', redirect_uris: [REDIRECT] }, dev.accessToken)).status).toBe(403);
     });
   });

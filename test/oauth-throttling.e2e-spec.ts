@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { BotRepository } from '@platform/database';
 import { LocalRedis, startLocalRedis } from '@platform/local-infra';
-import { SeededAdmin, createTestEnv, oauthPost, openAuthorize, seedBotAdmin, submitConsent } from '@platform/testing';
+import { SeededAdmin, oauthPost, openAuthorize, seedBotAdmin, submitConsent } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 const REDIRECT = 'https://client.example.com/cb';
 
@@ -13,8 +12,6 @@ const REDIRECT = 'https://client.example.com/cb';
 describe('abuse limits of login and OAuth endpoints (two replicas, one Redis)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'throttle-'));
   let redis: LocalRedis;
-  let a: NestFastifyApplication;
-  let b: NestFastifyApplication;
   let urls: string[];
   let botId: string;
   let admin: SeededAdmin;
@@ -24,32 +21,32 @@ describe('abuse limits of login and OAuth endpoints (two replicas, one Redis)', 
 
   beforeAll(async () => {
     redis = await startLocalRedis({ dataDir: join(dir, 'redis') });
-    const env = await createTestEnv({
+  }, 60_000);
+  const stack = useStack({
+    env: () => ({
       REDIS_URL: redis.url,
       AUTH_RATE_LIMIT_PER_IP: '6',
       AUTH_RATE_LIMIT_PER_CLIENT: '4',
       AUTH_RATE_LIMIT_PER_ACCOUNT: '3',
       AUTH_RATE_WINDOW_SECONDS: '120',
       TRUST_PROXY: 'true',
-    });
-    a = await createGateway(env);
-    b = await createGateway(env);
-    urls = [await listenGateway(a), await listenGateway(b)];
-    botId = (await a.get(BotRepository, { strict: false }).create('throttled')).id;
-    admin = await seedBotAdmin(a, botId);
+    }),
+  });
+  afterAll(async () => {
+    await redis?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  beforeAll(async () => {
+    urls = [stack.url, (await stack.replica()).url];
+    botId = (await stack.gateway.get(BotRepository, { strict: false }).create('throttled')).id;
+    admin = await seedBotAdmin(stack.gateway, botId);
     const res = await fetch(`${urls[0]}/v1/bots/${botId}/oauth-clients`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },
       body: JSON.stringify({ name: 'c', type: 'confidential', redirect_uris: [REDIRECT] }),
     });
     client = await res.json();
-  }, 60_000);
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const badCode = (i: number, fields: Record<string, string>, ip: string) =>
@@ -105,7 +102,7 @@ describe('abuse limits of login and OAuth endpoints (two replicas, one Redis)', 
   });
 
   it('failed passwords per account, on the login API and the consent form alike', async () => {
-    const user = await seedBotAdmin(a, botId);
+    const user = await seedBotAdmin(stack.gateway, botId);
     const wrong = (i: number) =>
       fetch(`${urls[i % 2]}/v1/auth/login`, {
         method: 'POST',

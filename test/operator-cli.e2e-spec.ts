@@ -1,24 +1,13 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { runCli } from '../apps/cli/src/run-cli.js';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { createTestEnv } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 /** The operator CLI provisions a bot end to end: the key it prints opens the trigger, and revoking it closes it. */
 describe('operator CLI', () => {
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let url: string;
-
-  beforeAll(async () => {
-    env = await createTestEnv();
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-  });
-  afterAll(() => gateway?.close());
+  const stack = useStack();
 
   async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
     const lines: string[] = [];
-    const code = await runCli(argv, (l) => lines.push(l), env);
+    const code = await runCli(argv, (l) => lines.push(l), stack.env);
     return { code, out: lines.join('\n') };
   }
   const id = (out: string) => /created: ([0-9a-f-]{36})/.exec(out)![1];
@@ -39,7 +28,7 @@ describe('operator CLI', () => {
     expect(listed.out).toContain('live');
 
     const trigger = () =>
-      fetch(`${url}/api/engagements/notifications/v2/push?bot=${bot}`, {
+      fetch(`${stack.url}/api/engagements/notifications/v2/push?bot=${bot}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': key },
         body: JSON.stringify({

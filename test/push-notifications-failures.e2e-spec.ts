@@ -1,9 +1,7 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { FcmErrors, GoogleOAuthSandbox, TestServiceAccount } from '@platform/sandbox';
 import { SeededBot, seedBotAdmin, seedCarouselBot } from '@platform/testing';
 import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
+import { useStack } from './e2e-stack.js';
 
 const JOB_ATTEMPTS = 3;
 
@@ -14,41 +12,28 @@ const JOB_ATTEMPTS = 3;
 describe('push notifications: jobs that fail past every attempt', () => {
   const sandboxes = new PushSandboxes();
   const { oauth, fcm } = sandboxes;
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let push: NestFastifyApplication;
-  let url: string;
-
-  beforeAll(async () => {
-    await sandboxes.listen();
-    env = await sandboxes.env({
+  const stack = useStack({
+    push: sandboxes,
+    pushService: true,
+    env: {
       FCM_MAX_ATTEMPTS: '1',
       FCM_BACKOFF_MS: '20',
       PUSH_JOB_ATTEMPTS: String(JOB_ATTEMPTS),
       // Runs 2 and 3 start 300-600 ms and 600-1200 ms after the run before (exponential, 50 % jitter).
       PUSH_JOB_BACKOFF_MS: '600',
-    });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    push = await createPushService(env);
-  });
-
-  afterAll(async () => {
-    await push?.close();
-    await gateway?.close();
-    await sandboxes.close();
+    },
   });
 
   /** A bot with the given service account saved and one device per token. */
   async function botWith(account: TestServiceAccount, tokens: string[]): Promise<SeededBot> {
-    const bot = await seedCarouselBot(gateway);
-    const admin = await seedBotAdmin(gateway, bot.botId, 'admin');
-    expect((await saveServiceAccount(url, bot.botId, admin.accessToken, account)).status).toBe(200);
+    const bot = await seedCarouselBot(stack.gateway);
+    const admin = await seedBotAdmin(stack.gateway, bot.botId, 'admin');
+    expect((await saveServiceAccount(stack.url, bot.botId, admin.accessToken, account)).status).toBe(200);
     for (const [i, token] of tokens.entries()) expect((await api(bot, 'POST', '/devices', { userId: `u${i}`, token, platform: 'android' })).status).toBe(201);
     return bot;
   }
 
-  const api = (bot: SeededBot, method: string, path: string, body?: unknown) => botApi(url, bot.botId, bot.apiKey)(method, path, body);
+  const api = (bot: SeededBot, method: string, path: string, body?: unknown) => botApi(stack.url, bot.botId, bot.apiKey)(method, path, body);
 
   async function notify(bot: SeededBot, title: string): Promise<string> {
     const res = await api(bot, 'POST', '/notifications', { all: true, title, body: 'b' });
@@ -56,8 +41,8 @@ describe('push notifications: jobs that fail past every attempt', () => {
     return (await res.json()).notificationId;
   }
 
-  const settled = (bot: SeededBot, id: string) => waitForNotification(botApi(url, bot.botId, bot.apiKey), id);
-  const sql = (text: string, params: unknown[] = []) => sqlRows(env.DATABASE_URL, text, params);
+  const settled = (bot: SeededBot, id: string) => waitForNotification(botApi(stack.url, bot.botId, bot.apiKey), id);
+  const sql = (text: string, params: unknown[] = []) => sqlRows(stack.env.DATABASE_URL, text, params);
 
   /** The stored service account can no longer be opened (as after its encryption key was removed too early). */
   const makeConfigUnreadable = (bot: SeededBot) =>

@@ -1,49 +1,27 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pg from 'pg';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { FcmErrors, TestServiceAccount } from '@platform/sandbox';
 import { seedBotAdmin, seedCarouselBot } from '@platform/testing';
 import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
+import { useStack } from './e2e-stack.js';
 
 /** Save config → register devices → send → FCM over HTTP/2 → counts, against real Postgres and Redis. */
 describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v1', () => {
   const sandboxes = new PushSandboxes();
   const { oauth, fcm } = sandboxes;
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let push: NestFastifyApplication;
-  let url: string;
+  const stack = useStack({ push: sandboxes, pushService: true, seed: true, env: { FCM_BACKOFF_MS: '20', PUSH_JOB_BACKOFF_MS: '50', PUSH_BATCH_SIZE: '2' } });
   let botId: string;
   let apiKey: string;
   let adminToken: string;
   let account: TestServiceAccount;
 
   beforeAll(async () => {
-    await sandboxes.listen();
-    env = await sandboxes.env({
-      FCM_BACKOFF_MS: '20',
-      PUSH_JOB_BACKOFF_MS: '50',
-      PUSH_BATCH_SIZE: '2',
-    });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    push = await createPushService(env);
-    const seed = await seedCarouselBot(gateway);
-    botId = seed.botId;
-    apiKey = seed.apiKey;
-    adminToken = (await seedBotAdmin(gateway, botId, 'admin')).accessToken;
+    ({ botId, apiKey } = stack.seed);
+    adminToken = (await seedBotAdmin(stack.gateway, botId, 'admin')).accessToken;
     account = oauth.createServiceAccount('demo-push');
   });
 
-  afterAll(async () => {
-    await push?.close();
-    await gateway?.close();
-    await sandboxes.close();
-  });
-
-  const saveConfig = (serviceAccount: unknown, token = adminToken, bot = botId) => saveServiceAccount(url, bot, token, serviceAccount);
-  const api = (method: string, path: string, body?: unknown, key = apiKey, extra: Record<string, string> = {}) => botApi(url, botId, key)(method, path, body, extra);
+  const saveConfig = (serviceAccount: unknown, token = adminToken, bot = botId) => saveServiceAccount(stack.url, bot, token, serviceAccount);
+  const api = (method: string, path: string, body?: unknown, key = apiKey, extra: Record<string, string> = {}) => botApi(stack.url, botId, key)(method, path, body, extra);
 
   /** POST /notifications, which must answer 202; returns the notification id. */
   async function notify(body: unknown, key = apiKey, extra: Record<string, string> = {}): Promise<string> {
@@ -54,8 +32,8 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
   }
 
   const register = (userId: string, token: string, platform = 'android') => api('POST', '/devices', { userId, token, platform });
-  const waitForCompletion = (id: string, timeoutMs?: number) => waitForNotification(botApi(url, botId, apiKey), id, timeoutMs);
-  const sql = <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => sqlRows<T>(env.DATABASE_URL, text, params);
+  const waitForCompletion = (id: string, timeoutMs?: number) => waitForNotification(botApi(stack.url, botId, apiKey), id, timeoutMs);
+  const sql = <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => sqlRows<T>(stack.env.DATABASE_URL, text, params);
 
   describe('saveBotConfig', () => {
     it('stores the service account and answers {message, status}', async () => {
@@ -79,7 +57,7 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
     });
 
     it('shows administrators project id, client e-mail and saved-at, nothing secret', async () => {
-      const res = await fetch(`${url}/api/data/vault/botConfig?bot=${botId}`, { headers: { 'x-auth-token': adminToken } });
+      const res = await fetch(`${stack.url}/api/data/vault/botConfig?bot=${botId}`, { headers: { 'x-auth-token': adminToken } });
       expect(res.status).toBe(200);
       const body = await res.json();
       expect(body.notification.firebaseConfig).toEqual({
@@ -107,7 +85,7 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
     });
 
     it('400 when serviceAccount is missing', async () => {
-      const res = await fetch(`${url}/api/data/vault/saveBotConfig?bot=${botId}`, {
+      const res = await fetch(`${stack.url}/api/data/vault/saveBotConfig?bot=${botId}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-auth-token': adminToken },
         body: JSON.stringify({ notification: { firebaseConfig: {} } }),
@@ -124,12 +102,12 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
     });
 
     it("403 for a non-administrator of the bot and for another bot's administrator", async () => {
-      const viewer = await seedBotAdmin(gateway, botId, 'viewer');
+      const viewer = await seedBotAdmin(stack.gateway, botId, 'viewer');
       expect((await saveConfig(account, viewer.accessToken)).status).toBe(403);
-      const other = await seedCarouselBot(gateway);
-      const otherAdmin = await seedBotAdmin(gateway, other.botId, 'admin');
+      const other = await seedCarouselBot(stack.gateway);
+      const otherAdmin = await seedBotAdmin(stack.gateway, other.botId, 'admin');
       expect((await saveConfig(account, otherAdmin.accessToken)).status).toBe(403);
-      const read = await fetch(`${url}/api/data/vault/botConfig?bot=${botId}`, { headers: { 'x-auth-token': viewer.accessToken } });
+      const read = await fetch(`${stack.url}/api/data/vault/botConfig?bot=${botId}`, { headers: { 'x-auth-token': viewer.accessToken } });
       expect(read.status).toBe(403);
     });
   });
@@ -170,7 +148,7 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
 
     it("401 without a key or with another bot's key", async () => {
       expect((await api('POST', '/devices', { userId: 'u', token: 't', platform: 'web' }, 'bpk_' + 'A'.repeat(43))).status).toBe(401);
-      const other = await seedCarouselBot(gateway);
+      const other = await seedCarouselBot(stack.gateway);
       expect((await api('POST', '/devices', { userId: 'u', token: 't', platform: 'web' }, other.apiKey)).status).toBe(401);
       expect((await api('POST', '/notifications', { all: true, title: 't', body: 'b' }, other.apiKey)).status).toBe(401);
     });
@@ -303,8 +281,8 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
     });
 
     it('400 when the bot has no service account', async () => {
-      const other = await seedCarouselBot(gateway);
-      const res = await fetch(`${url}/v1/bots/${other.botId}/notifications`, {
+      const other = await seedCarouselBot(stack.gateway);
+      const res = await fetch(`${stack.url}/v1/bots/${other.botId}/notifications`, {
         method: 'POST',
         headers: { authorization: `Bearer ${other.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ all: true, title: 't', body: 'b' }),
@@ -349,17 +327,17 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
     });
 
     it('fails the notification with a reason an administrator understands when Google rejects the key', async () => {
-      const other = await seedCarouselBot(gateway);
-      const otherAdmin = await seedBotAdmin(gateway, other.botId, 'admin');
+      const other = await seedCarouselBot(stack.gateway);
+      const otherAdmin = await seedBotAdmin(stack.gateway, other.botId, 'admin');
       const revoked = oauth.createServiceAccount('demo-revoked');
       expect((await saveConfig(revoked, otherAdmin.accessToken, other.botId)).status).toBe(200);
-      await fetch(`${url}/v1/bots/${other.botId}/devices`, {
+      await fetch(`${stack.url}/v1/bots/${other.botId}/devices`, {
         method: 'POST',
         headers: { authorization: `Bearer ${other.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ userId: 'x', token: 'tok-revoked', platform: 'android' }),
       });
       oauth.revoke(revoked.client_email);
-      const send = await fetch(`${url}/v1/bots/${other.botId}/notifications`, {
+      const send = await fetch(`${stack.url}/v1/bots/${other.botId}/notifications`, {
         method: 'POST',
         headers: { authorization: `Bearer ${other.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ all: true, title: 't', body: 'b' }),
@@ -368,7 +346,7 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
       const deadline = Date.now() + 10_000;
       let status;
       do {
-        status = await (await fetch(`${url}/v1/bots/${other.botId}/notifications/${notificationId}`, { headers: { authorization: `Bearer ${other.apiKey}` } })).json();
+        status = await (await fetch(`${stack.url}/v1/bots/${other.botId}/notifications/${notificationId}`, { headers: { authorization: `Bearer ${other.apiKey}` } })).json();
       } while (status.status !== 'failed' && Date.now() < deadline && (await new Promise((r) => setTimeout(r, 50))) === undefined);
       expect(status.status).toBe('failed');
       expect(status.failureReason).toContain('Google refused the Firebase service account');
@@ -376,7 +354,7 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
       expect(status.failureReason).toContain('saveBotConfig');
       expect(fcm.received('tok-revoked')).toHaveLength(0);
 
-      const test = await fetch(`${url}/v1/bots/${other.botId}/notifications/test`, {
+      const test = await fetch(`${stack.url}/v1/bots/${other.botId}/notifications/test`, {
         method: 'POST',
         headers: { authorization: `Bearer ${other.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ token: 'tok-revoked' }),
@@ -388,7 +366,7 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
     it('saving again replaces the service account', async () => {
       const replacement = oauth.createServiceAccount('demo-push');
       expect((await saveConfig(replacement)).status).toBe(200);
-      const view = await (await fetch(`${url}/api/data/vault/botConfig?bot=${botId}`, { headers: { 'x-auth-token': adminToken } })).json();
+      const view = await (await fetch(`${stack.url}/api/data/vault/botConfig?bot=${botId}`, { headers: { 'x-auth-token': adminToken } })).json();
       expect(view.notification.firebaseConfig.clientEmail).toBe(replacement.client_email);
       oauth.revoke(account.client_email);
       const notificationId = await notify({ userIds: ['alice'], title: 'new key', body: 'b' });

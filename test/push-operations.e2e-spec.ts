@@ -1,12 +1,12 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { spawn } from 'node:child_process';
 import pg from 'pg';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { SecretBox } from '@platform/crypto';
 import { TestServiceAccount } from '@platform/sandbox';
-import { SeededBot, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { seedBotAdmin } from '@platform/testing';
 import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
+import { useStack } from './e2e-stack.js';
 
 const KEY1 = `test1:${Buffer.alloc(32, 1).toString('base64')}`;
 const KEY2 = `test2:${Buffer.alloc(32, 2).toString('base64')}`;
@@ -15,41 +15,27 @@ const KEY2 = `test2:${Buffer.alloc(32, 2).toString('base64')}`;
 describe('push service operations', () => {
   const sandboxes = new PushSandboxes();
   const { oauth, fcm } = sandboxes;
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let url: string;
+  const stack = useStack({ push: sandboxes, seed: true, env: { PUSH_RPC_TIMEOUT_MS: '3000' } });
   let botId: string;
   let apiKey: string;
-  let seed: SeededBot;
   let account: TestServiceAccount;
   const pushApps: NestFastifyApplication[] = [];
 
   const startPush = async (overrides: Record<string, string> = {}) => {
-    const app = await createPushService({ ...env, ...overrides });
+    const app = await createPushService({ ...stack.env, ...overrides });
     pushApps.push(app);
     return app;
   };
   const stopPush = async () => {
     for (const app of pushApps.splice(0)) await app.close();
   };
+  stack.defer(stopPush);
 
-  beforeAll(async () => {
-    await sandboxes.listen();
-    env = await sandboxes.env({ PUSH_RPC_TIMEOUT_MS: '3000' });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    seed = await seedCarouselBot(gateway);
-    botId = seed.botId;
-    apiKey = seed.apiKey;
+  beforeAll(() => {
+    ({ botId, apiKey } = stack.seed);
   });
 
-  afterAll(async () => {
-    await stopPush();
-    await gateway?.close();
-    await sandboxes.close();
-  });
-
-  const api = (method: string, path: string, body?: unknown) => botApi(url, botId, apiKey)(method, path, body);
+  const api = (method: string, path: string, body?: unknown) => botApi(stack.url, botId, apiKey)(method, path, body);
 
   async function sendAndWait(title: string) {
     const res = await api('POST', '/notifications', { all: true, title, body: 'b' });
@@ -58,7 +44,7 @@ describe('push service operations', () => {
     return waitForNotification(api, answer.notificationId, 10_000);
   }
 
-  const sql = <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => sqlRows<T>(env.DATABASE_URL, text, params);
+  const sql = <T extends pg.QueryResultRow>(text: string, params: unknown[] = []) => sqlRows<T>(stack.env.DATABASE_URL, text, params);
 
   it('answers 503 at once, not hanging, while no push service runs', async () => {
     const started = Date.now();
@@ -78,8 +64,8 @@ describe('push service operations', () => {
   it('with two replicas, each request is carried out once and answered once', async () => {
     await startPush();
     expect(pushApps).toHaveLength(2);
-    const admin = await seedBotAdmin(gateway, botId, 'admin');
-    const save = await saveServiceAccount(url, botId, admin.accessToken, (account = oauth.createServiceAccount('demo-ops')));
+    const admin = await seedBotAdmin(stack.gateway, botId, 'admin');
+    const save = await saveServiceAccount(stack.url, botId, admin.accessToken, (account = oauth.createServiceAccount('demo-ops')));
     expect(save.status).toBe(200);
     const [{ version }] = await sql<{ version: number }>('SELECT version FROM push_configs WHERE bot_id = $1', [botId]);
     expect(version).toBe(1);
@@ -97,7 +83,7 @@ describe('push service operations', () => {
   /** The built operator CLI as a process (what `npm run cli -- …` runs). */
   function cli(extraEnv: Record<string, string>, ...argv: string[]): Promise<{ code: number | null; out: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['dist/apps/cli/src/main.js', ...argv], { env: { ...process.env, ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['dist/apps/cli/src/main.js', ...argv], { env: { ...process.env, ...stack.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d));
       child.stderr.on('data', (d: Buffer) => (out += d));
@@ -160,7 +146,7 @@ describe('push service operations', () => {
     const onlyKey2 = new SecretBox(KEY2);
     const [serviceAccount, accessToken, secret] = after.values.map((v) => onlyKey2.decrypt(v));
     expect(JSON.parse(serviceAccount)).toMatchObject({ client_email: account.client_email, private_key: account.private_key });
-    expect(accessToken).toBe(seed.accessToken);
+    expect(accessToken).toBe(stack.seed.accessToken);
     expect(secret).toBe(webhookSecret);
 
     await startPush({ ENCRYPTION_KEYS: KEY2 });

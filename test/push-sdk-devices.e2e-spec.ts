@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { chatUserId } from '@platform/contracts';
-import { seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { seedBotAdmin } from '@platform/testing';
 import { DeviceRegistry, HttpError, handleNotification } from '../libs/sdk-core/src/index.js';
 import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
+import { useStack } from './e2e-stack.js';
 
 /**
  * The mobile path of a push: the SDK in the app registers its FCM token with the chat auth token (no API
@@ -15,37 +13,23 @@ import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification
 describe('push from the app side: SDK device registration with the chat auth token, send, tap', () => {
   const sandboxes = new PushSandboxes();
   const { oauth, fcm } = sandboxes;
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let push: NestFastifyApplication;
-  let url: string;
+  const stack = useStack({ push: sandboxes, pushService: true, seed: true });
   let botId: string;
   let apiKey: string;
 
   beforeAll(async () => {
-    await sandboxes.listen();
-    env = await sandboxes.env();
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    push = await createPushService(env);
-    ({ botId, apiKey } = await seedCarouselBot(gateway));
-    const { accessToken } = await seedBotAdmin(gateway, botId, 'admin');
-    expect((await saveServiceAccount(url, botId, accessToken, oauth.createServiceAccount('sdk-push'))).status).toBe(200);
+    ({ botId, apiKey } = stack.seed);
+    const { accessToken } = await seedBotAdmin(stack.gateway, botId, 'admin');
+    expect((await saveServiceAccount(stack.url, botId, accessToken, oauth.createServiceAccount('sdk-push'))).status).toBe(200);
   });
 
-  afterAll(async () => {
-    await push?.close();
-    await gateway?.close();
-    await sandboxes.close();
-  });
+  const registryFor = (chatToken: string, bot = botId) => new DeviceRegistry({ cloudHost: 'cloud.example.com', apiBaseUrl: stack.url, fetch, botId: bot, bearerToken: chatToken });
 
-  const registryFor = (chatToken: string, bot = botId) => new DeviceRegistry({ cloudHost: 'cloud.example.com', apiBaseUrl: url, fetch, botId: bot, bearerToken: chatToken });
-
-  const deviceRows = (token: string) => sqlRows<{ user_id: string }>(env.DATABASE_URL, 'SELECT user_id FROM push_devices WHERE bot_id = $1 AND token = $2', [botId, token]);
+  const deviceRows = (token: string) => sqlRows<{ user_id: string }>(stack.env.DATABASE_URL, 'SELECT user_id FROM push_devices WHERE bot_id = $1 AND token = $2', [botId, token]);
 
   /** The bot's backend sends with its API key; resolves once every device is settled, and the notification completed. */
   async function sendAndWait(body: object): Promise<void> {
-    const api = botApi(url, botId, apiKey);
+    const api = botApi(stack.url, botId, apiKey);
     const res = await api('POST', '/notifications', body);
     expect(res.status).toBe(202);
     expect(await waitForNotification(api, (await res.json()).notificationId)).toMatchObject({ status: 'completed' });

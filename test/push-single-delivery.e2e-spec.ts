@@ -1,11 +1,11 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Worker } from 'bullmq';
 import { Queue } from 'bullmq';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushRequestQueue } from '@platform/contracts';
-import { seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { seedBotAdmin } from '@platform/testing';
 import { PushSandboxes, botApi, saveServiceAccount } from './push-support.js';
+import { useStack } from './e2e-stack.js';
 
 const REPLICAS = 3;
 const REQUESTS = 30;
@@ -14,49 +14,37 @@ const REQUESTS = 30;
 describe('push requests: one replica each, by construction', () => {
   const sandboxes = new PushSandboxes();
   const { oauth, fcm } = sandboxes;
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let impatient: NestFastifyApplication;
-  let url: string;
+  const stack = useStack({ push: sandboxes, seed: true });
   let impatientUrl: string;
   let botId: string;
   let apiKey: string;
   const replicas: NestFastifyApplication[] = [];
   /** Request jobs each replica's transport has run (its BullMQ worker's completed and failed jobs). */
   const handled: string[][] = [];
+  stack.defer(async () => {
+    for (const app of replicas) await app.close();
+  });
 
   const workerOf = (app: NestFastifyApplication) => app.getMicroservices()[0].unwrap<Worker>();
 
   beforeAll(async () => {
-    await sandboxes.listen();
-    env = await sandboxes.env();
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
     // A second gateway that waits 1 s for the push service, for the caller that gives up.
-    impatient = await createGateway({ ...env, PUSH_RPC_TIMEOUT_MS: '1000' });
-    impatientUrl = await listenGateway(impatient);
-    ({ botId, apiKey } = await seedCarouselBot(gateway));
+    impatientUrl = (await stack.replica({ PUSH_RPC_TIMEOUT_MS: '1000' })).url;
+    ({ botId, apiKey } = stack.seed);
     for (let i = 0; i < REPLICAS; i++) {
-      const app = await createPushService(env);
+      const app = await createPushService(stack.env);
       const jobs: string[] = [];
       workerOf(app).on('completed', (job) => void jobs.push(job.name));
       workerOf(app).on('failed', (job) => void jobs.push(`${job?.name} (failed)`));
       replicas.push(app);
       handled.push(jobs);
     }
-    const admin = await seedBotAdmin(gateway, botId, 'admin');
-    expect((await saveServiceAccount(url, botId, admin.accessToken, oauth.createServiceAccount('demo-single'))).status).toBe(200);
-  });
-
-  afterAll(async () => {
-    for (const app of replicas) await app.close();
-    await impatient?.close();
-    await gateway?.close();
-    await sandboxes.close();
+    const admin = await seedBotAdmin(stack.gateway, botId, 'admin');
+    expect((await saveServiceAccount(stack.url, botId, admin.accessToken, oauth.createServiceAccount('demo-single'))).status).toBe(200);
   });
 
   it(`${REQUESTS} test sends through ${REPLICAS} replicas: each is run by exactly one replica and reaches FCM once`, async () => {
-    const api = botApi(url, botId, apiKey);
+    const api = botApi(stack.url, botId, apiKey);
     for (const jobs of handled) jobs.length = 0;
     const answers = await Promise.all(
       Array.from({ length: REQUESTS }, async (_, i) => {
@@ -80,12 +68,12 @@ describe('push requests: one replica each, by construction', () => {
     for (const app of replicas) workerOf(app).resume();
 
     // Replicas take work again (this request is answered) and the timed-out one is nowhere.
-    const after = await botApi(url, botId, apiKey)('POST', '/notifications/test', { token: 'tok-after' });
+    const after = await botApi(stack.url, botId, apiKey)('POST', '/notifications/test', { token: 'tok-after' });
     expect(after.status).toBe(200);
     await new Promise((r) => setTimeout(r, 500));
     expect(fcm.received('tok-too-late')).toEqual([]);
     expect(handled.flat()).toEqual(['push.notification.test']);
-    const queue = new Queue(PushRequestQueue, { connection: { url: env.REDIS_URL } });
+    const queue = new Queue(PushRequestQueue, { connection: { url: stack.env.REDIS_URL } });
     expect(await queue.getJobCounts('wait', 'active', 'delayed')).toEqual({ wait: 0, active: 0, delayed: 0 });
     await queue.close();
   });

@@ -1,11 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue } from 'bullmq';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushQueueNames } from '@platform/contracts';
 import { SeededBot, seedBotAdmin, seedCarouselBot, until } from '@platform/testing';
 import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
+import { useStack } from './e2e-stack.js';
 
 const TOKENS = ['tok-stall-1', 'tok-stall-2', 'tok-stall-3'];
 
@@ -17,46 +17,40 @@ const TOKENS = ['tok-stall-1', 'tok-stall-2', 'tok-stall-3'];
 describe('push notifications: a batch job that stalls too often', () => {
   const sandboxes = new PushSandboxes();
   const { oauth, fcm } = sandboxes;
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let url: string;
-  let bot: SeededBot;
-  let child: ChildProcess | undefined;
-  let push: NestFastifyApplication | undefined;
-
-  beforeAll(async () => {
-    await sandboxes.listen();
-    env = await sandboxes.env({
+  const stack = useStack({
+    push: sandboxes,
+    env: {
       WORKER_LOCK_MS: '1000',
       WORKER_MAX_STALLED_COUNT: '0', // the first stall fails the job
       PUSH_RPC_TIMEOUT_MS: '3000',
-    });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    bot = await seedCarouselBot(gateway);
+    },
+  });
+  let bot: SeededBot;
+  let child: ChildProcess | undefined;
+  let push: NestFastifyApplication | undefined;
+  stack.defer(async () => {
+    child?.kill('SIGKILL');
+    await push?.close();
+  });
+
+  beforeAll(async () => {
+    bot = await seedCarouselBot(stack.gateway);
 
     // The bot's service account and devices, saved through a push service that then stops.
-    push = await createPushService(env);
-    const admin = await seedBotAdmin(gateway, bot.botId, 'admin');
-    expect((await saveServiceAccount(url, bot.botId, admin.accessToken, oauth.createServiceAccount('demo-stall'))).status).toBe(200);
+    push = await createPushService(stack.env);
+    const admin = await seedBotAdmin(stack.gateway, bot.botId, 'admin');
+    expect((await saveServiceAccount(stack.url, bot.botId, admin.accessToken, oauth.createServiceAccount('demo-stall'))).status).toBe(200);
     for (const [i, token] of TOKENS.entries()) expect((await api('POST', '/devices', { userId: `u${i}`, token, platform: 'android' })).status).toBe(201);
     await push.close();
     push = undefined;
   });
 
-  afterAll(async () => {
-    child?.kill('SIGKILL');
-    await push?.close();
-    await gateway?.close();
-    await sandboxes.close();
-  });
-
-  const api = (method: string, path: string, body?: unknown) => botApi(url, bot.botId, bot.apiKey)(method, path, body);
+  const api = (method: string, path: string, body?: unknown) => botApi(stack.url, bot.botId, bot.apiKey)(method, path, body);
 
   it('a push-service process killed mid-batch: the next one fails the job for stalling and counts its devices failed', async () => {
     for (const token of TOKENS) fcm.always(token, { hang: true }); // FCM never answers these devices
     child = spawn(process.execPath, ['dist/apps/push-service/src/main.js'], {
-      env: { ...process.env, ...env, FCM_TIMEOUT_MS: '60000' },
+      env: { ...process.env, ...stack.env, FCM_TIMEOUT_MS: '60000' },
       stdio: 'ignore',
     });
     // Answered 503 until the built push service listens.
@@ -66,14 +60,14 @@ describe('push notifications: a batch job that stalls too often', () => {
     });
 
     // The plan has finished and the batch is mid-send (its requests hang) when the process dies.
-    const queue = new Queue(PushQueueNames.fanout, { connection: { url: env.REDIS_URL } });
+    const queue = new Queue(PushQueueNames.fanout, { connection: { url: stack.env.REDIS_URL } });
     await until(async () => ((await (await queue.getJob(`plan-${notificationId}`))?.getState()) === 'completed' ? true : undefined));
     await until(async () => ((await (await queue.getJob(`batch-${notificationId}-0`))?.getState()) === 'active' ? true : undefined));
     await new Promise((r) => setTimeout(r, 300));
     child.kill('SIGKILL');
     for (const token of TOKENS) fcm.always(token, 'ok'); // a batch run again would now be sent and seen
 
-    push = await createPushService(env);
+    push = await createPushService(stack.env);
     const batch = await until(async () => {
       const job = await queue.getJob(`batch-${notificationId}-0`);
       return job?.finishedOn ? job : undefined;
@@ -84,7 +78,7 @@ describe('push notifications: a batch job that stalls too often', () => {
 
     const final = await waitForNotification(api, notificationId, 10_000);
     expect(final).toMatchObject({ status: 'completed', failureReason: null, total: 3, sent: 0, failed: 3, invalidTokens: 0, skipped: 0, pending: 0 });
-    const batches = await sqlRows(env.DATABASE_URL, 'SELECT seq, failed FROM push_notification_batches WHERE notification_id = $1', [notificationId]);
+    const batches = await sqlRows(stack.env.DATABASE_URL, 'SELECT seq, failed FROM push_notification_batches WHERE notification_id = $1', [notificationId]);
     expect(batches).toEqual([{ seq: 0, failed: 3 }]);
     expect(fcm.messages.filter((m) => TOKENS.includes(m.token))).toHaveLength(0); // the job did not run again
   }, 40_000);

@@ -14,9 +14,14 @@ export class PushSandboxes {
     await this.fcm.listen();
   }
 
+  /** The settings that point a push service at these sandboxes. */
+  settings(): Record<string, string> {
+    return { FCM_API_BASE_URL: this.fcm.baseUrl, PUSH_ALLOW_INSECURE_TOKEN_URI: 'true', PUSH_SERVICE_HEALTH_PORT: '0' };
+  }
+
   /** A test env (own database and Redis db) whose push service talks to these sandboxes. */
   env(overrides: Record<string, string> = {}): Promise<Record<string, string>> {
-    return createTestEnv({ FCM_API_BASE_URL: this.fcm.baseUrl, PUSH_ALLOW_INSECURE_TOKEN_URI: 'true', PUSH_SERVICE_HEALTH_PORT: '0', ...overrides });
+    return createTestEnv({ ...this.settings(), ...overrides });
   }
 
   async close(): Promise<void> {

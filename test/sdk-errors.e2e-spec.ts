@@ -1,35 +1,24 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import WebSocket from 'ws';
 import { BotSession, type WebSocketConstructorLike } from '../libs/sdk-core/src/index.js';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { StreamHub } from '../apps/gateway/src/bot-events/stream-hub.service.js';
 import { chatUserId } from '@platform/contracts';
 import { PrismaService } from '@platform/database';
 import { BotWebhookServer } from '@platform/sandbox';
-import { createTestEnv } from '@platform/testing';
 import { RawStream, SdkBot, eventually, postJson, seedSdkBot, startSession } from './sdk-support.js';
+import { useStack } from './e2e-stack.js';
 
 /** What the SDK endpoints refuse: 400 naming the field, 401 for bad credentials, 404/4404 for unknown sessions, 4401 on the stream. */
 describe('SDK endpoints: validation and authentication errors', () => {
   const webhook = new BotWebhookServer();
-  let gateway: NestFastifyApplication;
-  let url: string;
+  const stack = useStack({ servers: [webhook], env: { SDK_STREAM_AUTH_TIMEOUT_MS: '300', WEBHOOK_ALLOW_HTTP: 'true' } });
   let bot: SdkBot;
   let other: SdkBot;
   const token = 'valid_user-1';
 
   beforeAll(async () => {
-    const hookUrl = await webhook.listen();
-    gateway = await createGateway(await createTestEnv({ SDK_STREAM_AUTH_TIMEOUT_MS: '300', WEBHOOK_ALLOW_HTTP: 'true' }));
-    url = await listenGateway(gateway);
-    bot = await seedSdkBot(gateway, hookUrl);
+    bot = await seedSdkBot(stack.gateway, webhook.baseUrl);
     webhook.secret = bot.secret;
-    other = await seedSdkBot(gateway);
-  });
-
-  afterAll(async () => {
-    await gateway?.close();
-    await webhook.close();
+    other = await seedSdkBot(stack.gateway);
   });
 
   async function expectError(res: Response, status: number, message?: string | RegExp) {
@@ -40,7 +29,7 @@ describe('SDK endpoints: validation and authentication errors', () => {
 
   describe('POST /v1/bots/:botId/sessions', () => {
     const start = (body: unknown, botId = bot.botId, headers: Record<string, string> = {}) =>
-      postJson(`${url}/v1/bots/${botId}/sessions`, body, headers);
+      postJson(`${stack.url}/v1/bots/${botId}/sessions`, body, headers);
     const good = { authToken: token, payload: { a: 1 }, version: 2 };
 
     it.each([
@@ -83,7 +72,7 @@ describe('SDK endpoints: validation and authentication errors', () => {
       event: { code: 'sendReactNativeEvent', data: { code: 'logout', data: '{"actionType":"button"}', ...inner }, ...overrides },
     });
     const send = (body: unknown, key: string | null = bot.apiKey, botId = bot.botId) =>
-      postJson(`${url}/v1/bots/${botId}/events`, body, key === null ? {} : { authorization: `Bearer ${key}` });
+      postJson(`${stack.url}/v1/bots/${botId}/events`, body, key === null ? {} : { authorization: `Bearer ${key}` });
 
     it('202 for a good event (control)', async () => {
       expect((await send(event())).status).toBe(202);
@@ -128,7 +117,7 @@ describe('SDK endpoints: validation and authentication errors', () => {
     let streamUrl: string;
     let sessionId: string;
     beforeAll(async () => {
-      ({ streamUrl, sessionId } = await startSession(url, bot.botId, token));
+      ({ streamUrl, sessionId } = await startSession(stack.url, bot.botId, token));
     });
 
     async function closeCodeAfter(frames: Array<string | Buffer>, target = streamUrl) {
@@ -169,22 +158,22 @@ describe('SDK endpoints: validation and authentication errors', () => {
       expect((await closeCodeAfter([auth], streamUrl.replace(sessionId, 'nope'))).code).toBe(4404);
       expect((await closeCodeAfter([auth], streamUrl.replace(bot.botId, other.botId))).code).toBe(4404);
 
-      const expiring = await startSession(url, bot.botId, token);
-      await gateway.get(PrismaService, { strict: false }).sdkSession.update({ where: { id: expiring.sessionId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      const expiring = await startSession(stack.url, bot.botId, token);
+      await stack.gateway.get(PrismaService, { strict: false }).sdkSession.update({ where: { id: expiring.sessionId }, data: { expiresAt: new Date(Date.now() - 1000) } });
       expect((await closeCodeAfter([auth], expiring.streamUrl)).code).toBe(4404);
     });
 
     it('the SDK starts a new session by itself when its session is gone (4404 on reconnect)', async () => {
       const session = new BotSession(
         { botId: bot.botId, ymAuthenticationToken: token, payload: { again: true }, version: 2 },
-        { cloudHost: 'cloud.example.com', apiBaseUrl: url, fetch, WebSocket: WebSocket as unknown as WebSocketConstructorLike, reconnect: { initialDelayMs: 20, maxDelayMs: 50 } },
+        { cloudHost: 'cloud.example.com', apiBaseUrl: stack.url, fetch, WebSocket: WebSocket as unknown as WebSocketConstructorLike, reconnect: { initialDelayMs: 20, maxDelayMs: 50 } },
       );
       try {
         const first = await session.start();
         await eventually(() => session.state === 'open' || undefined, 5000, 'open');
-        await gateway.get(PrismaService, { strict: false }).sdkSession.delete({ where: { id: first.sessionId } });
+        await stack.gateway.get(PrismaService, { strict: false }).sdkSession.delete({ where: { id: first.sessionId } });
         // Drop the connection server-side, as a restarting replica would.
-        for (const c of gateway.get(StreamHub, { strict: false }).connections()) if (c.sessionId === first.sessionId) c.close(1012, 'restart');
+        for (const c of stack.gateway.get(StreamHub, { strict: false }).connections()) if (c.sessionId === first.sessionId) c.close(1012, 'restart');
         const second = await eventually(() => (session.sessionId && session.sessionId !== first.sessionId ? session.sessionId : undefined), 5000, 'new session');
         await eventually(() => session.state === 'open' || undefined, 5000, 'open again');
         const call = await webhook.waitFor((c) => c.body.sessionId === second);
@@ -198,10 +187,10 @@ describe('SDK endpoints: validation and authentication errors', () => {
   describe('POST /v1/bots/:botId/sessions/:sessionId/events (chat token)', () => {
     let sessionId: string;
     beforeAll(async () => {
-      ({ sessionId } = await startSession(url, bot.botId, token));
+      ({ sessionId } = await startSession(stack.url, bot.botId, token));
     });
     const appEvent = (body: unknown, auth: string | null = `Bearer ${token}`, sid = sessionId, botId = bot.botId) =>
-      postJson(`${url}/v1/bots/${botId}/sessions/${sid}/events`, body, auth === null ? {} : { authorization: auth });
+      postJson(`${stack.url}/v1/bots/${botId}/sessions/${sid}/events`, body, auth === null ? {} : { authorization: auth });
 
     it('202 with the right chat token (control)', async () => {
       const res = await appEvent({ code: 'ping', data: {} });
@@ -234,7 +223,7 @@ describe('SDK endpoints: validation and authentication errors', () => {
     });
 
     it('409 when the bot has no webhook', async () => {
-      const s = await startSession(url, other.botId, token);
+      const s = await startSession(stack.url, other.botId, token);
       await expectError(await appEvent({ code: 'ping' }, `Bearer ${token}`, s.sessionId, other.botId), 409, /no webhook/);
     });
   });

@@ -1,4 +1,3 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import WebSocket from 'ws';
 import { BotSession, type BotEvent, type BotEventMeta, type WebSocketConstructorLike } from '../libs/sdk-core/src/index.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
@@ -6,35 +5,29 @@ import { SdkEventStore } from '../apps/gateway/src/bot-events/sdk-event.store.js
 import { chatUserId } from '@platform/contracts';
 import { createTestEnv } from '@platform/testing';
 import { RawStream, SdkBot, eventually, seedSdkBot, sendBotEvent, startSession } from './sdk-support.js';
+import { useStack } from './e2e-stack.js';
 
 /** Events for a user who is not connected are kept (bounded) and delivered in order; acked ones are gone, unacked come again. */
 describe('SDK event backlog: offline delivery, acks and redelivery', () => {
   const MAX = 5;
-  let gateway: NestFastifyApplication;
-  let url: string;
+  const stack = useStack({ env: { SDK_EVENT_MAX_PER_USER: String(MAX) } });
   let bot: SdkBot;
 
   beforeAll(async () => {
-    gateway = await createGateway(await createTestEnv({ SDK_EVENT_MAX_PER_USER: String(MAX) }));
-    url = await listenGateway(gateway);
-    bot = await seedSdkBot(gateway);
-  });
-
-  afterAll(async () => {
-    await gateway?.close();
+    bot = await seedSdkBot(stack.gateway);
   });
 
   async function send(token: string, name: string, data: object = {}) {
-    const res = await sendBotEvent(url, bot, chatUserId(token), name, data);
+    const res = await sendBotEvent(stack.url, bot, chatUserId(token), name, data);
     expect(res.status).toBe(202);
     return (await res.json()) as { eventId: string; delivered: number };
   }
   const names = (events: Array<{ event: { data: { code: string } } }>) => events.map((e) => e.event.data.code);
-  const stored = (token: string) => gateway.get(SdkEventStore, { strict: false }).readAfter(bot.botId, chatUserId(token), '0-0', 100);
+  const stored = (token: string) => stack.gateway.get(SdkEventStore, { strict: false }).readAfter(bot.botId, chatUserId(token), '0-0', 100);
 
   it('delivers events sent while offline, in order, after ready; acked ones are not sent again, unacked ones are', async () => {
     const token = 'offline_user';
-    const { streamUrl } = await startSession(url, bot.botId, token);
+    const { streamUrl } = await startSession(stack.url, bot.botId, token);
     const sent = [];
     for (const name of ['first', 'second', 'third']) sent.push(await send(token, name, { name }));
     expect(sent.map((s) => s.delivered)).toEqual([0, 0, 0]);
@@ -64,7 +57,7 @@ describe('SDK event backlog: offline delivery, acks and redelivery', () => {
 
   it('a connection that drops before acking gets the event again on the next connect', async () => {
     const token = 'flaky_user';
-    const { streamUrl } = await startSession(url, bot.botId, token);
+    const { streamUrl } = await startSession(stack.url, bot.botId, token);
     const one = await RawStream.connect(streamUrl, token);
     const { eventId } = await send(token, 'while-connected');
     const [live] = await one.waitForEvents(1);
@@ -87,7 +80,7 @@ describe('SDK event backlog: offline delivery, acks and redelivery', () => {
 
   it('keeps at most SDK_EVENT_MAX_PER_USER events per user, dropping the oldest', async () => {
     const token = 'busy_user';
-    const { streamUrl } = await startSession(url, bot.botId, token);
+    const { streamUrl } = await startSession(stack.url, bot.botId, token);
     for (let i = 1; i <= MAX + 2; i++) await send(token, `e${i}`);
     const stream = await RawStream.connect(streamUrl, token);
     await send(token, 'marker');
@@ -101,7 +94,7 @@ describe('SDK event backlog: offline delivery, acks and redelivery', () => {
     for (const name of ['welcome', 'promo', 'logout']) await send(token, name, { name });
     const session = new BotSession(
       { botId: bot.botId, ymAuthenticationToken: token, version: 2 },
-      { cloudHost: 'cloud.example.com', apiBaseUrl: url, fetch, WebSocket: WebSocket as unknown as WebSocketConstructorLike },
+      { cloudHost: 'cloud.example.com', apiBaseUrl: stack.url, fetch, WebSocket: WebSocket as unknown as WebSocketConstructorLike },
     );
     const received: Array<[BotEvent, BotEventMeta]> = [];
     session.onEventFromBot((e, m) => received.push([e, m]));

@@ -6,27 +6,18 @@ import { StreamHub } from '../apps/gateway/src/bot-events/stream-hub.service.js'
 import { chatUserId } from '@platform/contracts';
 import { createTestEnv } from '@platform/testing';
 import { RawStream, SdkBot, eventually, seedSdkBot, sendBotEvent, startSession } from './sdk-support.js';
+import { useStack } from './e2e-stack.js';
 
 /** Two gateway replicas on one Postgres and one Redis: an event reaches the user wherever their stream is connected. */
 describe('SDK events across gateway replicas', () => {
-  let a: NestFastifyApplication;
+  const stack = useStack({ env: { SDK_STREAM_PING_INTERVAL_MS: '200' } });
   let b: NestFastifyApplication;
-  let urlA: string;
   let urlB: string;
   let bot: SdkBot;
 
   beforeAll(async () => {
-    const env = await createTestEnv({ SDK_STREAM_PING_INTERVAL_MS: '200' });
-    a = await createGateway(env);
-    urlA = await listenGateway(a);
-    b = await createGateway(env);
-    urlB = await listenGateway(b);
-    bot = await seedSdkBot(a);
-  });
-
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
+    ({ app: b, url: urlB } = await stack.replica());
+    bot = await seedSdkBot(stack.gateway);
   });
 
   it('an event sent through replica A reaches a BotSession streaming from replica B', async () => {
@@ -41,10 +32,10 @@ describe('SDK events across gateway replicas', () => {
       const { streamUrl } = await session.start();
       expect(streamUrl.startsWith(urlB.replace('http://', 'ws://'))).toBe(true);
       await eventually(() => session.state === 'open' || undefined, 5000, 'stream open on B');
-      expect(a.get(StreamHub, { strict: false }).connections()).toHaveLength(0);
+      expect(stack.gateway.get(StreamHub, { strict: false }).connections()).toHaveLength(0);
       expect(b.get(StreamHub, { strict: false }).connections()).toHaveLength(1);
 
-      const res = await sendBotEvent(urlA, bot, chatUserId(token), 'logout', { actionType: 'button' }, 'sendAndroidEvent');
+      const res = await sendBotEvent(stack.url, bot, chatUserId(token), 'logout', { actionType: 'button' }, 'sendAndroidEvent');
       expect(res.status).toBe(202);
       expect((await res.json()).delivered).toBe(1);
       await eventually(() => events.length === 1 || undefined, 5000, 'event at the SDK on B');
@@ -56,7 +47,7 @@ describe('SDK events across gateway replicas', () => {
 
   it('reaches every connection of the user, one per replica, and counts them', async () => {
     const token = 'replica_user_2';
-    const s1 = await startSession(urlA, bot.botId, token);
+    const s1 = await startSession(stack.url, bot.botId, token);
     const s2 = await startSession(urlB, bot.botId, token);
     const onA = await RawStream.connect(s1.streamUrl, token);
     const onB = await RawStream.connect(s2.streamUrl, token);
@@ -74,10 +65,10 @@ describe('SDK events across gateway replicas', () => {
     }
     // Closed streams stop counting: each replica clears its presence once it sees the close, well before
     // the presence TTL (2 pings + 5 s) would, so 2 s is enough and expiry cannot make this pass.
-    const hubs = [a, b].map((app) => app.get(StreamHub, { strict: false }));
+    const hubs = [stack.gateway, b].map((app) => app.get(StreamHub, { strict: false }));
     await eventually(() => hubs.every((h) => h.connections().length === 0) || undefined, 2000, 'replicas saw the close');
     await eventually(
-      async () => (await (await sendBotEvent(urlA, bot, chatUserId(token), 'refresh', { n: 2 })).json()).delivered === 0 || undefined,
+      async () => (await (await sendBotEvent(stack.url, bot, chatUserId(token), 'refresh', { n: 2 })).json()).delivered === 0 || undefined,
       2000,
       'closed streams no longer counted',
     );

@@ -1,26 +1,17 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { createTestEnv } from '@platform/testing';
 import { SdkBot, postJson, seedSdkBot } from './sdk-support.js';
+import { useStack } from './e2e-stack.js';
 
 /** Calls an app makes without an API key are limited per IP (SDK_RATE_LIMIT_PER_IP); the bot's own API-key calls are not. */
 describe('SDK calls without an API key: per-IP limit', () => {
-  let gateway: NestFastifyApplication;
-  let url: string;
+  const stack = useStack({ env: { SDK_RATE_LIMIT_PER_IP: '3', AUTH_RATE_WINDOW_SECONDS: '60' } });
   let bot: SdkBot;
 
   beforeAll(async () => {
-    gateway = await createGateway(await createTestEnv({ SDK_RATE_LIMIT_PER_IP: '3', AUTH_RATE_WINDOW_SECONDS: '60' }));
-    url = await listenGateway(gateway);
-    bot = await seedSdkBot(gateway);
+    bot = await seedSdkBot(stack.gateway);
   });
 
-  afterAll(async () => {
-    await gateway?.close();
-  });
-
-  const startSession = () => postJson(`${url}/v1/bots/${bot.botId}/sessions`, { authToken: 'user_1', payload: {}, version: 2 });
-  const registerDevice = (bearer: string, body: object) => postJson(`${url}/v1/bots/${bot.botId}/devices`, body, { authorization: `Bearer ${bearer}` });
+  const startSession = () => postJson(`${stack.url}/v1/bots/${bot.botId}/sessions`, { authToken: 'user_1', payload: {}, version: 2 });
+  const registerDevice = (bearer: string, body: object) => postJson(`${stack.url}/v1/bots/${bot.botId}/devices`, body, { authorization: `Bearer ${bearer}` });
 
   it('answers 429 with Retry-After once an IP has used its session starts and chat-token registrations', async () => {
     for (let i = 0; i < 3; i++) expect((await startSession()).status).toBe(201);

@@ -1,18 +1,15 @@
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import WebSocket from 'ws';
 import { BotSession, type BotEvent, type BotEventMeta, type SdkError, type WebSocketConstructorLike } from '../libs/sdk-core/src/index.js';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { SdkEventStore } from '../apps/gateway/src/bot-events/sdk-event.store.js';
 import { chatUserId, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '@platform/contracts';
 import { BotWebhookServer } from '@platform/sandbox';
-import { createTestEnv } from '@platform/testing';
 import { SdkBot, eventually, seedSdkBot, sendBotEvent } from './sdk-support.js';
+import { useStack } from './e2e-stack.js';
 
 /** The SDK's BotSession against the real gateway: session start → bot webhook, bot → app events, app → bot events. */
 describe('SDK session: BotSession ↔ gateway ↔ bot webhook', () => {
   const webhook = new BotWebhookServer();
-  let gateway: NestFastifyApplication;
-  let url: string;
+  const stack = useStack({ servers: [webhook], env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '50' } });
   let bot: SdkBot;
   const token = 'user_42-abcDEF';
   const payload = {
@@ -23,23 +20,14 @@ describe('SDK session: BotSession ↔ gateway ↔ bot webhook', () => {
   };
 
   beforeAll(async () => {
-    const hookUrl = await webhook.listen();
-    const env = await createTestEnv({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '50' });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    bot = await seedSdkBot(gateway, `${hookUrl}/bot-hook`);
+    bot = await seedSdkBot(stack.gateway, `${webhook.baseUrl}/bot-hook`);
     webhook.secret = bot.secret;
-  });
-
-  afterAll(async () => {
-    await gateway?.close();
-    await webhook.close();
   });
 
   function openBot(config: Partial<ConstructorParameters<typeof BotSession>[0]> = {}) {
     const session = new BotSession(
       { botId: bot.botId, ymAuthenticationToken: token, payload, version: 2, ...config },
-      { cloudHost: 'cloud.example.com', apiBaseUrl: url, fetch, WebSocket: WebSocket as unknown as WebSocketConstructorLike, reconnect: { initialDelayMs: 50, maxDelayMs: 200 } },
+      { cloudHost: 'cloud.example.com', apiBaseUrl: stack.url, fetch, WebSocket: WebSocket as unknown as WebSocketConstructorLike, reconnect: { initialDelayMs: 50, maxDelayMs: 200 } },
     );
     const events: Array<{ event: BotEvent; meta: BotEventMeta }> = [];
     const errors: SdkError[] = [];
@@ -53,7 +41,7 @@ describe('SDK session: BotSession ↔ gateway ↔ bot webhook', () => {
     try {
       const started = await session.start();
       expect(started.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-      expect(started.streamUrl).toBe(`${url.replace('http://', 'ws://')}/v1/bots/${bot.botId}/sessions/${started.sessionId}/stream`);
+      expect(started.streamUrl).toBe(`${stack.url.replace('http://', 'ws://')}/v1/bots/${bot.botId}/sessions/${started.sessionId}/stream`);
       await eventually(() => session.state === 'open' || undefined, 5000, 'stream open');
 
       const call = await webhook.waitFor((c) => c.body.sessionId === started.sessionId);
@@ -89,7 +77,7 @@ describe('SDK session: BotSession ↔ gateway ↔ bot webhook', () => {
     try {
       await session.start();
       await eventually(() => session.state === 'open' || undefined, 5000, 'stream open');
-      const res = await sendBotEvent(url, bot, chatUserId(token), 'logout', { actionType: 'button', nested: { n: [1, 2] } });
+      const res = await sendBotEvent(stack.url, bot, chatUserId(token), 'logout', { actionType: 'button', nested: { n: [1, 2] } });
       expect(res.status).toBe(202);
       const answer = await res.json();
       expect(answer).toEqual({ message: expect.any(String), status: 'success', eventId: expect.stringMatching(/^\d+-\d+$/), delivered: 1 });
@@ -98,7 +86,7 @@ describe('SDK session: BotSession ↔ gateway ↔ bot webhook', () => {
       expect(events[0].event).toEqual({ code: 'logout', data: { actionType: 'button', nested: { n: [1, 2] } } });
       expect(events[0].meta).toEqual({ id: answer.eventId, platformCode: 'sendReactNativeEvent' });
       // The SDK acked it: the server dropped it.
-      const store = gateway.get(SdkEventStore, { strict: false });
+      const store = stack.gateway.get(SdkEventStore, { strict: false });
       await eventually(async () => ((await store.readAfter(bot.botId, chatUserId(token), '0-0', 10)).length === 0) || undefined, 5000, 'event dropped after ack');
       expect(errors).toEqual([]);
     } finally {
@@ -136,12 +124,12 @@ describe('SDK session: BotSession ↔ gateway ↔ bot webhook', () => {
     try {
       const [sa] = await Promise.all([a.session.start(), b.session.start()]);
       await eventually(() => (a.session.state === 'open' && b.session.state === 'open') || undefined, 5000, 'both open');
-      const res = await sendBotEvent(url, bot, chatUserId('another_user'), 'hello', { to: 'b' });
+      const res = await sendBotEvent(stack.url, bot, chatUserId('another_user'), 'hello', { to: 'b' });
       expect((await res.json()).delivered).toBe(1);
       await eventually(() => b.events.length === 1 || undefined, 5000, 'event at b');
       expect(a.events).toEqual([]);
       const { PrismaService } = await import('@platform/database');
-      const row = await gateway.get(PrismaService, { strict: false }).sdkSession.findUnique({ where: { id: sa.sessionId } });
+      const row = await stack.gateway.get(PrismaService, { strict: false }).sdkSession.findUnique({ where: { id: sa.sessionId } });
       expect(row).toMatchObject({ deviceToken: 'fcm-device-token-1', userId: chatUserId(token), version: 2 });
       expect(JSON.stringify(row)).not.toContain(token);
     } finally {

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue } from 'bullmq';
 import { runCli } from '../apps/cli/src/run-cli.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
@@ -10,30 +9,16 @@ import { PrismaService } from '@platform/database';
 import { LocalRedis, startLocalRedis } from '@platform/local-infra';
 import { queueToken } from '@platform/queue';
 import { BotWebhookServer } from '@platform/sandbox';
-import { createTestEnv, seedBotAdmin } from '@platform/testing';
+import { seedBotAdmin } from '@platform/testing';
 import { SdkBot, eventually, postJson, seedSdkBot, sendBotEvent, startSession } from './sdk-support.js';
+import { useStack } from './e2e-stack.js';
 
 /** Webhook calls to bots: queued durably, retried until the bot's endpoint answers 2xx, signed with the bot's secret. */
 describe('bot webhook delivery', () => {
   const webhook = new BotWebhookServer();
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let url: string;
-  let hookUrl: string;
+  const stack = useStack({ servers: [webhook], env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '100', WEBHOOK_MAX_ATTEMPTS: '20', WEBHOOK_TIMEOUT_MS: '1000' } });
 
-  beforeAll(async () => {
-    hookUrl = await webhook.listen();
-    env = await createTestEnv({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '100', WEBHOOK_MAX_ATTEMPTS: '20', WEBHOOK_TIMEOUT_MS: '1000' });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-  });
-
-  afterAll(async () => {
-    await gateway?.close();
-    await webhook.close();
-  });
-
-  const queue = () => gateway.get<Queue<BotWebhookJob>>(queueToken(SdkQueueNames.botWebhook), { strict: false });
+  const queue = () => stack.gateway.get<Queue<BotWebhookJob>>(queueToken(SdkQueueNames.botWebhook), { strict: false });
   async function jobOf(sessionId: string) {
     const jobs = await queue().getJobs(['wait', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
     return jobs.find((j) => j?.data.delivery.type !== 'message.received' && j.data.delivery.sessionId === sessionId);
@@ -44,9 +29,9 @@ describe('bot webhook delivery', () => {
     const port = Number(new URL(await down.listen()).port);
     await down.close(); // nothing listens on the port now: connection refused
     try {
-      const bot = await seedSdkBot(gateway, `http://127.0.0.1:${port}/hook`);
+      const bot = await seedSdkBot(stack.gateway, `http://127.0.0.1:${port}/hook`);
       down.secret = bot.secret;
-      const { sessionId } = await startSession(url, bot.botId, 'down_then_up', { nested: { list: [1, { two: 2 }] } });
+      const { sessionId } = await startSession(stack.url, bot.botId, 'down_then_up', { nested: { list: [1, { two: 2 }] } });
       // The answer came after the job was durable; it is now failing and being retried.
       await eventually(async () => ((await jobOf(sessionId))?.attemptsMade ?? 0) >= 2 || undefined, 10_000, 'two failed attempts');
       expect(down.calls).toEqual([]);
@@ -63,14 +48,14 @@ describe('bot webhook delivery', () => {
   });
 
   it('an app event answered 503 then 500 is retried with the same delivery id, each call signed', async () => {
-    const bot = await seedSdkBot(gateway, `${hookUrl}/events`);
+    const bot = await seedSdkBot(stack.gateway, `${webhook.baseUrl}/events`);
     webhook.secret = bot.secret;
     const token = 'retry_user';
-    const { sessionId } = await startSession(url, bot.botId, token);
+    const { sessionId } = await startSession(stack.url, bot.botId, token);
     await webhook.waitFor((c) => c.body.sessionId === sessionId && c.body.type === 'session.started');
 
     webhook.failNext(503, 500);
-    const res = await postJson(`${url}/v1/bots/${bot.botId}/sessions/${sessionId}/events`, { code: 'checkout', data: { total: 12.5 } }, { authorization: `Bearer ${token}` });
+    const res = await postJson(`${stack.url}/v1/bots/${bot.botId}/sessions/${sessionId}/events`, { code: 'checkout', data: { total: 12.5 } }, { authorization: `Bearer ${token}` });
     expect(res.status).toBe(202);
     const { eventId } = await res.json();
     const delivered = await webhook.waitFor((c) => c.body.id === eventId);
@@ -81,10 +66,10 @@ describe('bot webhook delivery', () => {
   });
 
   it('gives up after WEBHOOK_MAX_ATTEMPTS and keeps the failed job', async () => {
-    const strict = await createGateway({ ...env, WEBHOOK_MAX_ATTEMPTS: '2' });
+    const strict = await createGateway({ ...stack.env, WEBHOOK_MAX_ATTEMPTS: '2' });
     const strictUrl = await listenGateway(strict);
     try {
-      const bot = await seedSdkBot(strict, `${hookUrl}/always-failing`);
+      const bot = await seedSdkBot(strict, `${webhook.baseUrl}/always-failing`);
       webhook.secret = bot.secret;
       webhook.failNext(500, 500);
       const { sessionId } = await startSession(strictUrl, bot.botId, 'give_up_user');
@@ -101,9 +86,9 @@ describe('bot webhook delivery', () => {
   });
 
   it('a bot without a webhook still gets sessions (the stream works), and no call is made', async () => {
-    const bot = await seedSdkBot(gateway);
+    const bot = await seedSdkBot(stack.gateway);
     const before = webhook.calls.length;
-    const { sessionId } = await startSession(url, bot.botId, 'no_hook_user');
+    const { sessionId } = await startSession(stack.url, bot.botId, 'no_hook_user');
     expect(await jobOf(sessionId)).toBeUndefined();
     expect(webhook.calls.length).toBe(before);
   });
@@ -112,34 +97,34 @@ describe('bot webhook delivery', () => {
     let bot: SdkBot;
     let token: string;
     beforeAll(async () => {
-      bot = await seedSdkBot(gateway);
-      token = (await seedBotAdmin(gateway, bot.botId)).accessToken;
+      bot = await seedSdkBot(stack.gateway);
+      token = (await seedBotAdmin(stack.gateway, bot.botId)).accessToken;
     });
     const call = (method: string, body?: unknown, auth = token, botId = bot.botId) =>
-      fetch(`${url}/v1/bots/${botId}/webhook`, {
+      fetch(`${stack.url}/v1/bots/${botId}/webhook`, {
         method,
         headers: { 'x-auth-token': auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
 
     it('PUT shows a new secret once; GET never does; rotation changes what verifies', async () => {
-      const first = await call('PUT', { url: `${hookUrl}/admin-set` });
+      const first = await call('PUT', { url: `${webhook.baseUrl}/admin-set` });
       expect(first.status).toBe(200);
       const set = await first.json();
-      expect(set).toEqual({ message: expect.any(String), status: 'success', url: `${hookUrl}/admin-set`, secretSet: true, secret: expect.stringMatching(/^whsec_/) });
+      expect(set).toEqual({ message: expect.any(String), status: 'success', url: `${webhook.baseUrl}/admin-set`, secretSet: true, secret: expect.stringMatching(/^whsec_/) });
 
-      const again = await (await call('PUT', { url: `${hookUrl}/admin-set-2` })).json();
+      const again = await (await call('PUT', { url: `${webhook.baseUrl}/admin-set-2` })).json();
       expect(again.secret).toBeUndefined();
       const view = await (await call('GET')).json();
-      expect(view).toEqual({ message: expect.any(String), status: 'success', url: `${hookUrl}/admin-set-2`, secretSet: true });
-      const sealed = await gateway.get(PrismaService, { strict: false }).bot.findUnique({ where: { id: bot.botId } });
+      expect(view).toEqual({ message: expect.any(String), status: 'success', url: `${webhook.baseUrl}/admin-set-2`, secretSet: true });
+      const sealed = await stack.gateway.get(PrismaService, { strict: false }).bot.findUnique({ where: { id: bot.botId } });
       expect(sealed!.webhookSecretEncrypted).not.toContain(set.secret);
 
-      const rotated = await (await call('PUT', { url: `${hookUrl}/admin-set-2`, rotateSecret: true })).json();
+      const rotated = await (await call('PUT', { url: `${webhook.baseUrl}/admin-set-2`, rotateSecret: true })).json();
       expect(rotated.secret).toMatch(/^whsec_/);
       expect(rotated.secret).not.toBe(set.secret);
       webhook.secret = rotated.secret;
-      const { sessionId } = await startSession(url, bot.botId, 'admin_user');
+      const { sessionId } = await startSession(stack.url, bot.botId, 'admin_user');
       const delivered = await webhook.waitFor((c) => c.body.sessionId === sessionId);
       expect(delivered.request.path).toBe('/admin-set-2');
       expect(verifyWebhookSignature({ secret: set.secret, header: delivered.request.headers['x-platform-signature'], rawBody: delivered.request.rawBody })).toBe(false);
@@ -152,8 +137,8 @@ describe('bot webhook delivery', () => {
         expect((await res.json()).message).toMatch(/^url must/);
       }
       expect((await call('GET', undefined, '')).status).toBe(401);
-      const developer = await seedBotAdmin(gateway, bot.botId, 'developer');
-      expect((await call('PUT', { url: `${hookUrl}/x` }, developer.accessToken)).status).toBe(403);
+      const developer = await seedBotAdmin(stack.gateway, bot.botId, 'developer');
+      expect((await call('PUT', { url: `${webhook.baseUrl}/x` }, developer.accessToken)).status).toBe(403);
       expect((await call('DELETE')).status).toBe(200);
       expect(await (await call('GET')).json()).toMatchObject({ url: null, secretSet: false });
     });
@@ -162,29 +147,29 @@ describe('bot webhook delivery', () => {
   describe('webhook commands of the CLI', () => {
     const cli = async (argv: string[], overrides: Record<string, string> = {}) => {
       const lines: string[] = [];
-      const code = await runCli(argv, (l) => lines.push(l), { ...env, ...overrides });
+      const code = await runCli(argv, (l) => lines.push(l), { ...stack.env, ...overrides });
       return { code, lines };
     };
 
     it('webhook set prints the secret once; deliveries verify with it; show and remove', async () => {
-      const bot = await seedSdkBot(gateway);
-      const set = await cli(['webhook', 'set', '--bot', bot.botId, '--url', `${hookUrl}/from-cli`]);
+      const bot = await seedSdkBot(stack.gateway);
+      const set = await cli(['webhook', 'set', '--bot', bot.botId, '--url', `${webhook.baseUrl}/from-cli`]);
       expect(set.code).toBe(0);
       const secret = set.lines[set.lines.length - 1];
       expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
       webhook.secret = secret;
-      const { sessionId } = await startSession(url, bot.botId, 'cli_user', { from: 'cli' });
+      const { sessionId } = await startSession(stack.url, bot.botId, 'cli_user', { from: 'cli' });
       expect((await webhook.waitFor((c) => c.body.sessionId === sessionId)).decoded).toEqual({ from: 'cli' });
 
-      const unchanged = await cli(['webhook', 'set', '--bot', bot.botId, '--url', `${hookUrl}/from-cli-2`]);
+      const unchanged = await cli(['webhook', 'set', '--bot', bot.botId, '--url', `${webhook.baseUrl}/from-cli-2`]);
       expect(unchanged.lines.join('\n')).not.toMatch(/whsec_/);
-      expect((await cli(['webhook', 'show', '--bot', bot.botId])).lines).toEqual([`url: ${hookUrl}/from-cli-2`, 'signing secret: set']);
+      expect((await cli(['webhook', 'show', '--bot', bot.botId])).lines).toEqual([`url: ${webhook.baseUrl}/from-cli-2`, 'signing secret: set']);
       expect((await cli(['webhook', 'remove', '--bot', bot.botId])).code).toBe(0);
       expect((await cli(['webhook', 'show', '--bot', bot.botId])).lines).toEqual(['url: (none)', 'signing secret: not set']);
     });
 
     it('refuses http URLs unless WEBHOOK_ALLOW_HTTP=true, and unknown bots (exit 2)', async () => {
-      const bot = await seedSdkBot(gateway);
+      const bot = await seedSdkBot(stack.gateway);
       const http = await cli(['webhook', 'set', '--bot', bot.botId, '--url', 'http://example.com/hook'], { WEBHOOK_ALLOW_HTTP: 'false' });
       expect(http).toEqual({ code: 2, lines: ['error: --url must be an https URL'] });
       expect((await cli(['webhook', 'set', '--bot', bot.botId, '--url', 'https://example.com/hook'], { WEBHOOK_ALLOW_HTTP: 'false' })).code).toBe(0);
@@ -198,39 +183,36 @@ describe('SDK endpoints while Redis is down', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sdk-outage-'));
   const webhook = new BotWebhookServer();
   let redis: LocalRedis;
-  let gateway: NestFastifyApplication;
-  let url: string;
   let bot: SdkBot;
 
   beforeAll(async () => {
     redis = await startLocalRedis({ dataDir: join(dir, 'redis') });
-    gateway = await createGateway(await createTestEnv({ REDIS_URL: redis.url, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '100' }));
-    url = await listenGateway(gateway);
-    bot = await seedSdkBot(gateway, await webhook.listen());
-    webhook.secret = bot.secret;
   }, 60_000);
-
+  const stack = useStack({ servers: [webhook], env: () => ({ REDIS_URL: redis.url, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '100' }) });
   afterAll(async () => {
-    await gateway?.close();
     await redis?.stop();
-    await webhook.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
+  beforeAll(async () => {
+    bot = await seedSdkBot(stack.gateway, webhook.baseUrl);
+    webhook.secret = bot.secret;
+  });
+
   it('session start and bot events answer 500 within 2 s and keep nothing; both work again once Redis is back', async () => {
-    const prisma = gateway.get(PrismaService, { strict: false });
+    const prisma = stack.gateway.get(PrismaService, { strict: false });
     await redis.stop();
     try {
       const before = await prisma.sdkSession.count();
       let started = Date.now();
-      const res = await postJson(`${url}/v1/bots/${bot.botId}/sessions`, { authToken: 'outage_user', payload: {}, version: 2 });
+      const res = await postJson(`${stack.url}/v1/bots/${bot.botId}/sessions`, { authToken: 'outage_user', payload: {}, version: 2 });
       expect(res.status).toBe(500);
       expect(Date.now() - started).toBeLessThan(2000);
       expect(await res.json()).toEqual({ message: expect.stringMatching(/unavailable/), status: 'error' });
       expect(await prisma.sdkSession.count()).toBe(before);
 
       started = Date.now();
-      const ev = await sendBotEvent(url, bot, chatUserId('outage_user'), 'x', {});
+      const ev = await sendBotEvent(stack.url, bot, chatUserId('outage_user'), 'x', {});
       expect(ev.status).toBe(500);
       expect(Date.now() - started).toBeLessThan(2000);
     } finally {
@@ -238,7 +220,7 @@ describe('SDK endpoints while Redis is down', () => {
     }
     const { sessionId } = await eventually(
       async () => {
-        const res = await postJson(`${url}/v1/bots/${bot.botId}/sessions`, { authToken: 'outage_user', payload: { back: true }, version: 2 });
+        const res = await postJson(`${stack.url}/v1/bots/${bot.botId}/sessions`, { authToken: 'outage_user', payload: { back: true }, version: 2 });
         return res.status === 201 ? ((await res.json()) as { sessionId: string }) : undefined;
       },
       15_000,

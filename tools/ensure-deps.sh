@@ -15,6 +15,12 @@ if ! command -v redis-server >/dev/null 2>&1 && [ -z "${REDIS_URL:-}${TEST_REDIS
   if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq redis-server >/dev/null
 fi
+# The pooler suite (test/postgres-pgbouncer.e2e-spec.ts) runs Debian's PgBouncer. Only `npm test` asks for it.
+if [ -n "${NEEDS_PGBOUNCER:-}" ] && ! command -v pgbouncer >/dev/null 2>&1 && [ ! -x /usr/sbin/pgbouncer ]; then
+  echo "installing pgbouncer (Debian package, for the pooler tests)"
+  if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq pgbouncer >/dev/null
+fi
 # The console's and the chat page's browser tests drive Debian's chromium; playwright-core cannot
 # download one here. Only `npm test` asks for it (NEEDS_CHROMIUM), not `npm run up`.
 if [ -n "${NEEDS_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 && [ -z "${CHROMIUM_PATH:-}" ]; then

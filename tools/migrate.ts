@@ -3,11 +3,16 @@ import { runMain } from '@platform/common';
 import { ConfigError } from '@platform/config';
 import { migrate } from '@platform/database';
 
-/** `npm run migrate`: applies pending prisma/migrations to DATABASE_URL (safe to run from many processes at once). */
+/**
+ * `npm run migrate`: applies pending prisma/migrations (safe to run from many processes at once). It
+ * connects to DATABASE_DIRECT_URL when set, else DATABASE_URL: the migrator holds a session advisory
+ * lock across its statements, which a pooler in transaction mode would spread over server connections.
+ */
 runMain(async () => {
-  const url = process.env.DATABASE_URL;
+  const name = process.env.DATABASE_DIRECT_URL ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL';
+  const url = process.env[name];
   if (!url || !/^postgres(ql)?:\/\//.test(url)) {
-    throw new ConfigError('Invalid configuration:\n  - DATABASE_URL must be a postgres:// or postgresql:// URL');
+    throw new ConfigError(`Invalid configuration:\n  - ${name} must be a postgres:// or postgresql:// URL`);
   }
   const result = await migrate(url!, join(process.cwd(), 'prisma', 'migrations'), (line) => process.stdout.write(`${line}\n`));
   process.stdout.write(

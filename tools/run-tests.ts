@@ -23,7 +23,7 @@ const CLUSTER_SUITES = [
 
 /**
  * Runs Jest against real servers: starts Postgres and Redis on loopback (unless TEST_DATABASE_URL /
- * TEST_REDIS_URL name running ones), migrates a template database that each test file clones, runs
+ * TEST_REDIS_URL name running ones; with TEST_STACK=containers, as containers through testcontainers), migrates a template database that each test file clones, runs
  * Jest with the given arguments, and stops what it started, whatever the outcome.
  *
  * With TEST_REDIS=cluster the apps under test use a 6-node Redis Cluster (3 masters, 3 replicas) that
@@ -34,6 +34,13 @@ async function main(): Promise<number> {
   const root = mkdtempSync(join(tmpdir(), 'platform-test-'));
   const stops: Array<() => Promise<void>> = [];
   try {
+    if (process.env.TEST_STACK === 'containers') {
+      const { startContainerStack } = await import('./test-stack-containers.js');
+      const stack = await startContainerStack();
+      stops.push(() => stack.stop());
+      process.env.TEST_DATABASE_URL ??= stack.postgresUrl;
+      process.env.TEST_REDIS_URL ??= stack.redisUrl;
+    }
     let adminUrl = process.env.TEST_DATABASE_URL;
     if (!adminUrl) {
       const server = await startLocalPostgres({ dataDir: join(root, 'pg') });

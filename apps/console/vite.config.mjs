@@ -5,6 +5,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/console/',
+  // Answer shapes shared with the gateway; only this Node-free part of libs/contracts reaches the browser.
+  resolve: { alias: { '@platform/contracts/views': fileURLToPath(new URL('../../libs/contracts/src/views.ts', import.meta.url)) } },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: fileURLToPath(new URL('../../dist/console', import.meta.url)),

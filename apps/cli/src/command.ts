@@ -1,4 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
+import { UsageError } from './usage.error.js';
 
 export type CommandArgs = Record<string, string | boolean | undefined>;
 
@@ -12,9 +13,6 @@ export interface CliCommand {
   /** Resolves to the exit code (0 when it resolves to nothing). */
   run(app: INestApplicationContext, args: CommandArgs, out: (line: string) => void): Promise<void | number>;
 }
-
-/** A mistake in how the command was called: printed without a stack, exit code 2. */
-export class UsageError extends Error {}
 
 export function requireString(args: CommandArgs, name: string): string {
   const value = args[name];

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { CliModule } from './cli.module.js';
-import { CliCommand, UsageError } from './command.js';
+import { CliCommand } from './command.js';
+import { UsageError } from './usage.error.js';
 import { commands } from './commands/index.js';
 
 /** Runs one command line; returns the exit code. `env` overrides process.env (tests). */

@@ -2,14 +2,9 @@
 // does, a script can do. The access token lives in this module's memory only; the refresh token is an
 // HttpOnly cookie (Path=/v1/auth) page scripts cannot read.
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { ApiError } from './api-error.js';
+
+export { ApiError };
 
 export interface Bot {
   id: string;

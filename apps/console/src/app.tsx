@@ -107,7 +107,7 @@ function Page({ bot, section, rest }: { bot: Bot; section: string; rest: string[
     case 'settings':
       return <Settings bot={bot} sub={rest[0] ?? 'api-keys'} />;
     case 'whatsapp':
-      return <WhatsAppPage bot={bot} />;
+      return <WhatsAppPage bot={bot} sub={rest[0] ?? 'senders'} />;
     case 'push':
       return <PushPage bot={bot} />;
     case 'messages':

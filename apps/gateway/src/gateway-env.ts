@@ -4,10 +4,12 @@ import {
   ConversationEnv,
   CoreEnv,
   CryptoEnv,
+  DatabaseEnv,
   HttpEnv,
   PostbackEnv,
   PushRpcEnv,
   SdkEnv,
+  TriggerGuardEnv,
   WebhookDeliveryEnv,
   WebChatEnv,
   WebhookUrlEnv,
@@ -19,6 +21,7 @@ import {
 /** The env classes the gateway reads; it validates these and no others. */
 export const GATEWAY_ENV = [
   CoreEnv,
+  DatabaseEnv,
   CryptoEnv,
   HttpEnv,
   CatalogEnv,
@@ -28,6 +31,7 @@ export const GATEWAY_ENV = [
   AuthEnv,
   PushRpcEnv,
   SdkEnv,
+  TriggerGuardEnv,
   WebhookUrlEnv,
   WebhookDeliveryEnv,
   ConversationEnv,

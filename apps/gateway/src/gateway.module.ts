@@ -7,11 +7,13 @@ import { HealthModule } from '@platform/health';
 import { QueueModule } from '@platform/queue';
 import { CarouselModule } from './carousel/carousel.module.js';
 import { MessagesModule } from './messages/messages.module.js';
+import { MessageStreamModule } from './message-stream/message-stream.module.js';
 import { AccountModule } from './account/account.module.js';
 import { MembersModule } from './members/members.module.js';
 import { WhatsAppAdminModule } from './whatsapp-admin/whatsapp-admin.module.js';
 import { AdminAuthModule } from './auth/admin-auth.module.js';
 import { ApiKeysModule } from './api-keys/api-keys.module.js';
+import { TriggerQuotaModule } from './trigger-quota/trigger-quota.module.js';
 import { OAuthModule } from './oauth/oauth.module.js';
 import { OAuthClientsModule } from './oauth-clients/oauth-clients.module.js';
 import { PushModule } from './push/push.module.js';
@@ -37,11 +39,13 @@ export class GatewayModule {
         HealthModule,
         CarouselModule,
         MessagesModule,
+        MessageStreamModule,
         AdminAuthModule,
         AccountModule,
         MembersModule,
         WhatsAppAdminModule,
         ApiKeysModule,
+        TriggerQuotaModule,
         OAuthModule,
         OAuthClientsModule,
         PushModule,

@@ -1,4 +1,4 @@
-import { CoreEnv, CryptoEnv, JobLockEnv, PushEnv, PushRpcEnv } from '@platform/config';
+import { CoreEnv, CryptoEnv, DatabaseEnv, JobLockEnv, PushEnv, PushRpcEnv } from '@platform/config';
 
 /** The env classes the push service reads; it validates these and no others. */
-export const PUSH_SERVICE_ENV = [CoreEnv, CryptoEnv, PushEnv, PushRpcEnv, JobLockEnv];
+export const PUSH_SERVICE_ENV = [CoreEnv, DatabaseEnv, CryptoEnv, PushEnv, PushRpcEnv, JobLockEnv];

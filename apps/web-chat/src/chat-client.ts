@@ -1,4 +1,5 @@
 import type { ConversationMessageView } from '@platform/contracts';
+import { ChatApiError } from './chat-api.error.js';
 import type { PageParams } from './page-params.js';
 
 export type ClientState = 'connecting' | 'online' | 'offline' | 'closed';
@@ -11,13 +12,6 @@ interface StoredSession {
 export interface ChatClientHandlers {
   message(view: ConversationMessageView): void;
   state(state: ClientState, detail?: string): void;
-}
-
-/** A failed API call: the status and the server's message. */
-export class ChatApiError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
 }
 
 const WEB_EVENT = 'sendWebEvent';

@@ -14,10 +14,14 @@
     enableSpeech: d.enableSpeech === 'true' ? 'true' : 'false',
     payload: d.payload ?? '{}',
   });
-  if (d.statusBarColor) query.set('statusBarColor', d.statusBarColor);
-  if (d.closeButtonColor) query.set('closeButtonColor', d.closeButtonColor);
+  // Colours only: the value also goes into the launcher's inline style.
+  const colour = (value?: string) => (value && /^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/.test(value) ? value : undefined);
+  const barColor = colour(d.statusBarColor);
+  const closeColor = colour(d.closeButtonColor);
+  if (barColor) query.set('statusBarColor', barColor);
+  if (closeColor) query.set('closeButtonColor', closeColor);
   const src = `${origin}/web/bot?${query}#ymAuthenticationToken=${encodeURIComponent(d.token ?? '')}`;
-  const color = d.statusBarColor ?? '#1f3a5f';
+  const color = barColor && barColor.length === 9 ? `#${barColor.slice(3)}${barColor.slice(1, 3)}` : barColor ?? '#1f3a5f';
 
   const button = document.createElement('button');
   button.type = 'button';

@@ -13,9 +13,14 @@ export function notifyHost(type: 'close' | 'ready'): void {
   if (window.parent !== window) window.parent.postMessage(message, '*');
 }
 
-/** Calls `handler` for closeBot / reloadBot sent by the host (window.postMessage or a native injection). */
+/**
+ * Calls `handler` for closeBot / reloadBot sent by the host: an iframe parent's window.postMessage, or
+ * react-native-webview's postMessage (dispatched on `window` on iOS, on `document` on Android; a
+ * capturing listener on `window` hears both, once).
+ */
 export function onHostCommand(handler: (command: HostCommand) => void): void {
-  window.addEventListener('message', (e: MessageEvent) => {
+  window.addEventListener('message', (e: Event) => {
+    if (!(e instanceof MessageEvent)) return;
     let data: unknown = e.data;
     if (typeof data === 'string') {
       try {
@@ -26,5 +31,5 @@ export function onHostCommand(handler: (command: HostCommand) => void): void {
     }
     const type = (data as { type?: unknown } | null)?.type;
     if (type === 'closeBot' || type === 'reloadBot') handler(type);
-  });
+  }, true);
 }

@@ -1,5 +1,7 @@
 import type { ConversationMessageView, QuickReply } from '@platform/contracts';
-import { ChatApiError, ChatClient, ClientState } from './chat-client.js';
+import { textColorOn } from './bar-colors.js';
+import { ChatClient, ClientState } from './chat-client.js';
+import { ChatApiError } from './chat-api.error.js';
 import { notifyHost, onHostCommand } from './host-bridge.js';
 import { readPageParams } from './page-params.js';
 import { renderMessage } from './render.js';
@@ -37,6 +39,7 @@ function main(): void {
   const root = document.documentElement;
   if (params.statusBarColor) {
     root.style.setProperty('--bar', params.statusBarColor);
+    root.style.setProperty('--bar-text', textColorOn(params.statusBarColor));
     document.querySelector('meta[name="theme-color"]')?.setAttribute('content', params.statusBarColor);
   }
   if (params.closeButtonColor) root.style.setProperty('--close', params.closeButtonColor);

@@ -6,6 +6,8 @@ export * from './admin/admin-token.guard.js';
 export * from './admin/require-bot-role.decorator.js';
 export * from './admin/admin-session.service.js';
 export * from './rate-limit/rate-limiter.service.js';
+export * from './rate-limit/rate-limit-exceeded.error.js';
+export * from './rate-limit/rate-limiter-unavailable.error.js';
 export * from './oauth/authorization-request.store.js';
 export * from './oauth/authorization.service.js';
 export * from './oauth/oauth-token.service.js';

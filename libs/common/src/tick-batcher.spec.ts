@@ -27,4 +27,18 @@ describe('TickBatcher', () => {
     fail = false;
     expect(await batcher.submit(3)).toBe(3);
   });
+
+  it('flushes through the given scheduler, so that batchers sharing one run in the same flush', async () => {
+    const scheduled: Array<() => void> = [];
+    const calls: string[] = [];
+    const schedule = (flush: () => void) => void scheduled.push(flush);
+    const a = new TickBatcher<number, number>(async (items) => (calls.push(`a${items}`), items), 500, schedule);
+    const b = new TickBatcher<number, number>(async (items) => (calls.push(`b${items}`), items), 500, schedule);
+    const answers = Promise.all([a.submit(1), b.submit(2), a.submit(3)]);
+    expect(scheduled).toHaveLength(2);
+    expect(calls).toEqual([]);
+    scheduled.forEach((flush) => flush());
+    expect(calls).toEqual(['a1,3', 'b2']);
+    expect(await answers).toEqual([1, 2, 3]);
+  });
 });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError } from './config-error.js';
-import { AuthEnv, CoreEnv, CryptoEnv, HttpEnv, JobLockEnv, PushEnv, SdkEnv, WebhookUrlEnv, WhatsAppEnv, WhatsAppRetryEnv, WhatsAppWebhookEnv, WorkerEnv } from './env/index.js';
+import { AuthEnv, ConversationEnv, CoreEnv, CryptoEnv, HttpEnv, JobLockEnv, PushEnv, SdkEnv, WebhookUrlEnv, WhatsAppEnv, WhatsAppRetryEnv, WhatsAppWebhookEnv, WorkerEnv } from './env/index.js';
 import { EnvSource, loadEnv } from './env-loader.js';
 
 const base = {
@@ -49,6 +49,12 @@ describe('loadEnv', () => {
         '  - SDK_SESSION_TTL_SECONDS must be an integer (seconds, 60..2592000)',
       ].join('\n'),
     );
+  });
+
+  it('reads the conversation retention and its sweep interval, and names a bad one', () => {
+    expect(loadEnv([ConversationEnv], {}).get(ConversationEnv)).toMatchObject({ CONVERSATION_RETENTION_DAYS: 90, CONVERSATION_SWEEP_INTERVAL_SECONDS: 3600 });
+    expect(loadEnv([ConversationEnv], { CONVERSATION_SWEEP_INTERVAL_SECONDS: '60' }).get(ConversationEnv).CONVERSATION_SWEEP_INTERVAL_SECONDS).toBe(60);
+    expect(configError(() => loadEnv([ConversationEnv], { CONVERSATION_SWEEP_INTERVAL_SECONDS: '0' }))).toContain('CONVERSATION_SWEEP_INTERVAL_SECONDS must be');
   });
 
   it('validates only the classes it is given: what another app reads cannot stop this one', () => {

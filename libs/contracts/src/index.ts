@@ -6,6 +6,7 @@ export * from './carousel/trigger-carousel.fast-check.js';
 export * from './carousel/carousel-dispatch.job.js';
 export * from './carousel/template-cards.js';
 export * from './carousel/message-status.dto.js';
+export * from './carousel/trigger-quota.dto.js';
 export * from './common/ids.js';
 export * from './auth/admin-login.dto.js';
 export * from './auth/api-keys.dto.js';

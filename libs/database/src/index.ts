@@ -3,6 +3,7 @@ export * from './database-unavailable.error.js';
 export * from './postgres-pool.js';
 export * from './database.module.js';
 export * from './migrate/migrator.js';
+export * from './migrate/migration.error.js';
 export * from './repositories/bot.repository.js';
 export * from './repositories/api-key.repository.js';
 export * from './repositories/channel-sender.repository.js';

@@ -22,14 +22,34 @@ export function toDatabaseOutage(err: unknown): unknown {
 
 type Callback = (err: unknown, result?: unknown) => void;
 
-/** node-postgres' client, whose statements fail with DatabaseUnavailableError when Postgres could not be asked. */
+export interface PostgresPoolConfig extends pg.PoolConfig {
+  /**
+   * false: statements given a name run unnamed (parsed on every run). A pooler in transaction mode
+   * hands each transaction any server connection, where pg's named statement, prepared once per client
+   * connection, does not exist.
+   */
+  preparedStatements?: boolean;
+}
+
+/**
+ * node-postgres' client, whose statements fail with DatabaseUnavailableError when Postgres could not
+ * be asked, and which drops statement names when its pool says so.
+ */
 class OutageAwareClient extends pg.Client {
+  private readonly unnamed: boolean;
+
+  constructor(config?: PostgresPoolConfig) {
+    super(config);
+    this.unnamed = config?.preparedStatements === false;
+  }
+
   // Every form of pg's query(): config or text, optional values, then a callback or a promise.
   override query(config: unknown, values?: unknown, callback?: unknown): any {
     const base = (...args: unknown[]) => Reflect.apply(pg.Client.prototype.query, this, args) as unknown;
     const wrap = (cb: Callback): Callback => (err, result) => cb(err ? toDatabaseOutage(err) : err, result);
     const submittable = typeof (config as { submit?: unknown } | null)?.submit === 'function';
     if (submittable) return base(config, values, callback);
+    if (this.unnamed && typeof (config as { name?: unknown } | null)?.name === 'string') config = { ...(config as object), name: undefined };
     if (typeof values === 'function') return base(config, wrap(values as Callback));
     if (typeof callback === 'function') return base(config, values, wrap(callback as Callback));
     const ownCallback = (config as { callback?: unknown } | null)?.callback;
@@ -46,7 +66,7 @@ class OutageAwareClient extends pg.Client {
  * and so does a statement Postgres could not answer; Prisma's adapter passes such errors on as they are.
  */
 export class PostgresPool extends pg.Pool {
-  constructor(config: pg.PoolConfig) {
+  constructor(config: PostgresPoolConfig) {
     super({ ...config, Client: OutageAwareClient });
   }
 

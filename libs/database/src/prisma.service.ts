@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { CoreEnv } from '@platform/config';
+import { CoreEnv, DatabaseEnv } from '@platform/config';
 import { PrismaClient } from './generated/client.js';
 import { PostgresPool } from './postgres-pool.js';
 
@@ -16,8 +16,14 @@ import { PostgresPool } from './postgres-pool.js';
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   readonly pool: pg.Pool;
 
-  constructor(env: CoreEnv) {
-    const pool = new PostgresPool({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: 1000, query_timeout: 5000, max: 10 });
+  constructor(env: CoreEnv, db: DatabaseEnv) {
+    const pool = new PostgresPool({
+      connectionString: env.DATABASE_URL,
+      connectionTimeoutMillis: db.DATABASE_CONNECT_TIMEOUT_MS,
+      query_timeout: 5000,
+      max: db.DATABASE_POOL_SIZE,
+      preparedStatements: db.DATABASE_PREPARED_STATEMENTS,
+    });
     pool.on('error', () => undefined); // an idle client's connection dropped (Postgres restarted): the pool replaces it
     super({ adapter: new PrismaPg(pool) });
     this.pool = pool;

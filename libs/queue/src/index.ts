@@ -4,6 +4,7 @@ export * from './queue.module.js';
 export * from './queue-jobs.js';
 export * from './final-attempt.js';
 export * from './stalled-limit.js';
+export * from './stalled-too-often.error.js';
 export * from './stalled-job-settler.js';
 export * from './worker-base.js';
 export * from './lifecycle/message-lifecycle.publisher.js';

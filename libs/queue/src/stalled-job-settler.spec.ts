@@ -4,7 +4,8 @@ import { UnrecoverableError } from 'bullmq';
 import type { Job, Worker } from 'bullmq';
 import type { QueueJob } from './queue-jobs.js';
 import { StalledJobSettler } from './stalled-job-settler.js';
-import { STALLED_LIMIT_REASON, StalledTooOftenError } from './stalled-limit.js';
+import { STALLED_LIMIT_REASON } from './stalled-limit.js';
+import { StalledTooOftenError } from './stalled-too-often.error.js';
 
 type DispatchJob = QueueJob<'carousel-dispatch'>;
 const job = (stalledCounter: number, name = 'send') => ({ id: 'm1', name, data: {}, stalledCounter }) as unknown as Job;

@@ -2,7 +2,8 @@ import { Job, Queue, Worker } from 'bullmq';
 import type { QueueName } from '@platform/contracts';
 import { QueueJob, isQueueJob } from './queue-jobs.js';
 import type { RedisClient } from './redis-connections.js';
-import { STALLED_LIMIT_REASON, StalledTooOftenError, isStalledLimitFailure } from './stalled-limit.js';
+import { STALLED_LIMIT_REASON, isStalledLimitFailure } from './stalled-limit.js';
+import { StalledTooOftenError } from './stalled-too-often.error.js';
 
 /** How many of a queue's newest failed jobs the start-up sweep looks at. */
 export const STALLED_SWEEP_LIMIT = 1000;

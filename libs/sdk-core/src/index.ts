@@ -13,6 +13,8 @@ export type { ConfigCheckOptions } from './config/validate-config';
 export { AUTH_TOKEN_MAX_LENGTH, PAYLOAD_MAX_BYTES, REGIONS } from './config/rules';
 
 export { buildWebViewUrl, WEB_VIEW_PATH } from './webview/build-web-view-url';
+export { parseChatPageMessage, chatPageCommand, CHAT_PAGE_SOURCE } from './webview/chat-page-bridge';
+export type { ChatPageMessage, ChatPageCommand, ChatPageView, ChatPageHandlers, ChatPageLink } from './webview/chat-page-bridge';
 
 export { BotSession, createBotSession } from './session/bot-session';
 export type { BotSessionOptions, SessionState } from './session/bot-session';

@@ -3,3 +3,4 @@ export * from './seed.js';
 export * from './admins.js';
 export * from './oauth-browser.js';
 export * from './polling.js';
+export * from './queue-jobs.js';

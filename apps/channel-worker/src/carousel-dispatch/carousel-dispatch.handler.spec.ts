@@ -18,7 +18,7 @@ import type { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
 import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
 import type { WhatsAppEnv } from '@platform/config';
 import type { MessageLifecyclePublisher } from '@platform/queue';
-import type { SenderPacer } from '../pacing/sender-pacer.js';
+import type { CountedSend, PaceDecision, SenderPacer } from '../pacing/sender-pacer.js';
 
 const data: CarouselDispatchJob = {
   messageId: 'm1',
@@ -31,7 +31,7 @@ const data: CarouselDispatchJob = {
 };
 
 const template = { id: 't1', providerName: 'promo', language: 'pt_BR', cardHeaderFormat: 'image' } as unknown as Template;
-const sender = { id: 's1', phoneNumberId: 'pn-1', accessTokenEncrypted: 'sealed-token' } as unknown as ChannelSender;
+const sender = { id: 's1', phoneNumberId: 'pn-1', accessTokenEncrypted: 'sealed-token', throughput: 80 } as unknown as ChannelSender;
 
 /** carousel_send_attempts_total for one outcome. */
 async function attemptsCounted(outcome: string): Promise<number> {
@@ -58,6 +58,11 @@ interface Options {
   decrypt?: (sealed: string) => string;
   template?: Template | null;
   sender?: ChannelSender | null;
+  /** What the pacer answers before the claim (default: go). */
+  reserve?: PaceDecision;
+  /** Set: the pacer finds no second of the sender with room within the wait the handler allows, asking it to wait this long. */
+  secondFullMs?: number;
+  releaseError?: unknown;
 }
 
 function setup(o: Options = {}) {
@@ -66,6 +71,8 @@ function setup(o: Options = {}) {
   const sentRows: Array<{ id: string; providerMessageId: string }> = [];
   const errors: Array<[string, string | null, string, boolean]> = [];
   const sends: Array<{ phoneNumberId: string; token: string; body: unknown }> = [];
+  const released: string[] = [];
+  const paced: Array<{ phase: 'reserve' | 'send'; phoneNumberId: string; rate: number; maxWaitMs?: number }> = [];
   const messages = {
     startAttempts: async (batch: readonly AcceptedMessage[]) => {
       claimed.push(...batch);
@@ -79,6 +86,10 @@ function setup(o: Options = {}) {
       return batch.map(() => undefined);
     },
     recordError: async (id: string, code: string | null, text: string, final: boolean) => void errors.push([id, code, text, final]),
+    releaseAttempt: async (id: string) => {
+      if (o.releaseError) throw o.releaseError;
+      released.push(id);
+    },
   } as unknown as MessageRepository;
   const whatsapp = {
     send: async (phoneNumberId: string, token: string, body: unknown) => {
@@ -91,12 +102,22 @@ function setup(o: Options = {}) {
     template: async (id: string) => (o.template === undefined ? (id === 't1' ? template : null) : o.template),
     sender: async (id: string) => (o.sender === undefined ? (id === 's1' ? sender : null) : o.sender),
   } as unknown as CarouselCatalog;
-  // Pacing always lets the message go here: its own e2e test proves the pacing.
-  const pacer = { pace: async () => ({ go: true }), slowDown: async () => 1 } as unknown as SenderPacer;
+  // Which pacing answer leads where; the pacing itself is proven by its e2e tests against Redis.
+  const pacer = {
+    reserve: async (phoneNumberId: string, _jobId: string, rate: number) => {
+      paced.push({ phase: 'reserve', phoneNumberId, rate });
+      return o.reserve ?? { go: true };
+    },
+    sendCounted: async <T>(phoneNumberId: string, rate: number, send: () => Promise<T>, maxWaitMs?: number): Promise<CountedSend<T>> => {
+      paced.push({ phase: 'send', phoneNumberId, rate, maxWaitMs });
+      return o.secondFullMs === undefined ? { sent: true, value: await send() } : { sent: false, waitMs: o.secondFullMs };
+    },
+    slowDown: async () => 1,
+  } as unknown as SenderPacer;
   const env = { WHATSAPP_THROTTLE_RETRIES: 20 } as WhatsAppEnv;
   const lifecycle = { publish: async () => undefined } as unknown as MessageLifecyclePublisher;
   const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env, lifecycle);
-  return { handler, claimed, claimBatches, sentRows, errors, sends };
+  return { handler, claimed, claimBatches, sentRows, errors, sends, released, paced };
 }
 
 describe('CarouselDispatchHandler', () => {
@@ -205,5 +226,53 @@ describe('CarouselDispatchHandler', () => {
     expect(err).toBeInstanceOf(UnrecoverableError);
     expect(errors).toEqual([['m1', 'configuration', 'the template or sender of this message was deleted', true]]);
     expect(sends).toEqual([]);
+  });
+
+  it("waits for its sender number's slot before the claim, then counts the send against the rate right before the request", async () => {
+    const { handler, paced, sends } = setup();
+    await handler.handle(fakeJob().job);
+    expect(paced).toEqual([
+      { phase: 'reserve', phoneNumberId: 'pn-1', rate: 80 },
+      { phase: 'send', phoneNumberId: 'pn-1', rate: 80, maxWaitMs: 1500 },
+    ]);
+    expect(sends).toHaveLength(1);
+  });
+
+  it('moves the job to delayed until its slot without claiming the message when its slot is ahead (DelayedError)', async () => {
+    const { handler, claimed, sends, paced } = setup({ reserve: { go: false, waitMs: 700 } });
+    const { job, delays } = fakeJob();
+    const before = Date.now();
+    const err = await handler.handle(job, 'lock-1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DelayedError);
+    expect(delays).toHaveLength(1);
+    expect(delays[0][1]).toBe('lock-1');
+    expect(delays[0][0]).toBeGreaterThanOrEqual(before + 700);
+    expect(claimed).toEqual([]);
+    expect(paced.map((p) => p.phase)).toEqual(['reserve']);
+    expect(sends).toEqual([]);
+  });
+
+  it("un-counts its claim and moves to delayed without sending when the number's second is full at the send (DelayedError)", async () => {
+    const { handler, claimed, released, sends, errors, sentRows } = setup({ secondFullMs: 300 });
+    const { job, delays } = fakeJob();
+    const before = Date.now();
+    const err = await handler.handle(job, 'lock-1').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DelayedError);
+    expect(claimed).toHaveLength(1);
+    expect(released).toEqual(['m1']);
+    expect(delays).toHaveLength(1);
+    expect(delays[0][1]).toBe('lock-1');
+    expect(delays[0][0]).toBeGreaterThanOrEqual(before + 300);
+    expect(sends).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(sentRows).toEqual([]);
+  });
+
+  it('still moves to delayed when Postgres cannot take the claim back (that attempt stays counted)', async () => {
+    const { handler, released } = setup({ secondFullMs: 300, releaseError: new DatabaseUnavailableError(new Error('timeout exceeded when trying to connect')) });
+    const { job, delays } = fakeJob();
+    await expect(handler.handle(job, 'lock-1')).rejects.toBeInstanceOf(DelayedError);
+    expect(released).toEqual([]);
+    expect(delays).toHaveLength(1);
   });
 });

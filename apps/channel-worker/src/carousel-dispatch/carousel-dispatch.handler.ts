@@ -24,6 +24,18 @@ const paced = new Counter({
   help: "Messages moved to the delayed set until their sender number's next free send slot",
 });
 
+const refused = new Counter({
+  name: 'carousel_pace_refused_total',
+  help: "Messages ready to send but sent back to the delayed set because their sender number's seconds stayed full",
+});
+
+/**
+ * How long a message ready to send waits in its job for a second of its number with room (sends of the
+ * second before still in flight, or its claim took long): long enough for the next second, so it seldom
+ * has to give its claim back and queue again.
+ */
+const MAX_IN_JOB_PACING_WAIT_MS = 1500;
+
 /** How long a job waits when Postgres cannot be reached before it tries again (not counted as an attempt). */
 const DATABASE_RETRY_MS = 5000;
 
@@ -54,7 +66,7 @@ export class CarouselDispatchHandler {
       if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
       throw err;
     };
-    // Paced before the claim, so waiting for a send slot counts no attempt.
+    // Waits for a slot of its sender number before the claim, so waiting counts no attempt.
     const pacedSender = await this.catalog.sender(job.data.senderId).catch(onOutage);
     if (pacedSender) await this.waitForSlot(job, pacedSender.phoneNumberId, pacedSender.throughput, lockToken);
     const message = await this.claims.submit(acceptedMessage(job)).catch(onOutage);
@@ -78,7 +90,10 @@ export class CarouselDispatchHandler {
       throw new UnrecoverableError('sender access token cannot be decrypted');
     }
     const body = renderCarouselMessage(template, message.recipient, job.data.cards, job.data.bodyParameters);
-    const outcome = await this.whatsapp.send(sender.phoneNumberId, token, body);
+    // Counted against the number's rate right before the request and until its answer is back: in every second it may land in.
+    const sending = await this.pacer.sendCounted(sender.phoneNumberId, sender.throughput, () => this.whatsapp.send(sender.phoneNumberId, token, body), MAX_IN_JOB_PACING_WAIT_MS);
+    if (!sending.sent) return this.secondFull(job, sending.waitMs, lockToken);
+    const outcome = sending.value;
     const attempt = message.attempts;
     attempts.inc({ outcome: outcome.kind });
 
@@ -99,12 +114,25 @@ export class CarouselDispatchHandler {
     throw new Error(`${outcome.code}: ${outcome.text}`);
   }
 
-  /** Sends only in a free slot of the sender number's rate: otherwise the job waits in the delayed set for its slot. */
+  /** Goes on only in a free slot of the sender number's rate: otherwise the job waits in the delayed set for its slot. */
   private async waitForSlot(job: Job<CarouselDispatchJob>, phoneNumberId: string, rate: number, lockToken?: string): Promise<void> {
-    const decision = await this.pacer.pace(phoneNumberId, job.id ?? job.data.messageId, rate);
+    const decision = await this.pacer.reserve(phoneNumberId, job.id ?? job.data.messageId, rate);
     if (decision.go) return;
     paced.inc();
     await job.moveToDelayed(Date.now() + decision.waitMs, lockToken);
+    throw new DelayedError();
+  }
+
+  /**
+   * The sender number's seconds stayed full while the message was ready to go: its claim is un-counted
+   * (if Postgres lets it: else that attempt stays counted) and it waits in the delayed set.
+   */
+  private async secondFull(job: Job<CarouselDispatchJob>, waitMs: number, lockToken?: string): Promise<never> {
+    refused.inc();
+    await this.messages.releaseAttempt(job.data.messageId).catch((err: unknown) => {
+      if (!(err instanceof DatabaseUnavailableError)) throw err;
+    });
+    await job.moveToDelayed(Date.now() + waitMs, lockToken);
     throw new DelayedError();
   }
 

@@ -4,8 +4,13 @@ import { ConversationQueueNames, MessageContent } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSenderRepository, ConversationRepository } from '@platform/database';
 import { QueueJob, isFinalAttempt } from '@platform/queue';
+import { SenderPacer } from '../pacing/sender-pacer.js';
+import { SendOutcome } from '../whatsapp/cloud-api-answer.js';
 import { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
 import { renderWhatsAppSession } from '../whatsapp/whatsapp-session.renderer.js';
+
+/** How long a reply waits for room in its sender number's rate before its attempt counts as failed (and is retried). */
+const MAX_PACING_WAIT_MS = 10_000;
 
 /**
  * Sends one bot reply of a WhatsApp conversation as session message(s). A transient refusal (429, 5xx,
@@ -21,6 +26,7 @@ export class ConversationReplyHandler {
     private readonly senders: ChannelSenderRepository,
     private readonly box: SecretBox,
     private readonly whatsapp: WhatsAppCloudClient,
+    private readonly pacer: SenderPacer,
   ) {}
 
   async handle(job: QueueJob<typeof ConversationQueueNames.conversationReply>): Promise<string> {
@@ -36,7 +42,7 @@ export class ConversationReplyHandler {
     const bodies = renderWhatsAppSession(message.conversation.userId, message.type, message.content as MessageContent);
     let lastId = '';
     for (const body of bodies) {
-      const outcome = await this.whatsapp.send(sender.phoneNumberId, token, body);
+      const outcome = await this.sendPaced(sender.phoneNumberId, sender.throughput, () => this.whatsapp.send(sender.phoneNumberId, token, body));
       if (outcome.kind === 'sent') {
         lastId = outcome.providerMessageId;
         continue;
@@ -49,5 +55,17 @@ export class ConversationReplyHandler {
     }
     await this.conversations.markSent(message.id, lastId);
     return 'sent';
+  }
+
+  /**
+   * Sends within the number's rate, shared with its carousel messages: a reply waits here, briefly,
+   * for a second with room. It does not leave for the delayed set, since a reply of several messages
+   * whose first is out would send that one again when the job runs again; a reply takes no slot ahead
+   * of time either, so it goes before campaign messages still waiting for theirs.
+   */
+  private async sendPaced(phoneNumberId: string, rate: number, send: () => Promise<SendOutcome>): Promise<SendOutcome> {
+    const sending = await this.pacer.sendCounted(phoneNumberId, rate, send, MAX_PACING_WAIT_MS);
+    if (sending.sent) return sending.value;
+    return { kind: 'retry', code: 'paced', text: `the sender number's rate (${rate}/s) left no room for this reply within ${MAX_PACING_WAIT_MS} ms` };
   }
 }

@@ -3,7 +3,8 @@ import { UserInputError, UserService, isBotRole } from '@platform/accounts';
 import { isUuid } from '@platform/contracts';
 import { randomToken } from '@platform/crypto';
 import { BotRepository } from '@platform/database';
-import { CliCommand, CommandArgs, UsageError, requireString } from '../command.js';
+import { CliCommand, CommandArgs, requireString } from '../command.js';
+import { UsageError } from '../usage.error.js';
 
 async function requireBot(app: INestApplicationContext, args: CommandArgs): Promise<string> {
   const botId = requireString(args, 'bot');

@@ -1,6 +1,7 @@
 import { ApiKeyService } from '@platform/accounts';
 import { ApiKeyRepository } from '@platform/database';
-import { CliCommand, UsageError, requireString } from '../command.js';
+import { CliCommand, requireString } from '../command.js';
+import { UsageError } from '../usage.error.js';
 
 export const apiKeyCommands: CliCommand[] = [
   {

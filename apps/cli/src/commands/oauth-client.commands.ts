@@ -1,7 +1,8 @@
 import { OAuthClientInputError, OAuthClientService } from '@platform/accounts';
 import { isUuid } from '@platform/contracts';
 import { BotRepository } from '@platform/database';
-import { CliCommand, CommandArgs, UsageError, requireString } from '../command.js';
+import { CliCommand, CommandArgs, requireString } from '../command.js';
+import { UsageError } from '../usage.error.js';
 
 function list(args: CommandArgs, name: string): string[] | undefined {
   const value = args[name];

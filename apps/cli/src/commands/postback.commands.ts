@@ -12,7 +12,8 @@ import {
 import { SecretBox } from '@platform/crypto';
 import { BotWebhookRepository, PostbackRepository } from '@platform/database';
 import { type ProducerQueue, postbackJobOptions, queueToken, withTimeout } from '@platform/queue';
-import { CliCommand, UsageError, requireString } from '../command.js';
+import { CliCommand, requireString } from '../command.js';
+import { UsageError } from '../usage.error.js';
 
 type App = Parameters<CliCommand['run']>[0];
 

@@ -2,7 +2,8 @@ import { WebhookUrlEnv } from '@platform/config';
 import { generateWebhookSecret, webhookUrlProblem } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotWebhookRepository } from '@platform/database';
-import { CliCommand, UsageError, requireString } from '../command.js';
+import { CliCommand, requireString } from '../command.js';
+import { UsageError } from '../usage.error.js';
 
 async function requireWebhookSettings(app: Parameters<CliCommand['run']>[0], botId: string) {
   const settings = await app.get(BotWebhookRepository).find(botId).catch(() => null);

@@ -2,7 +2,8 @@ import { PHONE_NUMBER, SENDER_THROUGHPUT, senderThroughputProblem } from '@platf
 import { SecretBox } from '@platform/crypto';
 import { BotRepository, ChannelSenderRepository, TemplateRepository } from '@platform/database';
 import { GraphApiError, NoBusinessAccountError, TemplateSyncService } from '@platform/whatsapp-templates';
-import { CliCommand, UsageError, requireString } from '../command.js';
+import { CliCommand, requireString } from '../command.js';
+import { UsageError } from '../usage.error.js';
 
 async function requireBot(app: Parameters<CliCommand['run']>[0], botId: string) {
   const bot = await app.get(BotRepository).findById(botId).catch(() => null);

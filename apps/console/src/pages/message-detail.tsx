@@ -1,5 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { Bot, api } from '../api.js';
+import { useMessageEvents } from '../live.js';
 import { href } from '../router.js';
 import { ErrorNotice, Spinner, useLoad, when } from '../ui.js';
 import type { MessageEntry } from './messages.js';
@@ -9,11 +10,14 @@ const FINAL = ['read', 'failed'];
 export function MessageDetailPage({ bot, msgId }: { bot: Bot; msgId: string }) {
   const m = useLoad(() => api<MessageEntry>('GET', `/v1/bots/${bot.id}/messages/${encodeURIComponent(msgId)}`), [bot.id, msgId]);
   const status = m.data?.status;
+  const following = !!status && !FINAL.includes(status);
+  const live = useMessageEvents(bot.id, following, (e) => e.msgId === msgId && void m.reload(true), () => void m.reload(true));
+  // Only while the live stream is down.
   useEffect(() => {
-    if (!status || FINAL.includes(status)) return;
+    if (!following || live !== 'polling') return;
     const t = setInterval(() => void m.reload(true), 2000);
     return () => clearInterval(t);
-  }, [status, m.reload]);
+  }, [following, live, m.reload]);
   const d = m.data;
   return (
     <section>

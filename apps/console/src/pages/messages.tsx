@@ -1,24 +1,14 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Bot, api } from '../api.js';
 import { href } from '../router.js';
 import { ErrorNotice, Field, Spinner, asApiError, when } from '../ui.js';
 import type { ApiError } from '../api.js';
+import type { MessageLiveEvent, MessageLogEntry, MessageStatusResponse } from '@platform/contracts/views';
+import { MESSAGE_STATUSES } from '@platform/contracts/views';
+import { LiveMode, useMessageEvents } from '../live.js';
 
-export interface MessageEntry {
-  msgId: string;
-  recipient: string;
-  status: string;
-  attempts: number;
-  providerMessageId: string | null;
-  lastError: { code: string | null; text: string | null } | null;
-  createdAt: string;
-  updatedAt: string;
-  sentAt: string | null;
-  deliveredAt: string | null;
-  readAt: string | null;
-  templateName?: string;
-  sender?: string;
-}
+/** A message of the log (the detail page's answer has no template or sender). */
+export type MessageEntry = MessageStatusResponse & Partial<Pick<MessageLogEntry, 'templateName' | 'sender'>>;
 interface Filters {
   status: string;
   recipient: string;
@@ -26,8 +16,44 @@ interface Filters {
   until: string;
 }
 
-const STATUSES = ['queued', 'processing', 'sent', 'delivered', 'read', 'failed'];
-const LIVE_MS = 2000;
+const STATUSES = MESSAGE_STATUSES;
+const POLL_MS = 2000;
+/** Order in which a message moves; an event never moves a row back (events of two sources may cross). */
+const RANK: Record<string, number> = { queued: 0, processing: 1, sent: 2, failed: 3, delivered: 4, read: 5 };
+
+/** The row after a live event: status and its time, or the error of a failed message. */
+function applied(m: MessageEntry, e: MessageLiveEvent): MessageEntry {
+  if ((RANK[e.status] ?? 0) <= (RANK[m.status] ?? 0)) return m;
+  const next: MessageEntry = { ...m, status: e.status, updatedAt: e.at };
+  if (e.status === 'sent') next.sentAt = e.at;
+  if (e.status === 'delivered') next.deliveredAt = e.at;
+  if (e.status === 'read') next.readAt = e.at;
+  if (e.status === 'failed') next.lastError = e.error ?? null;
+  return next;
+}
+
+/** A message just queued, as the log shows it until the worker's first attempt gives it a row. */
+function queuedEntry(bot: Bot, e: MessageLiveEvent): MessageEntry {
+  return {
+    msgId: e.msgId, botId: bot.id, channel: 'whatsapp', recipient: e.recipient ?? '', status: 'queued', attempts: 0, providerMessageId: null,
+    lastError: null, createdAt: e.at, updatedAt: e.at, sentAt: null, deliveredAt: null, readAt: null,
+  };
+}
+
+function matches(f: Filters, m: MessageEntry): boolean {
+  if (f.status && f.status !== m.status) return false;
+  if (f.recipient && !m.recipient.startsWith(f.recipient.replace(/[\s()+-]/g, ''))) return false;
+  if (f.since && new Date(m.createdAt) < new Date(f.since)) return false;
+  if (f.until && new Date(m.createdAt) >= new Date(f.until)) return false;
+  return true;
+}
+
+const LIVE_TEXT: Record<LiveMode, string> = {
+  off: 'Older page: not updated live.',
+  connecting: 'Connecting to live updates…',
+  stream: 'Live: new messages and status changes show as they happen.',
+  polling: 'Live updates are unavailable; reading again every 2 seconds and reconnecting.',
+};
 
 export function MessagesPage({ bot }: { bot: Bot }) {
   const [draft, setDraft] = useState<Filters>({ status: '', recipient: '', since: '', until: '' });
@@ -38,6 +64,12 @@ export function MessagesPage({ bot }: { bot: Bot }) {
   const [data, setData] = useState<{ messages: MessageEntry[]; nextCursor: string | null } | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [loading, setLoading] = useState(true);
+  // Messages announced as queued that have no row yet (the list API reads rows): kept on top across reads.
+  const queued = useRef(new Map<string, MessageEntry>());
+  const reads = useRef(0);
+  const shown = useRef(data);
+  shown.current = data;
+  const later = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const query = () => {
     const q = new URLSearchParams();
@@ -50,30 +82,64 @@ export function MessagesPage({ bot }: { bot: Bot }) {
     return q.toString();
   };
 
+  const load = async (quiet: boolean) => {
+    const n = ++reads.current;
+    if (!quiet) setLoading(true);
+    try {
+      const d = await api<{ messages: MessageEntry[]; nextCursor: string | null }>('GET', `/v1/bots/${bot.id}/messages?${query()}`);
+      if (n !== reads.current) return;
+      const seen = new Set(d.messages.map((m) => m.msgId));
+      for (const id of seen) queued.current.delete(id);
+      const waiting = cursor ? [] : [...queued.current.values()].filter((m) => matches(filters, m));
+      setData({ ...d, messages: [...waiting, ...d.messages] });
+      setError(null);
+    } catch (err) {
+      if (n === reads.current) setError(asApiError(err));
+    } finally {
+      if (n === reads.current) setLoading(false);
+    }
+  };
+  /** One quiet read soon, however many events ask for it (attempts, provider id and new rows come from the API). */
+  const readSoon = () => {
+    if (later.current) return;
+    later.current = setTimeout(() => {
+      later.current = undefined;
+      void load(true);
+    }, 500);
+  };
+
+  const onEvent = (e: MessageLiveEvent) => {
+    if (e.status === 'queued') {
+      const entry = queuedEntry(bot, e);
+      if (!matches(filters, entry)) return;
+      queued.current.set(e.msgId, entry);
+      setData((d) => (d && !d.messages.some((m) => m.msgId === e.msgId) ? { ...d, messages: [entry, ...d.messages] } : d));
+      return;
+    }
+    queued.current.delete(e.msgId);
+    const known = shown.current?.messages.some((m) => m.msgId === e.msgId) ?? false;
+    if (known) setData((d) => d && { ...d, messages: d.messages.map((m) => (m.msgId === e.msgId ? applied(m, e) : m)) });
+    if (!known || e.status === 'sent' || e.status === 'failed') readSoon();
+  };
+
+  const live = useMessageEvents(bot.id, !cursor, onEvent, () => void load(true));
+
   useEffect(() => {
-    let stopped = false;
-    const load = async (quiet: boolean) => {
-      if (!quiet) setLoading(true);
-      try {
-        const d = await api<{ messages: MessageEntry[]; nextCursor: string | null }>('GET', `/v1/bots/${bot.id}/messages?${query()}`);
-        if (!stopped) {
-          setData(d);
-          setError(null);
-        }
-      } catch (err) {
-        if (!stopped) setError(asApiError(err));
-      } finally {
-        if (!stopped) setLoading(false);
-      }
-    };
+    queued.current.clear();
     void load(false);
-    // Live while open: the newest page is read again every 2 s (older pages do not change order).
-    const timer = cursor ? undefined : setInterval(() => document.visibilityState === 'visible' && void load(true), LIVE_MS);
     return () => {
-      stopped = true;
-      clearInterval(timer);
+      reads.current++;
+      clearTimeout(later.current);
+      later.current = undefined;
     };
   }, [bot.id, filters, cursor]);
+
+  // Only while the stream is down: the newest page is read again every 2 s (older pages do not change order).
+  useEffect(() => {
+    if (live !== 'polling') return;
+    const timer = setInterval(() => document.visibilityState === 'visible' && void load(true), POLL_MS);
+    return () => clearInterval(timer);
+  }, [live, bot.id, filters, cursor]);
 
   const apply = (e: Event) => {
     e.preventDefault();
@@ -107,7 +173,7 @@ export function MessagesPage({ bot }: { bot: Bot }) {
         <Field id="f-until" label="To" error={errors.until}>{(aria) => <input {...aria} type="datetime-local" value={draft.until} onInput={set('until')} />}</Field>
         <button type="submit">Filter</button>
       </form>
-      <p class="live" role="status">{cursor ? 'Older page: not updated live.' : 'Live: updates every 2 seconds.'}</p>
+      <p class="live" role="status" data-live={live}>{LIVE_TEXT[live]}</p>
       <ErrorNotice error={error} />
       {loading && !data ? (
         <Spinner label="Loading messages…" />

@@ -6,7 +6,8 @@ import type { WebhookDeliveryEnv } from '@platform/config';
 import { BotWebhookJob, verifyWebhookSignature } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import type { BotWebhookRepository } from '@platform/database';
-import { WebhookDeliveryError, WebhookSender } from './webhook-sender.js';
+import { WebhookSender } from './webhook-sender.js';
+import { WebhookDeliveryError } from './webhook-delivery.error.js';
 
 const box = new SecretBox(`k:${Buffer.alloc(32, 3).toString('base64')}`);
 const secret = 'whsec_test';

@@ -3,11 +3,7 @@ import { WebhookDeliveryEnv } from '@platform/config';
 import { BotWebhookJob, WEBHOOK_SIGNATURE_HEADER, signWebhookBody } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotWebhookRepository } from '@platform/database';
-
-/** A webhook call that did not get a 2xx answer: BullMQ retries it with backoff. */
-export class WebhookDeliveryError extends Error {
-  override name = 'WebhookDeliveryError';
-}
+import { WebhookDeliveryError } from './webhook-delivery.error.js';
 
 /** Makes one signed webhook call to a bot, with the bot's current URL and secret. */
 @Injectable()

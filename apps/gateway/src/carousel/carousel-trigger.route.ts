@@ -1,16 +1,25 @@
-import { BadRequestException, Injectable, OnModuleInit } from '@nestjs/common';
+import { BadRequestException, ConflictException, HttpException, HttpStatus, Injectable, OnModuleInit, UnprocessableEntityException } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyService } from '@platform/accounts';
 import { authenticateApiKey } from '@platform/auth';
 import { TriggerCarouselDto, TriggerCarouselResponse } from '@platform/contracts';
+import { RedisUnavailableError } from '@platform/queue';
+import { readIdempotencyKey } from '../http/idempotency-key.js';
 import { assertJsonContentType } from '../http/json-content-type.guard.js';
 import { createValidationPipe } from '../http/validation.pipe.js';
+import { bodyFingerprint } from './body-fingerprint.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
+import { RateState, TriggerGuards } from './trigger-guards.js';
 
 export const CAROUSEL_TRIGGER_PATH = '/api/engagements/notifications/v2/push';
 
 const BODY = { type: 'body', metatype: TriggerCarouselDto, data: '' } as const;
+
+/** The trigger's request: its JSON body as received is kept for the Idempotency-Key's fingerprint. */
+interface TriggerRequest extends FastifyRequest {
+  rawJson: string;
+}
 
 // Fastify compiles a serializer for the 200 body from this schema once (fast-json-stringify), instead of JSON.stringify per answer.
 const RESPONSE_SCHEMA = {
@@ -27,7 +36,7 @@ const RESPONSE_SCHEMA = {
 /**
  * The carousel trigger, the platform's hottest route, as a Fastify route registered by Nest instead of
  * a controller: the same checks in the same order (API key guard, JSON content type, DTO validation,
- * `bot`), without the per-request guard/pipe/interceptor machinery, which cost about a fifth of the
+ * `bot`, Idempotency-Key), then the bot's quota and the key's claim (TriggerGuards), without the per-request guard/pipe/interceptor machinery, which cost about a fifth of the
  * gateway's CPU per trigger (BENCHMARKS.md). Errors go to the Fastify error handler, which answers
  * them exactly as the Nest exception filter does (toErrorResponse). OpenAPI: carousel-trigger.openapi.ts.
  */
@@ -39,20 +48,78 @@ export class CarouselTriggerRoute implements OnModuleInit {
     private readonly adapterHost: HttpAdapterHost,
     private readonly apiKeys: ApiKeyService,
     private readonly trigger: CarouselTriggerService,
+    private readonly guards: TriggerGuards,
   ) {}
 
-  onModuleInit() {
+  async onModuleInit() {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    fastify.post(CAROUSEL_TRIGGER_PATH, { schema: RESPONSE_SCHEMA }, (req) => this.handle(req));
+    // In a plugin scope of its own, where the JSON parser keeps the text it parsed; the parsing is
+    // Fastify's default JSON parser's, with the instance's settings, as everywhere else.
+    await fastify.register(async (scope) => {
+      const { onProtoPoisoning, onConstructorPoisoning } = scope.initialConfig;
+      const parseJson = scope.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
+      scope.decorateRequest('rawJson', '');
+      scope.removeContentTypeParser('application/json');
+      scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, text, done) => {
+        (req as TriggerRequest).rawJson = text as string;
+        parseJson(req, text as string, done);
+      });
+      scope.post(CAROUSEL_TRIGGER_PATH, { schema: RESPONSE_SCHEMA }, (req, reply) => this.handle(req as TriggerRequest, reply));
+    });
   }
 
-  private async handle(req: FastifyRequest): Promise<TriggerCarouselResponse> {
+  private async handle(req: TriggerRequest, reply: FastifyReply): Promise<TriggerCarouselResponse> {
     const { botId } = await authenticateApiKey(req, this.apiKeys);
-    assertJsonContentType(req);
-    const body = (await this.validation.transform(req.body, BODY)) as TriggerCarouselDto;
-    const bot = (req.query as { bot?: unknown }).bot;
-    if (typeof bot !== 'string' || bot === '') throw new BadRequestException('query parameter bot is required');
-    const msgId = await this.trigger.trigger(botId, body);
-    return { message: 'Carousel template queued for delivery', status: 'success', msgId };
+    // A bad trigger is charged to the quota too, so its 400 comes after the quota's answer and headers.
+    let body: TriggerCarouselDto | undefined;
+    let key: string | undefined;
+    let invalid: unknown;
+    try {
+      assertJsonContentType(req);
+      body = (await this.validation.transform(req.body, BODY)) as TriggerCarouselDto;
+      const bot = (req.query as { bot?: unknown }).bot;
+      if (typeof bot !== 'string' || bot === '') throw new BadRequestException('query parameter bot is required');
+      key = readIdempotencyKey(req);
+    } catch (err) {
+      invalid = err;
+    }
+    const admission = await this.guards.admit(botId, key !== undefined && !invalid ? { key, fingerprint: bodyFingerprint(req.rawJson) } : undefined);
+    setRateHeaders(reply, admission.rate);
+    if (admission.verdict === 'over-quota') {
+      reply.header('retry-after', String(admission.rate.resetSeconds));
+      throw new HttpException(
+        `Trigger quota of ${admission.rate.limit} per minute reached for this bot; retry in ${admission.rate.resetSeconds} s`,
+        HttpStatus.TOO_MANY_REQUESTS,
+      );
+    }
+    if (invalid || !body) throw invalid;
+    switch (admission.verdict) {
+      case 'replay':
+        reply.header('idempotent-replayed', 'true');
+        return queued(admission.msgId);
+      case 'in-flight':
+        reply.header('retry-after', '1');
+        throw new ConflictException('A trigger with this Idempotency-Key is still being processed; retry later');
+      case 'other-body':
+        throw new UnprocessableEntityException('This Idempotency-Key was already used with a different request body');
+    }
+    try {
+      return queued(await this.trigger.trigger(botId, body, admission.msgId));
+    } catch (err) {
+      // Whether a timed-out queueing reached Redis is unknown: the key stays claimed and its repeats find out (TriggerIdempotency).
+      if (admission.claim && !(err instanceof RedisUnavailableError)) await this.guards.release(botId, admission.claim);
+      throw err;
+    }
   }
+}
+
+function queued(msgId: string): TriggerCarouselResponse {
+  return { message: 'Carousel template queued for delivery', status: 'success', msgId };
+}
+
+/** The quota after this trigger, in the IETF draft's RateLimit-* headers (Reset: seconds until the window resets). */
+function setRateHeaders(reply: FastifyReply, rate: RateState): void {
+  reply.header('ratelimit-limit', rate.limit);
+  reply.header('ratelimit-remaining', rate.remaining);
+  reply.header('ratelimit-reset', rate.resetSeconds);
 }

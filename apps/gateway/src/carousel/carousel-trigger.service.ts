@@ -25,8 +25,8 @@ export class CarouselTriggerService {
     private readonly postbackUrls: PostbackUrlChecker,
   ) {}
 
-  /** Returns the message id once the job is in Redis. */
-  async trigger(botId: string, dto: TriggerCarouselDto): Promise<string> {
+  /** Returns the message id (`messageId` when given: an Idempotency-Key's record names it) once the job is in Redis. */
+  async trigger(botId: string, dto: TriggerCarouselDto, messageId: string = randomUUID()): Promise<string> {
     const { notification } = dto;
     this.postgres.assertReachable();
     const template = isUuid(notification.templateId) ? await this.catalog.templateOfBot(botId, notification.templateId) : null;
@@ -63,7 +63,7 @@ export class CarouselTriggerService {
     const customPayload = dto.config?.customPayload ?? null;
 
     const job: CarouselDispatchJob = {
-      messageId: randomUUID(),
+      messageId,
       botId,
       templateId: template.id,
       senderId: sender.id,

@@ -5,7 +5,11 @@ import { PostgresLiveness } from './postgres-liveness.js';
 import { PostbacksModule } from '../postbacks/postbacks.module.js';
 import { CarouselTriggerRoute } from './carousel-trigger.route.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
+import { CorkedTurn } from './corked-turn.js';
 import { TriggerBatcher } from './trigger-batcher.js';
+import { TriggerGate } from './trigger-gate.js';
+import { TriggerGuards } from './trigger-guards.js';
+import { TriggerIdempotency } from './trigger-idempotency.js';
 
-@Module({ imports: [AuthModule, CarouselCatalogModule, PostbacksModule], providers: [CarouselTriggerRoute, CarouselTriggerService, TriggerBatcher, PostgresLiveness], exports: [CarouselTriggerService] })
+@Module({ imports: [AuthModule, CarouselCatalogModule, PostbacksModule], providers: [CarouselTriggerRoute, CarouselTriggerService, CorkedTurn, TriggerBatcher, TriggerGate, TriggerIdempotency, TriggerGuards, PostgresLiveness], exports: [CarouselTriggerService] })
 export class CarouselModule {}

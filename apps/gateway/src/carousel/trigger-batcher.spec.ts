@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { CoreEnv, WhatsAppRetryEnv } from '@platform/config';
 import type { CarouselDispatchJob } from '@platform/contracts';
 import { RedisUnavailableError, type ProducerQueue } from '@platform/queue';
+import { CorkedTurn } from './corked-turn.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
 const env = { WHATSAPP_MAX_ATTEMPTS: 5, WHATSAPP_BACKOFF_MS: 2000 } as WhatsAppRetryEnv;
@@ -20,7 +21,7 @@ function setup(opts: { addFails?: boolean; addHangs?: boolean } = {}) {
       return {};
     },
   } as unknown as ProducerQueue<'carousel-dispatch'>;
-  return { batcher: new TriggerBatcher(env, core, queue, { stream } as unknown as Redis), adds, isCorked: () => corked };
+  return { batcher: new TriggerBatcher(env, core, queue, new CorkedTurn({ stream } as unknown as Redis)), adds, isCorked: () => corked };
 }
 
 const job = (id: string): CarouselDispatchJob => ({

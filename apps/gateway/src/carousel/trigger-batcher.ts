@@ -1,26 +1,29 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { JobsOptions } from 'bullmq';
 import { CoreEnv, WhatsAppRetryEnv } from '@platform/config';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
 import { TickBatcher } from '@platform/common';
-import { InjectQueue, type ProducerQueue, REQUEST_REDIS, type RedisClient, withTimeout } from '@platform/queue';
+import { InjectQueue, type ProducerQueue, withTimeout } from '@platform/queue';
+import { CorkedTurn } from './corked-turn.js';
 
 /**
  * Group commit of carousel triggers: the jobs accepted in one event-loop turn go to Redis in one socket
- * write, and each caller hears back only once its job is in Redis. Under light load a batch is one
- * trigger; under heavy load this keeps Redis round trips and syscalls from dominating a request.
+ * write (with the turn's quota checks, CorkedTurn), and each caller hears back only once its job is in
+ * Redis. Under light load a batch is one trigger; under heavy load this keeps Redis round trips and
+ * syscalls from dominating a request.
  */
 @Injectable()
 export class TriggerBatcher {
-  private readonly batches = new TickBatcher<CarouselDispatchJob, void>((batch) => this.commit(batch));
+  private readonly batches: TickBatcher<CarouselDispatchJob, void>;
   private readonly options: Omit<JobsOptions, 'jobId'>;
 
   constructor(
     env: WhatsAppRetryEnv,
     private readonly core: CoreEnv,
     @InjectQueue(QueueNames.carouselDispatch) private readonly queue: ProducerQueue<typeof QueueNames.carouselDispatch>,
-    @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
+    turn: CorkedTurn,
   ) {
+    this.batches = new TickBatcher((batch) => this.commit(batch), 500, turn.schedule);
     this.options = {
       attempts: env.WHATSAPP_MAX_ATTEMPTS,
       backoff: { type: 'exponential', delay: env.WHATSAPP_BACKOFF_MS, jitter: 0.5 },
@@ -35,15 +38,9 @@ export class TriggerBatcher {
   }
 
   private async commit(batch: CarouselDispatchJob[]): Promise<void[]> {
-    // One `add` per job with the socket corked until this turn's microtasks have run: the commands leave
-    // in one write, as a pipeline would send them, without BullMQ's addBulk pipeline, whose construction
-    // alone (ioredis copies BullMQ's 64 scripts onto every pipeline) costs ~60 µs. A Cluster client has
-    // a socket per node and none to cork: there each add leaves on its own.
-    const socket = 'stream' in this.redis ? this.redis.stream : undefined;
-    socket?.cork();
-    // A tick queued from a microtask runs once the whole microtask queue has drained, i.e. after every
-    // add below has written its command; a setImmediate would hold them back behind the next poll phase.
-    void Promise.resolve().then(() => process.nextTick(() => socket?.uncork()));
+    // One `add` per job in the turn's corked write: the commands leave together, as a pipeline would send
+    // them, without BullMQ's addBulk pipeline, whose construction alone (ioredis copies BullMQ's 64
+    // scripts onto every pipeline) costs ~60 µs.
     await withTimeout(
       Promise.all(batch.map((job) => this.queue.add('send', job, { ...this.options, jobId: job.messageId }))),
       this.core.REDIS_COMMAND_TIMEOUT_MS,

@@ -2,13 +2,21 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { ConversationEnv } from '@platform/config';
 import { ConversationRepository } from '@platform/database';
 
-const EVERY_MS = 60 * 60 * 1000;
+const BATCH = 1000;
+const MAX_BATCHES = 50;
+const DAY_MS = 24 * 3600 * 1000;
 
-/** Deletes conversation messages older than CONVERSATION_RETENTION_DAYS, hourly in each replica (idempotent). */
+/**
+ * Enforces CONVERSATION_RETENTION_DAYS in each gateway replica, every CONVERSATION_SWEEP_INTERVAL_SECONDS:
+ * deletes the messages older than the retention, then the conversations left without messages and
+ * unused as long. Idempotent, so replicas may overlap. The first run comes soon after start (a
+ * random delay of up to a minute spreads the replicas), so restarts do not postpone it.
+ */
 @Injectable()
 export class ConversationSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ConversationSweeper');
   private timer?: NodeJS.Timeout;
+  private stopped = false;
 
   constructor(
     private readonly conversations: ConversationRepository,
@@ -16,25 +24,42 @@ export class ConversationSweeper implements OnApplicationBootstrap, OnApplicatio
   ) {}
 
   onApplicationBootstrap() {
-    this.timer = setInterval(() => void this.sweep(), EVERY_MS + Math.floor(Math.random() * 60_000));
-    this.timer.unref();
+    const interval = this.env.CONVERSATION_SWEEP_INTERVAL_SECONDS * 1000;
+    this.schedule(Math.random() * Math.min(interval, 60_000));
   }
 
   onApplicationShutdown() {
-    clearInterval(this.timer);
+    this.stopped = true;
+    clearTimeout(this.timer);
   }
 
-  async sweep(now = new Date()): Promise<number> {
-    const before = new Date(now.getTime() - this.env.CONVERSATION_RETENTION_DAYS * 24 * 3600 * 1000);
-    let total = 0;
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      void this.sweep().finally(() => this.schedule(this.env.CONVERSATION_SWEEP_INTERVAL_SECONDS * 1000));
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** One run; returns how many messages and conversations it deleted. */
+  async sweep(now = new Date()): Promise<{ messages: number; conversations: number }> {
+    const before = new Date(now.getTime() - this.env.CONVERSATION_RETENTION_DAYS * DAY_MS);
+    const deleted = { messages: 0, conversations: 0 };
     try {
-      for (let batch = 0; batch < 50; batch++) {
-        const n = await this.conversations.deleteMessagesBefore(before);
-        total += n;
-        if (n < 1000) break;
-      }
+      deleted.messages = await this.drain(() => this.conversations.deleteMessagesBefore(before, BATCH));
+      deleted.conversations = await this.drain(() => this.conversations.deleteUnusedBefore(before, BATCH));
     } catch (err) {
-      this.logger.warn(`deleting old conversation messages failed: ${(err as Error).message}`);
+      this.logger.warn(`deleting conversations past the retention failed: ${(err as Error).message}`);
+    }
+    return deleted;
+  }
+
+  private async drain(batch: () => Promise<number>): Promise<number> {
+    let total = 0;
+    for (let i = 0; i < MAX_BATCHES && !this.stopped; i++) {
+      const n = await batch();
+      total += n;
+      if (n < BATCH) break;
     }
     return total;
   }

@@ -18,6 +18,23 @@ import { toMessageView } from './message-view.js';
 import { WhatsAppWindowClosedError } from './whatsapp-window-closed.error.js';
 
 const PAGE_MAX = 200;
+const PAGE_DEFAULT = 50;
+const SEQ_MAX = 2n ** 63n - 1n; // a Postgres bigint
+
+function parseCursor(cursor: unknown): bigint | null {
+  if (cursor === undefined) return null;
+  if (typeof cursor !== 'string' || !/^\d{1,19}$/.test(cursor) || BigInt(cursor) > SEQ_MAX) {
+    throw new BadRequestException('cursor must be the next value of a previous page');
+  }
+  return BigInt(cursor);
+}
+
+function parseLimit(limit: unknown): number {
+  if (limit === undefined) return PAGE_DEFAULT;
+  const n = typeof limit === 'string' && /^\d{1,3}$/.test(limit) ? Number(limit) : NaN;
+  if (!(n >= 1 && n <= PAGE_MAX)) throw new BadRequestException(`limit must be an integer from 1 to ${PAGE_MAX}`);
+  return n;
+}
 
 /** Conversations: users' messages in (recorded, handed to the bot's webhook) and the bot's replies out. */
 @Injectable()
@@ -83,6 +100,7 @@ export class ConversationService {
       if (!conversation.senderId) throw new ConflictException('The WhatsApp number this user wrote to is no longer set up for the bot');
     }
     const row = await this.conversations.createOutbound(conversation.id, outbound.type, outbound.content as object, 'queued');
+    if (!row) throw new NotFoundException(`No conversation ${conversationId} for this bot`); // erased meanwhile
     try {
       if (conversation.channel === 'web') {
         const view = toMessageView({ ...row, status: 'sent' });
@@ -111,14 +129,18 @@ export class ConversationService {
     }
   }
 
-  /** A page of messages after the cursor (the `next` of the previous page). */
-  async list(botId: string, conversationId: string, cursor: string | undefined, limit: number) {
-    if (cursor !== undefined && !/^\d{1,19}$/.test(cursor)) throw new BadRequestException('cursor must be the next value of a previous page');
-    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw new BadRequestException(`limit must be an integer from 1 to ${PAGE_MAX}`);
+  /**
+   * A page of messages after the cursor (the `next` of the previous page). `next` is null exactly when
+   * no message follows the page. `cursor` and `limit` are the query's raw values.
+   */
+  async list(botId: string, conversationId: string, cursor: unknown, limit: unknown) {
+    const after = parseCursor(cursor);
+    const size = parseLimit(limit);
     const conversation = await this.find(botId, conversationId);
-    const rows = await this.conversations.listMessages(conversation.id, cursor === undefined ? null : BigInt(cursor), limit);
-    const next = rows.length === limit ? String(rows[rows.length - 1].seq) : null;
-    return { messages: rows.map(toMessageView), next };
+    const rows = await this.conversations.listMessages(conversation.id, after, size + 1);
+    const page = rows.slice(0, size);
+    const next = rows.length > size ? String(page[page.length - 1].seq) : null;
+    return { messages: page.map(toMessageView), next };
   }
 
   /** Data-protection erasure: every conversation of the user with the bot (optionally one channel). */

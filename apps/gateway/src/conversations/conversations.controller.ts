@@ -31,10 +31,10 @@ export class ConversationsController {
 
   @Get(':id/messages')
   @ApiOperation({ summary: 'The messages of a conversation, oldest first, paged with `cursor` (the `next` of the previous page)' })
-  @ApiQuery({ name: 'cursor', required: false })
-  @ApiQuery({ name: 'limit', required: false })
-  async list(@Param('botId') botId: string, @Param('id') id: string, @Query('cursor') cursor?: string, @Query('limit') limit?: string) {
-    return this.conversations.list(botId, id, cursor, limit === undefined ? 50 : Number(limit));
+  @ApiQuery({ name: 'cursor', required: false, description: 'The `next` of the previous page' })
+  @ApiQuery({ name: 'limit', required: false, description: 'Messages per page, 1-200 (default 50)' })
+  async list(@Param('botId') botId: string, @Param('id') id: string, @Query('cursor') cursor?: unknown, @Query('limit') limit?: unknown) {
+    return this.conversations.list(botId, id, cursor, limit);
   }
 
   @Delete()
@@ -42,7 +42,8 @@ export class ConversationsController {
   @ApiQuery({ name: 'userId', required: true })
   @ApiQuery({ name: 'channel', required: false, enum: ['web', 'whatsapp'] })
   async erase(@Param('botId') botId: string, @Query('userId') userId?: string, @Query('channel') channel?: string) {
-    if (typeof userId !== 'string' || userId.trim() === '' || userId.length > 128) throw new BadRequestException('userId is required (the user id of the conversations)');
+    if (typeof userId !== 'string' || userId.trim() === '') throw new BadRequestException('userId is required (the user id of the conversations)');
+    if (userId.length > 128) throw new BadRequestException('userId must be at most 128 characters');
     if (channel !== undefined && channel !== 'web' && channel !== 'whatsapp') throw new BadRequestException('channel must be web or whatsapp');
     const deleted = await this.conversations.erase(botId, userId, channel);
     return { message: `${deleted} conversation(s) deleted`, status: 'success' as const, deleted };

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage.js';
-import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { targetConstructorToSchema, validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import * as contracts from '@platform/contracts';
 
 // class-transformer's @Type metadata tells the generator which class a nested property holds; the
 // package exports its store only from its CommonJS build, which is the one the DTOs' decorators use.
@@ -15,16 +16,29 @@ type Schemas = NonNullable<OpenAPIObject['components']>['schemas'] & object;
  * truth for what a 400 refuses and what the document says), with the DTOs nested in them.
  */
 export function withValidatorSchemas(document: OpenAPIObject): OpenAPIObject {
-  const generated = validationMetadatasToSchemas({ refPointerPrefix: '#/components/schemas/', classTransformerMetadataStorage: defaultMetadataStorage }) as Schemas;
+  const options = { refPointerPrefix: '#/components/schemas/', classTransformerMetadataStorage: defaultMetadataStorage };
+  const generated = validationMetadatasToSchemas(options) as Schemas;
   const schemas: Schemas = (document.components ??= {}).schemas ??= {};
   const pending = [...Object.keys(schemas), ...refsIn(document.paths)];
   for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
-    const schema = generated[name];
+    const schema = generated[name] ?? derivedSchema(name, options);
     if (!schema || !isEmpty(schemas[name])) continue;
     schemas[name] = schema;
     pending.push(...refsIn(schema));
   }
   return document;
+}
+
+/**
+ * A contract DTO derived with Nest's mapped types (PartialType, OmitType, ...) and no rule of its own
+ * is not in the generated set, whose schemas are named after the classes that carry rules (here the
+ * mapped base): its schema comes from the class itself, rules inherited.
+ */
+function derivedSchema(name: string, options: Parameters<typeof targetConstructorToSchema>[1]): Schemas[string] | undefined {
+  const dto = Object.values(contracts).find((value) => typeof value === 'function' && value.name === name);
+  if (!dto) return undefined;
+  const schema = targetConstructorToSchema(dto as new () => unknown, options) as Schemas[string];
+  return isEmpty(schema) ? undefined : schema;
 }
 
 function isEmpty(schema: unknown): boolean {

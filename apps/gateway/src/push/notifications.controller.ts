@@ -1,4 +1,4 @@
-import { BadRequestException, Body, Controller, Get, Headers, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { BadRequestException, Body, Controller, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '@platform/auth';
@@ -12,6 +12,7 @@ import {
   fcmPayloadProblem,
   notificationTargetProblem,
 } from '@platform/contracts';
+import { IdempotencyKey } from '../http/idempotency-key.js';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { PushRpcClient } from './push-rpc.client.js';
 
@@ -28,13 +29,10 @@ export class NotificationsController {
   @UseGuards(JsonContentTypeGuard)
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Same key within 24 h: the first answer again, no second notification' })
   @ApiOperation({ summary: 'Send to userIds or all devices; 202 once the fan-out job is durable' })
-  send(@Body() body: SendNotificationDto, @Req() req: FastifyRequest, @Headers('idempotency-key') idempotencyKey?: string): Promise<SendNotificationResponse> {
+  send(@Body() body: SendNotificationDto, @Req() req: FastifyRequest, @IdempotencyKey() idempotencyKey?: string): Promise<SendNotificationResponse> {
     const botId = req.apiKey!.botId;
     const problem = notificationTargetProblem(body) ?? fcmPayloadProblem({ botId, ...body });
     if (problem) throw new BadRequestException(problem);
-    if (idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(idempotencyKey)) {
-      throw new BadRequestException('Idempotency-Key must be 1-255 visible ASCII characters');
-    }
     return this.push.call<SendNotificationResponse>(PushPatterns.sendNotification, botId, body, idempotencyKey);
   }
 

@@ -11,9 +11,10 @@ import type { Http2Pool, Http2Requests, Http2Response } from './http2-pool.js';
 jest.unstable_mockModule('node:timers/promises', () => ({
   setTimeout: (ms: number) => new Promise<void>((resolve) => globalThis.setTimeout(resolve, ms)),
 }));
-const { FcmSender, FcmConfigError } = await import('./fcm-sender.js');
+const { FcmSender } = await import('./fcm-sender.js');
+const { FcmConfigError } = await import('./fcm-config.error.js');
 const { NOT_SENT } = await import('./http2-pool.js');
-const { TransientPushError } = await import('./push-errors.js');
+const { TransientPushError } = await import('./transient-push.error.js');
 
 const env = {
   FCM_API_BASE_URL: 'https://fcm.example',

@@ -3,10 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { PushEnv } from '@platform/config';
 import type { LoadedPushConfig } from '../service-accounts/push-config.service.js';
 import { AccessTokenProvider } from './access-token.provider.js';
+import { FcmConfigError } from './fcm-config.error.js';
 import type { FcmBody } from './fcm-message.js';
 import { FcmVerdict, classifyFcmResponse } from './fcm-response.js';
 import { Http2Pool, Http2Response, NOT_SENT } from './http2-pool.js';
-import { TransientPushError } from './push-errors.js';
+import { TransientPushError } from './transient-push.error.js';
 
 /** Google's advice for 429 without Retry-After: wait at least a minute. */
 const DEFAULT_QUOTA_BACKOFF_MS = 60_000;
@@ -17,14 +18,6 @@ export type DeliveryOutcome =
   | { kind: 'failed'; reason: string }
   /** Still failing transiently after FCM_MAX_ATTEMPTS: the batch job tries it again later. */
   | { kind: 'unresolved'; reason: string };
-
-/** FCM refuses the project's credentials (403 PERMISSION_DENIED, tokens refused): the notification cannot go out. */
-export class FcmConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'FcmConfigError';
-  }
-}
 
 /**
  * Sends FCM HTTP v1 messages. firebase-admin is not used: its messaging client always talks to

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { KeyObject, sign } from 'node:crypto';
 import { PushEnv } from '@platform/config';
-import { CredentialsRejectedError, TransientPushError } from './push-errors.js';
+import { CredentialsRejectedError } from './credentials-rejected.error.js';
+import { TransientPushError } from './transient-push.error.js';
 
 export const FIREBASE_MESSAGING_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';

@@ -2,7 +2,7 @@ import { Http2Server, ServerHttp2Stream, createServer } from 'node:http2';
 import { AddressInfo } from 'node:net';
 import type { PushEnv } from '@platform/config';
 import { Http2Pool, Http2Response, NOT_SENT } from './http2-pool.js';
-import { TransientPushError } from './push-errors.js';
+import { TransientPushError } from './transient-push.error.js';
 
 /** An h2c server that holds every request until release() answers the oldest ones. */
 class HoldingServer {

@@ -6,7 +6,7 @@ import { FcmBody, renderFcmBody } from './fcm-message.js';
 import { http2Exchange } from './http2-exchange.js';
 import { http2Sessions } from './http2-sessions.js';
 import { http2ThreadMain } from './http2-thread.js';
-import { TransientPushError } from './push-errors.js';
+import { TransientPushError } from './transient-push.error.js';
 
 export interface Http2Response {
   status: number;

@@ -5,8 +5,10 @@ import { BatchCounts, DeviceRepository, NotificationRepository, PushNotification
 import { StalledTooOftenError, isFinalAttempt } from '@platform/queue';
 import { LoadedPushConfig, PushConfigService } from '../service-accounts/push-config.service.js';
 import { fcmBodyParts } from '../fcm/fcm-message.js';
-import { FcmConfigError, FcmSender } from '../fcm/fcm-sender.js';
-import { CredentialsRejectedError, TransientPushError } from '../fcm/push-errors.js';
+import { FcmSender } from '../fcm/fcm-sender.js';
+import { FcmConfigError } from '../fcm/fcm-config.error.js';
+import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
+import { TransientPushError } from '../fcm/transient-push.error.js';
 import { BatchProgressStore, DeviceOutcome, OutcomeRecorder } from './batch-progress.store.js';
 
 /**

@@ -1,6 +1,6 @@
 import { JobsOptions } from 'bullmq';
 import { PushEnv } from '@platform/config';
-import { TransientPushError } from '../fcm/push-errors.js';
+import { TransientPushError } from '../fcm/transient-push.error.js';
 
 /**
  * Retries with exponential backoff. Finished jobs are kept an hour: a batch's job id must still be

@@ -10,7 +10,8 @@ import type { FcmSender } from '../fcm/fcm-sender.js';
 import type { FcmBody } from '../fcm/fcm-message.js';
 import type { FcmVerdict } from '../fcm/fcm-response.js';
 import type { Http2Response } from '../fcm/http2-pool.js';
-import { CredentialsRejectedError, TransientPushError } from '../fcm/push-errors.js';
+import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
+import { TransientPushError } from '../fcm/transient-push.error.js';
 import { NotificationService } from './notification.service.js';
 
 const NOTIFICATION_ID = 'c0000000-0000-4000-8000-000000000001';

@@ -7,7 +7,7 @@ import type { DeviceRepository, NotificationRepository } from '@platform/databas
 import { StalledTooOftenError, type ProducerQueue } from '@platform/queue';
 import type { PushConfigService } from '../service-accounts/push-config.service.js';
 import type { AccessTokenProvider } from '../fcm/access-token.provider.js';
-import { TransientPushError } from '../fcm/push-errors.js';
+import { TransientPushError } from '../fcm/transient-push.error.js';
 import { PlanHandler } from './plan.handler.js';
 
 const job = { data: { notificationId: 'n1' }, attemptsMade: 4, opts: { attempts: 5 } } as unknown as Job<PushPlanJob>;

@@ -6,7 +6,7 @@ import { DeviceRepository, NotificationRepository } from '@platform/database';
 import { InjectQueue, type ProducerQueue, StalledTooOftenError } from '@platform/queue';
 import { PushConfigService } from '../service-accounts/push-config.service.js';
 import { AccessTokenProvider } from '../fcm/access-token.provider.js';
-import { CredentialsRejectedError } from '../fcm/push-errors.js';
+import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
 import { describeJobError, fanoutJobOptions } from './fanout-job-options.js';
 
 /**

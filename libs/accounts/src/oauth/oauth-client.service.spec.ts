@@ -1,7 +1,8 @@
 import { sha256Hex } from '@platform/crypto';
 import type { OAuthClientRepository } from '@platform/database';
 import { Clock } from '../clock.js';
-import { OAuthClientInputError, OAuthClientService } from './oauth-client.service.js';
+import { OAuthClientService } from './oauth-client.service.js';
+import { OAuthClientInputError } from './oauth-client-input.error.js';
 import { OAuthError } from './oauth-error.js';
 
 function service() {

@@ -6,6 +6,7 @@ import { Clock } from '../clock.js';
 import { SUPPORTED_SCOPES } from '../roles.js';
 import { generateSecret } from '../tokens/token-format.js';
 import { ClientCredentials } from './client-credentials.js';
+import { OAuthClientInputError } from './oauth-client-input.error.js';
 import { OAuthError } from './oauth-error.js';
 import { redirectUriProblem } from './redirect-uris.js';
 
@@ -19,8 +20,6 @@ export interface RegisterClientInput {
   grantTypes?: string[];
   scopes?: string[];
 }
-
-export class OAuthClientInputError extends Error {}
 
 /** OAuth clients of a bot: registration (secret shown once, stored hashed), listing, revocation, authentication. */
 @Injectable()

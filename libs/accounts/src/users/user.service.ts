@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { BotRole, User } from '@platform/database';
 import { UserRepository } from '@platform/database';
 import { MAX_PASSWORD_LENGTH, PasswordHasher } from './password-hasher.js';
+import { UserInputError } from './user-input.error.js';
 
 export const MIN_PASSWORD_LENGTH = 12;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
-
-export class UserInputError extends Error {}
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();

@@ -2,27 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuthEnv, CoreEnv } from '@platform/config';
 import { sha256Hex } from '@platform/crypto';
 import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
+import { RateLimitExceededError } from './rate-limit-exceeded.error.js';
+import { RateLimiterUnavailableError } from './rate-limiter-unavailable.error.js';
 
 /** One counter to charge: `bucket` names the limit (e.g. "login-ip"), `id` whom it counts (hashed before use). */
 export interface RateCheck {
   bucket: string;
   id: string;
   limit: number;
-}
-
-export class RateLimitExceededError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many requests; retry in ${retryAfterSeconds} s`);
-    this.name = 'RateLimitExceededError';
-  }
-}
-
-/** Redis could not be asked: requests are refused rather than let through unlimited. */
-export class RateLimiterUnavailableError extends Error {
-  constructor(cause: unknown) {
-    super('Rate limiting is unavailable (Redis is unreachable); try again later', { cause });
-    this.name = 'RateLimiterUnavailableError';
-  }
 }
 
 // Fixed window: the first hit of a window starts its expiry; returns [count, ms left].

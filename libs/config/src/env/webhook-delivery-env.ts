@@ -1,20 +1,7 @@
-import { IntEnv } from '../env-decorators.js';
+import { outgoingCallsEnv } from './outgoing-calls-env.js';
 
-/** Calls the gateway makes to bots' webhooks. */
-export class WebhookDeliveryEnv {
-  /** Delivery attempts of one webhook call before it is given up (kept as a failed job). */
-  @IntEnv({ min: 1, max: 50 })
-  WEBHOOK_MAX_ATTEMPTS: number = 12;
-
-  /** First delay between webhook attempts; doubles each time (12 attempts span about 2.3 h at 2000). */
-  @IntEnv({ min: 1 })
-  WEBHOOK_BACKOFF_MS: number = 2000;
-
-  /** Time a bot's webhook has to answer one call. */
-  @IntEnv({ min: 100 })
-  WEBHOOK_TIMEOUT_MS: number = 10000;
-
-  /** Webhook calls one gateway process makes at once. */
-  @IntEnv({ min: 1, max: 1000 })
-  WEBHOOK_CONCURRENCY: number = 10;
-}
+/**
+ * Calls the gateway makes to bots' webhooks: WEBHOOK_MAX_ATTEMPTS (12, spanning about 2.3 h with the
+ * backoff), WEBHOOK_BACKOFF_MS (2000), WEBHOOK_TIMEOUT_MS (10000), WEBHOOK_CONCURRENCY (10 per gateway process).
+ */
+export class WebhookDeliveryEnv extends outgoingCallsEnv('WEBHOOK', { maxAttempts: 12, backoffMs: 2000, timeoutMs: 10000, concurrency: 10 }) {}

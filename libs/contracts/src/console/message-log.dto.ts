@@ -1,7 +1,5 @@
 import { IsIn, IsISO8601, IsOptional, Matches, MaxLength } from 'class-validator';
-import type { MessageStatusResponse } from '../carousel/message-status.dto.js';
-
-export const MESSAGE_STATUSES = ['queued', 'processing', 'sent', 'delivered', 'read', 'failed'] as const;
+import { MESSAGE_STATUSES } from './message-log.views.js';
 
 /** Query of GET /v1/bots/:botId/messages (every field optional). */
 export class MessageLogQueryDto {
@@ -29,16 +27,4 @@ export class MessageLogQueryDto {
   @IsOptional()
   @Matches(/^(?:[1-9]|[1-9]\d|100)$/, { message: '$property must be an integer from 1 to 100' })
   limit?: string;
-}
-
-/** One message of the log: its status answer plus the template and sender it used. */
-export interface MessageLogEntry extends MessageStatusResponse {
-  templateName: string;
-  sender: string;
-}
-
-export interface MessageLogResponse {
-  messages: MessageLogEntry[];
-  /** Pass as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: string | null;
 }

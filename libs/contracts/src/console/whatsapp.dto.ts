@@ -1,6 +1,6 @@
+import { OmitType, PartialType } from '@nestjs/swagger';
 import { IsDefined, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { PHONE_NUMBER } from '../carousel/trigger-carousel.dto.js';
-import type { TemplateCardSpec } from '../carousel/template-cards.js';
 import { SENDER_THROUGHPUT } from '../whatsapp/sender-throughput.js';
 
 const PHONE_NUMBER_ID = /^\d{1,32}$/;
@@ -38,73 +38,5 @@ export class CreateSenderDto {
   throughput?: number;
 }
 
-/** Body of PATCH /v1/bots/:botId/whatsapp/senders/:senderId: what is given changes. */
-export class UpdateSenderDto {
-  @IsOptional()
-  @Matches(PHONE_NUMBER_ID, { message: '$property must be the numeric phone-number id of the WhatsApp Cloud API' })
-  @IsString({ message: '$property must be a string' })
-  phoneNumberId?: string;
-
-  @IsOptional()
-  @MaxLength(1024, { message: '$property must be at most 1024 characters' })
-  @IsNotEmpty({ message: '$property must not be empty' })
-  @IsString({ message: '$property must be a string' })
-  accessToken?: string;
-
-  @IsOptional()
-  @Matches(WABA_ID, { message: WABA_MESSAGE })
-  @IsString({ message: '$property must be a string' })
-  wabaId?: string;
-  /** Messages per second sent through this number, all workers together (default 80). */
-  @IsOptional()
-  @Max(SENDER_THROUGHPUT.max, { message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
-  @Min(SENDER_THROUGHPUT.min, { message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
-  @IsInt({ message: `$property must be an integer from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max} (messages per second)` })
-  throughput?: number;
-}
-
-export interface SenderView {
-  id: string;
-  channel: string;
-  /** With country code, leading +. */
-  number: string;
-  phoneNumberId: string;
-  /** Always true: a sender cannot exist without a token, and the token itself is never shown. */
-  accessTokenSet: boolean;
-  /** WhatsApp Business Account id, or null when not set (templates cannot be synced through this sender). */
-  wabaId: string | null;
-  /** Messages per second the workers send through this number. */
-  throughput: number;
-  createdAt: string;
-}
-
-export interface TemplateView {
-  id: string;
-  channel: string;
-  name: string;
-  language: string;
-  category: string;
-  cardCount: number;
-  cardHeaderFormat: string;
-  /** Meta's review status; only APPROVED templates are sent. */
-  status: string;
-  /** `synced` from the Cloud API (checked on trigger), or `manual`: registered by hand, values sent unchecked. */
-  source: 'synced' | 'manual';
-  /** {{n}} placeholders of the message body above the cards. */
-  bodyParameterCount: number;
-  /** Per card: body placeholders and buttons (synced templates; null for manual ones). */
-  cards: TemplateCardSpec[] | null;
-  updatedAt: string;
-  createdAt: string;
-}
-
-/** Answer of POST /v1/bots/:botId/whatsapp/templates/sync. */
-export interface TemplateSyncView {
-  accounts: string[];
-  created: number;
-  updated: number;
-  unchanged: number;
-  deleted: number;
-  skipped: number;
-  templates: Array<{ id: string; name: string; language: string; status: string; change: string }>;
-}
+/** Body of PATCH /v1/bots/:botId/whatsapp/senders/:senderId: what is given changes, with the create rules; the number cannot change. */
+export class UpdateSenderDto extends PartialType(OmitType(CreateSenderDto, ['number'] as const)) {}

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { MigrationError } from './migration.error.js';
 
 /** Arbitrary constant: every migrator of this platform takes the same advisory lock. */
 const LOCK_KEY = 727_073_690;
@@ -27,8 +28,6 @@ export interface MigrateResult {
   applied: string[];
   alreadyApplied: number;
 }
-
-export class MigrationError extends Error {}
 
 /** Reads prisma/migrations/<name>/migration.sql in name order, as `prisma migrate deploy` does. */
 export function readMigrations(dir: string): MigrationFile[] {

@@ -39,12 +39,12 @@ export interface InboundMessage {
 export class ConversationRepository {
   constructor(private readonly db: PrismaService) {}
 
-  /** The conversation of (bot, channel, user), created when there is none. */
+  /** The conversation of (bot, channel, user), created when there is none; marked as used now (retention spares it). */
   upsert(botId: string, channel: ConversationChannel, userId: string) {
     return this.db.conversation.upsert({
       where: { botId_channel_userId: { botId, channel, userId } },
       create: { botId, channel, userId },
-      update: {},
+      update: { updatedAt: new Date() },
     });
   }
 
@@ -97,9 +97,17 @@ export class ConversationRepository {
     });
   }
 
-  /** Records a message of the bot. */
-  createOutbound(conversationId: string, type: string, content: Prisma.InputJsonValue, status: MessageStatus) {
-    return this.db.conversationMessage.create({ data: { conversationId, direction: 'outbound', type, content, status } });
+  /**
+   * Records a message of the bot and marks the conversation used, in one transaction: the retention
+   * sweep, which deletes conversations left empty and unused, then waits for it or skips the
+   * conversation. Null when the conversation is gone (erased or swept) meanwhile.
+   */
+  createOutbound(conversationId: string, type: string, content: Prisma.InputJsonValue, status: MessageStatus): Promise<ConversationMessageRow | null> {
+    return this.db.$transaction(async (tx) => {
+      const touched = await tx.conversation.updateMany({ where: { id: conversationId }, data: { updatedAt: new Date() } });
+      if (touched.count === 0) return null;
+      return tx.conversationMessage.create({ data: { conversationId, direction: 'outbound', type, content, status } });
+    });
   }
 
   findMessage(id: string) {
@@ -119,7 +127,7 @@ export class ConversationRepository {
     return this.db.conversationMessage.updateMany({ where: { id, webhookSettledAt: null }, data: { webhookSettledAt: at } });
   }
 
-  /** A page of the conversation's messages in order, after the `afterSeq` cursor. */
+  /** Up to `limit` of the conversation's messages in order, after the `afterSeq` cursor. */
   listMessages(conversationId: string, afterSeq: bigint | null, limit: number) {
     return this.db.conversationMessage.findMany({
       where: { conversationId, ...(afterSeq !== null ? { seq: { gt: afterSeq } } : {}) },
@@ -186,5 +194,20 @@ export class ConversationRepository {
   /** Deletes up to `limit` messages created before `before`; returns how many. */
   async deleteMessagesBefore(before: Date, limit = 1000): Promise<number> {
     return this.db.$executeRaw`DELETE FROM "conversation_messages" WHERE "id" IN (SELECT "id" FROM "conversation_messages" WHERE "created_at" < ${before} LIMIT ${limit})`;
+  }
+
+  /**
+   * Deletes up to `limit` conversations without messages that were not used (no user message, no
+   * session start, no bot message) since `before`; returns how many. The times are checked again on
+   * the row being deleted, so a conversation used meanwhile (its row updated) stays.
+   */
+  async deleteUnusedBefore(before: Date, limit = 1000): Promise<number> {
+    return this.db.$executeRaw`DELETE FROM "conversations" AS c
+      WHERE c."id" IN (
+        SELECT e."id" FROM "conversations" AS e
+        WHERE e."updated_at" < ${before} AND (e."last_inbound_at" IS NULL OR e."last_inbound_at" < ${before})
+          AND NOT EXISTS (SELECT 1 FROM "conversation_messages" AS m WHERE m."conversation_id" = e."id")
+        LIMIT ${limit})
+      AND c."updated_at" < ${before} AND (c."last_inbound_at" IS NULL OR c."last_inbound_at" < ${before})`;
   }
 }

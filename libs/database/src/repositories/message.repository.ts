@@ -136,6 +136,11 @@ export class MessageRepository {
     return rows[0] ? toChange(rows[0]) : null;
   }
 
+  /** Un-counts the attempt a claim counted, for a run that ended before it sent (its sender's second was full). */
+  releaseAttempt(id: string) {
+    return this.db.message.update({ where: { id }, data: { attempts: { decrement: 1 } } });
+  }
+
   /** Records a throttling answer of Meta as the last error, un-counting the try: it was not the message's fault. */
   recordThrottled(id: string, code: string, text: string) {
     return this.db.message.update({

@@ -9,6 +9,7 @@ import type { JsonObject } from '../json/json-types';
 import type { FetchLike } from '../transport/fetch-like';
 import { requestJson } from '../transport/http';
 import { buildWebViewUrl } from '../webview/build-web-view-url';
+import { chatPageCommand, parseChatPageMessage, type ChatPageCommand, type ChatPageHandlers, type ChatPageLink, type ChatPageView } from '../webview/chat-page-bridge';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 import { EventStream, type StreamState } from './event-stream';
 import { resolveLiveness, type LivenessOptions } from './liveness';
@@ -46,6 +47,7 @@ export class BotSession<Events extends { [K in keyof Events]: object } = AnyBotE
   // Bumped by closeBot so that a start still in flight does not open a stream afterwards.
   private generation = 0;
   private stateValue: SessionState = 'idle';
+  private readonly views = new Set<ChatPageView>();
 
   constructor(config: BotConfig, options: BotSessionOptions) {
     this.config = validateBotConfig(config, options);
@@ -70,6 +72,32 @@ export class BotSession<Events extends { [K in keyof Events]: object } = AnyBotE
   /** The address for the app's web view (see `buildWebViewUrl`). */
   webViewUrl(): string {
     return buildWebViewUrl(this.config, this.options);
+  }
+
+  /**
+   * Links the chat page shown in the app's web view to this session: `closeBot()` and `reloadBot()`
+   * are posted to the page too (it closes its stream; it starts a new session and shows the transcript
+   * again), and the page's close button closes this session and calls `onClose`. Hand the web view's
+   * messages to the link's `receive` (react-native-webview: `onMessage={(e) => link.receive(e.nativeEvent.data)}`).
+   */
+  connectWebView(view: ChatPageView, handlers: ChatPageHandlers = {}): ChatPageLink {
+    this.views.add(view);
+    return {
+      receive: (data) => {
+        const message = parseChatPageMessage(data);
+        if (message === 'close') {
+          this.stop();
+          this.tellViews('closeBot', view); // the page that was closed has stopped itself
+          handlers.onClose?.();
+        } else if (message === 'ready') {
+          handlers.onReady?.();
+        }
+        return message !== null;
+      },
+      disconnect: () => {
+        this.views.delete(view);
+      },
+    };
   }
 
   /** Listener for the bot's events; returns a function that removes it. */
@@ -123,8 +151,20 @@ export class BotSession<Events extends { [K in keyof Events]: object } = AnyBotE
     });
   }
 
-  /** Closes the event stream and stops reconnecting. Listeners stay registered. */
+  /** Closes the event stream and stops reconnecting, and closes the linked chat pages. Listeners stay registered. */
   closeBot(): void {
+    this.stop();
+    this.tellViews('closeBot');
+  }
+
+  /** Closes the current session and starts a new one; linked chat pages start over too. */
+  reloadBot(): Promise<StartSessionResponse> {
+    this.stop();
+    this.tellViews('reloadBot');
+    return this.start();
+  }
+
+  private stop(): void {
     this.generation += 1;
     this.stream?.close();
     this.stream = null;
@@ -132,10 +172,16 @@ export class BotSession<Events extends { [K in keyof Events]: object } = AnyBotE
     this.setState('closed');
   }
 
-  /** Closes the current session and starts a new one. */
-  reloadBot(): Promise<StartSessionResponse> {
-    this.closeBot();
-    return this.start();
+  private tellViews(command: ChatPageCommand, except?: ChatPageView): void {
+    const text = chatPageCommand(command);
+    for (const view of this.views) {
+      if (view === except) continue;
+      try {
+        view.postMessage(text);
+      } catch (error) {
+        this.report(new SessionError('listenerFailed', `Posting ${command} to the web view failed`, undefined, error));
+      }
+    }
   }
 
   private async begin(): Promise<StartSessionResponse> {
@@ -192,8 +238,10 @@ export class BotSession<Events extends { [K in keyof Events]: object } = AnyBotE
     }
   }
 
+  // The session expired on the server: a new one for the SDK only (the page renews its own).
   private restart(): void {
-    this.reloadBot().catch((error: unknown) => {
+    this.stop();
+    this.start().catch((error: unknown) => {
       this.report(new SessionError('restartFailed', 'The session expired and could not be restarted; call reloadBot()', undefined, error));
     });
   }

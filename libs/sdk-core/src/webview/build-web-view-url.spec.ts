@@ -25,6 +25,26 @@ describe('buildWebViewUrl', () => {
     expect(query(buildWebViewUrl({ botId: 'b', enableSpeech: true }, { cloudHost })).enableSpeech).toBe('true');
   });
 
+  it('passes the status-bar and close-button colours to the page, and leaves them out when unset', () => {
+    const url = buildWebViewUrl({ botId: 'b', statusBarColor: '#FF1A73E8', closeButtonColor: '#ffffff' }, { cloudHost });
+    expect(query(url)).toMatchObject({ statusBarColor: '#FF1A73E8', closeButtonColor: '#ffffff' });
+    expect(url).toContain('statusBarColor=%23FF1A73E8&closeButtonColor=%23ffffff');
+    expect(Object.keys(query(buildWebViewUrl({ botId: 'b' }, { cloudHost })))).toEqual(['botId', 'version', 'enableSpeech', 'payload']);
+  });
+
+  it.each(['red', '#fff', '#12345g', '#123456;background:url(x)', '#123456&enableSpeech=true', 'rgb(0,0,0)'])('refuses the colour %j (only #RRGGBB or #AARRGGBB reach the page)', (color) => {
+    for (const field of ['statusBarColor', 'closeButtonColor'] as const) {
+      let thrown: unknown;
+      try {
+        buildWebViewUrl({ botId: 'b', [field]: color }, { cloudHost });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ValidationError);
+      expect(thrown).toMatchObject({ field, rule: 'color' });
+    }
+  });
+
   it('passes the chat auth token in the fragment, not the query', () => {
     const url = new URL(buildWebViewUrl({ botId: 'b', ymAuthenticationToken: 'tok_1-A' }, { cloudHost }));
     expect(url.searchParams.has('ymAuthenticationToken')).toBe(false);

@@ -9,11 +9,3 @@ export class CredentialsRejectedError extends Error {
     this.name = 'CredentialsRejectedError';
   }
 }
-
-/** A failure that may pass (network, timeout, 5xx, 429): try again later. */
-export class TransientPushError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TransientPushError';
-  }
-}

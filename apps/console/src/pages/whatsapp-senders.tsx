@@ -1,0 +1,181 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { SenderView } from '@platform/contracts/views';
+import { SENDER_THROUGHPUT } from '@platform/contracts/views';
+import { Bot, api, roleAtLeast } from '../api.js';
+import { ErrorNotice, Field, Spinner, Success, useAction, useLoad, when } from '../ui.js';
+
+const THROUGHPUT_ERROR = `Throughput must be a whole number of messages per second from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max}`;
+const WABA_ERROR = 'WhatsApp Business Account id must be the numeric id Meta shows';
+
+/** The problem with a throughput typed into a form, or null; empty means "not given". */
+function throughputProblem(text: string): string | null {
+  if (!text.trim()) return null;
+  const n = Number(text.trim());
+  return /^\d+$/.test(text.trim()) && n >= SENDER_THROUGHPUT.min && n <= SENDER_THROUGHPUT.max ? null : THROUGHPUT_ERROR;
+}
+
+export function SendersPage({ bot }: { bot: Bot }) {
+  const senders = useLoad(() => api<{ senders: SenderView[] }>('GET', `/v1/bots/${bot.id}/whatsapp/senders`), [bot.id]);
+  const [done, setDone] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const admin = roleAtLeast(bot.role, 'admin');
+  const edited = senders.data?.senders.find((s) => s.id === editing);
+  const changed = (message: string) => {
+    setDone(message);
+    setEditing(null);
+    void senders.reload(true);
+  };
+  return (
+    <>
+      {done && <Success>{done}</Success>}
+      <p class="muted">
+        Throughput is how many messages per second the workers send through a number, all together: Meta's tier of the
+        number ({SENDER_THROUGHPUT.default} by default, up to {SENDER_THROUGHPUT.max}). Meta's throttling answers are retried.
+      </p>
+      <ErrorNotice error={senders.error} />
+      {senders.loading && !senders.data ? (
+        <Spinner label="Loading senders…" />
+      ) : senders.data?.senders.length === 0 ? (
+        <p>No sender number yet.</p>
+      ) : (
+        <div class="table-wrap">
+          <table class="striped" aria-busy={senders.loading}>
+            <caption class="visually-hidden">Sender numbers</caption>
+            <thead>
+              <tr>
+                <th scope="col">Number</th><th scope="col">Phone-number id</th><th scope="col">Business Account</th>
+                <th scope="col">Throughput</th><th scope="col">Access token</th><th scope="col">Added</th>
+                {admin && <th scope="col"><span class="visually-hidden">Actions</span></th>}
+              </tr>
+            </thead>
+            <tbody>
+              {senders.data?.senders.map((s) => (
+                <tr data-sender-id={s.id}>
+                  <th scope="row">{s.number}</th>
+                  <td><code>{s.phoneNumberId}</code></td>
+                  <td>{s.wabaId ? <code>{s.wabaId}</code> : '—'}</td>
+                  <td data-testid="throughput">{s.throughput} msg/s</td>
+                  <td>Set (never shown)</td>
+                  <td>{when(s.createdAt)}</td>
+                  {admin && (
+                    <td>
+                      <button type="button" class="secondary outline small" aria-label={`Edit sender ${s.number}`} aria-expanded={editing === s.id} onClick={() => { setDone(null); setEditing(editing === s.id ? null : s.id); }}>
+                        Edit
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {admin && edited && <EditSender key={edited.id} bot={bot} sender={edited} onSaved={changed} onCancel={() => setEditing(null)} />}
+      {admin && <AddSender bot={bot} onAdded={changed} />}
+    </>
+  );
+}
+
+/** Throughput, Business Account and access token of one sender; the token is write-only (blank keeps it). */
+function EditSender({ bot, sender, onSaved, onCancel }: { bot: Bot; sender: SenderView; onSaved: (m: string) => void; onCancel: () => void }) {
+  const [form, setForm] = useState({ throughput: String(sender.throughput), wabaId: sender.wabaId ?? '', accessToken: '' });
+  const [errors, setErrors] = useState<Partial<typeof form>>({});
+  const action = useAction();
+  const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
+  // Opened from the sender's Edit button: the keyboard goes on in the form.
+  useEffect(() => document.getElementById('edit-throughput')?.focus(), []);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const found: Partial<typeof form> = {};
+    if (!form.throughput.trim()) found.throughput = 'Throughput is required';
+    else if (throughputProblem(form.throughput)) found.throughput = THROUGHPUT_ERROR;
+    if (form.wabaId.trim() && !/^\d{1,32}$/.test(form.wabaId.trim())) found.wabaId = WABA_ERROR;
+    if (!form.wabaId.trim() && sender.wabaId) found.wabaId = 'WhatsApp Business Account id cannot be removed, only changed';
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    const body: Record<string, unknown> = {};
+    if (Number(form.throughput) !== sender.throughput) body.throughput = Number(form.throughput);
+    if (form.wabaId.trim() && form.wabaId.trim() !== sender.wabaId) body.wabaId = form.wabaId.trim();
+    if (form.accessToken.trim()) body.accessToken = form.accessToken.trim();
+    if (Object.keys(body).length === 0) return onCancel();
+    const s = await action.run(() => api<SenderView>('PATCH', `/v1/bots/${bot.id}/whatsapp/senders/${sender.id}`, body));
+    if (s) onSaved(`Sender ${s.number} saved: ${s.throughput} messages/s${body.accessToken ? ', access token replaced' : ''}.`);
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-label={`Edit sender ${sender.number}`} class="panel">
+      <h2>Edit sender {sender.number}</h2>
+      <div class="grid">
+        <Field id="edit-throughput" label="Throughput (messages/s)" error={errors.throughput} hint={`${SENDER_THROUGHPUT.min}–${SENDER_THROUGHPUT.max}; Meta's tier of the number.`}>
+          {(a) => <input {...a} inputMode="numeric" value={form.throughput} onInput={set('throughput')} />}
+        </Field>
+        <Field id="edit-waba" label="WhatsApp Business Account id" error={errors.wabaId} hint="Where templates are synced from.">
+          {(a) => <input {...a} inputMode="numeric" value={form.wabaId} onInput={set('wabaId')} />}
+        </Field>
+      </div>
+      <Field id="edit-token" label="New access token" error={errors.accessToken} hint="Leave empty to keep the current one; it is stored encrypted and never shown.">
+        {(a) => <input {...a} type="password" autocomplete="off" value={form.accessToken} onInput={set('accessToken')} />}
+      </Field>
+      <div class="button-row">
+        <button type="submit" aria-busy={action.busy} disabled={action.busy}>Save sender</button>
+        <button type="button" class="secondary" onClick={onCancel}>Cancel</button>
+      </div>
+      <ErrorNotice error={action.error} />
+    </form>
+  );
+}
+
+function AddSender({ bot, onAdded }: { bot: Bot; onAdded: (message: string) => void }) {
+  const empty = { number: '', phoneNumberId: '', accessToken: '', throughput: '', wabaId: '' };
+  const [form, setForm] = useState(empty);
+  const [errors, setErrors] = useState<Partial<typeof form>>({});
+  const action = useAction();
+  const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const found: Partial<typeof form> = {};
+    if (!/^\+?[1-9]\d{7,14}$/.test(form.number.trim())) found.number = 'Number must have a country code: 8-15 digits, optional +';
+    if (!/^\d{1,32}$/.test(form.phoneNumberId.trim())) found.phoneNumberId = 'Phone-number id must be the numeric id Meta shows';
+    if (!form.accessToken.trim()) found.accessToken = 'Access token is required';
+    const tp = throughputProblem(form.throughput);
+    if (tp) found.throughput = tp;
+    if (form.wabaId.trim() && !/^\d{1,32}$/.test(form.wabaId.trim())) found.wabaId = WABA_ERROR;
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    const body = {
+      number: form.number.trim(),
+      phoneNumberId: form.phoneNumberId.trim(),
+      accessToken: form.accessToken.trim(),
+      ...(form.throughput.trim() ? { throughput: Number(form.throughput.trim()) } : {}),
+      ...(form.wabaId.trim() ? { wabaId: form.wabaId.trim() } : {}),
+    };
+    const s = await action.run(() => api<SenderView>('POST', `/v1/bots/${bot.id}/whatsapp/senders`, body));
+    if (s) {
+      setForm(empty);
+      onAdded(`Sender ${s.number} added.`);
+    }
+  };
+  return (
+    <details>
+      <summary role="button" class="secondary outline">Add a sender number</summary>
+      <form onSubmit={submit} noValidate aria-label="Add a sender number">
+        <div class="grid">
+          <Field id="sender-number" label="Number" error={errors.number}>{(a) => <input {...a} inputMode="tel" value={form.number} onInput={set('number')} />}</Field>
+          <Field id="sender-pnid" label="Phone-number id" error={errors.phoneNumberId}>{(a) => <input {...a} inputMode="numeric" value={form.phoneNumberId} onInput={set('phoneNumberId')} />}</Field>
+        </div>
+        <div class="grid">
+          <Field id="sender-throughput" label="Throughput (messages/s)" error={errors.throughput} hint={`Optional; ${SENDER_THROUGHPUT.default} when empty.`}>
+            {(a) => <input {...a} inputMode="numeric" placeholder={String(SENDER_THROUGHPUT.default)} value={form.throughput} onInput={set('throughput')} />}
+          </Field>
+          <Field id="sender-waba" label="WhatsApp Business Account id" error={errors.wabaId} hint="Optional; needed to sync templates.">
+            {(a) => <input {...a} inputMode="numeric" value={form.wabaId} onInput={set('wabaId')} />}
+          </Field>
+        </div>
+        <Field id="sender-token" label="Access token" error={errors.accessToken} hint="Stored encrypted; it can be replaced but never read back.">
+          {(a) => <input {...a} type="password" autocomplete="off" value={form.accessToken} onInput={set('accessToken')} />}
+        </Field>
+        <button type="submit" aria-busy={action.busy} disabled={action.busy}>Add sender</button>
+        <ErrorNotice error={action.error} />
+      </form>
+    </details>
+  );
+}

@@ -1,0 +1,20 @@
+import type { Redis } from 'ioredis';
+import { CorkedTurn } from './corked-turn.js';
+
+const turnOver = () => new Promise((r) => setImmediate(r));
+
+describe('CorkedTurn', () => {
+  it("runs a turn's flushes inside one cork, uncorking once the commands they start a few awaits later are written", async () => {
+    const events: string[] = [];
+    const turn = new CorkedTurn({ stream: { cork: () => events.push('cork'), uncork: () => events.push('uncork') } } as unknown as Redis);
+    turn.schedule(() => events.push('quota script'));
+    turn.schedule(() => void Promise.resolve().then(() => Promise.resolve()).then(() => events.push('job add')));
+    expect(events).toEqual([]);
+    await turnOver();
+    expect(events).toEqual(['cork', 'quota script', 'job add', 'uncork']);
+
+    turn.schedule(() => events.push('next turn'));
+    await turnOver();
+    expect(events.slice(4)).toEqual(['cork', 'next turn', 'uncork']);
+  });
+});

@@ -1,0 +1,149 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { CoreEnv } from '@platform/config';
+import { TickBatcher } from '@platform/common';
+import { REQUEST_REDIS, withTimeout } from '@platform/queue';
+import { CorkedTurn } from './corked-turn.js';
+
+/** The quota window: a bot's count starts at its first trigger and resets a minute later. */
+export const QUOTA_WINDOW_MS = 60_000;
+/** How long an Idempotency-Key's record (and so its first answer) is kept. */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+
+/** One trigger passing the gate: charged to `botId`'s quota of `limit`; `claim` reserves its Idempotency-Key. */
+export interface GateEntry {
+  botId: string;
+  limit: number;
+  claim?: { key: string; record: string };
+}
+
+export interface GateResult {
+  limit: number;
+  /** This trigger's place in the bot's current window (1 = the window's first); over `limit`: refused. */
+  count: number;
+  /** Milliseconds until the window resets. */
+  resetMs: number;
+  /** 'claimed': the key is this trigger's now; 'skipped': over quota, nothing claimed; otherwise the record that holds the key. */
+  claim: 'claimed' | 'skipped' | { existing: string } | undefined;
+}
+
+/** Redis keys of a bot share its hash tag, so one script may touch them on a Redis Cluster too. */
+export const quotaKey = (botId: string) => `trigger-quota:{${botId}}`;
+export const idempotencyKey = (botId: string, key: string) => `trigger-idem:{${botId}}:${key}`;
+
+// KEYS[1]: the bot's counter; KEYS[2..]: Idempotency-Keys to claim. ARGV: window ms, triggers in the
+// batch, limit, record ttl ms, then per key its trigger's place in the batch and its record. Returns
+// {count after the batch, ms to reset, per key: 1 claimed, 0 skipped (over quota), or the record found}.
+const GATE_SCRIPT = `
+local n = tonumber(ARGV[2])
+local c = redis.call('INCRBY', KEYS[1], n)
+local ttl = c == n and -1 or redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+local out = {c, ttl}
+local limit = tonumber(ARGV[3])
+for i = 2, #KEYS do
+  local place = tonumber(ARGV[3 + 2 * (i - 1)])
+  if c - n + place > limit then
+    out[i + 1] = 0
+  elseif redis.call('SET', KEYS[i], ARGV[4 + 2 * (i - 1)], 'NX', 'PX', ARGV[4]) then
+    out[i + 1] = 1
+  else
+    out[i + 1] = redis.call('GET', KEYS[i])
+  end
+end
+return out`;
+
+interface GateRedis extends Redis {
+  triggerGate(numKeys: number, ...args: Array<string | number>): Promise<Array<number | string>>;
+}
+
+/**
+ * The trigger's quota and Idempotency-Key claims, shared by every replica through Redis at the cost of
+ * one script call per bot per event-loop turn: the turn's triggers of a bot are charged together
+ * (INCRBY), each learns its place in the window, and the keys of those within the quota are claimed
+ * (SET unless present) in the same call.
+ *
+ * A trigger needs two round trips (this call, then its job's `add`), so every batch of triggers would
+ * cost two socket writes and two wake-ups of Redis. To share them, the gate sends at most one batch at
+ * a time (Nagle's rule): triggers arriving while a call is out wait for its answer, and go out in the
+ * turn it arrives, in one write with the jobs of the triggers it let through (CorkedTurn). They wait
+ * at most one round trip, and under load each write carries both halves.
+ */
+@Injectable()
+export class TriggerGate {
+  private readonly batches: TickBatcher<GateEntry, GateResult>;
+  private readonly redis: GateRedis;
+  /** Batches sent and not yet answered (or timed out). */
+  private inFlight = 0;
+  /** The flush of the triggers that arrived meanwhile. */
+  private held: (() => void) | undefined;
+
+  constructor(
+    private readonly core: CoreEnv,
+    @Inject(REQUEST_REDIS) redis: Redis,
+    private readonly turn: CorkedTurn,
+  ) {
+    this.batches = new TickBatcher((batch) => this.commit(batch), 500, (flush) => {
+      if (this.inFlight > 0) this.held = flush;
+      else this.turn.schedule(flush);
+    });
+    if (!('triggerGate' in redis)) redis.defineCommand('triggerGate', { lua: GATE_SCRIPT });
+    this.redis = redis as GateRedis;
+  }
+
+  /** Rejects with RedisUnavailableError when Redis cannot be asked. */
+  pass(entry: GateEntry): Promise<GateResult> {
+    return this.batches.submit(entry);
+  }
+
+  private async commit(batch: GateEntry[]): Promise<GateResult[]> {
+    const byBot = new Map<string, number[]>();
+    batch.forEach((entry, i) => {
+      const places = byBot.get(entry.botId);
+      if (places) places.push(i);
+      else byBot.set(entry.botId, [i]);
+    });
+    const results = new Array<GateResult>(batch.length);
+    this.inFlight++;
+    try {
+      await withTimeout(
+        Promise.all([...byBot].map(([botId, indexes]) => this.commitBot(botId, indexes, batch, results))),
+        this.core.REDIS_COMMAND_TIMEOUT_MS,
+        'checking the trigger quota',
+      );
+    } finally {
+      if (--this.inFlight === 0 && this.held) {
+        this.turn.schedule(this.held);
+        this.held = undefined;
+      }
+    }
+    return results;
+  }
+
+  private async commitBot(botId: string, indexes: number[], batch: GateEntry[], results: GateResult[]): Promise<void> {
+    const limit = batch[indexes[0]].limit;
+    const keys = [quotaKey(botId)];
+    const args: Array<string | number> = [QUOTA_WINDOW_MS, indexes.length, limit, IDEMPOTENCY_TTL_MS];
+    const claimOf: Array<number | undefined> = []; // batch index → position of its key in the reply
+    indexes.forEach((index, place) => {
+      const claim = batch[index].claim;
+      if (!claim) return;
+      claimOf[index] = keys.length + 1;
+      keys.push(idempotencyKey(botId, claim.key));
+      args.push(place + 1, claim.record);
+    });
+    const reply = await this.redis.triggerGate(keys.length, ...keys, ...args);
+    const count = Number(reply[0]);
+    const resetMs = Number(reply[1]);
+    indexes.forEach((index, place) => {
+      const at = claimOf[index];
+      const found = at === undefined ? undefined : reply[at];
+      results[index] = {
+        limit,
+        count: count - indexes.length + place + 1,
+        resetMs,
+        claim: found === undefined ? undefined : found === 1 ? 'claimed' : found === 0 ? 'skipped' : { existing: String(found) },
+      };
+    });
+  }
+}

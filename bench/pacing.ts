@@ -1,0 +1,198 @@
+// `npm run bench:pacing`: per-sender pacing across worker replicas. BENCH_PACED_MESSAGES (5,000) queued
+// carousel messages for one sender number whose throughput is BENCH_RATE (80) messages/s, then
+// BENCH_OTHER_MESSAGES (200) for a second number (its throughput the default 80), drained by
+// BENCH_WORKERS (3) built channel-worker processes (dist/apps/channel-worker/src/main.js) into the
+// loopback WhatsApp fake (a forked process, bench/whatsapp-counting-fake.ts), which counts each number's
+// messages per wall-clock second as they reach it: the receiving end, as Meta counts.
+//
+// The jobs are created the way the gateway's CarouselTriggerService does (bench/queued-trigger.ts) and
+// queued while the queue is paused, the paced number's first; the clock runs from queue.resume().
+// Prints the set rate, the highest count of the paced number in any second, the seconds over the rate
+// (must be 0), the drain time against the ideal (messages / rate), and when the other number's messages
+// were all sent. Exits non-zero when a second was over the rate or a message row did not end `sent`.
+//
+// Variables: BENCH_RATE (80, 1-1000), BENCH_PACED_MESSAGES (5000), BENCH_OTHER_MESSAGES (200),
+// BENCH_WORKERS (3); WORKER_CONCURRENCY etc. reach the channel workers as usual.
+import 'reflect-metadata';
+import { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
+import pg from 'pg';
+import { WhatsAppRetryEnv, WorkerEnv, loadEnv, readEnv } from '@platform/config';
+import { QueueNames } from '@platform/contracts';
+import { freePort } from '@platform/local-infra';
+import { carouselBody } from '@platform/testing';
+import { aofRewrites, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy } from './common.js';
+import { TriggerSource, enqueue, queuedTrigger } from './queued-trigger.js';
+import type { NumberArrivals } from './whatsapp-counting-fake.js';
+import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
+
+const RATE = Number(process.env.BENCH_RATE ?? 80);
+const PACED = Number(process.env.BENCH_PACED_MESSAGES ?? 5_000);
+const OTHER = Number(process.env.BENCH_OTHER_MESSAGES ?? 200);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 3);
+const OTHER_NUMBER = '15550002222';
+const OTHER_PHONE_NUMBER_ID = '1065999000111';
+
+/** Sums of the counters a channel worker serves on /metrics, by name (labels folded together unless named). */
+async function workerCounters(url: string): Promise<Record<string, number>> {
+  const text = await fetch(url).then((r) => r.text(), () => '');
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^(carousel_paced_total|carousel_pace_refused_total|carousel_send_attempts_total)(\{[^}]*\})? (\S+)$/gm)) {
+    const key = m[1] + (m[2]?.includes('outcome=') ? `:${/outcome="([^"]+)"/.exec(m[2])![1]}` : '');
+    out[key] = (out[key] ?? 0) + Number(m[3]);
+  }
+  return out;
+}
+
+/** "80×61, 79×2, 41×1": how many seconds saw each count, highest count first. */
+function histogram(perSecond: Array<[number, number]>): string {
+  const seen = new Map<number, number>();
+  for (const [, n] of perSecond) seen.set(n, (seen.get(n) ?? 0) + 1);
+  return [...seen].sort((a, b) => b[0] - a[0]).map(([n, seconds]) => `${n}×${seconds}`).join(', ');
+}
+
+async function main(): Promise<void> {
+  if (!Number.isInteger(RATE) || RATE < 1 || RATE > 1000) throw new Error('BENCH_RATE must be a whole number of messages per second, 1-1000');
+  const infra = await startInfra('pacing');
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const failures: string[] = [];
+  try {
+    const machine = await describeMachine(infra);
+    const env = loadEnv([WhatsAppRetryEnv, WorkerEnv], readEnv(infra.env));
+    const config = env.get(WhatsAppRetryEnv);
+    const concurrency = env.get(WorkerEnv).WORKER_CONCURRENCY;
+    const { seed } = infra;
+    const body = carouselBody(seed);
+
+    // The seeded number at the set rate; a second number of the same bot (same token) at the default.
+    const db = new pg.Client({ connectionString: infra.databaseUrl });
+    await db.connect();
+    cleanups.push(() => db.end());
+    const { rows: senders } = await db.query<{ id: string }>(
+      `UPDATE "channel_senders" SET "throughput" = $3 WHERE "bot_id" = $1 AND "phone_number_id" = $2 RETURNING "id"`,
+      [seed.botId, seed.phoneNumberId, RATE],
+    );
+    const { rows: others } = await db.query<{ id: string }>(
+      `INSERT INTO "channel_senders" ("id", "bot_id", "channel", "number", "phone_number_id", "access_token_encrypted")
+       SELECT gen_random_uuid(), "bot_id", "channel", $2, $3, "access_token_encrypted" FROM "channel_senders" WHERE "id" = $1 RETURNING "id"`,
+      [senders[0].id, OTHER_NUMBER, OTHER_PHONE_NUMBER_ID],
+    );
+    const source = (senderId: string): TriggerSource => ({
+      botId: seed.botId,
+      templateId: seed.templateId,
+      senderId,
+      channel: 'whatsapp',
+      recipient: body.userDetails.number.replace(/^\+/, ''),
+      cards: body.notification.params.cards,
+    });
+
+    const fake = await WhatsAppFakeProcess.start(seed.accessToken);
+    cleanups.unshift(() => fake.stop());
+
+    const workers: ChildProcess[] = [];
+    const healthPorts: number[] = [];
+    for (let i = 0; i < WORKERS; i++) {
+      const port = await freePort();
+      const worker = startNode(['dist/apps/channel-worker/src/main.js'], { ...infra.env, WHATSAPP_API_BASE_URL: fake.baseUrl, WORKER_HEALTH_PORT: String(port) });
+      cleanups.unshift(() => stopProcess(worker));
+      workers.push(worker);
+      healthPorts.push(port);
+    }
+    for (let i = 0; i < WORKERS; i++) await waitHealthy(`http://127.0.0.1:${healthPorts[i]}/health`, workers[i], 60_000);
+
+    const queue = new Queue(QueueNames.carouselDispatch, { connection: { url: infra.redisUrl } });
+    cleanups.unshift(() => queue.close());
+    process.stderr.write(`pacing: queueing ${fmt(PACED)} messages for the number at ${RATE}/s, then ${fmt(OTHER)} for another number (queue paused)\n`);
+    await queue.pause();
+    await enqueue(queue, [
+      ...Array.from({ length: PACED }, () => queuedTrigger(source(senders[0].id), config)),
+      ...Array.from({ length: OTHER }, () => queuedTrigger(source(others[0].id), config)),
+    ]);
+    const rewrites = await aofRewrites(infra.redisUrl);
+    process.stderr.write(`pacing: draining with ${WORKERS} workers (about ${Math.ceil(PACED / RATE)} s)\n`);
+    // Date.now(): the clock the fake counts seconds by (and Redis' TIME, which the pacer reads)
+    const t0 = Date.now();
+    await queue.resume();
+    await fake.reached(PACED + OTHER, workers);
+
+    // Every row must end `sent` (the last rows are marked just after the fake answered them).
+    const total = PACED + OTHER;
+    let statuses: Record<string, number> = {};
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const { rows } = await db.query<{ status: string; n: string }>(`SELECT "status"::text, count(*) AS n FROM "messages" GROUP BY 1`);
+      statuses = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+      if ((statuses.sent ?? 0) >= total || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Every arrival counts against the rate, a message sent again (its first answer lost) included:
+    // the fake's counts are read once the workers are idle.
+    await new Promise((r) => setTimeout(r, 2_000));
+    const arrivals = await fake.arrivals();
+    const stats = await fake.stats();
+    const rewritesDuring = (await aofRewrites(infra.redisUrl)) - rewrites;
+    const none: NumberArrivals = { accepted: 0, perSecond: [], first: t0, last: t0 };
+    const paced = arrivals[seed.phoneNumberId] ?? none;
+    const other = arrivals[OTHER_PHONE_NUMBER_ID] ?? none;
+    const { rows: attemptRows } = await db.query<{ n: string }>(`SELECT coalesce(sum("attempts"), 0) AS n FROM "messages"`);
+    const counters: Record<string, number> = {};
+    for (const port of healthPorts) {
+      for (const [k, v] of Object.entries(await workerCounters(`http://127.0.0.1:${port}/metrics`))) counters[k] = (counters[k] ?? 0) + v;
+    }
+
+    const highest = Math.max(0, ...paced.perSecond.map(([, n]) => n));
+    const over = paced.perSecond.filter(([, n]) => n > RATE);
+    const drain = (paced.last - t0) / 1000;
+    const ideal = PACED / RATE;
+    const otherDone = (other.last - t0) / 1000;
+    const pacedByThen = paced.perSecond.filter(([s]) => s < Math.floor(other.last / 1000)).reduce((sum, [, n]) => sum + n, 0);
+    const lines = [
+      '',
+      `### Per-sender pacing: ${WORKERS} channel workers, one number at ${RATE}/s (${new Date().toISOString().slice(0, 10)})`,
+      '',
+      `Machine: ${machineLine(machine)}.`,
+      `Load: ${fmt(PACED)} queued 3-card carousel messages for one number (throughput ${RATE}/s), then ${fmt(OTHER)} for a second number of the same bot, ` +
+        `drained by ${WORKERS} built channel-worker processes (dist/apps/channel-worker/src/main.js, concurrency ${concurrency} each, LOG_LEVEL=${infra.env.LOG_LEVEL}); ` +
+        `WhatsApp Cloud API fake (WhatsAppCloudSandbox, not recording) in its own process, counting each number's messages per wall-clock second on arrival; clock from queue.resume().`,
+      '',
+      '| | |',
+      '|---|---:|',
+      `| Set rate of the paced number | ${RATE}/s |`,
+      `| Highest count in any wall-clock second at the receiving end | **${highest}** |`,
+      `| Seconds over the rate | **${over.length}** of ${paced.perSecond.length} |`,
+      `| Drain time of its ${fmt(PACED)} messages: last arrival (ideal ${fmt(PACED)} / ${RATE}) | ${drain.toFixed(2)} s (ideal ${ideal.toFixed(2)} s, ${((drain / ideal) * 100).toFixed(1)} %) |`,
+      `| Other number's ${fmt(OTHER)} messages (queued after them) all sent | ${otherDone.toFixed(2)} s after resume, while ${fmt(pacedByThen)}-${fmt(pacedByThen + (paced.perSecond.find(([s]) => s === Math.floor(other.last / 1000))?.[1] ?? 0))} of the paced number's had been |`,
+      '',
+      `Seconds of the paced number by count (count×seconds; the first and last are partial): ${histogram(paced.perSecond)}.`,
+      '',
+      `Check: message rows by status ${JSON.stringify(statuses)} (expected ${fmt(total)} sent), ${fmt(Number(attemptRows[0].n))} attempts; ` +
+        `fake: ${fmt(stats.accepted)} accepted (${fmt(stats.accepted - total)} sent twice), ${stats.rejected} rejected, ${stats.wrongBearer} with a wrong bearer; ` +
+        `workers: ${fmt(counters.carousel_paced_total ?? 0)} waits for a slot in the delayed set, ${fmt(counters.carousel_pace_refused_total ?? 0)} claims given back (the number's seconds stayed full at the request), ` +
+        `${fmt(counters['carousel_send_attempts_total:sent'] ?? 0)} Cloud API calls answered sent.`,
+      ...(rewritesDuring > 0 ? ['', `- Redis rewrote its AOF ${rewritesDuring}× during the run.`] : []),
+      '',
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+
+    if (over.length > 0) failures.push(`${over.length} seconds over ${RATE}: ${over.map(([s, n]) => `${new Date(s * 1000).toISOString()} ${n}`).join(', ')}`);
+    if ((statuses.sent ?? 0) !== total) failures.push(`only ${statuses.sent ?? 0} of ${total} message rows are sent`);
+    if (stats.wrongBearer > 0) failures.push(`${stats.wrongBearer} requests with a wrong bearer`);
+    if (stats.rejected > 0) failures.push(`${stats.rejected} requests rejected by the fake`);
+    for (const w of workers) await stopProcess(w);
+  } finally {
+    for (const cleanup of cleanups) await cleanup().catch((err) => process.stderr.write(`cleanup: ${err}\n`));
+    await infra.stop();
+  }
+  if (failures.length) {
+    process.stderr.write(`FAILED: ${failures.join('; ')}\n`);
+    process.exitCode = 1;
+  }
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (err) => {
+    process.stderr.write(`benchmark failed: ${err instanceof Error ? err.stack : err}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,47 @@
+import type { TemplateCardSpec } from '../carousel/template-cards.js';
+
+export interface SenderView {
+  id: string;
+  channel: string;
+  /** With country code, leading +. */
+  number: string;
+  phoneNumberId: string;
+  /** Always true: a sender cannot exist without a token, and the token itself is never shown. */
+  accessTokenSet: boolean;
+  /** WhatsApp Business Account id, or null when not set (templates cannot be synced through this sender). */
+  wabaId: string | null;
+  /** Messages per second the workers send through this number. */
+  throughput: number;
+  createdAt: string;
+}
+
+export interface TemplateView {
+  id: string;
+  channel: string;
+  name: string;
+  language: string;
+  category: string;
+  cardCount: number;
+  cardHeaderFormat: string;
+  /** Meta's review status; only APPROVED templates are sent. */
+  status: string;
+  /** `synced` from the Cloud API (checked on trigger), or `manual`: registered by hand, values sent unchecked. */
+  source: 'synced' | 'manual';
+  /** {{n}} placeholders of the message body above the cards. */
+  bodyParameterCount: number;
+  /** Per card: body placeholders and buttons (synced templates; null for manual ones). */
+  cards: TemplateCardSpec[] | null;
+  updatedAt: string;
+  createdAt: string;
+}
+
+/** Answer of POST /v1/bots/:botId/whatsapp/templates/sync. */
+export interface TemplateSyncView {
+  accounts: string[];
+  created: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  skipped: number;
+  templates: Array<{ id: string; name: string; language: string; status: string; change: string }>;
+}

@@ -1,0 +1,9 @@
+// Answer shapes of the HTTP API with no Node or class-validator code behind them: what a browser app
+// (apps/console) may import. Everything here is also exported by the package's main index.
+export * from './carousel/message-status.dto.js';
+export * from './carousel/template-cards.js';
+export * from './whatsapp/sender-throughput.js';
+export * from './console/account.dto.js';
+export * from './console/message-log.views.js';
+export * from './console/whatsapp.views.js';
+export * from './console/message-events.js';

@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
+import { ConversationRepository, PrismaService } from '@platform/database';
+import type { ConversationChannel } from '@platform/database';
+import { createTestEnv } from '@platform/testing';
+import { SdkBot, eventually, postJson, seedSdkBot } from './sdk-support.js';
+
+interface Page {
+  messages: Array<{ id: string; conversationId: string; direction: string; type: string; content: { text?: string }; status: string | null; createdAt: string }>;
+  next: string | null;
+}
+
+/**
+ * The bot's side of conversations over HTTP against real Postgres and Redis: reading a transcript page
+ * by page, a user's data-protection erasure, and the retention sweep that runs in the gateway.
+ */
+describe('conversations API: paging, erasure, retention', () => {
+  let gateway: NestFastifyApplication;
+  let url: string;
+  let botA: SdkBot;
+  let botB: SdkBot;
+  let repo: ConversationRepository;
+  let db: PrismaService;
+
+  beforeAll(async () => {
+    // A 1-day retention swept every second, so that the test sees the gateway's own periodic sweep.
+    const env = await createTestEnv({ CONVERSATION_RETENTION_DAYS: '1', CONVERSATION_SWEEP_INTERVAL_SECONDS: '1' });
+    gateway = await createGateway(env);
+    url = await listenGateway(gateway);
+    botA = await seedSdkBot(gateway);
+    botB = await seedSdkBot(gateway);
+    repo = gateway.get(ConversationRepository, { strict: false });
+    db = gateway.get(PrismaService, { strict: false });
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  /** A conversation with `texts.length` messages, user and bot taking turns; returns its id and the messages' ids in order. */
+  async function conversation(bot: SdkBot, userId: string, texts: string[], channel: ConversationChannel = 'whatsapp') {
+    const ids: string[] = [];
+    let conversationId = '';
+    for (const [i, text] of texts.entries()) {
+      if (i % 2 === 0) {
+        const { message } = await repo.recordInbound({ botId: bot.botId, channel, userId, type: 'text', content: { text }, at: new Date() });
+        conversationId = message.conversationId;
+        ids.push(message.id);
+      } else {
+        const row = await repo.createOutbound(conversationId, 'text', { text }, 'sent');
+        ids.push(row!.id);
+      }
+    }
+    return { conversationId, ids };
+  }
+
+  const auth = (bot: SdkBot) => ({ authorization: `Bearer ${bot.apiKey}` });
+  const get = (bot: SdkBot, path: string) => fetch(`${url}/v1/bots/${bot.botId}/conversations${path}`, { headers: auth(bot) });
+  const erase = (bot: SdkBot, query: string) => fetch(`${url}/v1/bots/${bot.botId}/conversations${query}`, { method: 'DELETE', headers: auth(bot) });
+
+  async function page(bot: SdkBot, conversationId: string, query = ''): Promise<Page> {
+    const res = await get(bot, `/${conversationId}/messages${query}`);
+    expect(res.status).toBe(200);
+    return (await res.json()) as Page;
+  }
+
+  describe('listing a conversation\'s messages', () => {
+    it('pages oldest first: first page, next pages by cursor, and a last page whose next is null', async () => {
+      const { conversationId, ids } = await conversation(botA, '919800000101', ['m1', 'm2', 'm3', 'm4', 'm5']);
+      const first = await page(botA, conversationId, '?limit=2');
+      expect(first.messages.map((m) => m.id)).toEqual(ids.slice(0, 2));
+      expect(first.messages[0]).toEqual({
+        id: ids[0],
+        conversationId,
+        direction: 'inbound',
+        type: 'text',
+        content: { text: 'm1' },
+        status: null,
+        createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+      expect(first.messages[1]).toMatchObject({ direction: 'outbound', content: { text: 'm2' }, status: 'sent' });
+      expect(first.next).toMatch(/^\d+$/);
+
+      const second = await page(botA, conversationId, `?limit=2&cursor=${first.next}`);
+      expect(second.messages.map((m) => m.content.text)).toEqual(['m3', 'm4']);
+      expect(second.next).toMatch(/^\d+$/);
+
+      const last = await page(botA, conversationId, `?limit=2&cursor=${second.next}`);
+      expect(last.messages.map((m) => m.content.text)).toEqual(['m5']);
+      expect(last.next).toBeNull();
+
+      // Without parameters: 50 per page, so all five and no next.
+      const all = await page(botA, conversationId);
+      expect(all.messages.map((m) => m.id)).toEqual(ids);
+      expect(all.next).toBeNull();
+    });
+
+    it('answers next: null on a full last page (no empty page to fetch)', async () => {
+      const { conversationId, ids } = await conversation(botA, '919800000102', ['a', 'b', 'c', 'd']);
+      const first = await page(botA, conversationId, '?limit=2');
+      const second = await page(botA, conversationId, `?limit=2&cursor=${first.next}`);
+      expect(second.messages.map((m) => m.id)).toEqual(ids.slice(2));
+      expect(second.next).toBeNull();
+      expect((await page(botA, conversationId, '?limit=4')).next).toBeNull();
+      expect((await page(botA, conversationId, '?limit=200')).messages).toHaveLength(4);
+      // A cursor past the end is an empty last page.
+      expect(await page(botA, conversationId, `?cursor=${first.next!}0`)).toEqual({ messages: [], next: null });
+    });
+
+    it.each([
+      ['limit=0', 'limit'],
+      ['limit=201', 'limit'],
+      ['limit=abc', 'limit'],
+      ['limit=1.5', 'limit'],
+      ['limit=-1', 'limit'],
+      ['limit=', 'limit'],
+      ['limit=1e2', 'limit'],
+      ['limit=%202', 'limit'],
+      ['limit=1&limit=2', 'limit'],
+      ['cursor=abc', 'cursor'],
+      ['cursor=-5', 'cursor'],
+      ['cursor=', 'cursor'],
+      ['cursor=12345678901234567890', 'cursor'],
+      ['cursor=9223372036854775808', 'cursor'], // one past a Postgres bigint
+      ['cursor=1&cursor=2', 'cursor'],
+    ])('refuses ?%s with 400 naming %s', async (query, param) => {
+      const { conversationId } = await conversation(botA, `9198000002${Math.floor(Math.random() * 100)}`, ['x']);
+      const res = await get(botA, `/${conversationId}/messages?${query}`);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { message: string; status: string };
+      expect(body.status).toBe('error');
+      expect(body.message).toMatch(new RegExp(`^${param} `));
+    });
+
+    it('answers 404 for an unknown conversation or another bot\'s, and 401 for another bot\'s key', async () => {
+      const { conversationId } = await conversation(botB, '919800000103', ['of bot B']);
+      for (const id of [randomUUID(), 'not-a-uuid', conversationId]) {
+        const res = await get(botA, `/${id}/messages`);
+        expect(res.status).toBe(404);
+        expect(await res.json()).toMatchObject({ status: 'error', message: expect.stringContaining('No conversation') });
+      }
+      const foreignKey = await fetch(`${url}/v1/bots/${botB.botId}/conversations/${conversationId}/messages`, { headers: auth(botA) });
+      expect(foreignKey.status).toBe(401);
+      expect((await fetch(`${url}/v1/bots/${botB.botId}/conversations/${conversationId}/messages`)).status).toBe(401);
+    });
+  });
+
+  describe("erasing a user's conversations", () => {
+    it('deletes the conversations and messages of that user with that bot only; they answer 404 afterwards', async () => {
+      const user = '919800000301';
+      const web = await conversation(botA, user, ['web 1', 'web 2'], 'web');
+      const whatsapp = await conversation(botA, user, ['wa 1', 'wa 2', 'wa 3']);
+      const otherUser = await conversation(botA, '919800000302', ['keep me', 'kept']);
+      const otherBot = await conversation(botB, user, ['other bot', 'kept too']);
+
+      // One channel first.
+      let res = await erase(botA, `?userId=${user}&channel=web`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ message: '1 conversation(s) deleted', status: 'success', deleted: 1 });
+      expect((await get(botA, `/${web.conversationId}`)).status).toBe(404);
+      expect((await get(botA, `/${whatsapp.conversationId}`)).status).toBe(200);
+
+      res = await erase(botA, `?userId=${user}`);
+      expect(await res.json()).toEqual({ message: '1 conversation(s) deleted', status: 'success', deleted: 1 });
+      for (const gone of [web, whatsapp]) {
+        expect((await get(botA, `/${gone.conversationId}`)).status).toBe(404);
+        expect((await get(botA, `/${gone.conversationId}/messages`)).status).toBe(404);
+        expect(await db.conversationMessage.count({ where: { id: { in: gone.ids } } })).toBe(0);
+        expect(await db.conversation.count({ where: { id: gone.conversationId } })).toBe(0);
+      }
+      // The bot cannot write into an erased conversation either.
+      const reply = await postJson(`${url}/v1/bots/${botA.botId}/conversations/${whatsapp.conversationId}/messages`, { text: 'still there?' }, auth(botA));
+      expect(reply.status).toBe(404);
+
+      expect((await page(botA, otherUser.conversationId)).messages.map((m) => m.id)).toEqual(otherUser.ids);
+      expect((await page(botB, otherBot.conversationId)).messages.map((m) => m.id)).toEqual(otherBot.ids);
+
+      // Again: nothing left, still a success.
+      res = await erase(botA, `?userId=${user}`);
+      expect(res.status).toBe(200);
+      expect((await res.json()).deleted).toBe(0);
+    });
+
+    it.each([
+      ['', 'userId'],
+      ['?userId=', 'userId'],
+      ['?userId=%20%20', 'userId'],
+      [`?userId=${'9'.repeat(129)}`, 'userId'],
+      ['?userId=919800000401&channel=sms', 'channel'],
+    ])('refuses %s with 400 naming %s', async (query, param) => {
+      const res = await erase(botA, query);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { message: string; status: string };
+      expect(body).toMatchObject({ status: 'error' });
+      expect(body.message).toMatch(new RegExp(`^${param} `));
+    });
+
+    it("refuses another bot's key with 401 and erases nothing", async () => {
+      const kept = await conversation(botB, '919800000402', ['mine']);
+      const res = await fetch(`${url}/v1/bots/${botB.botId}/conversations?userId=919800000402`, { method: 'DELETE', headers: auth(botA) });
+      expect(res.status).toBe(401);
+      expect(await db.conversation.count({ where: { id: kept.conversationId } })).toBe(1);
+    });
+  });
+
+  describe('retention', () => {
+    const daysAgo = (d: number) => new Date(Date.now() - d * 24 * 3600 * 1000);
+
+    it("the gateway's periodic sweep deletes messages past CONVERSATION_RETENTION_DAYS, and conversations left empty and unused", async () => {
+      // Partly old: the old messages go, the conversation and its new message stay.
+      const mixed = await conversation(botA, '919800000501', ['old 1', 'old 2', 'new']);
+      // All old and unused since: everything goes.
+      const stale = await conversation(botA, '919800000502', ['old a', 'old b']);
+      // All old, but used since (a web session started): its messages go, the conversation stays.
+      const used = await conversation(botA, 'c0ffee-web-user', ['old x'], 'web');
+      await db.$executeRaw`UPDATE "conversation_messages" SET "created_at" = ${daysAgo(2)} WHERE "id" = ANY(${[...mixed.ids.slice(0, 2), ...stale.ids, ...used.ids]}::uuid[])`;
+      await db.$executeRaw`UPDATE "conversations" SET "updated_at" = ${daysAgo(2)}, "last_inbound_at" = ${daysAgo(2)}, "created_at" = ${daysAgo(3)} WHERE "id" = ANY(${[mixed.conversationId, stale.conversationId, used.conversationId]}::uuid[])`;
+      await db.$executeRaw`UPDATE "conversations" SET "updated_at" = now() WHERE "id" = ${used.conversationId}::uuid`;
+
+      await eventually(async () => ((await db.conversationMessage.count({ where: { id: { in: [...mixed.ids.slice(0, 2), ...stale.ids, ...used.ids] } } })) === 0 ? true : undefined), 15_000, 'old messages swept');
+      await eventually(async () => ((await get(botA, `/${stale.conversationId}`)).status === 404 ? true : undefined), 15_000, 'stale conversation swept');
+
+      const left = await page(botA, mixed.conversationId);
+      expect(left.messages.map((m) => m.id)).toEqual([mixed.ids[2]]);
+      expect((await get(botA, `/${used.conversationId}`)).status).toBe(200);
+      expect(await page(botA, used.conversationId)).toEqual({ messages: [], next: null });
+    });
+  });
+});

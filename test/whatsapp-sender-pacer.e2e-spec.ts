@@ -1,0 +1,101 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { CoreEnv, WhatsAppEnv } from '@platform/config';
+import { createTestRedisUrl, until } from '@platform/testing';
+import { SenderPacer } from '../apps/channel-worker/src/pacing/sender-pacer.js';
+
+const RATE = 3;
+
+/** Resolves once the wall clock (the one Redis and the Cloud API count seconds by) has entered a new second. */
+const nextSecond = () => sleep(1000 - (Date.now() % 1000) + 20);
+
+/**
+ * The pacer against a real Redis: a send counts in every second it is still in flight at the start of,
+ * since it may land at Meta in any of them, however long it takes; one whose answer never comes stops
+ * counting once it can no longer land (the HTTP timeout).
+ */
+describe('SenderPacer: sends counted until their answer is back', () => {
+  let redis: Redis;
+  let url: string;
+  const pacers: SenderPacer[] = [];
+
+  const pacer = (timeoutMs = 10_000) => {
+    const p = new SenderPacer({ REDIS_URL: url } as CoreEnv, { WHATSAPP_TIMEOUT_MS: timeoutMs } as WhatsAppEnv);
+    pacers.push(p);
+    return p;
+  };
+  /** A send the test answers when it likes; `answer()` ends it. */
+  const hangingSend = () => {
+    let answer!: () => void;
+    const done = new Promise<string>((resolve) => (answer = () => resolve('answered')));
+    return { send: () => done, answer };
+  };
+  const inFlight = (phoneNumberId: string) => redis.zcard(`whatsapp-pace:{${phoneNumberId}}:sending`);
+  const immediate = async () => 'sent';
+
+  beforeAll(async () => {
+    url = await createTestRedisUrl();
+    redis = new Redis(url);
+  });
+
+  afterAll(async () => {
+    for (const p of pacers) await p.onApplicationShutdown();
+    redis?.disconnect();
+  });
+
+  it('a second begins with the sends still in flight: it lets none more through until they are answered and a new second begins', async () => {
+    const p = pacer();
+    const hanging = Array.from({ length: RATE }, hangingSend);
+    const started = hanging.map((h) => p.sendCounted('pn-carry', RATE, h.send));
+    await until(async () => ((await inFlight('pn-carry')) === RATE ? true : undefined), 10_000, 'all sends in flight');
+
+    await nextSecond();
+    expect(await p.sendCounted('pn-carry', RATE, immediate)).toMatchObject({ sent: false });
+
+    for (const h of hanging) h.answer();
+    expect(await Promise.all(started)).toEqual(hanging.map(() => ({ sent: true, value: 'answered' })));
+    await until(async () => ((await inFlight('pn-carry')) === 0 ? true : undefined), 10_000, 'answers reported');
+    // answered, but they may have landed in this second: it stays full
+    expect(await p.sendCounted('pn-carry', RATE, immediate)).toMatchObject({ sent: false });
+
+    await nextSecond();
+    expect(await p.sendCounted('pn-carry', RATE, immediate)).toEqual({ sent: true, value: 'sent' });
+  }, 30_000);
+
+  it("replicas share a number's count; another number is counted apart", async () => {
+    const [a, b] = [pacer(), pacer()];
+    const hanging = Array.from({ length: RATE }, hangingSend);
+    const started = hanging.map((h) => a.sendCounted('pn-shared', RATE, h.send));
+    await until(async () => ((await inFlight('pn-shared')) === RATE ? true : undefined), 10_000, 'all sends in flight');
+    await nextSecond();
+    expect(await b.sendCounted('pn-shared', RATE, immediate)).toMatchObject({ sent: false });
+    expect(await b.sendCounted('pn-other', RATE, immediate)).toEqual({ sent: true, value: 'sent' });
+    for (const h of hanging) h.answer();
+    await Promise.all(started);
+  }, 30_000);
+
+  it('a send allowed to wait goes in the first second with room', async () => {
+    const p = pacer();
+    const order: string[] = [];
+    const hanging = hangingSend();
+    const first = p.sendCounted('pn-wait', 1, hanging.send);
+    await until(async () => ((await inFlight('pn-wait')) === 1 ? true : undefined), 10_000, 'first send in flight');
+    const waiting = p.sendCounted('pn-wait', 1, async () => order.push('second sent'), 10_000);
+    await nextSecond();
+    await nextSecond();
+    order.push('first answered');
+    hanging.answer();
+    await first;
+    expect(await waiting).toMatchObject({ sent: true });
+    expect(order).toEqual(['first answered', 'second sent']);
+  }, 30_000);
+
+  it('a send whose answer never comes (its worker died) stops counting after the HTTP timeout', async () => {
+    const p = pacer(100); // counted for 1.1 s at most
+    for (let i = 0; i < RATE; i++) void p.sendCounted('pn-dead', RATE, () => new Promise(() => undefined));
+    await until(async () => ((await inFlight('pn-dead')) === RATE ? true : undefined), 10_000, 'all sends in flight');
+    await sleep(1200);
+    await nextSecond();
+    expect(await p.sendCounted('pn-dead', RATE, immediate)).toEqual({ sent: true, value: 'sent' });
+  }, 30_000);
+});
