@@ -78,11 +78,15 @@ export function testQueue<T = unknown>(name: string, env: RedisTarget): Queue<T>
   return queue;
 }
 
-/** Environment for apps under test: fresh database and Redis db (or key prefix on a cluster), test keys, quiet logs. */
+/**
+ * Environment for apps under test: fresh database and Redis db (or key prefix on a cluster), test keys,
+ * quiet logs. A test that names its own Redis (`REDIS_URL` in `overrides`, one it stops or configures)
+ * gets that one alone, on a cluster run too.
+ */
 export async function createTestEnv(overrides: Record<string, string> = {}): Promise<Record<string, string>> {
   return {
     DATABASE_URL: await createTestDatabase(),
-    ...(await createTestRedisEnv()),
+    ...(overrides.REDIS_URL ? {} : await createTestRedisEnv()),
     ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     HOST: '127.0.0.1',
