@@ -1,13 +1,13 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSenderRepository } from '@platform/database';
 import { freePort } from '@platform/local-infra';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, createTestEnv, seedCarouselBot, until } from '@platform/testing';
+import { SeededBot, createTestEnv, seedCarouselBot, testQueue, until } from '@platform/testing';
 import { createGateway } from '../apps/gateway/src/create-gateway.js';
 
 const RATE = 20;
@@ -31,7 +31,7 @@ describe('carousel dispatch: per-sender pacing across worker processes', () => {
 
   beforeAll(async () => {
     const env = await createTestEnv({ WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`, WORKER_HEALTH_PORT: '0' });
-    queue = new Queue(QueueNames.carouselDispatch, { connection: { url: env.REDIS_URL } });
+    queue = testQueue(QueueNames.carouselDispatch, env);
     gateway = await createGateway(env);
     seed = await seedCarouselBot(gateway);
     const senders = gateway.get(ChannelSenderRepository);
