@@ -27,7 +27,8 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
       stdio: 'ignore',
     });
     const msgId = await triggerCarousel(stack.url, stack.seed);
-    await until(async () => (cloud.messages.length === 1 ? true : undefined));
+    // A process starting on a busy host (a cluster run starts six Redis nodes too) can take many seconds.
+    await until(async () => (cloud.messages.length === 1 ? true : undefined), 40_000, 'the worker process sending');
     child.kill('SIGKILL');
 
     worker = await createChannelWorker(stack.env);
@@ -39,7 +40,7 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
     expect(final.status).toBe('sent');
     expect(final.attempts).toBe(2);
     expect(cloud.messages).toHaveLength(2);
-  }, 40_000);
+  }, 70_000);
 
   it('a job delivered again for a message already sent does not send it twice', async () => {
     worker ??= await createChannelWorker(stack.env);
