@@ -47,4 +47,25 @@ describe('Redis connection settings', () => {
     await expect(withTimeout(Promise.reject(new ReplyError('CLUSTERDOWN The cluster is down')), 100, 'x')).rejects.toBeInstanceOf(RedisUnavailableError);
     await expect(withTimeout(Promise.reject(new ReplyError('ERR wrong number of arguments')), 100, 'x')).rejects.toBeInstanceOf(ReplyError);
   });
+
+  it('ends the disconnect of a cluster client that has lost every node connection, and of its duplicates', async () => {
+    // Nothing listens on port 1: the client loses its only node and waits to reconnect, with an empty pool.
+    const unreachable = { REDIS_CLUSTER_NODES: '127.0.0.1:1' };
+    const a = connectRedis(unreachable, { retryStrategy: () => 60_000 }) as Cluster;
+    const b = a.duplicate();
+    a.on('error', () => undefined);
+    b.on('error', () => undefined);
+    for (const client of [a, b]) {
+      await until(() => client.status === 'reconnecting');
+      expect(client.nodes()).toHaveLength(0);
+      const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+      client.disconnect();
+      await ended;
+      expect(client.status).toBe('end');
+    }
+  });
 });
+
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((r) => setTimeout(r, 20));
+}

@@ -56,6 +56,38 @@ export function parseClusterNodes(spec: string): { nodes: ClusterNode[]; redisOp
 }
 
 /**
+ * ioredis's Cluster client, whose disconnect always ends. ioredis ends a cluster's disconnect when its
+ * pool of node connections drains; a client that has lost every node connection (between reconnect
+ * attempts, as after a failover) has nothing left to drain, so it stays `disconnecting` and never
+ * emits `end`, and whoever waits for that (BullMQ's Worker.close, for its blocking connection) waits
+ * forever. Here such a disconnect ends at once, as ioredis does for a client that never connected.
+ * Duplicates (BullMQ's blocking connections) are of this class too.
+ */
+export class PlatformCluster extends Cluster {
+  constructor(
+    private readonly seeds: ClusterNode[],
+    options: ClusterOptions,
+  ) {
+    super(seeds, options);
+  }
+
+  override disconnect(reconnect = false): void {
+    const nothingToDrain = this.status !== 'wait' && this.status !== 'end' && this.nodes().length === 0;
+    super.disconnect(reconnect);
+    if (nothingToDrain && !reconnect) {
+      // What ioredis's own disconnect does for a client in `wait` (these members are private in its types).
+      const self = this as unknown as { setStatus(status: string): void; handleCloseEvent(): void };
+      self.setStatus('close');
+      self.handleCloseEvent();
+    }
+  }
+
+  override duplicate(overrideStartupNodes: ClusterNode[] = [], overrideOptions: ClusterOptions = {}): Cluster {
+    return new PlatformCluster(overrideStartupNodes.length > 0 ? overrideStartupNodes : this.seeds.slice(), { ...this.options, ...overrideOptions });
+  }
+}
+
+/**
  * A connection with `options` to the target: a Redis, or a Cluster whose node connections get those
  * options. Options that are the cluster client's own in ioredis (offline queue, reconnect strategy,
  * lazy connect, auto-pipelining) are moved to it.
@@ -76,7 +108,7 @@ export function connectRedis(target: RedisTarget, options: RedisOptions): RedisC
     slotsRefreshTimeout: 2000,
     clusterRetryStrategy: (times) => (retryStrategy ? (retryStrategy(times) ?? null) : Math.min(times * 200, 2000)),
   };
-  return new Cluster(nodes, clusterOptions);
+  return new PlatformCluster(nodes, clusterOptions);
 }
 
 /**
