@@ -9,15 +9,25 @@ import { TEMPLATE_DB } from '@platform/testing';
 
 /**
  * The suites that also run against a Redis Cluster after the whole suite's run on one Redis: the
- * trigger, dispatch, push, SDK-event and auth flows, and the cluster's failover.
+ * trigger (with its quota, Idempotency-Key and group commit), dispatch (a built worker process too)
+ * and the pacer's scripts, push, SDK events, auth, the console's live feed, and the cluster's failover.
+ * The trigger's outage suite is not among them: it stops a Redis of its own, which is one server.
  */
 const CLUSTER_SUITES = [
   'test/carousel-trigger.e2e-spec.ts',
+  'test/carousel-trigger-validation.e2e-spec.ts',
+  'test/carousel-trigger-quota.e2e-spec.ts',
+  'test/carousel-trigger-idempotency.e2e-spec.ts',
+  'test/carousel-trigger-batching.e2e-spec.ts',
   'test/carousel-throttling.e2e-spec.ts',
+  'test/carousel-dispatch-recovery.e2e-spec.ts',
+  'test/whatsapp-sender-pacer.e2e-spec.ts',
   'test/push-notifications.e2e-spec.ts',
+  'test/push-single-delivery.e2e-spec.ts',
   'test/sdk-event-backlog.e2e-spec.ts',
   'test/sdk-events-replicas.e2e-spec.ts',
   'test/auth-api-keys.e2e-spec.ts',
+  'test/console-message-stream.e2e-spec.ts',
   'test/redis-cluster-failover.e2e-spec.ts',
 ];
 
