@@ -9,11 +9,13 @@ import { NestFactory } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { platformNodeOptions } from '@platform/common';
+import { WhatsAppRetryEnv, WorkerEnv, loadEnv, readEnv } from '@platform/config';
 import { migrate } from '@platform/database';
 import { startLocalPostgres, startLocalRedis, startLocalRedisCluster } from '@platform/local-infra';
 import type { RedisTarget } from '@platform/queue';
-import { TEST_ENCRYPTION_KEYS, SeededBot, seedCarouselBot } from '@platform/testing';
+import { TEST_ENCRYPTION_KEYS, SeededBot, carouselBody, seedCarouselBot } from '@platform/testing';
 import { CliModule } from '../apps/cli/src/cli.module.js';
+import type { TriggerSource } from './queued-trigger.js';
 
 export interface BenchInfra {
   databaseUrl: string;
@@ -77,6 +79,55 @@ export async function startInfra(name: string, opts: { cluster?: boolean } = {})
     return { databaseUrl, redisUrl, redisTarget, env, seed, pids, stop };
   } catch (err) {
     await stop();
+    throw err;
+  }
+}
+
+/** What the channel-worker benchmarks (dispatch, pacing) start from. */
+export interface BenchSetup {
+  infra: BenchInfra;
+  machine: Machine;
+  /** The retry settings the channel workers read from infra.env (the jobs carry their attempts). */
+  retry: WhatsAppRetryEnv;
+  /** WORKER_CONCURRENCY the channel workers read from infra.env. */
+  concurrency: number;
+  /** A client of the benchmark's database, ended by close(). */
+  db: pg.Client;
+  /** A carousel trigger of the seeded bot and template through `senderId`, to one recipient. */
+  source(senderId: string): TriggerSource;
+  /** Closers close() runs first to last: unshift what must close before what was started earlier. */
+  cleanups: Array<() => Promise<unknown>>;
+  /** Runs the cleanups (a failing one is reported and the rest still run), then stops Postgres and Redis. */
+  close(): Promise<void>;
+}
+
+/** startInfra, the machine's description, the workers' settings and a database client; the caller closes it. */
+export async function benchSetup(name: string): Promise<BenchSetup> {
+  const infra = await startInfra(name);
+  const cleanups: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    for (const cleanup of cleanups) await cleanup().catch((err) => process.stderr.write(`cleanup: ${err}\n`));
+    await infra.stop();
+  };
+  try {
+    const machine = await describeMachine(infra);
+    const env = loadEnv([WhatsAppRetryEnv, WorkerEnv], readEnv(infra.env));
+    const db = new pg.Client({ connectionString: infra.databaseUrl });
+    await db.connect();
+    cleanups.push(() => db.end());
+    const { seed } = infra;
+    const body = carouselBody(seed);
+    const source = (senderId: string): TriggerSource => ({
+      botId: seed.botId,
+      templateId: seed.templateId,
+      senderId,
+      channel: 'whatsapp',
+      recipient: body.userDetails.number.replace(/^\+/, ''),
+      cards: body.notification.params.cards,
+    });
+    return { infra, machine, retry: env.get(WhatsAppRetryEnv), concurrency: env.get(WorkerEnv).WORKER_CONCURRENCY, db, source, cleanups, close };
+  } catch (err) {
+    await close();
     throw err;
   }
 }

@@ -16,13 +16,10 @@
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
-import pg from 'pg';
-import { WhatsAppRetryEnv, WorkerEnv, loadEnv, readEnv } from '@platform/config';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
-import { carouselBody } from '@platform/testing';
-import { BenchInfra, aofRewrites, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy } from './common.js';
-import { QueuedTrigger, TriggerSource, enqueue, queuedTrigger } from './queued-trigger.js';
+import { BenchInfra, aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy } from './common.js';
+import { QueuedTrigger, enqueue, queuedTrigger } from './queued-trigger.js';
 import type { FakeStats } from './whatsapp-counting-fake.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
 
@@ -80,20 +77,10 @@ async function drain(opts: {
 }
 
 async function main(): Promise<void> {
-  const infra = await startInfra('dispatch');
-  const cleanups: Array<() => Promise<unknown>> = [];
+  const { infra, machine, retry, concurrency, db, source, cleanups, close } = await benchSetup('dispatch');
+  const { seed } = infra;
   const failures: string[] = [];
   try {
-    const machine = await describeMachine(infra);
-    const env = loadEnv([WhatsAppRetryEnv, WorkerEnv], readEnv(infra.env));
-    const config = env.get(WhatsAppRetryEnv);
-    const concurrency = env.get(WorkerEnv).WORKER_CONCURRENCY;
-    const { seed } = infra;
-    const body = carouselBody(seed);
-
-    const db = new pg.Client({ connectionString: infra.databaseUrl });
-    await db.connect();
-    cleanups.push(() => db.end());
     const { rows: senders } = await db.query<{ id: string }>(
       `SELECT "id" FROM "channel_senders" WHERE "bot_id" = $1 AND "phone_number_id" = $2`,
       [seed.botId, seed.phoneNumberId],
@@ -102,14 +89,6 @@ async function main(): Promise<void> {
       `SELECT "provider_name", "language", "card_header_format"::text FROM "templates" WHERE "id" = $1`,
       [seed.templateId],
     );
-    const source: TriggerSource = {
-      botId: seed.botId,
-      templateId: seed.templateId,
-      senderId: senders[0].id,
-      channel: 'whatsapp',
-      recipient: body.userDetails.number.replace(/^\+/, ''),
-      cards: body.notification.params.cards,
-    };
     // A number sends at most 1,000 messages/s (Meta's highest tier; the workers pace each number), fewer
     // than one worker drains here: the messages are spread over BENCH_SENDERS numbers at 1,000/s each, so
     // every send is paced and the pace never binds.
@@ -122,7 +101,7 @@ async function main(): Promise<void> {
     );
     const senderIds = [senders[0].id, ...more.map((r) => r.id)];
     let nextSender = 0;
-    const make = () => queuedTrigger({ ...source, senderId: senderIds[nextSender++ % senderIds.length] }, config);
+    const make = () => queuedTrigger(source(senderIds[nextSender++ % senderIds.length]), retry);
 
     const fake = await WhatsAppFakeProcess.start(seed.accessToken);
     cleanups.unshift(() => fake.stop());
@@ -139,7 +118,7 @@ async function main(): Promise<void> {
         BARE_CONCURRENCY: String(concurrency),
         BARE_PHONE_NUMBER_ID: seed.phoneNumberId,
         BARE_ACCESS_TOKEN: seed.accessToken,
-        BARE_RECIPIENT: source.recipient,
+        BARE_RECIPIENT: source(senders[0].id).recipient,
         BARE_TEMPLATE_NAME: templates[0].provider_name,
         BARE_TEMPLATE_LANGUAGE: templates[0].language,
         BARE_CARD_HEADER_FORMAT: templates[0].card_header_format,
@@ -217,8 +196,7 @@ async function main(): Promise<void> {
     }
     if (!sameJson) failures.push(`the workers sent different JSON:\n  bare:    ${base.fake.firstPath} ${base.fake.firstBody}\n  channel: ${real.fake.firstPath} ${real.fake.firstBody}`);
   } finally {
-    for (const cleanup of cleanups) await cleanup().catch((err) => process.stderr.write(`cleanup: ${err}\n`));
-    await infra.stop();
+    await close();
   }
   if (failures.length) {
     process.stderr.write(`FAILED: ${failures.join('; ')}\n`);

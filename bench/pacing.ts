@@ -16,13 +16,10 @@
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
-import pg from 'pg';
-import { WhatsAppRetryEnv, WorkerEnv, loadEnv, readEnv } from '@platform/config';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
-import { carouselBody } from '@platform/testing';
-import { aofRewrites, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy } from './common.js';
-import { TriggerSource, enqueue, queuedTrigger } from './queued-trigger.js';
+import { aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy } from './common.js';
+import { enqueue, queuedTrigger } from './queued-trigger.js';
 import type { NumberArrivals } from './whatsapp-counting-fake.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
 
@@ -53,21 +50,11 @@ function histogram(perSecond: Array<[number, number]>): string {
 
 async function main(): Promise<void> {
   if (!Number.isInteger(RATE) || RATE < 1 || RATE > 1000) throw new Error('BENCH_RATE must be a whole number of messages per second, 1-1000');
-  const infra = await startInfra('pacing');
-  const cleanups: Array<() => Promise<unknown>> = [];
+  const { infra, machine, retry, concurrency, db, source, cleanups, close } = await benchSetup('pacing');
+  const { seed } = infra;
   const failures: string[] = [];
   try {
-    const machine = await describeMachine(infra);
-    const env = loadEnv([WhatsAppRetryEnv, WorkerEnv], readEnv(infra.env));
-    const config = env.get(WhatsAppRetryEnv);
-    const concurrency = env.get(WorkerEnv).WORKER_CONCURRENCY;
-    const { seed } = infra;
-    const body = carouselBody(seed);
-
     // The seeded number at the set rate; a second number of the same bot (same token) at the default.
-    const db = new pg.Client({ connectionString: infra.databaseUrl });
-    await db.connect();
-    cleanups.push(() => db.end());
     const { rows: senders } = await db.query<{ id: string }>(
       `UPDATE "channel_senders" SET "throughput" = $3 WHERE "bot_id" = $1 AND "phone_number_id" = $2 RETURNING "id"`,
       [seed.botId, seed.phoneNumberId, RATE],
@@ -77,15 +64,6 @@ async function main(): Promise<void> {
        SELECT gen_random_uuid(), "bot_id", "channel", $2, $3, "access_token_encrypted" FROM "channel_senders" WHERE "id" = $1 RETURNING "id"`,
       [senders[0].id, OTHER_NUMBER, OTHER_PHONE_NUMBER_ID],
     );
-    const source = (senderId: string): TriggerSource => ({
-      botId: seed.botId,
-      templateId: seed.templateId,
-      senderId,
-      channel: 'whatsapp',
-      recipient: body.userDetails.number.replace(/^\+/, ''),
-      cards: body.notification.params.cards,
-    });
-
     const fake = await WhatsAppFakeProcess.start(seed.accessToken);
     cleanups.unshift(() => fake.stop());
 
@@ -105,8 +83,8 @@ async function main(): Promise<void> {
     process.stderr.write(`pacing: queueing ${fmt(PACED)} messages for the number at ${RATE}/s, then ${fmt(OTHER)} for another number (queue paused)\n`);
     await queue.pause();
     await enqueue(queue, [
-      ...Array.from({ length: PACED }, () => queuedTrigger(source(senders[0].id), config)),
-      ...Array.from({ length: OTHER }, () => queuedTrigger(source(others[0].id), config)),
+      ...Array.from({ length: PACED }, () => queuedTrigger(source(senders[0].id), retry)),
+      ...Array.from({ length: OTHER }, () => queuedTrigger(source(others[0].id), retry)),
     ]);
     const rewrites = await aofRewrites(infra.redisUrl);
     process.stderr.write(`pacing: draining with ${WORKERS} workers (about ${Math.ceil(PACED / RATE)} s)\n`);
@@ -180,8 +158,7 @@ async function main(): Promise<void> {
     if (stats.rejected > 0) failures.push(`${stats.rejected} requests rejected by the fake`);
     for (const w of workers) await stopProcess(w);
   } finally {
-    for (const cleanup of cleanups) await cleanup().catch((err) => process.stderr.write(`cleanup: ${err}\n`));
-    await infra.stop();
+    await close();
   }
   if (failures.length) {
     process.stderr.write(`FAILED: ${failures.join('; ')}\n`);

@@ -1,14 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Queue } from 'bullmq';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSenderRepository } from '@platform/database';
 import { freePort } from '@platform/local-infra';
-import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, createTestEnv, seedCarouselBot, testQueue, until } from '@platform/testing';
-import { createGateway } from '../apps/gateway/src/create-gateway.js';
+import { testQueue, until } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 const RATE = 20;
 const PACED = 200;
@@ -20,20 +18,18 @@ const CARDS = [0, 1, 2].map((i) => ({ mediaLink: `https://cdn.example.com/card-$
  * that many of its messages in any wall-clock second, and another number's messages are not held back.
  */
 describe('carousel dispatch: per-sender pacing across worker processes', () => {
-  const cloud = new WhatsAppCloudSandbox();
-  let gateway: NestFastifyApplication;
-  let seed: SeededBot;
+  const stack = useStack({ cloud: true, seed: true }, 60_000);
   const workers: ChildProcess[] = [];
   const otherPhoneNumberId = '1065999000111';
   let queue: Queue<CarouselDispatchJob>;
   let pacedSenderId: string;
   let otherSenderId: string;
+  stack.defer(() => queue?.close());
+  stack.defer(() => workers.forEach((w) => w.kill('SIGKILL')));
 
   beforeAll(async () => {
-    const env = await createTestEnv({ WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`, WORKER_HEALTH_PORT: '0' });
+    const { env, gateway, seed } = stack;
     queue = testQueue(QueueNames.carouselDispatch, env);
-    gateway = await createGateway(env);
-    seed = await seedCarouselBot(gateway);
     const senders = gateway.get(ChannelSenderRepository);
     const [paced] = await senders.listByBot(seed.botId);
     pacedSenderId = paced.id;
@@ -59,30 +55,23 @@ describe('carousel dispatch: per-sender pacing across worker processes', () => {
     }, 120_000, 'workers healthy'); // three Node processes starting at once on a busy two-core host can take a minute
   }, 150_000);
 
-  afterAll(async () => {
-    for (const w of workers) w.kill('SIGKILL');
-    await queue?.close();
-    await gateway?.close();
-    await cloud.close();
-  }, 60_000);
-
   it(`${PACED} messages at ${RATE}/s: no second over ${RATE} at the Cloud API; the other number's messages go first`, async () => {
     // queued as the gateway queues them, the other number's messages last; one recipient per message,
     // so each arrival names its message
     const job = (senderId: string, i: number) => {
       const messageId = randomUUID();
       const recipient = `9198765${String(i).padStart(5, '0')}`;
-      const data: CarouselDispatchJob = { messageId, botId: seed.botId, templateId: seed.templateId, senderId, channel: 'whatsapp', recipient, cards: CARDS };
+      const data: CarouselDispatchJob = { messageId, botId: stack.seed.botId, templateId: stack.seed.templateId, senderId, channel: 'whatsapp', recipient, cards: CARDS };
       return { name: 'send' as const, data, opts: { jobId: messageId, attempts: 5, backoff: { type: 'exponential', delay: 2000 } } };
     };
     await queue.addBulk([...Array.from({ length: PACED }, (_, i) => job(pacedSenderId, i)), ...Array.from({ length: OTHER }, (_, i) => job(otherSenderId, PACED + i))]);
 
     // every message, each counted once here; a send repeated (its answer timed out on a starved host,
     // say) is another arrival, and counts against the rate below like any other
-    const delivered = () => new Set(cloud.arrivals.map((a) => a.to)).size;
+    const delivered = () => new Set(stack.cloud.arrivals.map((a) => a.to)).size;
     await until(async () => (delivered() >= PACED + OTHER ? true : undefined), 60_000, 'every message sent');
-    const paced = cloud.arrivals.filter((a) => a.phoneNumberId === seed.phoneNumberId);
-    const other = cloud.arrivals.filter((a) => a.phoneNumberId === otherPhoneNumberId);
+    const paced = stack.cloud.arrivals.filter((a) => a.phoneNumberId === stack.seed.phoneNumberId);
+    const other = stack.cloud.arrivals.filter((a) => a.phoneNumberId === otherPhoneNumberId);
     expect(new Set(paced.map((a) => a.to)).size).toBe(PACED);
     expect(new Set(other.map((a) => a.to)).size).toBe(OTHER);
 

@@ -1,14 +1,12 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { jest } from '@jest/globals';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
 import WebSocket from 'ws';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { WebhookSettingsService } from '../apps/gateway/src/bot-webhooks/webhook-settings.service.js';
 import { BotSession, buildWebViewUrl, type BotConfig, type WebSocketConstructorLike } from '../libs/sdk-core/src/index.js';
 import { EchoBot } from '@platform/sandbox';
-import { createTestEnv } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 import { SdkBot, eventually, seedSdkBot } from './sdk-support.js';
 
 const SHOTS = '.local/screenshots/chat';
@@ -50,21 +48,19 @@ function noSpeechRecognition() {
 jest.setTimeout(90_000); // a real browser on a shared machine
 
 describe('the chat page honours the SDK config, and closeBot / reloadBot reach it', () => {
-  let gateway: NestFastifyApplication;
-  let url: string;
+  const stack = useStack({ env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '200' } });
   let seed: SdkBot;
   let echo: EchoBot;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
+  stack.defer(() => echo?.close());
+  stack.defer(() => browser?.close());
 
   beforeAll(async () => {
-    const env = await createTestEnv({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '200' });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    seed = await seedSdkBot(gateway);
-    echo = new EchoBot({ apiBaseUrl: url, botId: seed.botId, apiKey: seed.apiKey });
+    seed = await seedSdkBot(stack.gateway);
+    echo = new EchoBot({ apiBaseUrl: stack.url, botId: seed.botId, apiKey: seed.apiKey });
     const hook = await echo.listen();
-    echo.server.secret = (await gateway.get(WebhookSettingsService, { strict: false }).set(seed.botId, hook)).secret!;
+    echo.server.secret = (await stack.gateway.get(WebhookSettingsService, { strict: false }).set(seed.botId, hook)).secret!;
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
     mkdirSync(SHOTS, { recursive: true });
   });
@@ -73,15 +69,9 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
     for (const c of contexts.splice(0)) await c.close();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await gateway?.close();
-    await echo?.close();
-  });
-
   /** The address the SDK builds for `config`, its https origin pointed at the loopback gateway. */
   function sdkUrl(config: Partial<BotConfig> & { ymAuthenticationToken: string }): string {
-    return buildWebViewUrl({ botId: seed.botId, payload: { userName: 'Ada' }, ...config }, { cloudHost: CLOUD_HOST }).replace(`https://${CLOUD_HOST}`, url);
+    return buildWebViewUrl({ botId: seed.botId, payload: { userName: 'Ada' }, ...config }, { cloudHost: CLOUD_HOST }).replace(`https://${CLOUD_HOST}`, stack.url);
   }
 
   async function newPage(init?: () => void, viewport = { width: 390, height: 780 }): Promise<{ page: Page; problems: string[] }> {
@@ -219,7 +209,7 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
       const { page, problems } = await newPage();
       const session = new BotSession(
         { botId: seed.botId, ymAuthenticationToken: token, payload: { userName: 'Ada' }, statusBarColor: '#FF1A73E8' },
-        { cloudHost: CLOUD_HOST, apiBaseUrl: url, fetch, WebSocket: WebSocket as unknown as WebSocketConstructorLike },
+        { cloudHost: CLOUD_HOST, apiBaseUrl: stack.url, fetch, WebSocket: WebSocket as unknown as WebSocketConstructorLike },
       );
       const host: string[] = [];
       const link = session.connectWebView(
@@ -237,7 +227,7 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
         Object.assign(window, { ReactNativeWebView: { postMessage: (m: string) => (window as unknown as { __toNative(m: string): void }).__toNative(m) } });
       });
       await session.start();
-      await page.goto(session.webViewUrl().replace(`https://${CLOUD_HOST}`, url));
+      await page.goto(session.webViewUrl().replace(`https://${CLOUD_HOST}`, stack.url));
       await page.getByText(GREETING).first().waitFor();
       await eventually(() => host.includes('ready') || undefined, 10_000, 'page ready');
       return { page, problems, session, host };

@@ -4,15 +4,12 @@ import { mkdirSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
-import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { WebhookSettingsService } from '../apps/gateway/src/bot-webhooks/webhook-settings.service.js';
 import { buildWebViewUrl } from '../libs/sdk-core/src/index.js';
 import { PrismaService } from '@platform/database';
-import { EchoBot, WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, createTestEnv, seedCarouselBot } from '@platform/testing';
+import { EchoBot } from '@platform/sandbox';
+import { useStack } from './e2e-stack.js';
 import { eventually, postJson } from './sdk-support.js';
 
 const APP_SECRET = 'app-secret-for-tests';
@@ -47,54 +44,37 @@ const inboundText = (phoneNumberId: string, from: string, wamid: string, body: s
 jest.setTimeout(90_000); // a real browser on a shared machine
 
 describe('conversations as a person uses them: the hosted chat page in a real browser, and WhatsApp', () => {
-  const cloud = new WhatsAppCloudSandbox();
   const pictures = pictureServer();
-  let gateway: NestFastifyApplication;
-  let worker: NestFastifyApplication;
-  let url: string;
-  let seed: SeededBot;
+  const stack = useStack({
+    cloud: true,
+    worker: true,
+    seed: true,
+    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests', WHATSAPP_APP_SECRET: APP_SECRET, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '200' },
+  });
   let bot: EchoBot;
   let browser: Browser;
+  stack.defer(() => new Promise((r) => pictures.close(r)));
+  stack.defer(() => bot?.close());
+  stack.defer(() => browser?.close());
 
   beforeAll(async () => {
     await new Promise<void>((r) => pictures.listen(0, '127.0.0.1', r));
     const picturesBase = `http://127.0.0.1:${(pictures.address() as AddressInfo).port}`;
-    const env = await createTestEnv({
-      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
-      WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests',
-      WHATSAPP_APP_SECRET: APP_SECRET,
-      WEBHOOK_ALLOW_HTTP: 'true',
-      WEBHOOK_BACKOFF_MS: '200',
-      WORKER_HEALTH_PORT: '0',
-    });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    worker = await createChannelWorker(env);
-    seed = await seedCarouselBot(gateway);
-    bot = new EchoBot({ apiBaseUrl: url, botId: seed.botId, apiKey: seed.apiKey, pictureUrl: (n) => `${picturesBase}/${n}.svg` });
+    bot = new EchoBot({ apiBaseUrl: stack.url, botId: stack.seed.botId, apiKey: stack.seed.apiKey, pictureUrl: (n) => `${picturesBase}/${n}.svg` });
     const hook = await bot.listen();
-    bot.server.secret = (await gateway.get(WebhookSettingsService, { strict: false }).set(seed.botId, hook)).secret!;
+    bot.server.secret = (await stack.gateway.get(WebhookSettingsService, { strict: false }).set(stack.seed.botId, hook)).secret!;
     // Playwright gives the browser a fresh temporary profile (--user-data-dir) of its own and removes it on close.
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
     mkdirSync(SHOTS, { recursive: true });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await worker?.close();
-    await gateway?.close();
-    await bot?.close();
-    await cloud.close();
-    await new Promise((r) => pictures.close(r));
-  });
-
   /** The address the SDK builds, with its https origin pointed at the loopback gateway. */
   function chatUrl(token: string): string {
     const sdkUrl = buildWebViewUrl(
-      { botId: seed.botId, ymAuthenticationToken: token, payload: { userName: 'Ada', JourneySlug: 'welcome' }, enableSpeech: true },
+      { botId: stack.seed.botId, ymAuthenticationToken: token, payload: { userName: 'Ada', JourneySlug: 'welcome' }, enableSpeech: true },
       { cloudHost: 'chat.example.com' },
     );
-    return sdkUrl.replace('https://chat.example.com', url);
+    return sdkUrl.replace('https://chat.example.com', stack.url);
   }
 
   async function openPage(context: BrowserContext, token: string): Promise<Page> {
@@ -144,7 +124,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
   });
 
   it('serves the page with a strict Content-Security-Policy and bundles under 50 KB compressed', async () => {
-    const res = await fetch(`${url}/web/bot?botId=${seed.botId}`, { headers: { 'accept-encoding': 'identity' } });
+    const res = await fetch(`${stack.url}/web/bot?botId=${stack.seed.botId}`, { headers: { 'accept-encoding': 'identity' } });
     expect(res.status).toBe(200);
     const csp = res.headers.get('content-security-policy')!;
     expect(csp).toContain("script-src 'self'");
@@ -154,18 +134,18 @@ describe('conversations as a person uses them: the hosted chat page in a real br
     const { gzipSync } = await import('node:zlib');
     let total = 0;
     for (const file of ['chat.js', 'chat.css', 'embed.js']) {
-      const asset = await fetch(`${url}/web/bot/${file}`);
+      const asset = await fetch(`${stack.url}/web/bot/${file}`);
       expect(asset.status).toBe(200);
       total += gzipSync(Buffer.from(await asset.arrayBuffer())).length;
     }
     expect(total).toBeLessThan(50 * 1024);
-    expect((await fetch(`${url}/web/bot/index.html`)).status).toBe(404);
+    expect((await fetch(`${stack.url}/web/bot/index.html`)).status).toBe(404);
   });
 
   it('opens the same chat from the <script> embed on another site', async () => {
     const site = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<!doctype html><html lang="en"><title>Shop</title><body><h1>Shop</h1><script src="${url}/web/bot/embed.js" data-bot-id="${seed.botId}" data-token="user_embed_1"></script></body></html>`);
+      res.end(`<!doctype html><html lang="en"><title>Shop</title><body><h1>Shop</h1><script src="${stack.url}/web/bot/embed.js" data-bot-id="${stack.seed.botId}" data-token="user_embed_1"></script></body></html>`);
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -185,15 +165,15 @@ describe('conversations as a person uses them: the hosted chat page in a real br
 
   it('WhatsApp: a signed inbound message reaches the bot once, and its reply reaches the user through the Cloud API', async () => {
     const from = '919876543210';
-    const body = JSON.stringify(inboundText(seed.phoneNumberId, from, 'wamid.INBOUND-1', 'hi from WhatsApp'));
+    const body = JSON.stringify(inboundText(stack.seed.phoneNumberId, from, 'wamid.INBOUND-1', 'hi from WhatsApp'));
     const headers = { 'x-hub-signature-256': 'sha256=' + createHmac('sha256', APP_SECRET).update(body).digest('hex') };
-    for (let i = 0; i < 2; i++) expect((await postJson(`${url}/webhooks/whatsapp`, body, headers)).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await postJson(`${stack.url}/webhooks/whatsapp`, body, headers)).status).toBe(200);
     const call = await bot.server.waitFor((c) => c.body.type === 'message.received' && (c.body as { channel?: string }).channel === 'whatsapp');
     expect(call.signatureValid).toBe(true);
     expect(call.body).toMatchObject({ userId: from, message: { direction: 'inbound', type: 'text', content: { text: 'hi from WhatsApp' } } });
-    const sent = await eventually(() => cloud.messages.find((m) => (m.body as { to?: string }).to === from), 10_000, 'reply at the Cloud API');
+    const sent = await eventually(() => stack.cloud.messages.find((m) => (m.body as { to?: string }).to === from), 10_000, 'reply at the Cloud API');
     expect(sent.body).toMatchObject({ messaging_product: 'whatsapp', to: from, type: 'interactive', interactive: { type: 'button', body: { text: 'You said: hi from WhatsApp' } } });
-    const db = gateway.get(PrismaService, { strict: false });
+    const db = stack.gateway.get(PrismaService, { strict: false });
     const conversationId = String(call.body.conversationId);
     await new Promise((r) => setTimeout(r, 500)); // the copy Meta sent again had time to be (wrongly) recorded
     expect(await db.conversationMessage.count({ where: { conversationId, direction: 'inbound' } })).toBe(1);
@@ -203,7 +183,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
 
     // Outside the 24-hour window only a template may go: 422 naming it.
     await db.conversation.update({ where: { id: conversationId }, data: { lastInboundAt: new Date(Date.now() - 25 * 3600 * 1000) } });
-    const late = await postJson(`${url}/v1/bots/${seed.botId}/conversations/${conversationId}/messages`, { text: 'late' }, { authorization: `Bearer ${seed.apiKey}` });
+    const late = await postJson(`${stack.url}/v1/bots/${stack.seed.botId}/conversations/${conversationId}/messages`, { text: 'late' }, { authorization: `Bearer ${stack.seed.apiKey}` });
     expect(late.status).toBe(422);
     expect(await late.json()).toMatchObject({ status: 'error', message: expect.stringContaining('template') });
   });

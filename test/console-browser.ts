@@ -68,6 +68,22 @@ export async function axeViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
 }
 
+/**
+ * What scrolls sideways on the page as it is now: the page itself (wider than the viewport), or a table
+ * box (wider than its wrapper); empty when nothing does.
+ */
+export async function sidewaysScroll(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > window.innerWidth) found.push(`the page: ${doc.scrollWidth} px wide in a ${window.innerWidth} px viewport`);
+    document.querySelectorAll<HTMLElement>('.table-wrap').forEach((wrap, i) => {
+      if (wrap.scrollWidth > wrap.clientWidth) found.push(`table ${i + 1}: ${wrap.scrollWidth} px wide in ${wrap.clientWidth} px`);
+    });
+    return found;
+  });
+}
+
 /** Screenshots of the page at phone then desktop width (`<name>-390.png`, `<name>-1280.png`); the viewport is restored. */
 export async function screenshots(page: Page, name: string): Promise<void> {
   const before = page.viewportSize() ?? DESKTOP;

@@ -5,8 +5,8 @@ import { createChannelWorker } from '../apps/channel-worker/src/create-channel-w
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { MessageStreamService } from '../apps/gateway/src/message-stream/message-stream.service.js';
 import type { MessageLiveEvent } from '@platform/contracts';
-import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, createTestEnv, seedBotAdmin, seedCarouselBot, triggerCarousel, until } from '@platform/testing';
+import { SeededBot, seedBotAdmin, seedCarouselBot, triggerCarousel, until } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 jest.setTimeout(60_000);
 
@@ -69,40 +69,27 @@ class EventStreamReader {
 
 /** The message log's live stream: a single-use ticket from an access token opens a Server-Sent Events stream fed from Redis. */
 describe('console message stream: tickets and live message events', () => {
-  const cloud = new WhatsAppCloudSandbox();
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
+  const stack = useStack({
+    cloud: true,
+    seed: true,
+    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-stream-tests', WHATSAPP_APP_SECRET: APP_SECRET },
+  });
+  // Started by a test: until then messages wait queued.
   let worker: NestFastifyApplication | undefined;
-  let url: string;
-  let seed: SeededBot;
   let other: SeededBot;
   const readers: EventStreamReader[] = [];
+  stack.defer(() => worker?.close());
+  stack.defer(() => readers.forEach((r) => r.close()));
 
   beforeAll(async () => {
-    env = await createTestEnv({
-      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
-      WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-stream-tests',
-      WHATSAPP_APP_SECRET: APP_SECRET,
-      WORKER_HEALTH_PORT: '0',
-    });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    cloud.postStatusesTo({ url: `${url}/webhooks/whatsapp`, appSecret: APP_SECRET, delayMs: 100 });
-    seed = await seedCarouselBot(gateway);
-    other = await seedCarouselBot(gateway);
-  });
-
-  afterAll(async () => {
-    readers.forEach((r) => r.close());
-    await worker?.close();
-    await gateway?.close();
-    await cloud.close();
+    stack.cloud.postStatusesTo({ url: `${stack.url}/webhooks/whatsapp`, appSecret: APP_SECRET, delayMs: 100 });
+    other = await seedCarouselBot(stack.gateway);
   });
 
   const ticketFor = (botId: string, token?: string) =>
-    fetch(`${url}/v1/bots/${botId}/messages/stream-ticket`, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {} });
+    fetch(`${stack.url}/v1/bots/${botId}/messages/stream-ticket`, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {} });
   const open = async (path: string) => {
-    const reader = await EventStreamReader.open(`${url}${path}`);
+    const reader = await EventStreamReader.open(`${stack.url}${path}`);
     readers.push(reader);
     return reader;
   };
@@ -113,81 +100,81 @@ describe('console message stream: tickets and live message events', () => {
   };
 
   it('a ticket needs a member’s access token (viewer is enough); an API key is refused', async () => {
-    expect((await ticketFor(seed.botId)).status).toBe(401);
-    expect((await ticketFor(seed.botId, seed.apiKey)).status).toBe(401);
-    const outsider = await seedBotAdmin(gateway, other.botId, 'admin');
-    expect((await ticketFor(seed.botId, outsider.accessToken)).status).toBe(403);
-    const viewer = await seedBotAdmin(gateway, seed.botId, 'viewer');
-    const res = await ticketFor(seed.botId, viewer.accessToken);
+    expect((await ticketFor(stack.seed.botId)).status).toBe(401);
+    expect((await ticketFor(stack.seed.botId, stack.seed.apiKey)).status).toBe(401);
+    const outsider = await seedBotAdmin(stack.gateway, other.botId, 'admin');
+    expect((await ticketFor(stack.seed.botId, outsider.accessToken)).status).toBe(403);
+    const viewer = await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer');
+    const res = await ticketFor(stack.seed.botId, viewer.accessToken);
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(body).toEqual({ ticket: expect.stringMatching(/^bst_[A-Za-z0-9_-]{43}$/), expiresIn: 30, url: `/v1/bots/${seed.botId}/messages/stream?ticket=${body.ticket}` });
+    expect(body).toEqual({ ticket: expect.stringMatching(/^bst_[A-Za-z0-9_-]{43}$/), expiresIn: 30, url: `/v1/bots/${stack.seed.botId}/messages/stream?ticket=${body.ticket}` });
     expect(res.headers.get('cache-control') ?? '').not.toMatch(/public/);
   });
 
   it('the stream opens once per ticket, only for the ticket’s bot; a missing or unknown ticket is 401 naming it', async () => {
-    const viewer = await seedBotAdmin(gateway, seed.botId, 'viewer');
-    const none = await fetch(`${url}/v1/bots/${seed.botId}/messages/stream`);
+    const viewer = await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer');
+    const none = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/messages/stream`);
     expect(none.status).toBe(401);
     expect(await none.json()).toEqual({ message: expect.stringMatching(/^ticket is missing, expired, already used or for another bot/), status: 'error' });
-    expect((await fetch(`${url}/v1/bots/${seed.botId}/messages/stream?ticket=bst_nope`)).status).toBe(401);
+    expect((await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/messages/stream?ticket=bst_nope`)).status).toBe(401);
 
-    const path = await ticketUrl(seed.botId, viewer.accessToken);
-    expect((await fetch(`${url}${path.replace(seed.botId, other.botId)}`)).status).toBe(401);
+    const path = await ticketUrl(stack.seed.botId, viewer.accessToken);
+    expect((await fetch(`${stack.url}${path.replace(stack.seed.botId, other.botId)}`)).status).toBe(401);
     // Presented on another bot, the ticket is spent all the same.
-    expect((await fetch(`${url}${path}`)).status).toBe(401);
+    expect((await fetch(`${stack.url}${path}`)).status).toBe(401);
 
-    const fresh = await ticketUrl(seed.botId, viewer.accessToken);
+    const fresh = await ticketUrl(stack.seed.botId, viewer.accessToken);
     const stream = await open(fresh);
     expect(stream.status).toBe(200);
     expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(stream.headers['cache-control']).toBe('no-store');
     await until(async () => (stream.events[0]?.event === 'ready' ? true : undefined), 5000, 'the ready event');
-    expect((await fetch(`${url}${fresh}`)).status).toBe(401);
+    expect((await fetch(`${stack.url}${fresh}`)).status).toBe(401);
     stream.close();
-    await until(async () => (gateway.get(MessageStreamService).openStreams === 0 ? true : undefined), 5000, 'the stream to be released');
+    await until(async () => (stack.gateway.get(MessageStreamService).openStreams === 0 ? true : undefined), 5000, 'the stream to be released');
   });
 
   it('a member removed after taking a ticket cannot open the stream (403)', async () => {
-    const admin = await seedBotAdmin(gateway, seed.botId, 'admin');
-    const leaving = await seedBotAdmin(gateway, seed.botId, 'viewer');
-    const path = await ticketUrl(seed.botId, leaving.accessToken);
-    const removed = await fetch(`${url}/v1/bots/${seed.botId}/members/${leaving.userId}`, { method: 'DELETE', headers: { authorization: `Bearer ${admin.accessToken}` } });
+    const admin = await seedBotAdmin(stack.gateway, stack.seed.botId, 'admin');
+    const leaving = await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer');
+    const path = await ticketUrl(stack.seed.botId, leaving.accessToken);
+    const removed = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/members/${leaving.userId}`, { method: 'DELETE', headers: { authorization: `Bearer ${admin.accessToken}` } });
     expect(removed.status).toBeLessThan(300);
-    expect((await fetch(`${url}${path}`)).status).toBe(403);
+    expect((await fetch(`${stack.url}${path}`)).status).toBe(403);
   });
 
   it('streams each message of the bot from queued to sent, delivered and read, and nothing of other bots', async () => {
-    const viewer = await seedBotAdmin(gateway, seed.botId, 'viewer');
-    const stream = await open(await ticketUrl(seed.botId, viewer.accessToken));
+    const viewer = await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer');
+    const stream = await open(await ticketUrl(stack.seed.botId, viewer.accessToken));
     await until(async () => (stream.events[0]?.event === 'ready' ? true : undefined), 5000, 'the ready event');
 
-    const msgId = await triggerCarousel(url, seed);
-    const elsewhere = await triggerCarousel(url, other);
+    const msgId = await triggerCarousel(stack.url, stack.seed);
+    const elsewhere = await triggerCarousel(stack.url, other);
     await until(async () => (stream.statuses(msgId).includes('queued') ? true : undefined), 10_000, 'the queued event');
     const queued = stream.events.find((e) => e.event === 'status' && (e.data as MessageLiveEvent).msgId === msgId)!.data;
     expect(queued).toEqual({ msgId, status: 'queued', at: expect.any(String), recipient: '919876543210' });
 
-    worker = await createChannelWorker(env);
+    worker = await createChannelWorker(stack.env);
     await until(async () => (stream.statuses(msgId).includes('read') ? true : undefined), 20_000, 'the read event');
     expect(stream.statuses(msgId)).toEqual(['queued', 'sent', 'delivered', 'read']);
-    await until(async () => (cloud.messages.length >= 2 ? true : undefined), 10_000, 'both messages sent');
+    await until(async () => (stack.cloud.messages.length >= 2 ? true : undefined), 10_000, 'both messages sent');
     expect(stream.statuses(elsewhere)).toEqual([]);
     stream.close();
   });
 
   it('a stream on another gateway replica gets the same events, and is ended with `end` when that replica shuts down', async () => {
-    const replica = await createGateway(env);
+    const replica = await createGateway(stack.env);
     let replicaClosed = false;
     try {
       const replicaUrl = await listenGateway(replica);
-      const viewer = await seedBotAdmin(gateway, seed.botId, 'viewer');
-      const res = await fetch(`${replicaUrl}/v1/bots/${seed.botId}/messages/stream-ticket`, { method: 'POST', headers: { authorization: `Bearer ${viewer.accessToken}` } });
+      const viewer = await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer');
+      const res = await fetch(`${replicaUrl}/v1/bots/${stack.seed.botId}/messages/stream-ticket`, { method: 'POST', headers: { authorization: `Bearer ${viewer.accessToken}` } });
       const stream = await EventStreamReader.open(`${replicaUrl}${((await res.json()) as { url: string }).url}`);
       readers.push(stream);
       await until(async () => (stream.events[0]?.event === 'ready' ? true : undefined), 5000, 'the ready event');
 
-      const msgId = await triggerCarousel(url, seed);
+      const msgId = await triggerCarousel(stack.url, stack.seed);
       await until(async () => (stream.statuses(msgId).includes('read') ? true : undefined), 20_000, 'the read event on the replica');
 
       await replica.close();

@@ -2,12 +2,10 @@ import { jest } from '@jest/globals';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { createPushService } from '../apps/push-service/src/create-push-service.js';
-import { SANDBOX_WABA_ID, WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededAdmin, SeededBot, carouselBody, seedBotAdmin, seedCarouselBot, until } from '@platform/testing';
-import { ConsoleBrowser, PHONE, axeViolations, screenshots } from './console-browser.js';
-import { PushSandboxes } from './push-support.js';
+import { SANDBOX_WABA_ID } from '@platform/sandbox';
+import { SeededAdmin, carouselBody, seedBotAdmin, until } from '@platform/testing';
+import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll } from './console-browser.js';
+import { useStack } from './e2e-stack.js';
 
 jest.setTimeout(120_000);
 
@@ -19,60 +17,43 @@ const APP_SECRET = 'app-secret-for-console-tests';
  * push, watch a message go from queued to read, and be refused where the role does not allow.
  */
 describe('console: a bot administrator in a real browser', () => {
-  const cloud = new WhatsAppCloudSandbox();
-  const push = new PushSandboxes();
+  const stack = useStack({
+    cloud: true,
+    push: true,
+    pushService: true,
+    seed: true,
+    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-console-tests', WHATSAPP_APP_SECRET: APP_SECRET },
+  });
   const browser = new ConsoleBrowser();
-  let env: Record<string, string>;
-  let gateway: NestFastifyApplication;
-  let pushService: NestFastifyApplication;
+  // Started and stopped by the tests: messages wait queued while none runs.
   let worker: NestFastifyApplication | undefined;
-  let url: string;
-  let seed: SeededBot;
   let admin: SeededAdmin;
   let viewer: SeededAdmin;
   let context: BrowserContext;
   let page: Page;
   let queuedMsgId: string;
+  stack.defer(() => worker?.close());
+  stack.defer(() => browser.close());
 
   beforeAll(async () => {
-    await push.listen();
-    env = await push.env({
-      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
-      WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-console-tests',
-      WHATSAPP_APP_SECRET: APP_SECRET,
-      WORKER_HEALTH_PORT: '0',
-    });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    cloud.postStatusesTo({ url: `${url}/webhooks/whatsapp`, appSecret: APP_SECRET, delayMs: 300 });
-    pushService = await createPushService(env);
-    seed = await seedCarouselBot(gateway);
-    admin = await seedBotAdmin(gateway, seed.botId, 'admin');
-    viewer = await seedBotAdmin(gateway, seed.botId, 'viewer');
+    stack.cloud.postStatusesTo({ url: `${stack.url}/webhooks/whatsapp`, appSecret: APP_SECRET, delayMs: 300 });
+    admin = await seedBotAdmin(stack.gateway, stack.seed.botId, 'admin');
+    viewer = await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer');
     await browser.launch();
-    ({ context, page } = await browser.newPage(url));
-  });
-
-  afterAll(async () => {
-    await browser.close();
-    await worker?.close();
-    await pushService?.close();
-    await gateway?.close();
-    await cloud.close();
-    await push.close();
+    ({ context, page } = await browser.newPage(stack.url));
   });
 
   const trigger = (key: string) =>
-    fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
+    fetch(`${stack.url}/api/engagements/notifications/v2/push?bot=${stack.seed.botId}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: JSON.stringify(carouselBody(seed)),
+      body: JSON.stringify(carouselBody(stack.seed)),
     });
   const expectAccessible = async () => expect(await axeViolations(page)).toEqual([]);
   const section = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name });
 
   it('signs in by keyboard alone, naming empty fields and showing a wrong password as the API words it', async () => {
-    await page.goto(`${url}/console/`);
+    await page.goto(`${stack.url}/console/`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await expectAccessible();
     await screenshots(page, 'sign-in');
@@ -148,12 +129,28 @@ describe('console: a bot administrator in a real browser', () => {
     await screenshots(page, 'api-keys');
   });
 
+  it('at phone width the keys are cards, each value named by its column, still a table to screen readers, and nothing scrolls sideways', async () => {
+    await page.setViewportSize(PHONE);
+    try {
+      const row = page.getByRole('row', { name: /console e2e/ });
+      await row.waitFor();
+      expect(await sidewaysScroll(page)).toEqual([]);
+      expect(await row.getByRole('rowheader').textContent()).toBe('console e2e');
+      const prefix = row.getByRole('cell').first();
+      expect(await prefix.getAttribute('data-label')).toBe('Prefix');
+      expect(await prefix.evaluate((td) => getComputedStyle(td, '::before').content)).toMatch(/Prefix/);
+      await expectAccessible();
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
+  });
+
   it('Messages: a message goes from queued to read while its page is open, and the log shows it', async () => {
-    await page.goto(`${url}/console/#/bots/${seed.botId}/messages/${queuedMsgId}`);
+    await page.goto(`${stack.url}/console/#/bots/${stack.seed.botId}/messages/${queuedMsgId}`);
     const status = page.getByTestId('message-detail').getByTestId('status');
     await expect(status.textContent()).resolves.toBe('queued');
     await expectAccessible();
-    worker = await createChannelWorker(env);
+    worker = await createChannelWorker(stack.env);
     await page.getByTestId('message-detail').getByTestId('status').getByText('read').waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('message-detail').textContent()).toMatch(/wamid\./);
     await screenshots(page, 'message-detail');
@@ -178,10 +175,10 @@ describe('console: a bot administrator in a real browser', () => {
         });
       new MutationObserver(record).observe(document.querySelector('main')!, { subtree: true, childList: true, characterData: true });
     });
-    const fresh = await (await trigger(seed.apiKey)).json();
+    const fresh = await (await trigger(stack.seed.apiKey)).json();
     await page.locator(`tr[data-msg-id="${fresh.msgId}"]`).getByText('queued').waitFor({ timeout: 10_000 });
     await screenshots(page, 'messages-live-queued');
-    worker = await createChannelWorker(env);
+    worker = await createChannelWorker(stack.env);
     await page.locator(`tr[data-msg-id="${fresh.msgId}"]`).getByText('read').waitFor({ timeout: 20_000 });
     const seen = await page.evaluate((id) => (window as unknown as { seenStatuses: Record<string, string[]> }).seenStatuses[id], fresh.msgId);
     expect(seen).toEqual(['queued', 'sent', 'delivered', 'read']);
@@ -190,7 +187,7 @@ describe('console: a bot administrator in a real browser', () => {
     await page.route('**/messages/stream?**', (route) => route.abort());
     await page.reload();
     await page.locator('[data-live="polling"]').getByText('Live updates are unavailable').waitFor();
-    const polled = await (await trigger(seed.apiKey)).json();
+    const polled = await (await trigger(stack.seed.apiKey)).json();
     await page.locator(`tr[data-msg-id="${polled.msgId}"]`).getByText('read').waitFor({ timeout: 20_000 });
     await page.unroute('**/messages/stream?**');
     await page.locator('[data-live="stream"]').waitFor({ timeout: 40_000 });
@@ -210,7 +207,7 @@ describe('console: a bot administrator in a real browser', () => {
   });
 
   it('Push: uploads the service account (only project id and client e-mail shown) and shows FCM’s answer to a test send', async () => {
-    const account = push.oauth.createServiceAccount('console-demo');
+    const account = stack.push.oauth.createServiceAccount('console-demo');
     await section('Push').click();
     await page.getByText('No service account saved').waitFor();
     await page.getByRole('button', { name: 'Upload' }).click();
@@ -234,14 +231,14 @@ describe('console: a bot administrator in a real browser', () => {
     const answer = page.getByTestId('fcm-answer');
     await answer.getByText('FCM answered HTTP 200 (accepted)').waitFor();
     expect(await answer.locator('pre').textContent()).toMatch(/"name": "projects\/console-demo\/messages\//);
-    expect(push.fcm.received('console-device-token-1')).toHaveLength(1);
+    expect(stack.push.fcm.received('console-device-token-1')).toHaveLength(1);
     await expectAccessible();
     await screenshots(page, 'push');
   });
 
   it('Push: devices are counted and listed, one is unlinked; the service account is removed', async () => {
     const api = (method: string, path: string, body?: unknown) =>
-      fetch(`${url}/v1/bots/${seed.botId}${path}`, { method, headers: { authorization: `Bearer ${seed.apiKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${stack.url}/v1/bots/${stack.seed.botId}${path}`, { method, headers: { authorization: `Bearer ${stack.seed.apiKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     for (let i = 0; i < 3; i++) expect((await api('POST', '/devices', { userId: `user-${i}`, token: `fcm-token-of-user-${i}-0123456789`, platform: 'android' })).status).toBe(201);
     await page.reload();
     await page.getByTestId('device-counts').getByText('3 registered: 3 live, 0 no longer reachable.').waitFor();
@@ -275,7 +272,7 @@ describe('console: a bot administrator in a real browser', () => {
     await whatsappTab('Senders').click();
     const row = page.getByRole('row', { name: /\+15550001111/ });
     await row.getByTestId('throughput').getByText('80 msg/s').waitFor();
-    expect(await page.content()).not.toContain(seed.accessToken);
+    expect(await page.content()).not.toContain(stack.seed.accessToken);
 
     await page.getByRole('button', { name: 'Edit sender +15550001111' }).focus();
     await page.keyboard.press('Enter');
@@ -300,7 +297,7 @@ describe('console: a bot administrator in a real browser', () => {
     await row.getByTestId('throughput').getByText('200 msg/s').waitFor();
     await row.getByText(SANDBOX_WABA_ID).waitFor();
     expect(await page.content()).not.toContain('EAAG-console-rotated-token');
-    const api = await fetch(`${url}/v1/bots/${seed.botId}/whatsapp/senders`, { headers: { authorization: `Bearer ${admin.accessToken}` } });
+    const api = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/whatsapp/senders`, { headers: { authorization: `Bearer ${admin.accessToken}` } });
     expect((await api.json()).senders[0]).toMatchObject({ throughput: 200, wabaId: SANDBOX_WABA_ID, accessTokenSet: true });
 
     await page.getByText('Add a sender number').click();
@@ -378,7 +375,7 @@ describe('console: a bot administrator in a real browser', () => {
     await page.getByRole('button', { name: 'Send test carousel' }).click();
     await page.getByRole('link', { name: /^Follow message/ }).click();
     await page.getByTestId('message-detail').getByTestId('status').getByText('read').waitFor({ timeout: 20_000 });
-    expect(cloud.messages.some((m) => JSON.stringify(m.body).includes('console-2.jpg'))).toBe(true);
+    expect(stack.cloud.messages.some((m) => JSON.stringify(m.body).includes('console-2.jpg'))).toBe(true);
     await screenshots(page, 'message-detail-read');
   });
 
@@ -425,25 +422,25 @@ describe('console: a bot administrator in a real browser', () => {
   });
 
   it('a member without the role sees a clear “not allowed” notice, at phone width', async () => {
-    const other = await browser.newPage(url, PHONE);
+    const other = await browser.newPage(stack.url, PHONE);
     try {
       const p = other.page;
-      await p.goto(`${url}/console/`);
+      await p.goto(`${stack.url}/console/`);
       await p.getByLabel('E-mail').fill(viewer.email);
       await p.getByLabel('Password').fill(viewer.password);
       await p.getByRole('button', { name: 'Sign in' }).click();
       await p.getByRole('heading', { name: 'Messages' }).waitFor();
-      await p.goto(`${url}/console/#/bots/${seed.botId}/settings/api-keys`);
+      await p.goto(`${stack.url}/console/#/bots/${stack.seed.botId}/settings/api-keys`);
       const notice = p.getByTestId('not-allowed');
       await notice.getByText('This page needs the admin role on this bot; your role is viewer.').waitFor();
       expect(await p.getByRole('button', { name: 'Generate New Key' }).count()).toBe(0);
       expect(await axeViolations(p)).toEqual([]);
       await screenshots(p, 'not-allowed');
-      await p.goto(`${url}/console/#/bots/${seed.botId}/push`);
+      await p.goto(`${stack.url}/console/#/bots/${stack.seed.botId}/push`);
       await p.getByTestId('not-allowed').waitFor();
       // The API refuses too: the console only hides what the server would answer 403 to.
       const token = await p.evaluate(async () => (await fetch('/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json());
-      expect((await fetch(`${url}/v1/bots/${seed.botId}/api-keys`, { headers: { authorization: `Bearer ${token.access_token}` } })).status).toBe(403);
+      expect((await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/api-keys`, { headers: { authorization: `Bearer ${token.access_token}` } })).status).toBe(403);
     } finally {
       await other.context.close();
     }

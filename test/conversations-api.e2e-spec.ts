@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { ConversationRepository, PrismaService } from '@platform/database';
 import type { ConversationChannel } from '@platform/database';
-import { createTestEnv } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 import { SdkBot, eventually, postJson, seedSdkBot } from './sdk-support.js';
 
 interface Page {
@@ -16,26 +14,18 @@ interface Page {
  * by page, a user's data-protection erasure, and the retention sweep that runs in the gateway.
  */
 describe('conversations API: paging, erasure, retention', () => {
-  let gateway: NestFastifyApplication;
-  let url: string;
+  // A 1-day retention swept every second, so that the test sees the gateway's own periodic sweep.
+  const stack = useStack({ env: { CONVERSATION_RETENTION_DAYS: '1', CONVERSATION_SWEEP_INTERVAL_SECONDS: '1' } });
   let botA: SdkBot;
   let botB: SdkBot;
   let repo: ConversationRepository;
   let db: PrismaService;
 
   beforeAll(async () => {
-    // A 1-day retention swept every second, so that the test sees the gateway's own periodic sweep.
-    const env = await createTestEnv({ CONVERSATION_RETENTION_DAYS: '1', CONVERSATION_SWEEP_INTERVAL_SECONDS: '1' });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    botA = await seedSdkBot(gateway);
-    botB = await seedSdkBot(gateway);
-    repo = gateway.get(ConversationRepository, { strict: false });
-    db = gateway.get(PrismaService, { strict: false });
-  });
-
-  afterAll(async () => {
-    await gateway?.close();
+    botA = await seedSdkBot(stack.gateway);
+    botB = await seedSdkBot(stack.gateway);
+    repo = stack.gateway.get(ConversationRepository, { strict: false });
+    db = stack.gateway.get(PrismaService, { strict: false });
   });
 
   /** A conversation with `texts.length` messages, user and bot taking turns; returns its id and the messages' ids in order. */
@@ -56,8 +46,8 @@ describe('conversations API: paging, erasure, retention', () => {
   }
 
   const auth = (bot: SdkBot) => ({ authorization: `Bearer ${bot.apiKey}` });
-  const get = (bot: SdkBot, path: string) => fetch(`${url}/v1/bots/${bot.botId}/conversations${path}`, { headers: auth(bot) });
-  const erase = (bot: SdkBot, query: string) => fetch(`${url}/v1/bots/${bot.botId}/conversations${query}`, { method: 'DELETE', headers: auth(bot) });
+  const get = (bot: SdkBot, path: string) => fetch(`${stack.url}/v1/bots/${bot.botId}/conversations${path}`, { headers: auth(bot) });
+  const erase = (bot: SdkBot, query: string) => fetch(`${stack.url}/v1/bots/${bot.botId}/conversations${query}`, { method: 'DELETE', headers: auth(bot) });
 
   async function page(bot: SdkBot, conversationId: string, query = ''): Promise<Page> {
     const res = await get(bot, `/${conversationId}/messages${query}`);
@@ -140,9 +130,9 @@ describe('conversations API: paging, erasure, retention', () => {
         expect(res.status).toBe(404);
         expect(await res.json()).toMatchObject({ status: 'error', message: expect.stringContaining('No conversation') });
       }
-      const foreignKey = await fetch(`${url}/v1/bots/${botB.botId}/conversations/${conversationId}/messages`, { headers: auth(botA) });
+      const foreignKey = await fetch(`${stack.url}/v1/bots/${botB.botId}/conversations/${conversationId}/messages`, { headers: auth(botA) });
       expect(foreignKey.status).toBe(401);
-      expect((await fetch(`${url}/v1/bots/${botB.botId}/conversations/${conversationId}/messages`)).status).toBe(401);
+      expect((await fetch(`${stack.url}/v1/bots/${botB.botId}/conversations/${conversationId}/messages`)).status).toBe(401);
     });
   });
 
@@ -170,7 +160,7 @@ describe('conversations API: paging, erasure, retention', () => {
         expect(await db.conversation.count({ where: { id: gone.conversationId } })).toBe(0);
       }
       // The bot cannot write into an erased conversation either.
-      const reply = await postJson(`${url}/v1/bots/${botA.botId}/conversations/${whatsapp.conversationId}/messages`, { text: 'still there?' }, auth(botA));
+      const reply = await postJson(`${stack.url}/v1/bots/${botA.botId}/conversations/${whatsapp.conversationId}/messages`, { text: 'still there?' }, auth(botA));
       expect(reply.status).toBe(404);
 
       expect((await page(botA, otherUser.conversationId)).messages.map((m) => m.id)).toEqual(otherUser.ids);
@@ -198,7 +188,7 @@ describe('conversations API: paging, erasure, retention', () => {
 
     it("refuses another bot's key with 401 and erases nothing", async () => {
       const kept = await conversation(botB, '919800000402', ['mine']);
-      const res = await fetch(`${url}/v1/bots/${botB.botId}/conversations?userId=919800000402`, { method: 'DELETE', headers: auth(botA) });
+      const res = await fetch(`${stack.url}/v1/bots/${botB.botId}/conversations?userId=919800000402`, { method: 'DELETE', headers: auth(botA) });
       expect(res.status).toBe(401);
       expect(await db.conversation.count({ where: { id: kept.conversationId } })).toBe(1);
     });

@@ -1,5 +1,5 @@
 import { BotRepository } from '@platform/database';
-import { SeededAdmin, authorizeCode, oauthPost, openAuthorize, pkcePair, seedBotAdmin } from '@platform/testing';
+import { SeededAdmin, authorizeCode, oauthPost, openAuthorize, pkcePair, registerOAuthClient, seedBotAdmin } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
 const REDIRECT = 'https://client.example.com/cb';
@@ -19,21 +19,15 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
   beforeAll(async () => {
     botId = (await stack.gateway.get(BotRepository, { strict: false }).create('errors bot')).id;
     admin = await seedBotAdmin(stack.gateway, botId);
-    client = await register({ name: 'main', type: 'confidential', redirect_uris: [REDIRECT, 'http://127.0.0.1:8765/cb'], scopes: ['bot:read', 'bot:admin'] });
-    other = await register({ name: 'other', type: 'confidential', redirect_uris: [REDIRECT] });
-    noRefresh = await register({ name: 'no refresh', type: 'confidential', redirect_uris: [REDIRECT], grant_types: ['authorization_code'] });
-    pub = await register({ name: 'spa', type: 'public', redirect_uris: ['http://localhost:3000/cb'] });
-  });
-
-  async function register(body: Record<string, unknown>) {
-    const res = await fetch(`${stack.url}/v1/bots/${botId}/oauth-clients`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },
-      body: JSON.stringify(body),
+    client = await registerOAuthClient(stack.url, botId, admin.accessToken, {
+      name: 'main', type: 'confidential', redirect_uris: [REDIRECT, 'http://127.0.0.1:8765/cb'], scopes: ['bot:read', 'bot:admin'],
     });
-    expect(res.status).toBe(201);
-    return res.json();
-  }
+    other = await registerOAuthClient(stack.url, botId, admin.accessToken, { name: 'other', type: 'confidential', redirect_uris: [REDIRECT] });
+    noRefresh = await registerOAuthClient(stack.url, botId, admin.accessToken, {
+      name: 'no refresh', type: 'confidential', redirect_uris: [REDIRECT], grant_types: ['authorization_code'],
+    });
+    pub = await registerOAuthClient(stack.url, botId, admin.accessToken, { name: 'spa', type: 'public', redirect_uris: ['http://localhost:3000/cb'] });
+  });
 
   const login = () => ({ email: admin.email, password: admin.password });
   const codeFor = (c: { client_id: string }, extra: Record<string, string> = {}) =>
@@ -179,7 +173,7 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
       });
 
       it('a revoked client', async () => {
-        const gone = await register({ name: 'gone', type: 'confidential', redirect_uris: [REDIRECT] });
+        const gone = await registerOAuthClient(stack.url, botId, admin.accessToken, { name: 'gone', type: 'confidential', redirect_uris: [REDIRECT] });
         await fetch(`${stack.url}/v1/bots/${botId}/oauth-clients/${gone.id}`, { method: 'DELETE', headers: { 'x-auth-token': admin.accessToken } });
         await expectError(await withSecret({ grant_type: 'authorization_code', code: 'x' }, gone), 401, 'invalid_client');
       });

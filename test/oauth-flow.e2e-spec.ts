@@ -1,5 +1,5 @@
 import { BotRepository } from '@platform/database';
-import { SeededAdmin, advanceClock, authorizeCode, oauthPost, openAuthorize, pkcePair, seedBotAdmin, submitConsent } from '@platform/testing';
+import { SeededAdmin, advanceClock, authorizeCode, oauthPost, openAuthorize, pkcePair, registerOAuthClient, seedBotAdmin, submitConsent } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
 const ISSUER = 'https://auth.example.test';
@@ -18,19 +18,9 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
   beforeAll(async () => {
     botId = (await stack.gateway.get(BotRepository, { strict: false }).create('Support bot')).id;
     admin = await seedBotAdmin(stack.gateway, botId);
-    confidential = await register({ name: 'Acme CRM', type: 'confidential', redirect_uris: [REDIRECT] });
-    publicClient = await register({ name: 'Acme mobile', type: 'public', redirect_uris: ['com.acme.app:/oauth'] });
+    confidential = await registerOAuthClient(stack.url, botId, admin.accessToken, { name: 'Acme CRM', type: 'confidential', redirect_uris: [REDIRECT] });
+    publicClient = await registerOAuthClient(stack.url, botId, admin.accessToken, { name: 'Acme mobile', type: 'public', redirect_uris: ['com.acme.app:/oauth'] });
   });
-
-  async function register(body: Record<string, unknown>) {
-    const res = await fetch(`${stack.url}/v1/bots/${botId}/oauth-clients`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },
-      body: JSON.stringify(body),
-    });
-    expect(res.status).toBe(201);
-    return res.json();
-  }
 
   const login = () => ({ email: admin.email, password: admin.password });
   const listKeys = (token: string) => fetch(`${stack.url}/v1/bots/${botId}/api-keys`, { headers: { 'x-auth-token': token } });
@@ -277,7 +267,9 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
     });
 
     it('escapes what it shows', async () => {
-      const evil = await register({ name: '<script>alert(1)</script>"', type: 'confidential', redirect_uris: [REDIRECT] });
+      const evil = await registerOAuthClient(stack.url, botId, admin.accessToken, {
+        name: '<script>alert(1)</script>"', type: 'confidential', redirect_uris: [REDIRECT],
+      });
       const page = await openAuthorize(stack.url, { client_id: evil.client_id, response_type: 'code', redirect_uri: REDIRECT, state: '"><img src=x onerror=alert(1)>' }, from());
       expect(page.status).toBe(200);
       expect(page.html).not.toContain('<script>alert(1)');
@@ -315,7 +307,7 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
   });
 
   it('revoking the client revokes its tokens', async () => {
-    const client = await register({ name: 'short-lived', type: 'confidential', redirect_uris: [REDIRECT] });
+    const client = await registerOAuthClient(stack.url, botId, admin.accessToken, { name: 'short-lived', type: 'confidential', redirect_uris: [REDIRECT] });
     const { code } = await authorizeCode(stack.url, { ...authParams(), client_id: client.client_id }, login(), from());
     const tokens = await (await oauthPost(stack.url, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.client_id, client_secret: client.client_secret }, { headers: from() })).json();
     expect((await listKeys(tokens.access_token)).status).toBe(200);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BotRepository } from '@platform/database';
 import { LocalRedis, startLocalRedis } from '@platform/local-infra';
-import { SeededAdmin, oauthPost, openAuthorize, seedBotAdmin, submitConsent } from '@platform/testing';
+import { SeededAdmin, oauthPost, openAuthorize, registerOAuthClient, seedBotAdmin, submitConsent } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
 const REDIRECT = 'https://client.example.com/cb';
@@ -41,12 +41,7 @@ describe('abuse limits of login and OAuth endpoints (two replicas, one Redis)', 
     urls = [stack.url, (await stack.replica()).url];
     botId = (await stack.gateway.get(BotRepository, { strict: false }).create('throttled')).id;
     admin = await seedBotAdmin(stack.gateway, botId);
-    const res = await fetch(`${urls[0]}/v1/bots/${botId}/oauth-clients`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },
-      body: JSON.stringify({ name: 'c', type: 'confidential', redirect_uris: [REDIRECT] }),
-    });
-    client = await res.json();
+    client = await registerOAuthClient(urls[0], botId, admin.accessToken, { name: 'c', type: 'confidential', redirect_uris: [REDIRECT] });
   });
 
   const badCode = (i: number, fields: Record<string, string>, ip: string) =>

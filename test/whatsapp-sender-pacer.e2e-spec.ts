@@ -98,4 +98,28 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     await nextSecond();
     expect(await p.sendCounted('pn-dead', RATE, immediate)).toEqual({ sent: true, value: 'sent' });
   }, 30_000);
+
+  it('reserves no slot for a number far below its rate, and again once it is busy', async () => {
+    const p = pacer();
+    const held = () => redis.zcard(redisKey(env, 'whatsapp-pace:{pn-quiet}:held'));
+    // Unknown load: slots are reserved (20 jobs at 10/s: the later ones wait for theirs).
+    const first = await Promise.all(Array.from({ length: 20 }, (_, i) => p.reserve('pn-quiet', `a${i}`, 10)));
+    expect(first.filter((d) => !d.go).length).toBeGreaterThan(0);
+    expect(await held()).toBeGreaterThan(0);
+    await redis.del(redisKey(env, 'whatsapp-pace:{pn-quiet}:held'), redisKey(env, 'whatsapp-pace:{pn-quiet}'));
+
+    // Two seconds with one send each at 100/s: the number is quiet, so jobs go without a slot.
+    await nextSecond();
+    await p.sendCounted('pn-quiet', 100, immediate);
+    await nextSecond();
+    await p.sendCounted('pn-quiet', 100, immediate);
+    const quiet = await Promise.all(Array.from({ length: 300 }, (_, i) => p.reserve('pn-quiet', `b${i}`, 100)));
+    expect(quiet.every((d) => d.go)).toBe(true);
+    expect(await held()).toBe(0);
+
+    // The count then reaches half the rate: slots again.
+    await Promise.all(Array.from({ length: 60 }, () => p.sendCounted('pn-quiet', 100, immediate)));
+    const busy = await Promise.all(Array.from({ length: 300 }, (_, i) => p.reserve('pn-quiet', `c${i}`, 100)));
+    expect(busy.filter((d) => !d.go).length).toBeGreaterThan(0);
+  }, 30_000);
 });

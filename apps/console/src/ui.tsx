@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, Role } from './api.js';
 
 /** A call's state; `slow` turns true when it has taken more than 300 ms (spinners appear then, not at once). */
@@ -140,4 +140,41 @@ export function Pager({ page, pages, setPage, label }: { page: number; pages: nu
       </button>
     </nav>
   );
+}
+
+/**
+ * A table's box. Wide screens show the table as it is (scrolling sideways if it must); phones show each
+ * row as a card whose cells are led by their column's name (styles.css), taken from the header row into
+ * each cell's `data-label`. The table's roles are set on its elements too: some browsers (Safari) stop
+ * presenting a table as one to screen readers once CSS changes its display.
+ */
+export function TableWrap({ children }: { children: ComponentChildren }) {
+  const box = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const wrap = box.current!;
+    labelCells(wrap);
+    // Rows come and go with paging, filters and live updates.
+    const rows = new MutationObserver(() => labelCells(wrap));
+    rows.observe(wrap, { childList: true, subtree: true });
+    return () => rows.disconnect();
+  }, []);
+  return <div class="table-wrap" ref={box}>{children}</div>;
+}
+
+const ROLES: Record<string, string> = { TABLE: 'table', THEAD: 'rowgroup', TBODY: 'rowgroup', TR: 'row', TD: 'cell' };
+
+function labelCells(wrap: HTMLElement): void {
+  for (const table of wrap.querySelectorAll('table')) {
+    // A header that is only there for screen readers (an actions column) gives its cells no visible label.
+    const labels = [...table.querySelectorAll('thead th')].map((th) => (th.querySelector('.visually-hidden') ? '' : th.textContent?.trim() ?? ''));
+    for (const el of table.querySelectorAll<HTMLElement>('thead, tbody, tr, th, td')) {
+      el.setAttribute('role', ROLES[el.tagName] ?? (el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader'));
+    }
+    table.setAttribute('role', 'table');
+    for (const row of table.querySelectorAll('tbody tr')) {
+      [...row.children].forEach((cell, i) => {
+        if (cell.tagName === 'TD' && labels[i]) cell.setAttribute('data-label', labels[i]);
+      });
+    }
+  }
 }

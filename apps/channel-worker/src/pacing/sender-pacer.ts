@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { CoreEnv, WhatsAppEnv } from '@platform/config';
+import { TickBatcher } from '@platform/common';
 import { type RedisClient, type RedisTarget, createRequestRedis, redisKey, withTimeout } from '@platform/queue';
+import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
 
 /**
  * Each WhatsApp sender number's sends, shared by every worker replica through Redis (Lua scripts on
@@ -27,122 +29,18 @@ import { type RedisClient, type RedisTarget, createRequestRedis, redisKey, withT
  * A number slowed down after Meta answered 130429 lets only the slowed rate through, whatever was
  * reserved before.
  *
- * Keys, all under one Redis Cluster hash slot: `whatsapp-pace:{<phone-number-id>}` (a hash: next free
- * slot, reservations and go's of their second, sends counted in the current second, slow-down),
- * `…:held` (a sorted set: job id → its reserved time) and `…:sending` (a sorted set: sends in flight →
- * when they stop counting, the HTTP timeout after they began, should a worker die before its answer).
+ * What the worker's concurrent jobs ask of one number in one event-loop turn (reservations, sends to
+ * count, sends whose answer came back) goes to Redis in one script call (pace-scripts.ts), so a busy
+ * worker pays a few calls per turn instead of three per message. Keys, all under one Redis Cluster hash
+ * slot: `whatsapp-pace:{<phone-number-id>}` (a hash), `…:held` and `…:sending` (a sorted set: sends in
+ * flight → when they stop counting, the HTTP timeout after they began, should a worker die before its
+ * answer).
  */
 export const EDGE_MARGIN_MS = 150;
 
 /** How long a slow-down after 130429 lasts, and the factor applied to the rate each time Meta repeats it. */
 export const SLOW_DOWN_MS = 10_000;
 export const SLOW_DOWN_FACTOR = 0.5;
-
-const NOW = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-`;
-
-const RESERVE_SCRIPT = `${NOW}
-local job, rate, margin = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-local usable = 1000 - margin
-local st = redis.call('HMGET', KEYS[1], 'next', 'rsec', 'rn', 'gsec', 'gn', 'slow_until', 'factor')
-local nextAt = tonumber(st[1]) or 0
-local rsec, rn = tonumber(st[2]) or -1, tonumber(st[3]) or 0
-local gsec, gn = tonumber(st[4]) or -1, tonumber(st[5]) or 0
-local eff = rate
-if now < (tonumber(st[6]) or 0) then eff = math.max(1, math.floor(rate * (tonumber(st[7]) or 1))) end
-local sec = math.floor(now / 1000)
-if gsec ~= sec then gsec, gn = sec, 0 end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
-
-local held = tonumber(redis.call('ZSCORE', KEYS[2], job))
-if held then
-  local hsec = math.floor(held / 1000)
-  if now < hsec * 1000 then return {1, held - now} end
-  redis.call('ZREM', KEYS[2], job)
-  -- on time, or late but this second still has room (a slot left unused by a late job is not lost)
-  if now < sec * 1000 + usable and gn < eff then
-    redis.call('HSET', KEYS[1], 'gsec', gsec, 'gn', gn + 1)
-    return {0, 0}
-  end
-end
-
-local at = math.max(nextAt, now)
-local s = math.floor(at / 1000)
-if s ~= rsec then rsec, rn = s, 0 end
-if at - s * 1000 >= usable or rn >= eff then
-  s = s + 1
-  at = s * 1000
-  rsec, rn = s, 0
-end
-rn = rn + 1
-nextAt = at + usable / eff
-local ttl = math.floor(nextAt - now) + 60000
-if at <= now and gn < eff then
-  redis.call('HSET', KEYS[1], 'next', nextAt, 'rsec', rsec, 'rn', rn, 'gsec', gsec, 'gn', gn + 1)
-  redis.call('PEXPIRE', KEYS[1], ttl)
-  return {0, 0}
-end
-if at <= now then
-  -- this second's go's are used up (a slow-down began): the next second
-  s = sec + 1
-  at = s * 1000
-  rsec, rn = s, 1
-  nextAt = at + usable / eff
-end
-redis.call('HSET', KEYS[1], 'next', nextAt, 'rsec', rsec, 'rn', rn, 'gsec', gsec, 'gn', gn)
-redis.call('ZADD', KEYS[2], at, job)
-redis.call('PEXPIRE', KEYS[1], ttl)
-redis.call('PEXPIRE', KEYS[2], ttl)
-return {1, at - now}
-`;
-
-// Sends counted in the current second (csec, cn): a second's count starts with the sends in flight when it
-// began, entries of KEYS[2] not yet expired then. Every script that adds or removes a send runs this
-// first, so a send still in flight at a second's start is in that second's count even if it is removed
-// (its answer came back) by the second's first script.
-const COUNTED = `${NOW}
-local sec = math.floor(now / 1000)
-local cst = redis.call('HMGET', KEYS[1], 'csec', 'cn')
-local cn = tonumber(cst[2]) or 0
-if tonumber(cst[1]) ~= sec then cn = redis.call('ZCOUNT', KEYS[2], '(' .. (sec * 1000), '+inf') end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-`;
-
-const TAKE_SCRIPT = `${COUNTED}
-local send, rate, inFlightMs = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-local st = redis.call('HMGET', KEYS[1], 'slow_until', 'factor')
-local eff = rate
-if now < (tonumber(st[1]) or 0) then eff = math.max(1, math.floor(rate * (tonumber(st[2]) or 1))) end
-if cn >= eff then
-  redis.call('HSET', KEYS[1], 'csec', sec, 'cn', cn)
-  return (sec + 1) * 1000 - now
-end
-redis.call('HSET', KEYS[1], 'csec', sec, 'cn', cn + 1)
-redis.call('ZADD', KEYS[2], now + inFlightMs, send)
-if redis.call('PTTL', KEYS[1]) < inFlightMs + 60000 then redis.call('PEXPIRE', KEYS[1], inFlightMs + 60000) end
-redis.call('PEXPIRE', KEYS[2], inFlightMs + 60000)
-return 0
-`;
-
-const LANDED_SCRIPT = `${COUNTED}
-redis.call('HSET', KEYS[1], 'csec', sec, 'cn', cn)
-redis.call('ZREM', KEYS[2], ARGV[1])
-return 0
-`;
-
-const SLOW_SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local st = redis.call('HMGET', KEYS[1], 'slow_until', 'factor')
-local factor = 1
-if now < (tonumber(st[1]) or 0) then factor = tonumber(st[2]) or 1 end
-factor = math.max(factor * tonumber(ARGV[1]), 0.001)
-redis.call('HSET', KEYS[1], 'slow_until', now + tonumber(ARGV[2]), 'factor', factor)
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 60000)
-return tostring(factor)
-`;
 
 export type PaceDecision = { go: true } | { go: false; waitMs: number };
 
@@ -152,10 +50,16 @@ export type CountedSend<T> = { sent: true; value: T } | { sent: false; waitMs: n
 /** A Redis call of the pacer takes at most this long; then the job is treated like any Redis outage. */
 const REDIS_TIMEOUT_MS = 2000;
 
+/** One question to the pacer about a number: reserve a slot for a job, take a send, or report a send landed. */
+interface PaceAsk {
+  phoneNumberId: string;
+  rate: number;
+  kind: 'reserve' | 'take' | 'landed';
+  id: string;
+}
+
 type PacingRedis = RedisClient & {
-  whatsappReserve(state: string, held: string, jobId: string, rate: number, margin: number): Promise<[number, number]>;
-  whatsappTake(state: string, sending: string, send: string, rate: number, inFlightMs: number): Promise<number>;
-  whatsappLanded(state: string, sending: string, send: string): Promise<number>;
+  whatsappPace(state: string, held: string, sending: string, ...args: Array<string | number>): Promise<number[]>;
   whatsappSlowDown(state: string, factor: number, forMs: number): Promise<string>;
 };
 
@@ -165,6 +69,11 @@ export class SenderPacer implements OnApplicationShutdown {
   private readonly redis: PacingRedis;
   /** A send stops counting this long after it began, should its answer never be reported (its worker died). */
   private readonly inFlightMs: number;
+  private readonly asks = new TickBatcher<PaceAsk, number>((batch) => this.ask(batch));
+  /** Per number, the busiest share of its rate seen counted in a second, this second and the one before. */
+  private readonly load = new Map<string, { sec: number; busiest: number; before: number }>();
+  /** Numbers this worker slowed down, until when (Date.now). */
+  private readonly slowed = new Map<string, number>();
   private readonly target: RedisTarget;
 
   constructor(env: CoreEnv, whatsapp: WhatsAppEnv) {
@@ -173,22 +82,22 @@ export class SenderPacer implements OnApplicationShutdown {
     // so the first jobs after start-up do not fail before it is ready.
     const redis = createRequestRedis(env, 'channel-worker-pacing', { enableOfflineQueue: true });
     redis.on('error', () => undefined); // surfaced per call
-    redis.defineCommand('whatsappReserve', { numberOfKeys: 2, lua: RESERVE_SCRIPT });
-    redis.defineCommand('whatsappTake', { numberOfKeys: 2, lua: TAKE_SCRIPT });
-    redis.defineCommand('whatsappLanded', { numberOfKeys: 2, lua: LANDED_SCRIPT });
-    redis.defineCommand('whatsappSlowDown', { numberOfKeys: 1, lua: SLOW_SCRIPT });
+    redis.defineCommand('whatsappPace', { numberOfKeys: 3, lua: PACE_SCRIPT });
+    redis.defineCommand('whatsappSlowDown', { numberOfKeys: 1, lua: SLOW_DOWN_SCRIPT });
     this.redis = redis as PacingRedis;
     this.inFlightMs = whatsapp.WHATSAPP_TIMEOUT_MS + 1000;
   }
 
   /**
    * Before a job claims its message: whether job `jobId` may go on to send through `phoneNumberId` now,
-   * at `rate` messages per second, or how long it waits for the slot it now holds.
+   * at `rate` messages per second, or how long it waits for the slot it now holds. A number that used
+   * less than half its rate in this second and the one before needs no slots (there is nothing to
+   * spread out): the job goes without asking Redis, and the count before the send still bounds it.
    */
   async reserve(phoneNumberId: string, jobId: string, rate: number): Promise<PaceDecision> {
-    const state = this.stateKey(phoneNumberId);
-    const [wait, ms] = await withTimeout(this.redis.whatsappReserve(state, `${state}:held`, jobId, rate, EDGE_MARGIN_MS), REDIS_TIMEOUT_MS, 'sender pacing');
-    return wait === 0 ? { go: true } : { go: false, waitMs: Math.max(1, Number(ms)) };
+    if (this.farBelowRate(phoneNumberId)) return { go: true };
+    const waitMs = await this.asks.submit({ phoneNumberId, rate, kind: 'reserve', id: jobId });
+    return waitMs === 0 ? { go: true } : { go: false, waitMs: Math.max(1, waitMs) };
   }
 
   /**
@@ -197,11 +106,10 @@ export class SenderPacer implements OnApplicationShutdown {
    * second up to `maxWaitMs`; beyond that, does not run it and says how long until the next second.
    */
   async sendCounted<T>(phoneNumberId: string, rate: number, send: () => Promise<T>, maxWaitMs = 0): Promise<CountedSend<T>> {
-    const state = this.stateKey(phoneNumberId);
     const id = randomUUID();
     const deadline = Date.now() + maxWaitMs;
     for (;;) {
-      const waitMs = Number(await withTimeout(this.redis.whatsappTake(state, `${state}:sending`, id, rate, this.inFlightMs), REDIS_TIMEOUT_MS, 'sender pacing'));
+      const waitMs = await this.asks.submit({ phoneNumberId, rate, kind: 'take', id });
       if (waitMs === 0) break;
       if (Date.now() + waitMs > deadline) return { sent: false, waitMs };
       await sleep(waitMs);
@@ -210,7 +118,7 @@ export class SenderPacer implements OnApplicationShutdown {
       return { sent: true, value: await send() };
     } finally {
       // Not awaited: the answer is the job's whatever Redis says; a send not reported stops counting when it expires.
-      withTimeout(this.redis.whatsappLanded(state, `${state}:sending`, id), REDIS_TIMEOUT_MS, 'sender pacing').catch((err: unknown) => {
+      this.asks.submit({ phoneNumberId, rate, kind: 'landed', id }).catch((err: unknown) => {
         this.logger.warn(`sender ${phoneNumberId}: a finished send could not be reported (${(err as Error).message}); it counts until it expires`);
       });
     }
@@ -225,7 +133,53 @@ export class SenderPacer implements OnApplicationShutdown {
    * The rate is multiplied by SLOW_DOWN_FACTOR for SLOW_DOWN_MS (again on each repeat); the factor in force.
    */
   async slowDown(phoneNumberId: string): Promise<number> {
+    this.slowed.set(phoneNumberId, Date.now() + SLOW_DOWN_MS);
     return Number(await withTimeout(this.redis.whatsappSlowDown(this.stateKey(phoneNumberId), SLOW_DOWN_FACTOR, SLOW_DOWN_MS), REDIS_TIMEOUT_MS, 'sender slow-down'));
+  }
+
+  private noteLoad(phoneNumberId: string, share: number): void {
+    const sec = Math.floor(Date.now() / 1000);
+    const load = this.load.get(phoneNumberId);
+    if (!load) this.load.set(phoneNumberId, { sec, busiest: share, before: 1 });
+    else if (load.sec === sec) load.busiest = Math.max(load.busiest, share);
+    else {
+      load.before = load.sec === sec - 1 ? load.busiest : 0;
+      load.sec = sec;
+      load.busiest = share;
+    }
+  }
+
+  private farBelowRate(phoneNumberId: string): boolean {
+    const load = this.load.get(phoneNumberId);
+    const now = Date.now();
+    if (!load || (this.slowed.get(phoneNumberId) ?? 0) > now) return false;
+    const sec = Math.floor(now / 1000);
+    if (load.sec === sec) return load.busiest < 0.5 && load.before < 0.5;
+    return load.sec === sec - 1 && load.busiest < 0.5;
+  }
+
+  /** A turn's asks: one script call per number, all sent together; one answer per ask (0 for a landed send). */
+  private async ask(batch: PaceAsk[]): Promise<number[]> {
+    const byNumber = new Map<string, number[]>();
+    batch.forEach((a, i) => {
+      const indexes = byNumber.get(a.phoneNumberId);
+      if (indexes) indexes.push(i);
+      else byNumber.set(a.phoneNumberId, [i]);
+    });
+    const answers = new Array<number>(batch.length).fill(0);
+    const calls = [...byNumber].map(async ([phoneNumberId, indexes]) => {
+      const of = (kind: PaceAsk['kind']) => indexes.filter((i) => batch[i].kind === kind);
+      const landed = of('landed');
+      const takes = of('take');
+      const asking = [...takes, ...of('reserve')];
+      const state = this.stateKey(phoneNumberId);
+      const ids = [...landed, ...asking].map((i) => batch[i].id);
+      const reply = await this.redis.whatsappPace(state, `${state}:held`, `${state}:sending`, batch[indexes[0]].rate, EDGE_MARGIN_MS, this.inFlightMs, landed.length, takes.length, ...ids);
+      asking.forEach((i, k) => (answers[i] = Number(reply[k])));
+      if (reply.length > asking.length) this.noteLoad(phoneNumberId, Number(reply[asking.length]) / Number(reply[asking.length + 1]));
+    });
+    await withTimeout(Promise.all(calls), REDIS_TIMEOUT_MS, 'sender pacing');
+    return answers;
   }
 
   /** The number's keys share its `{phone}` hash tag, so each script's keys are in one cluster slot. */

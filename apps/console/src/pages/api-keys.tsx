@@ -1,7 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { Bot, api, roleAtLeast } from '../api.js';
 import { ShownOnce } from '../ui-secret.js';
-import { ErrorNotice, Field, NotAllowed, Pager, Spinner, Success, useAction, useLoad, usePage, when } from '../ui.js';
+import { ErrorNotice, Field, NotAllowed, Pager, Spinner, Success, TableWrap, useAction, useLoad, usePage, when } from '../ui.js';
 
 interface ApiKey {
   id: string;
@@ -42,7 +42,7 @@ function ApiKeys({ bot }: { bot: Bot }) {
         <p>No keys yet.</p>
       ) : (
         <>
-          <div class="table-wrap">
+          <TableWrap>
             <table class="striped" aria-busy={list.loading}>
               <caption class="visually-hidden">API keys of {bot.name}</caption>
               <thead>
@@ -54,7 +54,7 @@ function ApiKeys({ bot }: { bot: Bot }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pager {...paged} label="API keys" />
         </>
       )}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { Bot, Role, api, roleAtLeast } from '../api.js';
-import { ErrorNotice, Field, Pager, Spinner, Success, useAction, useLoad, usePage, when } from '../ui.js';
+import { ErrorNotice, Field, Pager, Spinner, Success, TableWrap, useAction, useLoad, usePage, when } from '../ui.js';
 
 interface Member {
   userId: string;
@@ -26,7 +26,7 @@ export function MembersPage({ bot }: { bot: Bot }) {
         <Spinner label="Loading members…" />
       ) : (
         <>
-          <div class="table-wrap">
+          <TableWrap>
             <table class="striped">
               <caption class="visually-hidden">Members of {bot.name}</caption>
               <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Since</th>{admin && <th scope="col"><span class="visually-hidden">Actions</span></th>}</tr></thead>
@@ -50,7 +50,7 @@ export function MembersPage({ bot }: { bot: Bot }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pager {...paged} label="Members" />
         </>
       )}

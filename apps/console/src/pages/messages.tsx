@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Bot, api } from '../api.js';
 import { href } from '../router.js';
-import { ErrorNotice, Field, Spinner, asApiError, when } from '../ui.js';
+import { ErrorNotice, Field, Spinner, TableWrap, asApiError, when } from '../ui.js';
 import type { ApiError } from '../api.js';
 import type { MessageLiveEvent, MessageLogEntry, MessageStatusResponse } from '@platform/contracts/views';
 import { MESSAGE_STATUSES } from '@platform/contracts/views';
@@ -181,7 +181,7 @@ export function MessagesPage({ bot }: { bot: Bot }) {
         <p>No messages match.</p>
       ) : data ? (
         <>
-          <div class="table-wrap">
+          <TableWrap>
             <table class="striped" aria-busy={loading} data-testid="message-log">
               <caption class="visually-hidden">Messages of {bot.name}, newest first</caption>
               <thead>
@@ -199,7 +199,7 @@ export function MessagesPage({ bot }: { bot: Bot }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <nav aria-label="Message pages" class="pager">
             <button type="button" class="secondary" disabled={pages.length === 0} onClick={() => { const p = [...pages]; const prev = p.pop(); setPages(p); setCursor(prev || undefined); }}>Newer</button>
             <button type="button" class="secondary" disabled={!data.nextCursor} onClick={() => { setPages([...pages, cursor ?? '']); setCursor(data.nextCursor!); }}>Older</button>

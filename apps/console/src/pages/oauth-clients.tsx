@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Bot, api, roleAtLeast } from '../api.js';
 import { ShownOnce } from '../ui-secret.js';
-import { ErrorNotice, Field, NotAllowed, Pager, Spinner, Success, useAction, useLoad, usePage, when } from '../ui.js';
+import { ErrorNotice, Field, NotAllowed, Pager, Spinner, Success, TableWrap, useAction, useLoad, usePage, when } from '../ui.js';
 
 interface Client {
   id: string;
@@ -38,7 +38,7 @@ function OAuthClients({ bot }: { bot: Bot }) {
         <p>No OAuth clients.</p>
       ) : (
         <>
-          <div class="table-wrap">
+          <TableWrap>
             <table class="striped">
               <caption class="visually-hidden">OAuth clients</caption>
               <thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Type</th><th scope="col">Redirect URIs</th><th scope="col">Scopes</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
@@ -65,7 +65,7 @@ function OAuthClients({ bot }: { bot: Bot }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <Pager {...paged} label="OAuth clients" />
         </>
       )}

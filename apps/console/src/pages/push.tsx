@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, Bot, api, roleAtLeast } from '../api.js';
-import { ErrorNotice, Field, NotAllowed, Spinner, Success, useAction, useLoad, when } from '../ui.js';
+import { ErrorNotice, Field, NotAllowed, Spinner, Success, TableWrap, useAction, useLoad, when } from '../ui.js';
 
 interface ConfigView {
   notification: { firebaseConfig: { projectId: string; clientEmail: string; savedAt: string } };
@@ -187,7 +187,7 @@ function Devices({ bot }: { bot: Bot }) {
         <Spinner label="Loading devices…" />
       ) : d && d.devices.length > 0 ? (
         <>
-          <div class="table-wrap">
+          <TableWrap>
             <table class="striped" aria-busy={list.loading}>
               <caption class="visually-hidden">Registered devices</caption>
               <thead><tr><th scope="col">User</th><th scope="col">Platform</th><th scope="col">Token</th><th scope="col">Registered</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
@@ -211,7 +211,7 @@ function Devices({ bot }: { bot: Bot }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <nav aria-label="Device pages" class="pager">
             <button type="button" class="secondary" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>Previous</button>
             <button type="button" class="secondary" disabled={!d.nextCursor} onClick={() => setCursors([...cursors, d.nextCursor!])}>Next</button>

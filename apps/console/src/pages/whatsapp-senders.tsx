@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { SenderView } from '@platform/contracts/views';
 import { SENDER_THROUGHPUT } from '@platform/contracts/views';
 import { Bot, api, roleAtLeast } from '../api.js';
-import { ErrorNotice, Field, Spinner, Success, useAction, useLoad, when } from '../ui.js';
+import { ErrorNotice, Field, Spinner, Success, TableWrap, useAction, useLoad, when } from '../ui.js';
 
 const THROUGHPUT_ERROR = `Throughput must be a whole number of messages per second from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max}`;
 const WABA_ERROR = 'WhatsApp Business Account id must be the numeric id Meta shows';
@@ -38,7 +38,7 @@ export function SendersPage({ bot }: { bot: Bot }) {
       ) : senders.data?.senders.length === 0 ? (
         <p>No sender number yet.</p>
       ) : (
-        <div class="table-wrap">
+        <TableWrap>
           <table class="striped" aria-busy={senders.loading}>
             <caption class="visually-hidden">Sender numbers</caption>
             <thead>
@@ -68,7 +68,7 @@ export function SendersPage({ bot }: { bot: Bot }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       {admin && edited && <EditSender key={edited.id} bot={bot} sender={edited} onSaved={changed} onCancel={() => setEditing(null)} />}
       {admin && <AddSender bot={bot} onAdded={changed} />}

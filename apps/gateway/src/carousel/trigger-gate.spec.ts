@@ -20,11 +20,12 @@ function setup(opts: { hangs?: boolean } = {}) {
     triggerGate: async (numKeys: number, ...rest: Array<string | number>) => {
       if (opts.hangs) return new Promise(() => undefined);
       const keys = rest.slice(0, numKeys) as string[];
-      const [, n, limit, , ...claims] = rest.slice(numKeys).map(String);
+      const [, n, limit, , wanted, ...claims] = rest.slice(numKeys).map(String);
       calls.push({ keys, corked });
       const c = (counts.get(keys[0]) ?? 0) + Number(n);
-      counts.set(keys[0], c);
-      const out: Array<number | string> = [c, 42_000];
+      const leased = Math.max(0, Math.min(Number(wanted), Number(limit) - c));
+      counts.set(keys[0], c + leased);
+      const out: Array<number | string> = [c, 42_000, leased];
       keys.slice(1).forEach((key, i) => {
         const place = Number(claims[2 * i]);
         if (c - Number(n) + place > Number(limit)) return void out.push(0);
@@ -105,6 +106,42 @@ describe('TriggerGate', () => {
     expect(events.slice(-5)).toEqual(['cork', 'gate trigger-quota:{b}', 'gate trigger-quota:{c}', 'job add', 'uncork']);
     answers.slice(1).forEach((answer) => answer());
     await Promise.all(later);
+  });
+
+  it("passes a busy bot's triggers without a key on places leased by its previous call, and never beyond the limit", async () => {
+    const { gate, calls } = setup();
+    // 100 triggers in one turn: no lease yet (no earlier demand), one call.
+    const first = await Promise.all(Array.from({ length: 100 }, () => gate.pass({ botId: 'a', limit: 5000 })));
+    expect(first.at(-1)!.count).toBe(100);
+    await new Promise((r) => setTimeout(r, 110)); // the next demand slice: the last one used 100
+    const second = await gate.pass({ botId: 'a', limit: 5000 });
+    expect(calls).toHaveLength(2); // this call leased min(100, 5000 / 50) places after its own
+    expect(second.count).toBe(101);
+    const leased = await Promise.all(Array.from({ length: 100 }, () => gate.pass({ botId: 'a', limit: 5000 })));
+    expect(calls).toHaveLength(2);
+    expect(leased.map((r) => r.count)).toEqual(Array.from({ length: 100 }, (_, i) => 102 + i));
+    expect(leased.every((r) => r.resetMs > 0 && r.resetMs <= 42_000)).toBe(true);
+    // The lease is used up: the next trigger asks Redis again; a trigger with a key always does.
+    expect((await gate.pass({ botId: 'a', limit: 5000 })).count).toBe(202);
+    expect(calls).toHaveLength(3);
+    await gate.pass({ botId: 'a', limit: 5000, claim: { key: 'k', record: 'r' } });
+    expect(calls).toHaveLength(4);
+  });
+
+  it('leases nothing for a small quota, and no more than is left of the window', async () => {
+    const { gate, calls } = setup();
+    await Promise.all(Array.from({ length: 30 }, () => gate.pass({ botId: 'small', limit: 49 })));
+    await new Promise((r) => setTimeout(r, 110));
+    await gate.pass({ botId: 'small', limit: 49 });
+    await gate.pass({ botId: 'small', limit: 49 });
+    expect(calls).toHaveLength(3); // 49 / 50 rounds down to no lease
+    const over = await Promise.all(Array.from({ length: 60 }, () => gate.pass({ botId: 'b', limit: 100 })));
+    expect(over.filter((r) => r.count <= 100)).toHaveLength(60);
+    await new Promise((r) => setTimeout(r, 110));
+    await gate.pass({ botId: 'b', limit: 100 }); // count 61, leases min(60, 2) = 2
+    const after = await Promise.all(Array.from({ length: 40 }, () => gate.pass({ botId: 'b', limit: 100 })));
+    expect(after.map((r) => r.count).slice(0, 3)).toEqual([62, 63, 64]);
+    expect(after.filter((r) => r.count <= 100)).toHaveLength(39); // 61 before, 2 leased, 37 of the next call: 100
   });
 
   it('gives up on a Redis that does not answer within REDIS_COMMAND_TIMEOUT_MS', async () => {

@@ -3,6 +3,7 @@ import { CoreEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
 import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
 import { CorkedTurn } from './corked-turn.js';
+import { QuotaLeases } from './quota-lease.js';
 
 /** The quota window: a bot's count starts at its first trigger and resets a minute later. */
 export const QUOTA_WINDOW_MS = 60_000;
@@ -31,23 +32,26 @@ export const quotaKey = (botId: string) => `trigger-quota:{${botId}}`;
 export const idempotencyKey = (botId: string, key: string) => `trigger-idem:{${botId}}:${key}`;
 
 // KEYS[1]: the bot's counter; KEYS[2..]: Idempotency-Keys to claim. ARGV: window ms, triggers in the
-// batch, limit, record ttl ms, then per key its trigger's place in the batch and its record. Returns
-// {count after the batch, ms to reset, per key: 1 claimed, 0 skipped (over quota), or the record found}.
+// batch, limit, record ttl ms, places wanted for a lease, then per key its trigger's place in the batch
+// and its record. Returns {count after the batch, ms to reset, places leased (counted after the
+// batch's, never beyond the limit), per key: 1 claimed, 0 skipped (over quota), or the record found}.
 const GATE_SCRIPT = `
 local n = tonumber(ARGV[2])
 local c = redis.call('INCRBY', KEYS[1], n)
 local ttl = c == n and -1 or redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-local out = {c, ttl}
 local limit = tonumber(ARGV[3])
+local leased = math.min(tonumber(ARGV[5]), limit - c)
+if leased > 0 then redis.call('INCRBY', KEYS[1], leased) else leased = 0 end
+local out = {c, ttl, leased}
 for i = 2, #KEYS do
-  local place = tonumber(ARGV[3 + 2 * (i - 1)])
+  local place = tonumber(ARGV[4 + 2 * (i - 1)])
   if c - n + place > limit then
-    out[i + 1] = 0
-  elseif redis.call('SET', KEYS[i], ARGV[4 + 2 * (i - 1)], 'NX', 'PX', ARGV[4]) then
-    out[i + 1] = 1
+    out[i + 2] = 0
+  elseif redis.call('SET', KEYS[i], ARGV[5 + 2 * (i - 1)], 'NX', 'PX', ARGV[4]) then
+    out[i + 2] = 1
   else
-    out[i + 1] = redis.call('GET', KEYS[i])
+    out[i + 2] = redis.call('GET', KEYS[i])
   end
 end
 return out`;
@@ -60,7 +64,8 @@ type GateRedis = RedisClient & {
  * The trigger's quota and Idempotency-Key claims, shared by every replica through Redis at the cost of
  * one script call per bot per event-loop turn: the turn's triggers of a bot are charged together
  * (INCRBY), each learns its place in the window, and the keys of those within the quota are claimed
- * (SET unless present) in the same call.
+ * (SET unless present) in the same call. A busy bot's triggers without a key mostly pass on places the
+ * call leased ahead for them (QuotaLeases), with no call at all.
  *
  * A trigger needs two round trips (this call, then its job's `add`), so every batch of triggers would
  * cost two socket writes and two wake-ups of Redis. To share them, the gate sends at most one batch at
@@ -72,6 +77,7 @@ type GateRedis = RedisClient & {
 export class TriggerGate {
   private readonly batches: TickBatcher<GateEntry, GateResult>;
   private readonly redis: GateRedis;
+  private readonly leases = new QuotaLeases();
   /** Batches sent and not yet answered (or timed out). */
   private inFlight = 0;
   /** The flush of the triggers that arrived meanwhile. */
@@ -92,6 +98,8 @@ export class TriggerGate {
 
   /** Rejects with RedisUnavailableError when Redis cannot be asked. */
   pass(entry: GateEntry): Promise<GateResult> {
+    const leased = entry.claim ? undefined : this.leases.take(entry.botId, entry.limit);
+    if (leased) return Promise.resolve({ limit: entry.limit, count: leased.count, resetMs: leased.resetMs, claim: undefined });
     return this.batches.submit(entry);
   }
 
@@ -122,18 +130,21 @@ export class TriggerGate {
   private async commitBot(botId: string, indexes: number[], batch: GateEntry[], results: GateResult[]): Promise<void> {
     const limit = batch[indexes[0]].limit;
     const keys = [redisKey(this.core, quotaKey(botId))];
-    const args: Array<string | number> = [QUOTA_WINDOW_MS, indexes.length, limit, IDEMPOTENCY_TTL_MS];
+    const wanted = this.leases.wanted(botId, limit, indexes.length);
+    const args: Array<string | number> = [QUOTA_WINDOW_MS, indexes.length, limit, IDEMPOTENCY_TTL_MS, wanted];
     const claimOf: Array<number | undefined> = []; // batch index → position of its key in the reply
     indexes.forEach((index, place) => {
       const claim = batch[index].claim;
       if (!claim) return;
-      claimOf[index] = keys.length + 1;
+      claimOf[index] = keys.length + 2;
       keys.push(redisKey(this.core, idempotencyKey(botId, claim.key)));
       args.push(place + 1, claim.record);
     });
+    const askedAt = Date.now();
     const reply = await this.redis.triggerGate(keys.length, ...keys, ...args);
     const count = Number(reply[0]);
     const resetMs = Number(reply[1]);
+    this.leases.grant(botId, limit, count, Number(reply[2]), resetMs, askedAt);
     indexes.forEach((index, place) => {
       const at = claimOf[index];
       const found = at === undefined ? undefined : reply[at];

@@ -41,6 +41,8 @@ export class BatchProgressStore implements OnApplicationShutdown {
 
 /** Buffers outcomes and writes them once per event-loop turn (one HSET for many devices). */
 export class OutcomeRecorder {
+  /** What this recorder recorded, as written to Redis. */
+  readonly outcomes = new Map<string, DeviceOutcome>();
   private buffer: string[] = [];
   private writes: Promise<void>[] = [];
   private failure?: Error;
@@ -53,6 +55,7 @@ export class OutcomeRecorder {
   ) {}
 
   record(deviceId: string, outcome: DeviceOutcome): void {
+    this.outcomes.set(deviceId, outcome);
     this.buffer.push(deviceId, outcome);
     if (!this.scheduled) {
       this.scheduled = true;

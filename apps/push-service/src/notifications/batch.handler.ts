@@ -52,7 +52,8 @@ export class BatchHandler {
     const sentAt = Date.now();
     if (unresolved > 0) throw new Error(`${unresolved} of ${deviceIds.length} devices still failing transiently; the batch runs again later`);
 
-    const outcomes = await this.progress.read(notificationId, seq);
+    // Every device now has its outcome: recorded by an earlier run (done) or by this one; no need to read them back.
+    const outcomes = new Map([...done, ...recorder.outcomes]);
     const counts = await this.recordOutcomes(notification.botId, outcomes);
     const counted = await this.notifications.completeBatch(notificationId, seq, counts);
     await this.progress.clear(notificationId, seq);

@@ -1,17 +1,12 @@
-import { IsBoolean, IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { OptionalString, RequiredString } from '../common/string-fields.js';
 
 /** Body of POST /v1/auth/login. */
 export class AdminLoginDto {
-  @IsDefined({ message: '$property is required' })
-  @MaxLength(320, { message: '$property must be at most 320 characters' })
-  @IsNotEmpty({ message: '$property must not be empty' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ max: 320, refuse: 'empty' })
   email: string;
 
-  @IsDefined({ message: '$property is required' })
-  @MaxLength(1024, { message: '$property must be at most 1024 characters' })
-  @IsNotEmpty({ message: '$property must not be empty' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ max: 1024, refuse: 'empty' })
   password: string;
 
   /**
@@ -26,10 +21,7 @@ export class AdminLoginDto {
 /** Body of POST /v1/auth/refresh. */
 export class AdminRefreshDto {
   /** Absent: the refresh-token cookie a cookie login set is used. */
-  @IsOptional()
-  @MaxLength(200, { message: '$property must be at most 200 characters' })
-  @IsNotEmpty({ message: '$property must not be empty' })
-  @IsString({ message: '$property must be a string' })
+  @OptionalString({ max: 200, refuse: 'empty' })
   refresh_token?: string;
 }
 

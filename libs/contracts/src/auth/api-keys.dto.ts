@@ -1,11 +1,8 @@
-import { IsDefined, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { RequiredString } from '../common/string-fields.js';
 
 /** Body of POST /v1/bots/:botId/api-keys. */
 export class CreateApiKeyDto {
-  @IsDefined({ message: '$property is required' })
-  @MaxLength(100, { message: '$property must be at most 100 characters' })
-  @IsNotEmpty({ message: '$property must not be empty' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ max: 100, refuse: 'empty' })
   name: string;
 }
 

@@ -1,11 +1,9 @@
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString } from 'class-validator';
+import { RequiredString } from '../common/string-fields.js';
 
 /** Body of POST /v1/bots/:botId/oauth-clients (field names follow RFC 7591). */
 export class RegisterOAuthClientDto {
-  @IsDefined({ message: '$property is required' })
-  @MaxLength(100, { message: '$property must be at most 100 characters' })
-  @IsNotEmpty({ message: '$property must not be empty' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ max: 100, refuse: 'empty' })
   name: string;
 
   /** confidential: a server that keeps a secret; public: a browser or native app (PKCE required). */

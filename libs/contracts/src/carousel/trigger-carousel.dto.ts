@@ -9,8 +9,6 @@ import {
   IsObject,
   IsOptional,
   IsString,
-  IsUrl,
-  Matches,
   MaxLength,
   Validate,
   ValidateBy,
@@ -19,6 +17,7 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
+import { OptionalString, RequiredString } from '../common/string-fields.js';
 
 export const SUPPORTED_CHANNELS = ['whatsapp'] as const;
 export type ChannelName = (typeof SUPPORTED_CHANNELS)[number];
@@ -32,10 +31,7 @@ const PHONE_MESSAGE = '$property must be a mobile number with country code: 8-15
  * first failure, so the basic type check sits closest to the property.
  */
 export class CardMediaDto {
-  @IsDefined({ message: '$property is required' })
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: '$property must be an http(s) URL' })
-  @MaxLength(2048, { message: '$property must be at most 2048 characters' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ httpUrl: true, max: 2048 })
   mediaLink: string;
 }
 
@@ -122,9 +118,7 @@ export class CarouselParamsDto {
 }
 
 export class CarouselNotificationDto {
-  @IsDefined({ message: '$property is required' })
-  @IsNotEmpty({ message: '$property must not be empty' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ refuse: 'empty' })
   templateId: string;
 
   @IsDefined({ message: '$property is required' })
@@ -132,9 +126,7 @@ export class CarouselNotificationDto {
   @IsString({ message: '$property must be a string' })
   type: ChannelName;
 
-  @IsDefined({ message: '$property is required' })
-  @Matches(PHONE_NUMBER, { message: PHONE_MESSAGE })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ pattern: { regex: PHONE_NUMBER, message: PHONE_MESSAGE } })
   sender: string;
 
   @IsDefined({ message: '$property is required' })
@@ -145,9 +137,7 @@ export class CarouselNotificationDto {
 }
 
 export class UserDetailsDto {
-  @IsDefined({ message: '$property is required' })
-  @Matches(PHONE_NUMBER, { message: PHONE_MESSAGE })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ pattern: { regex: PHONE_NUMBER, message: PHONE_MESSAGE } })
   number: string;
 }
 
@@ -168,9 +158,7 @@ class CustomPayloadSize implements ValidatorConstraintInterface {
 /** Per-trigger delivery reporting: where status changes are POSTed, and what is echoed with them. */
 export class TriggerConfigDto {
   /** Overrides the bot's postback URL for this message (the address is checked: public hosts only). */
-  @IsOptional()
-  @MaxLength(2048, { message: '$property must be at most 2048 characters' })
-  @IsString({ message: '$property must be a string' })
+  @OptionalString({ max: 2048 })
   postbackUrl?: string;
 
   /** Any JSON value, echoed in every postback and lifecycle event of this message. */

@@ -1,11 +1,9 @@
-import { IsDefined, IsIn, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsDefined, IsIn } from 'class-validator';
+import { RequiredString } from '../common/string-fields.js';
 
 /** Body of PUT /v1/bots/:botId/members: give an existing user a role on the bot, or change it. */
 export class SetMemberRoleDto {
-  @IsDefined({ message: '$property is required' })
-  @MaxLength(320, { message: '$property must be at most 320 characters' })
-  @IsNotEmpty({ message: '$property must not be empty' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ max: 320, refuse: 'empty' })
   email: string;
 
   @IsDefined({ message: '$property is required' })

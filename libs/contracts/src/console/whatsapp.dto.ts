@@ -1,7 +1,8 @@
 import { OmitType, PartialType } from '@nestjs/swagger';
-import { IsDefined, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { PHONE_NUMBER } from '../carousel/trigger-carousel.dto.js';
 import { SENDER_THROUGHPUT } from '../whatsapp/sender-throughput.js';
+import { OptionalString, RequiredString } from '../common/string-fields.js';
 
 const PHONE_NUMBER_ID = /^\d{1,32}$/;
 const WABA_ID = /^\d{1,32}$/;
@@ -9,26 +10,17 @@ const WABA_MESSAGE = '$property must be the numeric WhatsApp Business Account id
 
 /** Body of POST /v1/bots/:botId/whatsapp/senders. The access token is write-only: no answer contains it. */
 export class CreateSenderDto {
-  @IsDefined({ message: '$property is required' })
-  @Matches(PHONE_NUMBER, { message: '$property must be a number with country code: 8-15 digits, optional leading +' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ pattern: { regex: PHONE_NUMBER, message: '$property must be a number with country code: 8-15 digits, optional leading +' } })
   number: string;
 
-  @IsDefined({ message: '$property is required' })
-  @Matches(PHONE_NUMBER_ID, { message: '$property must be the numeric phone-number id of the WhatsApp Cloud API' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ pattern: { regex: PHONE_NUMBER_ID, message: '$property must be the numeric phone-number id of the WhatsApp Cloud API' } })
   phoneNumberId: string;
 
-  @IsDefined({ message: '$property is required' })
-  @MaxLength(1024, { message: '$property must be at most 1024 characters' })
-  @IsNotEmpty({ message: '$property must not be empty' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ max: 1024, refuse: 'empty' })
   accessToken: string;
 
   /** The WhatsApp Business Account that owns the number: where the bot's templates are synced from. */
-  @IsOptional()
-  @Matches(WABA_ID, { message: WABA_MESSAGE })
-  @IsString({ message: '$property must be a string' })
+  @OptionalString({ pattern: { regex: WABA_ID, message: WABA_MESSAGE } })
   wabaId?: string;
   /** Messages per second sent through this number, all workers together (default 80). */
   @IsOptional()

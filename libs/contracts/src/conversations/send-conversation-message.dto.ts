@@ -1,65 +1,33 @@
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsDefined,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUrl,
-  Matches,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import type { MessageContent, OutboundMessageType } from './message-content.js';
-
-const URL_RULE = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+import { OptionalString, RequiredString } from '../common/string-fields.js';
 
 export class QuickReplyDto {
   /** WhatsApp shows at most 20 characters on a reply button. */
-  @IsDefined({ message: '$property is required' })
-  @MaxLength(20, { message: '$property must be at most 20 characters' })
-  @Matches(/\S/, { message: '$property must not be empty or blank' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ max: 20, refuse: 'blank' })
   title: string;
 
-  @IsOptional()
-  @MaxLength(256, { message: '$property must be at most 256 characters' })
-  @Matches(/\S/, { message: '$property must not be empty or blank' })
-  @IsString({ message: '$property must be a string' })
+  @OptionalString({ max: 256, refuse: 'blank' })
   payload?: string;
 }
 
 export class ImageDto {
-  @IsDefined({ message: '$property is required' })
-  @IsUrl(URL_RULE, { message: '$property must be an http(s) URL' })
-  @MaxLength(2048, { message: '$property must be at most 2048 characters' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ httpUrl: true, max: 2048 })
   url: string;
 
-  @IsOptional()
-  @MaxLength(1024, { message: '$property must be at most 1024 characters' })
-  @IsString({ message: '$property must be a string' })
+  @OptionalString({ max: 1024 })
   caption?: string;
 }
 
 export class CarouselCardContentDto {
-  @IsDefined({ message: '$property is required' })
-  @MaxLength(80, { message: '$property must be at most 80 characters' })
-  @Matches(/\S/, { message: '$property must not be empty or blank' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ max: 80, refuse: 'blank' })
   title: string;
 
-  @IsOptional()
-  @MaxLength(160, { message: '$property must be at most 160 characters' })
-  @IsString({ message: '$property must be a string' })
+  @OptionalString({ max: 160 })
   subtitle?: string;
 
-  @IsOptional()
-  @IsUrl(URL_RULE, { message: '$property must be an http(s) URL' })
-  @MaxLength(2048, { message: '$property must be at most 2048 characters' })
-  @IsString({ message: '$property must be a string' })
+  @OptionalString({ httpUrl: true, max: 2048 })
   imageUrl?: string;
 
   @IsOptional()
@@ -75,10 +43,7 @@ export class CarouselCardContentDto {
  * 3 `quickReplies`), `image` or `cards` (a carousel of 1-10 cards).
  */
 export class SendConversationMessageDto {
-  @IsOptional()
-  @MaxLength(4096, { message: '$property must be at most 4096 characters' })
-  @Matches(/\S/, { message: '$property must not be empty or blank' })
-  @IsString({ message: '$property must be a string' })
+  @OptionalString({ max: 4096, refuse: 'blank' })
   text?: string;
 
   @IsOptional()

@@ -1,11 +1,10 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { RequiredString } from '../common/string-fields.js';
 
 /** Body of PUT /v1/bots/:botId/postback (bot administrators). */
 export class SetPostbackDto {
-  @IsDefined({ message: '$property is required' })
-  @MaxLength(2048, { message: '$property must be at most 2048 characters' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ max: 2048 })
   url: string;
 }
 

@@ -1,12 +1,10 @@
-import { IsDefined, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsObject, IsOptional } from 'class-validator';
 import { MaxJsonBytes, SDK_PAYLOAD_MAX_BYTES } from './json-size.js';
+import { RequiredString } from '../common/string-fields.js';
 
 /** Body of POST /v1/bots/:botId/sessions/:sessionId/events (the SDK's AppEventRequest). */
 export class AppEventDto {
-  @IsDefined({ message: '$property is required' })
-  @MaxLength(100, { message: '$property must be at most 100 characters' })
-  @Matches(/\S/, { message: '$property must not be empty or blank' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ max: 100, refuse: 'blank' })
   code: string;
 
   /** A JSON object of at most SDK_PAYLOAD_MAX_BYTES; the bot receives it as a JSON string. */

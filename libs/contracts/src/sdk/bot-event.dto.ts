@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
-import { IsDefined, IsObject, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { CHAT_USER_ID_PATTERN } from './chat-token.js';
 import { IsJsonObjectString } from './json-object-string.js';
+import { RequiredString } from '../common/string-fields.js';
 
 /** `send<Platform>Event`, e.g. sendReactNativeEvent (spec, Events §1). */
 export const PLATFORM_EVENT_CODE = /^send[A-Z][A-Za-z]*Event$/;
@@ -9,10 +10,7 @@ export const MAX_EVENT_DATA_LENGTH = 16_384;
 
 /** The inner object of app.sendEvent: the event name and its data as a JSON string (spec, Events §2). */
 export class BotEventDataDto {
-  @IsDefined({ message: '$property is required' })
-  @MaxLength(100, { message: '$property must be at most 100 characters' })
-  @Matches(/\S/, { message: '$property must not be empty or blank' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ max: 100, refuse: 'blank' })
   code: string;
 
   @IsDefined({ message: '$property is required' })
@@ -24,10 +22,10 @@ export class BotEventDataDto {
 
 /** What the bot passes to app.sendEvent. */
 export class BotEventDto {
-  @IsDefined({ message: '$property is required' })
-  @Matches(PLATFORM_EVENT_CODE, { message: '$property must be a send<Platform>Event identifier, e.g. sendReactNativeEvent' })
-  @MaxLength(64, { message: '$property must be at most 64 characters' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({
+    pattern: { regex: PLATFORM_EVENT_CODE, message: '$property must be a send<Platform>Event identifier, e.g. sendReactNativeEvent' },
+    max: 64,
+  })
   code: string;
 
   @IsDefined({ message: '$property is required' })
@@ -39,9 +37,9 @@ export class BotEventDto {
 
 /** Body of POST /v1/bots/:botId/events (API key of the bot). */
 export class SendBotEventDto {
-  @IsDefined({ message: '$property is required' })
-  @Matches(CHAT_USER_ID_PATTERN, { message: "$property must be the app user's id: the lowercase hex SHA-256 of their chat auth token" })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({
+    pattern: { regex: CHAT_USER_ID_PATTERN, message: "$property must be the app user's id: the lowercase hex SHA-256 of their chat auth token" },
+  })
   userId: string;
 
   @IsDefined({ message: '$property is required' })

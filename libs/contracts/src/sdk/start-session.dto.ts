@@ -1,6 +1,7 @@
-import { IsDefined, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsDefined, IsInt, IsObject, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { CHAT_TOKEN_CHARSET, CHAT_TOKEN_MAX_LENGTH } from './chat-token.js';
 import { MaxJsonBytes, SDK_PAYLOAD_MAX_BYTES } from './json-size.js';
+import { OptionalString } from '../common/string-fields.js';
 
 const TOKEN_RULE = `$property must be 1-${CHAT_TOKEN_MAX_LENGTH} characters of A-Z a-z 0-9 _ -`;
 
@@ -24,10 +25,7 @@ export class StartSessionDto {
   @IsInt({ message: '$property must be a positive integer' })
   version: number;
 
-  @IsOptional()
-  @MaxLength(4096, { message: '$property must be at most 4096 characters' })
-  @Matches(/\S/, { message: '$property must not be empty or blank' })
-  @IsString({ message: '$property must be a string' })
+  @OptionalString({ max: 4096, refuse: 'blank' })
   deviceToken?: string;
 }
 

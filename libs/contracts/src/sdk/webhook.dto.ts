@@ -1,5 +1,6 @@
-import { IsBoolean, IsDefined, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional } from 'class-validator';
 import type { ConversationChannelName, ConversationMessageView } from '../conversations/message-content.js';
+import { RequiredString } from '../common/string-fields.js';
 
 /** BullMQ queue of webhook deliveries to bots (produced and consumed by the gateway). */
 export const SdkQueueNames = {
@@ -56,9 +57,7 @@ export interface BotWebhookJob {
 
 /** Body of PUT /v1/bots/:botId/webhook (bot administrators). */
 export class SetWebhookDto {
-  @IsDefined({ message: '$property is required' })
-  @MaxLength(2048, { message: '$property must be at most 2048 characters' })
-  @IsString({ message: '$property must be a string' })
+  @RequiredString({ max: 2048 })
   url: string;
 
   /** Generate a new signing secret even if the bot has one. */

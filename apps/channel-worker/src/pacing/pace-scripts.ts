@@ -1,0 +1,135 @@
+/**
+ * The Lua of SenderPacer, on Redis' own clock. KEYS of one sender number, all under its hash tag:
+ * [1] `whatsapp-pace:{<phone-number-id>}` (a hash: next free slot, reservations and go's of their
+ * second, sends counted in the current second, slow-down), [2] `…:held` (a sorted set: job id → its
+ * reserved time), [3] `…:sending` (a sorted set: sends in flight → when they stop counting).
+ */
+
+const NOW = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
+/**
+ * One call for what a worker's jobs ask of one number in one event-loop turn. ARGV: rate, edge margin
+ * ms, in-flight ms, number of landed sends, number of sends to take, then the landed sends' ids, the
+ * ids of the sends to take, and the ids of the jobs to reserve for. Returns one number per send taken
+ * and per job reserved, in that order: 0 to go now, else the milliseconds to wait; then, when sends
+ * were taken or landed, the current second's count and the rate in force.
+ *
+ * Sends: a second's count (csec, cn) starts with the sends in flight when it began (entries of KEYS[3]
+ * not yet expired then), so a send still in flight at a second's start is in that second's count even
+ * if its answer comes back in the second's first call. A send is taken while its second has counted
+ * fewer than the rate.
+ *
+ * Reservations: `rate` slots a second, laid out evenly over its first `1000 - margin` ms. A job whose
+ * slot is ahead waits and asks again when it wakes; it then goes if its slot's second has begun and,
+ * when it woke late, if that second has let fewer than `rate` jobs go, else it gets a new slot.
+ */
+export const PACE_SCRIPT = `${NOW}
+local sec = math.floor(now / 1000)
+local rate, margin, inFlightMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local nLanded, nTake = tonumber(ARGV[4]), tonumber(ARGV[5])
+local first = 5
+local nReserve = #ARGV - first - nLanded - nTake
+local st = redis.call('HMGET', KEYS[1], 'csec', 'cn', 'next', 'rsec', 'rn', 'gsec', 'gn', 'slow_until', 'factor')
+local eff = rate
+if now < (tonumber(st[8]) or 0) then eff = math.max(1, math.floor(rate * (tonumber(st[9]) or 1))) end
+local out = {}
+local fields = {}
+local keepState = 60000
+
+local cn = -1
+if nLanded + nTake > 0 then
+  cn = tonumber(st[2]) or 0
+  if tonumber(st[1]) ~= sec then cn = redis.call('ZCOUNT', KEYS[3], '(' .. (sec * 1000), '+inf') end
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+  for i = 1, nLanded do redis.call('ZREM', KEYS[3], ARGV[first + i]) end
+  local took = false
+  for i = 1, nTake do
+    if cn >= eff then
+      out[#out + 1] = (sec + 1) * 1000 - now
+    else
+      cn = cn + 1
+      redis.call('ZADD', KEYS[3], now + inFlightMs, ARGV[first + nLanded + i])
+      took = true
+      out[#out + 1] = 0
+    end
+  end
+  fields[#fields + 1] = 'csec'; fields[#fields + 1] = sec
+  fields[#fields + 1] = 'cn'; fields[#fields + 1] = cn
+  if took then
+    keepState = inFlightMs + 60000
+    redis.call('PEXPIRE', KEYS[3], keepState)
+  end
+end
+
+if nReserve > 0 then
+  local usable = 1000 - margin
+  local nextAt = tonumber(st[3]) or 0
+  local rsec, rn = tonumber(st[4]) or -1, tonumber(st[5]) or 0
+  local gsec, gn = tonumber(st[6]) or -1, tonumber(st[7]) or 0
+  if gsec ~= sec then gsec, gn = sec, 0 end
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
+  local heldAny = false
+  local function reserve(job)
+    local held = tonumber(redis.call('ZSCORE', KEYS[2], job))
+    if held then
+      if now < math.floor(held / 1000) * 1000 then return held - now end
+      redis.call('ZREM', KEYS[2], job)
+      -- on time, or late but this second still has room (a slot left unused by a late job is not lost)
+      if now < sec * 1000 + usable and gn < eff then
+        gn = gn + 1
+        return 0
+      end
+    end
+    local at = math.max(nextAt, now)
+    local s = math.floor(at / 1000)
+    if s ~= rsec then rsec, rn = s, 0 end
+    if at - s * 1000 >= usable or rn >= eff then
+      s = s + 1
+      at = s * 1000
+      rsec, rn = s, 0
+    end
+    rn = rn + 1
+    nextAt = at + usable / eff
+    if at <= now and gn < eff then
+      gn = gn + 1
+      return 0
+    end
+    if at <= now then
+      -- this second's go's are used up (a slow-down began): the next second
+      s = sec + 1
+      at = s * 1000
+      rsec, rn = s, 1
+      nextAt = at + usable / eff
+    end
+    redis.call('ZADD', KEYS[2], at, job)
+    heldAny = true
+    return at - now
+  end
+  for i = 1, nReserve do out[#out + 1] = reserve(ARGV[first + nLanded + nTake + i]) end
+  for _, v in ipairs({'next', nextAt, 'rsec', rsec, 'rn', rn, 'gsec', gsec, 'gn', gn}) do fields[#fields + 1] = v end
+  keepState = math.max(keepState, math.floor(nextAt - now) + 60000)
+  if heldAny then redis.call('PEXPIRE', KEYS[2], math.floor(nextAt - now) + 60000) end
+end
+
+if cn >= 0 then
+  out[#out + 1] = cn
+  out[#out + 1] = eff
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+if redis.call('PTTL', KEYS[1]) < keepState then redis.call('PEXPIRE', KEYS[1], keepState) end
+return out
+`;
+
+/** ARGV: factor, ms. Multiplies the slow-down factor in force (1 if none) by ARGV[1] for ARGV[2] ms; returns the new factor. */
+export const SLOW_DOWN_SCRIPT = `${NOW}
+local st = redis.call('HMGET', KEYS[1], 'slow_until', 'factor')
+local factor = 1
+if now < (tonumber(st[1]) or 0) then factor = tonumber(st[2]) or 1 end
+factor = math.max(factor * tonumber(ARGV[1]), 0.001)
+redis.call('HSET', KEYS[1], 'slow_until', now + tonumber(ARGV[2]), 'factor', factor)
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 60000)
+return tostring(factor)
+`;
