@@ -57,9 +57,9 @@ describeOnCluster('Redis Cluster failover under trigger load', () => {
   }, 120_000);
 
   afterAll(async () => {
-    // The apps close after a failover too (a Cluster client that lost its node connections used to
-    // never end its disconnect, and BullMQ's worker close waited for it: PlatformCluster). Bounded, so
-    // that a close that does not finish fails the suite instead of hanging it.
+    // The apps close after a failover too (ioredis's Cluster does not end the disconnect of a client
+    // that has lost every node connection, and BullMQ's worker close waits for that end; PlatformCluster
+    // ends it). Bounded, so that a close that does not finish fails the suite instead of hanging it.
     const unclosed: string[] = [];
     const closing = async (what: string, app?: NestFastifyApplication) => {
       const at = Date.now();
