@@ -11,25 +11,32 @@ import pg from 'pg';
 import { platformNodeOptions } from '@platform/common';
 import { WhatsAppRetryEnv, WorkerEnv, loadEnv, readEnv } from '@platform/config';
 import { migrate } from '@platform/database';
-import { startLocalPostgres, startLocalRedis } from '@platform/local-infra';
+import { startLocalPostgres, startLocalRedis, startLocalRedisCluster } from '@platform/local-infra';
+import type { RedisTarget } from '@platform/queue';
 import { TEST_ENCRYPTION_KEYS, SeededBot, carouselBody, seedCarouselBot } from '@platform/testing';
 import { CliModule } from '../apps/cli/src/cli.module.js';
 import type { TriggerSource } from './queued-trigger.js';
 
 export interface BenchInfra {
   databaseUrl: string;
+  /** The Redis server; on a cluster, one of its nodes (for its version and the calibration's PINGs). */
   redisUrl: string;
+  /** Where the platform's Redis is: `REDIS_URL`, or a cluster's `REDIS_CLUSTER_NODES` (as in `env`). */
+  redisTarget: RedisTarget;
   /** Variables every platform process of the benchmark gets. */
   env: Record<string, string>;
   seed: SeededBot;
-  /** Process ids of the Postgres postmaster (its backends are its children) and of Redis. */
-  pids: { postgres: number; redis: number };
+  /** Process ids of the Postgres postmaster (its backends are its children) and of Redis (on a cluster, its first node). */
+  pids: { postgres: number; redis: number; redisNodes: number[] };
   /** Stops Postgres and Redis and removes their data. */
   stop(): Promise<void>;
 }
 
-/** Postgres and Redis (AOF, appendfsync always) in a temporary directory, migrated, with one carousel bot. */
-export async function startInfra(name: string): Promise<BenchInfra> {
+/**
+ * Postgres and Redis (AOF, appendfsync always) in a temporary directory, migrated, with one carousel bot.
+ * With `cluster`, Redis is a 6-node Redis Cluster (3 masters, 3 replicas) on loopback instead.
+ */
+export async function startInfra(name: string, opts: { cluster?: boolean } = {}): Promise<BenchInfra> {
   const dir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
@@ -39,13 +46,27 @@ export async function startInfra(name: string): Promise<BenchInfra> {
   try {
     const postgres = await startLocalPostgres({ dataDir: join(dir, 'pg') });
     stops.push(() => postgres.stop());
-    const redis = await startLocalRedis({ dataDir: join(dir, 'redis') });
-    stops.push(() => redis.stop());
+    let redisUrl: string;
+    let redisTarget: RedisTarget & Record<string, string>;
+    let nodeUrls: string[];
+    if (opts.cluster) {
+      const cluster = await startLocalRedisCluster({ dataDir: join(dir, 'redis-cluster') });
+      stops.push(() => cluster.stop());
+      nodeUrls = cluster.nodes.map((n) => `redis://127.0.0.1:${n.port}`);
+      redisUrl = nodeUrls[0];
+      redisTarget = { REDIS_CLUSTER_NODES: cluster.seeds };
+    } else {
+      const redis = await startLocalRedis({ dataDir: join(dir, 'redis') });
+      stops.push(() => redis.stop());
+      nodeUrls = [redis.url];
+      redisUrl = redis.url;
+      redisTarget = { REDIS_URL: redis.url };
+    }
     const databaseUrl = await postgres.createDatabase('bench');
     await migrate(databaseUrl, join(process.cwd(), 'prisma', 'migrations'));
     const env = {
       DATABASE_URL: databaseUrl,
-      REDIS_URL: redis.url,
+      ...redisTarget,
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
       HOST: '127.0.0.1',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
@@ -53,8 +74,9 @@ export async function startInfra(name: string): Promise<BenchInfra> {
     const cli = await NestFactory.createApplicationContext(CliModule.forRoot(env), { logger: ['error'] });
     const seed = await seedCarouselBot(cli);
     await cli.close();
-    const pids = { postgres: Number(readFileSync(join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]), redis: await redisPid(redis.url) };
-    return { databaseUrl, redisUrl: redis.url, env, seed, pids, stop };
+    const redisNodes = await Promise.all(nodeUrls.map(redisPid));
+    const pids = { postgres: Number(readFileSync(join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]), redis: redisNodes[0], redisNodes };
+    return { databaseUrl, redisUrl, redisTarget, env, seed, pids, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -1,6 +1,8 @@
 // `npm run bench:replicas`: the platform as several processes at once on one machine — 2 gateways,
 // 3 channel workers and 2 push services (all built, dist/apps/*/src/main.js) on one Postgres and one
 // Redis (AOF, appendfsync always), with the outside services in a forked child (bench/replicas-providers.ts).
+// BENCH_REDIS=cluster runs them on a 6-node Redis Cluster (3 masters, 3 replicas) on loopback instead;
+// Redis CPU is then the six nodes' together.
 //
 //  1. Triggers: BENCH_TRIGGERS (20,000), each to its own recipient, half through gateway 1 alone, then
 //     half through both gateways at once (same connection count in all), with no worker running, so the
@@ -16,13 +18,12 @@ import { ChildProcess, fork } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { Queue } from 'bullmq';
 import pg from 'pg';
 import { QueueNames } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSenderRepository } from '@platform/database';
 import { freePort } from '@platform/local-infra';
-import { carouselBody, seedBotAdmin } from '@platform/testing';
+import { carouselBody, seedBotAdmin, testQueue } from '@platform/testing';
 import { createGateway } from '../apps/gateway/src/create-gateway.js';
 import { BenchInfra, cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy } from './common.js';
 import type { ProviderStats, ProvidersRequest } from './replicas-providers.js';
@@ -36,6 +37,7 @@ const FAST_RATE = 1_000;
 const PACED_EVERY = 20;
 /** A phase fails when nothing has moved for this long. */
 const STALL_MS = 60_000;
+const ON_CLUSTER = process.env.BENCH_REDIS === 'cluster';
 
 type Named = { name: string; child: ChildProcess };
 
@@ -86,7 +88,7 @@ class Providers {
 function cpu(infra: BenchInfra, procs: Named[]) {
   return {
     apps: procs.reduce((sum, p) => sum + cpuSecondsOf(p.child.pid!), 0),
-    redis: cpuSecondsOf(infra.pids.redis),
+    redis: infra.pids.redisNodes.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0),
     postgres: cpuSecondsWithChildren(infra.pids.postgres),
   };
 }
@@ -100,7 +102,7 @@ const perMessageUs = (a: Cpu, b: Cpu, n: number) => ({
 const cpuCells = (c: ReturnType<typeof perMessageUs>) => `${fmt(c.apps)} | ${fmt(c.redis)} | ${fmt(c.postgres)} | ${fmt(c.apps + c.redis + c.postgres)}`;
 
 async function main(): Promise<void> {
-  const infra = await startInfra('replicas');
+  const infra = await startInfra('replicas', { cluster: ON_CLUSTER });
   const procs: Named[] = [];
   let providers: Providers | undefined;
   try {
@@ -201,7 +203,7 @@ async function main(): Promise<void> {
 
     // 2. Drain: one worker, then three. The queue is paused while workers start, so each window
     // counts only what its workers sent once they were all up.
-    const queue = new Queue(QueueNames.carouselDispatch, { connection: { url: infra.redisUrl } });
+    const queue = testQueue(QueueNames.carouselDispatch, infra.redisTarget);
     const workers: Named[] = [];
     const startWorkers = async (from: number, count: number) => {
       await queue.pause();
@@ -311,7 +313,7 @@ async function main(): Promise<void> {
     if (push.sent !== DEVICES || final.fcm.ok - final.fcm.extraMessages !== DEVICES) failures.push(`push: sent ${push.sent}, FCM accepted ${final.fcm.ok} for ${DEVICES} devices`);
 
     const lines = [
-      `### Many replicas: 2 gateways, 3 channel workers, 2 push services on one Redis (${new Date().toISOString().slice(0, 10)})`,
+      `### Many replicas: 2 gateways, 3 channel workers, 2 push services on ${ON_CLUSTER ? 'a 6-node Redis Cluster (3 masters, 3 replicas)' : 'one Redis'} (${new Date().toISOString().slice(0, 10)})`,
       '',
       `Machine: ${machineLine(machine)}.`,
       `All seven app processes, Postgres, Redis, the load generator and the outside-service fakes share the machine's ${machine.cores} cores: absolute figures are bounded by that; CPU per message shows how the cost scales.`,

@@ -1,11 +1,11 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSenderRepository } from '@platform/database';
 import { freePort } from '@platform/local-infra';
-import { until } from '@platform/testing';
+import { testQueue, until } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
 const RATE = 20;
@@ -29,7 +29,7 @@ describe('carousel dispatch: per-sender pacing across worker processes', () => {
 
   beforeAll(async () => {
     const { env, gateway, seed } = stack;
-    queue = new Queue(QueueNames.carouselDispatch, { connection: { url: env.REDIS_URL } });
+    queue = testQueue(QueueNames.carouselDispatch, env);
     const senders = gateway.get(ChannelSenderRepository);
     const [paced] = await senders.listByBot(seed.botId);
     pacedSenderId = paced.id;

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { runCli } from '../apps/cli/src/run-cli.js';
 import { DEFAULT_LIFECYCLE_STREAM_KEY } from '@platform/contracts';
 import { PostbackReceiver, WhatsAppCloudSandbox } from '@platform/sandbox';
-import { carouselBody, seedBotAdmin, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
+import { type RedisClient, redisKey } from '@platform/queue';
+import { carouselBody, seedBotAdmin, testRedis, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
 const APP_SECRET = 'app-secret-for-tests';
@@ -35,15 +35,17 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
       POSTBACK_BACKOFF_MS: '100',
     },
   });
-  let redis: Redis;
+  let redis: RedisClient;
+  let lifecycleKey: string;
   let token: string;
   stack.defer(() => redis?.disconnect());
 
   beforeAll(async () => {
     token = (await seedBotAdmin(stack.gateway, stack.seed.botId)).accessToken;
-    redis = new Redis(stack.env.REDIS_URL);
+    redis = testRedis(stack.env);
+    lifecycleKey = redisKey(stack.env, DEFAULT_LIFECYCLE_STREAM_KEY);
     // The consumer group exists before any message, so it sees every entry.
-    await redis.xgroup('CREATE', DEFAULT_LIFECYCLE_STREAM_KEY, 'integrator', '$', 'MKSTREAM');
+    await redis.xgroup('CREATE', lifecycleKey, 'integrator', '$', 'MKSTREAM');
   });
 
   const admin = (method: string, path: string, body?: unknown) =>
@@ -154,14 +156,14 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
     await report(wamid as string, 'delivered');
     const seen: Array<Record<string, string>> = [];
     await until(async () => {
-      const answer = (await redis.xreadgroup('GROUP', 'integrator', 'consumer-1', 'COUNT', 100, 'STREAMS', DEFAULT_LIFECYCLE_STREAM_KEY, '>')) as
+      const answer = (await redis.xreadgroup('GROUP', 'integrator', 'consumer-1', 'COUNT', 100, 'STREAMS', lifecycleKey, '>')) as
         | Array<[string, Array<[string, string[]]>]>
         | null;
       for (const [id, fields] of answer?.[0][1] ?? []) {
         const entry: Record<string, string> = {};
         for (let i = 0; i < fields.length; i += 2) entry[fields[i]] = fields[i + 1];
         seen.push(entry);
-        await redis.xack(DEFAULT_LIFECYCLE_STREAM_KEY, 'integrator', id);
+        await redis.xack(lifecycleKey, 'integrator', id);
       }
       return seen.some((e) => e.messageId === msgId && e.status === 'delivered') || undefined;
     });
@@ -169,7 +171,7 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
     expect(ours.map((e) => e.status)).toEqual(['sent', 'delivered']);
     expect(ours[0]).toEqual({ messageId: msgId, botId: stack.seed.botId, status: 'sent', at: expect.any(String), errorCode: '', errorText: '', customPayload: '{"stream":true}' });
     expect(seen.some((e) => e.status === 'read')).toBe(true); // earlier tests' changes are there too
-    const pending = (await redis.xpending(DEFAULT_LIFECYCLE_STREAM_KEY, 'integrator')) as [number, ...unknown[]];
+    const pending = (await redis.xpending(lifecycleKey, 'integrator')) as [number, ...unknown[]];
     expect(pending[0]).toBe(0);
   });
 

@@ -1,8 +1,8 @@
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
+import { redisKey } from '@platform/queue';
 import { THROTTLING_REPLIES, WhatsAppCloudSandbox } from '@platform/sandbox';
-import { carouselBody, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
+import { carouselBody, testQueue, testRedis, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
 /**
@@ -16,7 +16,7 @@ describe('carousel dispatch: Meta throttling answers', () => {
   let recipientSeq = 100;
 
   beforeAll(() => {
-    queue = new Queue(QueueNames.carouselDispatch, { connection: { url: stack.env.REDIS_URL } });
+    queue = testQueue(QueueNames.carouselDispatch, stack.env);
   });
   stack.defer(() => queue?.close());
 
@@ -42,13 +42,13 @@ describe('carousel dispatch: Meta throttling answers', () => {
   }, 30_000);
 
   it("130429 slows the sender number's pacing down", async () => {
-    const redis = new Redis(stack.env.REDIS_URL);
+    const redis = testRedis(stack.env);
     try {
       const recipient = newRecipient();
       cloud.replyTo(recipient, { ...THROTTLING_REPLIES[130429], retryAfterSeconds: 0 });
       const msgId = await send(recipient);
       await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'], 20_000);
-      expect(Number(await redis.hget(`whatsapp-pace:{${stack.seed.phoneNumberId}}`, 'factor'))).toBeLessThan(1);
+      expect(Number(await redis.hget(redisKey(stack.env, `whatsapp-pace:{${stack.seed.phoneNumberId}}`), 'factor'))).toBeLessThan(1);
     } finally {
       redis.disconnect();
     }

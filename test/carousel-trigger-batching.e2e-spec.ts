@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
+import { Cluster } from 'ioredis';
 import { createGateway } from '../apps/gateway/src/create-gateway.js';
 import { TriggerBatcher } from '../apps/gateway/src/carousel/trigger-batcher.js';
 import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
-import { REQUEST_REDIS } from '@platform/queue';
-import { createTestEnv } from '@platform/testing';
+import { REQUEST_REDIS, type RedisClient } from '@platform/queue';
+import { createTestEnv, testQueue } from '@platform/testing';
 
 type Chunk = { chunk: Buffer | string };
 
@@ -20,7 +20,7 @@ describe('carousel trigger batching against real Redis', () => {
     const env = await createTestEnv();
     gateway = await createGateway(env);
     await gateway.init();
-    queue = new Queue(QueueNames.carouselDispatch, { connection: { url: env.REDIS_URL } });
+    queue = testQueue(QueueNames.carouselDispatch, env);
   });
 
   afterAll(async () => {
@@ -39,29 +39,32 @@ describe('carousel trigger batching against real Redis', () => {
   });
 
   it('writes the batch once and answers after every job is in Redis with its options', async () => {
-    const redis = gateway.get<Redis>(REQUEST_REDIS);
-    // The gateway's request connection queues nothing while it connects (a loaded host may still be connecting).
-    if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
-    await redis.ping();
-    const socket = redis.stream as Socket & { _write: Function; _writev: Function };
+    // The request connection: one socket, or on a Redis Cluster one per master (the queue's keys share
+    // one slot, so its jobs all go to one of them).
+    const redis = gateway.get<RedisClient>(REQUEST_REDIS);
+    const batcher = gateway.get(TriggerBatcher);
+    await batcher.enqueue(job(randomUUID())); // connections open and BullMQ's script loaded
+    const sockets = (redis instanceof Cluster ? redis.nodes('master') : [redis]).map((node) => node.stream as Socket & { _write: Function; _writev: Function });
     const ids = [randomUUID(), randomUUID(), randomUUID()];
     const writes: string[] = [];
-    const write = socket._write;
-    const writev = socket._writev;
-    socket._write = function (chunk: Buffer, ...rest: unknown[]) {
-      writes.push(String(chunk));
-      return write.call(this, chunk, ...rest);
-    };
-    socket._writev = function (chunks: Chunk[], ...rest: unknown[]) {
-      writes.push(chunks.map((c) => String(c.chunk)).join(''));
-      return writev.call(this, chunks, ...rest);
-    };
+    const originals = sockets.map((socket) => ({ socket, write: socket._write, writev: socket._writev }));
+    for (const { socket, write, writev } of originals) {
+      socket._write = function (chunk: Buffer, ...rest: unknown[]) {
+        writes.push(String(chunk));
+        return write.call(this, chunk, ...rest);
+      };
+      socket._writev = function (chunks: Chunk[], ...rest: unknown[]) {
+        writes.push(chunks.map((c) => String(c.chunk)).join(''));
+        return writev.call(this, chunks, ...rest);
+      };
+    }
     try {
-      const batcher = gateway.get(TriggerBatcher);
       await Promise.all(ids.map((id) => batcher.enqueue(job(id))));
     } finally {
-      socket._write = write;
-      socket._writev = writev;
+      for (const { socket, write, writev } of originals) {
+        socket._write = write;
+        socket._writev = writev;
+      }
     }
     const carrying = writes.filter((w) => ids.some((id) => w.includes(id)));
     expect(carrying).toHaveLength(1);

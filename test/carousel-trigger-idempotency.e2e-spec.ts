@@ -1,10 +1,11 @@
 import { connect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, until, carouselJobCount } from '@platform/testing';
+import { idempotencyKey } from '../apps/gateway/src/carousel/trigger-gate.js';
+import { type RedisClient, redisKey } from '@platform/queue';
+import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, until, carouselJobCount, testRedis } from '@platform/testing';
 
 /** Idempotency-Key on the carousel trigger: one message per key and body, whichever replica a repeat reaches. */
 describe('carousel trigger Idempotency-Key, across two gateway replicas', () => {
@@ -14,7 +15,7 @@ describe('carousel trigger Idempotency-Key, across two gateway replicas', () => 
   let urlB: string;
   let env: Record<string, string>;
   let seed: SeededBot;
-  let redis: Redis;
+  let redis: RedisClient;
 
   beforeAll(async () => {
     // No catalog cache: a trigger reads its template from Postgres, where a test can hold it.
@@ -24,7 +25,7 @@ describe('carousel trigger Idempotency-Key, across two gateway replicas', () => 
     urlA = await listenGateway(a);
     urlB = await listenGateway(b);
     seed = await seedCarouselBot(a);
-    redis = new Redis(env.REDIS_URL);
+    redis = testRedis(env);
   }, 60_000);
 
   afterAll(async () => {
@@ -39,9 +40,9 @@ describe('carousel trigger Idempotency-Key, across two gateway replicas', () => 
       headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey, ...(key === undefined ? {} : { 'idempotency-key': key }) },
       body: JSON.stringify(body),
     });
-  const recordKey = (key: string) => `trigger-idem:{${seed.botId}}:${key}`;
+  const recordKey = (key: string) => redisKey(env, idempotencyKey(seed.botId, key));
 
-  const jobs = () => carouselJobCount(env.REDIS_URL);
+  const jobs = () => carouselJobCount(env);
 
   it('answers a repeat with the first answer and queues one message, on either replica, for 24 h', async () => {
     const before = await jobs();

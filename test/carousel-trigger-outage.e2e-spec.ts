@@ -62,7 +62,7 @@ describe('carousel trigger when Redis or Postgres is down', () => {
     return { status: res.status, body: await res.json(), ms: Date.now() - start };
   }
 
-  const jobCount = () => carouselJobCount(redis.url);
+  const jobCount = () => carouselJobCount({ REDIS_URL: redis.url });
 
   async function until(ok: () => Promise<boolean>, timeoutMs = 15_000) {
     const deadline = Date.now() + timeoutMs;

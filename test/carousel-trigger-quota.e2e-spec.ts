@@ -1,8 +1,9 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Redis } from 'ioredis';
 import { runCli } from '../apps/cli/src/run-cli.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { SeededAdmin, SeededBot, carouselBody, createTestEnv, seedBotAdmin, seedCarouselBot, carouselJobCount } from '@platform/testing';
+import { quotaKey } from '../apps/gateway/src/carousel/trigger-gate.js';
+import { type RedisClient, redisKey } from '@platform/queue';
+import { SeededAdmin, SeededBot, carouselBody, createTestEnv, seedBotAdmin, seedCarouselBot, carouselJobCount, testRedis } from '@platform/testing';
 
 /** Each bot's trigger quota is one count in Redis, shared by every gateway replica, set by its administrators or the CLI. */
 describe('carousel trigger quota per bot, across two gateway replicas', () => {
@@ -14,7 +15,7 @@ describe('carousel trigger quota per bot, across two gateway replicas', () => {
   let seed: SeededBot;
   let other: SeededBot;
   let admin: SeededAdmin;
-  let redis: Redis;
+  let redis: RedisClient;
 
   beforeAll(async () => {
     env = await createTestEnv({ CATALOG_CACHE_MS: '0' }); // a changed quota applies at once
@@ -25,7 +26,7 @@ describe('carousel trigger quota per bot, across two gateway replicas', () => {
     seed = await seedCarouselBot(a);
     other = await seedCarouselBot(a);
     admin = await seedBotAdmin(a, seed.botId);
-    redis = new Redis(env.REDIS_URL);
+    redis = testRedis(env);
   }, 60_000);
 
   afterAll(async () => {
@@ -48,9 +49,9 @@ describe('carousel trigger quota per bot, across two gateway replicas', () => {
   const quotaUrl = (base: string, bot = seed.botId) => `${base}/v1/bots/${bot}/trigger-quota`;
   const setQuota = (perMinute: unknown, token = admin.accessToken) =>
     fetch(quotaUrl(urlA), { method: 'PUT', headers: { 'content-type': 'application/json', 'x-auth-token': token }, body: JSON.stringify({ perMinute }) });
-  const resetWindow = (bot = seed.botId) => redis.del(`trigger-quota:{${bot}}`);
+  const resetWindow = (bot = seed.botId) => redis.del(redisKey(env, quotaKey(bot)));
 
-  const jobs = () => carouselJobCount(env.REDIS_URL);
+  const jobs = () => carouselJobCount(env);
 
   it('states the platform default of 2000 per minute on every answer after authentication', async () => {
     const ok = await trigger(urlA);
@@ -119,7 +120,7 @@ describe('carousel trigger quota per bot, across two gateway replicas', () => {
     await resetWindow();
     for (let i = 0; i < 5; i++) await trigger(urlA);
     expect((await trigger(urlB)).status).toBe(429);
-    await redis.pexpire(`trigger-quota:{${seed.botId}}`, 300);
+    await redis.pexpire(redisKey(env, quotaKey(seed.botId)), 300);
     await new Promise((r) => setTimeout(r, 400));
     const next = await trigger(urlB);
     expect(next.status).toBe(200);

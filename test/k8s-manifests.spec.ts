@@ -8,6 +8,7 @@ import { GATEWAY_ENV } from '../apps/gateway/src/gateway-env.js';
 import { PUSH_SERVICE_ENV } from '../apps/push-service/src/push-service-env.js';
 import { EnvClass, loadEnv } from '@platform/config';
 import { QueueNames } from '@platform/contracts';
+import { bullPrefix } from '@platform/queue';
 import { TEST_ENCRYPTION_KEYS } from '@platform/testing';
 
 type Manifest = { apiVersion: string; kind: string; metadata: { name: string }; [key: string]: any };
@@ -152,10 +153,18 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     expect(scaled.minReplicaCount).toBeGreaterThanOrEqual(1);
     expect(scaled.maxReplicaCount).toBeGreaterThan(scaled.minReplicaCount);
     const [trigger] = scaled.triggers;
-    expect(trigger.type).toBe('redis');
-    expect(trigger.metadata.listName).toBe(`bull:${QueueNames.carouselDispatch}:wait`);
+    // BullMQ's keys of the queue under the workers' REDIS_KEY_PREFIX (hash-tagged on a cluster).
+    const env = environmentOf(container('channel-worker'));
+    const queue = QueueNames.carouselDispatch;
+    expect(trigger.metadata.listName).toBe(`${bullPrefix(env, queue)}:${queue}:wait`);
     expect(Number(trigger.metadata.listLength)).toBeGreaterThan(0);
-    const redis = new URL(secret.REDIS_URL);
-    expect(trigger.metadata.address).toBe(`${redis.hostname}:${redis.port || 6379}`);
+    if (env.REDIS_CLUSTER_NODES) {
+      expect(trigger.type).toBe('redis-cluster');
+      expect(trigger.metadata.addresses).toBe(env.REDIS_CLUSTER_NODES);
+    } else {
+      expect(trigger.type).toBe('redis');
+      const redis = new URL(env.REDIS_URL);
+      expect(trigger.metadata.address).toBe(`${redis.hostname}:${redis.port || 6379}`);
+    }
   });
 });

@@ -1,9 +1,8 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Worker } from 'bullmq';
-import { Queue } from 'bullmq';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushRequestQueue } from '@platform/contracts';
-import { seedBotAdmin, until } from '@platform/testing';
+import { seedBotAdmin, testQueue, until } from '@platform/testing';
 import { PushSandboxes, botApi, saveServiceAccount } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
@@ -75,7 +74,7 @@ describe('push requests: one replica each, by construction', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(fcm.received('tok-too-late')).toEqual([]);
     expect(handled.flat()).toEqual(['push.notification.test']);
-    const queue = new Queue(PushRequestQueue, { connection: { url: stack.env.REDIS_URL } });
+    const queue = testQueue(PushRequestQueue, stack.env);
     expect(await queue.getJobCounts('wait', 'active', 'delayed')).toEqual({ wait: 0, active: 0, delayed: 0 });
     await queue.close();
   });

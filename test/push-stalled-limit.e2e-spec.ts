@@ -1,9 +1,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Queue } from 'bullmq';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushQueueNames } from '@platform/contracts';
-import { SeededBot, seedBotAdmin, seedCarouselBot, until } from '@platform/testing';
+import { SeededBot, seedBotAdmin, seedCarouselBot, testQueue, until } from '@platform/testing';
 import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
@@ -60,7 +59,7 @@ describe('push notifications: a batch job that stalls too often', () => {
     });
 
     // The plan has finished and the batch is mid-send (its requests hang) when the process dies.
-    const queue = new Queue(PushQueueNames.fanout, { connection: { url: stack.env.REDIS_URL } });
+    const queue = testQueue(PushQueueNames.fanout, stack.env);
     await until(async () => ((await (await queue.getJob(`plan-${notificationId}`))?.getState()) === 'completed' ? true : undefined));
     await until(async () => ((await (await queue.getJob(`batch-${notificationId}-0`))?.getState()) === 'active' ? true : undefined));
     await new Promise((r) => setTimeout(r, 300));

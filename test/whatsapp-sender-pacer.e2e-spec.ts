@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import { CoreEnv, WhatsAppEnv } from '@platform/config';
-import { createTestRedisUrl, until } from '@platform/testing';
+import { type RedisClient, redisKey } from '@platform/queue';
+import { createTestRedisEnv, testRedis, until } from '@platform/testing';
 import { SenderPacer } from '../apps/channel-worker/src/pacing/sender-pacer.js';
 
 const RATE = 3;
@@ -15,12 +15,12 @@ const nextSecond = () => sleep(1000 - (Date.now() % 1000) + 20);
  * counting once it can no longer land (the HTTP timeout).
  */
 describe('SenderPacer: sends counted until their answer is back', () => {
-  let redis: Redis;
-  let url: string;
+  let redis: RedisClient;
+  let env: Record<string, string>;
   const pacers: SenderPacer[] = [];
 
   const pacer = (timeoutMs = 10_000) => {
-    const p = new SenderPacer({ REDIS_URL: url } as CoreEnv, { WHATSAPP_TIMEOUT_MS: timeoutMs } as WhatsAppEnv);
+    const p = new SenderPacer(env as unknown as CoreEnv, { WHATSAPP_TIMEOUT_MS: timeoutMs } as WhatsAppEnv);
     pacers.push(p);
     return p;
   };
@@ -30,12 +30,12 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     const done = new Promise<string>((resolve) => (answer = () => resolve('answered')));
     return { send: () => done, answer };
   };
-  const inFlight = (phoneNumberId: string) => redis.zcard(`whatsapp-pace:{${phoneNumberId}}:sending`);
+  const inFlight = (phoneNumberId: string) => redis.zcard(redisKey(env, `whatsapp-pace:{${phoneNumberId}}:sending`));
   const immediate = async () => 'sent';
 
   beforeAll(async () => {
-    url = await createTestRedisUrl();
-    redis = new Redis(url);
+    env = await createTestRedisEnv();
+    redis = testRedis(env);
   });
 
   afterAll(async () => {
@@ -101,12 +101,12 @@ describe('SenderPacer: sends counted until their answer is back', () => {
 
   it('reserves no slot for a number far below its rate, and again once it is busy', async () => {
     const p = pacer();
-    const held = () => redis.zcard('whatsapp-pace:{pn-quiet}:held');
+    const held = () => redis.zcard(redisKey(env, 'whatsapp-pace:{pn-quiet}:held'));
     // Unknown load: slots are reserved (20 jobs at 10/s: the later ones wait for theirs).
     const first = await Promise.all(Array.from({ length: 20 }, (_, i) => p.reserve('pn-quiet', `a${i}`, 10)));
     expect(first.filter((d) => !d.go).length).toBeGreaterThan(0);
     expect(await held()).toBeGreaterThan(0);
-    await redis.del('whatsapp-pace:{pn-quiet}:held', 'whatsapp-pace:{pn-quiet}');
+    await redis.del(redisKey(env, 'whatsapp-pace:{pn-quiet}:held'), redisKey(env, 'whatsapp-pace:{pn-quiet}'));
 
     // Two seconds with one send each at 100/s: the number is quiet, so jobs go without a slot.
     await nextSecond();

@@ -4,13 +4,41 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { migrate } from '@platform/database';
-import { startLocalPostgres, startLocalRedis } from '@platform/local-infra';
+import { startLocalPostgres, startLocalRedis, startLocalRedisCluster } from '@platform/local-infra';
 import { TEMPLATE_DB } from '@platform/testing';
+
+/**
+ * The suites that also run against a Redis Cluster after the whole suite's run on one Redis: the
+ * trigger (with its quota, Idempotency-Key and group commit), dispatch (a built worker process too)
+ * and the pacer's scripts, push, SDK events, auth, the console's live feed, and the cluster's failover.
+ * The trigger's outage suite is not among them: it stops a Redis of its own, which is one server.
+ */
+const CLUSTER_SUITES = [
+  'test/carousel-trigger.e2e-spec.ts',
+  'test/carousel-trigger-validation.e2e-spec.ts',
+  'test/carousel-trigger-quota.e2e-spec.ts',
+  'test/carousel-trigger-idempotency.e2e-spec.ts',
+  'test/carousel-trigger-batching.e2e-spec.ts',
+  'test/carousel-throttling.e2e-spec.ts',
+  'test/carousel-dispatch-recovery.e2e-spec.ts',
+  'test/whatsapp-sender-pacer.e2e-spec.ts',
+  'test/push-notifications.e2e-spec.ts',
+  'test/push-single-delivery.e2e-spec.ts',
+  'test/sdk-event-backlog.e2e-spec.ts',
+  'test/sdk-events-replicas.e2e-spec.ts',
+  'test/auth-api-keys.e2e-spec.ts',
+  'test/console-message-stream.e2e-spec.ts',
+  'test/redis-cluster-failover.e2e-spec.ts',
+];
 
 /**
  * Runs Jest against real servers: starts Postgres and Redis on loopback (unless TEST_DATABASE_URL /
  * TEST_REDIS_URL name running ones; with TEST_STACK=containers, as containers through testcontainers), migrates a template database that each test file clones, runs
  * Jest with the given arguments, and stops what it started, whatever the outcome.
+ *
+ * With TEST_REDIS=cluster the apps under test use a 6-node Redis Cluster (3 masters, 3 replicas) that
+ * it starts (unless TEST_REDIS_CLUSTER_NODES names one), each test file under a key prefix of its own.
+ * A run of the whole suite (no test paths) then also runs CLUSTER_SUITES on a cluster.
  */
 async function main(): Promise<number> {
   const root = mkdtempSync(join(tmpdir(), 'platform-test-'));
@@ -29,8 +57,15 @@ async function main(): Promise<number> {
       stops.push(() => server.stop());
       adminUrl = server.url;
     }
+    const onCluster = process.env.TEST_REDIS === 'cluster';
+    const startCluster = async () => {
+      if (process.env.TEST_REDIS_CLUSTER_NODES) return process.env.TEST_REDIS_CLUSTER_NODES;
+      const cluster = await startLocalRedisCluster({ dataDir: join(root, 'redis-cluster') });
+      stops.push(() => cluster.stop());
+      return cluster.seeds;
+    };
     let redisUrl = process.env.TEST_REDIS_URL;
-    if (!redisUrl) {
+    if (!redisUrl && !onCluster) {
       const redis = await startLocalRedis({ dataDir: join(root, 'redis') });
       stops.push(() => redis.stop());
       redisUrl = redis.url;
@@ -41,15 +76,23 @@ async function main(): Promise<number> {
     await client.query(`CREATE DATABASE "${TEMPLATE_DB}"`);
     await client.end();
     await migrate(adminUrl.replace(/\/[^/]*$/, `/${TEMPLATE_DB}`), join(process.cwd(), 'prisma', 'migrations'));
-    process.stdout.write(`test servers: postgres ${adminUrl.replace(/:[^:@]*@/, ':***@')}, redis ${redisUrl}\n`);
+    const clusterSeeds = onCluster ? await startCluster() : undefined;
+    process.stdout.write(`test servers: postgres ${adminUrl.replace(/:[^:@]*@/, ':***@')}, redis ${clusterSeeds ? `cluster ${clusterSeeds}` : redisUrl}\n`);
 
     const args = process.argv.slice(2);
-    const env = { ...process.env, TEST_DATABASE_URL: adminUrl, TEST_REDIS_URL: redisUrl };
-    const code = await runNode(['--experimental-vm-modules', '--no-warnings', 'node_modules/jest/bin/jest.js', ...args], env);
-    // Then the SDK package's own suite (its own CommonJS Jest config), unless Jest was given test paths to run.
-    if (interrupted || args.some((a) => !a.startsWith('-'))) return code;
+    const jest = (jestArgs: string[], env: NodeJS.ProcessEnv) =>
+      runNode(['--experimental-vm-modules', '--no-warnings', 'node_modules/jest/bin/jest.js', ...jestArgs], env);
+    const env = { ...process.env, TEST_DATABASE_URL: adminUrl, TEST_REDIS_URL: redisUrl, TEST_REDIS_CLUSTER_NODES: clusterSeeds };
+    const code = await jest(args, env);
+    // Then, unless Jest was given test paths to run: the SDK package's own suite (its own CommonJS Jest
+    // config), and the cluster suites on a Redis Cluster.
+    if (interrupted || onCluster || args.some((a) => !a.startsWith('-'))) return code;
     const sdkCode = await runNode(['node_modules/jest/bin/jest.js', '--config', 'libs/sdk-core/jest.config.js'], process.env);
-    return code !== 0 ? code : sdkCode;
+    if (interrupted) return code || sdkCode;
+    const seeds = await startCluster();
+    process.stdout.write(`cluster suites on a Redis Cluster (${seeds})\n`);
+    const clusterCode = await jest([...args, ...CLUSTER_SUITES], { ...env, TEST_REDIS: 'cluster', TEST_REDIS_URL: undefined, TEST_REDIS_CLUSTER_NODES: seeds });
+    return code || sdkCode || clusterCode;
   } finally {
     for (const stop of stops.reverse()) await stop().catch((err) => process.stderr.write(`stopping a test server: ${err}\n`));
     rmSync(root, { recursive: true, force: true });

@@ -13,7 +13,7 @@ const within = (ms: number, p: Promise<unknown> | undefined) =>
   Promise.race([p?.catch(() => undefined), new Promise((r) => setTimeout(r, ms))]);
 
 /**
- * `npm run up`: the whole platform on this machine. Uses DATABASE_URL / REDIS_URL when set, otherwise
+ * `npm run up`: the whole platform on this machine. Uses DATABASE_URL / REDIS_URL (or REDIS_CLUSTER_NODES) when set, otherwise
  * starts its own Postgres and Redis under .local/; migrates; seeds a demo bot; runs a WhatsApp Cloud API
  * sandbox unless WHATSAPP_API_BASE_URL is set (it reports each message delivered, then read, to the
  * gateway's status webhook); runs gateway, worker and push service until Ctrl-C.
@@ -50,8 +50,9 @@ async function main() {
       databaseUrl = await pg.createDatabase('platform');
       say(`postgres: ${databaseUrl.replace(/:[^:@]*@/, ':***@')} (data in .local/postgres)`);
     }
+    const clusterNodes = process.env.REDIS_CLUSTER_NODES;
     let redisUrl = process.env.REDIS_URL;
-    if (!redisUrl) {
+    if (!redisUrl && !clusterNodes) {
       redis = await startLocalRedis({ dataDir: localPath('redis'), port: Number(process.env.LOCAL_REDIS_PORT ?? 63799) });
       redisUrl = redis.url;
       say(`redis: ${redisUrl} (AOF in .local/redis)`);
@@ -67,7 +68,7 @@ async function main() {
 
     const env: Record<string, string> = {
       DATABASE_URL: databaseUrl,
-      REDIS_URL: redisUrl,
+      ...(clusterNodes ? { REDIS_CLUSTER_NODES: clusterNodes } : { REDIS_URL: redisUrl! }),
       ENCRYPTION_KEYS: process.env.ENCRYPTION_KEYS ?? localEncryptionKeys(),
       WHATSAPP_API_BASE_URL: whatsappBase,
       PORT: String(port),

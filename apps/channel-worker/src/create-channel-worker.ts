@@ -13,7 +13,7 @@ export async function createChannelWorker(env: Record<string, string> = {}): Pro
   const app = await NestFactory.create<NestFastifyApplication>(
     ChannelWorkerModule.forRoot(config),
     new FastifyAdapter({ loggerInstance: logger }),
-    { logger: new PinoNestLogger(logger) },
+    { logger: new PinoNestLogger(logger), abortOnError: false }, // a start-up refusal (StartupError) reaches runMain, which prints it
   );
   app.enableShutdownHooks();
   await app.listen({ port: worker.WORKER_HEALTH_PORT, host: worker.HOST });

@@ -14,7 +14,7 @@ export class CliModule {
   static forRoot(env: Record<string, string> = {}): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([PostbackQueueNames.postback]), AccountsModule, TemplateSyncModule],
+      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([PostbackQueueNames.postback], { startupCheck: false }), AccountsModule, TemplateSyncModule],
     };
   }
 }

@@ -30,6 +30,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
   registerConsole(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, {
     logger: new PinoNestLogger(logger),
+    abortOnError: false, // a start-up refusal (StartupError) reaches runMain, which prints it
   });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ErrorResponseFilter());

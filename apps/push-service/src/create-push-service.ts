@@ -4,6 +4,7 @@ import { CoreEnv, PushEnv, loadEnv, readEnv } from '@platform/config';
 import { PushRequestQueue } from '@platform/contracts';
 import { PinoNestLogger, createLogger } from '@platform/logger';
 import { QueueTransportServer } from '@platform/messaging';
+import { bullPrefix, redisConnector } from '@platform/queue';
 import { PUSH_SERVICE_ENV } from './push-service-env.js';
 import { PushServiceModule } from './push-service.module.js';
 
@@ -21,9 +22,17 @@ export async function createPushService(env: Record<string, string> = {}): Promi
   const logger = createLogger('push-service', core.LOG_LEVEL);
   const app = await NestFactory.create<NestFastifyApplication>(PushServiceModule.forRoot(config), new FastifyAdapter({ loggerInstance: logger }), {
     logger: new PinoNestLogger(logger),
+    abortOnError: false, // a start-up refusal (StartupError) reaches runMain, which prints it
   });
   app.connectMicroservice({
-    strategy: new QueueTransportServer({ queueName: PushRequestQueue, redisUrl: core.REDIS_URL, concurrency: REQUEST_CONCURRENCY, connectionName: 'push-service-requests' }),
+    strategy: new QueueTransportServer({
+      queueName: PushRequestQueue,
+      connect: redisConnector(core),
+      prefix: bullPrefix(core, PushRequestQueue),
+      keyPrefix: core.REDIS_KEY_PREFIX,
+      concurrency: REQUEST_CONCURRENCY,
+      connectionName: 'push-service-requests',
+    }),
   });
   app.enableShutdownHooks();
   await app.startAllMicroservices();

@@ -43,7 +43,7 @@ describe('loadEnv', () => {
       [
         'Invalid configuration:',
         '  - DATABASE_URL is required',
-        '  - REDIS_URL must be a redis:// or rediss:// URL',
+        '  - REDIS_URL must be a redis:// or rediss:// URL (or set REDIS_CLUSTER_NODES for a Redis Cluster)',
         '  - ENCRYPTION_KEYS is required',
         '  - AUTH_CODE_TTL_SECONDS must be at most 600',
         '  - SDK_SESSION_TTL_SECONDS must be an integer (seconds, 60..2592000)',
@@ -84,7 +84,7 @@ describe('loadEnv', () => {
 
   it.each<[string, string, string]>([
     ['DATABASE_URL', 'mysql://x', 'DATABASE_URL must be a postgres:// or postgresql:// URL'],
-    ['REDIS_URL', 'localhost:6379', 'REDIS_URL must be a redis:// or rediss:// URL'],
+    ['REDIS_URL', 'localhost:6379', 'REDIS_URL must be a redis:// or rediss:// URL (or set REDIS_CLUSTER_NODES for a Redis Cluster)'],
     ['ENCRYPTION_KEYS', 'k1:short', 'ENCRYPTION_KEYS must be comma-separated keyId:base64 pairs'],
     ['PORT', 'eighty', 'PORT must be an integer (0..65535)'],
     ['PORT', '70000', 'PORT must be at most 65535'],
@@ -98,8 +98,20 @@ describe('loadEnv', () => {
     ['ENCRYPTION_ACTIVE_KEY_ID', 'k9', 'ENCRYPTION_ACTIVE_KEY_ID "k9" is not among ENCRYPTION_KEYS'],
     ['WHATSAPP_APP_SECRET', 'short', 'WHATSAPP_APP_SECRET must be at least 8 characters'],
     ['WHATSAPP_APP_SECRET', 'a-long-app-secret', 'WHATSAPP_WEBHOOK_VERIFY_TOKEN and WHATSAPP_APP_SECRET must be set together'],
+    ['REDIS_CLUSTER_NODES', 'a:1;b:2', 'REDIS_CLUSTER_NODES must be comma-separated host:port seed nodes'],
+    ['REDIS_CLUSTER_NODES', '10.0.0.1:7000', 'Set either REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both'],
+    ['REDIS_KEY_PREFIX', 'a b', 'REDIS_KEY_PREFIX may hold only letters, digits and : _ . -'],
+    ['REDIS_ALLOW_EVICTION', 'yes', 'REDIS_ALLOW_EVICTION must be true or false'],
   ])('refuses a malformed %s', (name, value, message) => {
     expect(configError(() => loadEnv(ALL, { ...base, [name]: value } as EnvSource))).toContain(message);
+  });
+
+  it('takes a Redis Cluster instead of REDIS_URL', () => {
+    const { REDIS_URL: _single, ...rest } = base;
+    const core = loadEnv([CoreEnv], { ...rest, REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis://u:p@10.0.0.2:7001', REDIS_KEY_PREFIX: 'prod:' }).get(CoreEnv);
+    expect(core.REDIS_CLUSTER_NODES).toBe('10.0.0.1:7000, redis://u:p@10.0.0.2:7001');
+    expect(core.REDIS_KEY_PREFIX).toBe('prod:');
+    expect(configError(() => loadEnv([CoreEnv], rest))).toContain('REDIS_URL is required');
   });
 
   it('runs a class cross-field rule beside the problems of other classes', () => {

@@ -1,8 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
-import { Redis } from 'ioredis';
 import { PrismaService } from '@platform/database';
-import { REQUEST_REDIS } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient } from '@platform/queue';
 
 /** GET /health: 200 when this process reaches Postgres and Redis, 503 naming what is down otherwise. */
 @Controller('health')
@@ -11,7 +10,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
     private readonly db: PrismaService,
-    @Inject(REQUEST_REDIS) private readonly redis: Redis,
+    @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
   ) {}
 
   @Get()

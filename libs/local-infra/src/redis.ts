@@ -25,7 +25,7 @@ export function ensureRedisServerInstalled(): string {
 }
 
 /** Starts redis-server on 127.0.0.1 with AOF (appendfsync always) so an acknowledged job survives a crash. */
-export async function startLocalRedis(opts: { dataDir: string; port?: number }): Promise<LocalRedis> {
+export async function startLocalRedis(opts: { dataDir: string; port?: number; /** More redis-server arguments. */ args?: string[] }): Promise<LocalRedis> {
   const bin = ensureRedisServerInstalled();
   const port = opts.port ?? (await freePort());
   mkdirSync(opts.dataDir, { recursive: true });
@@ -35,7 +35,7 @@ export async function startLocalRedis(opts: { dataDir: string; port?: number }):
     proc = spawn(
       bin,
       ['--port', String(port), '--bind', '127.0.0.1', '--dir', opts.dataDir, '--appendonly', 'yes',
-        '--appendfsync', 'always', '--save', '', '--databases', '1024', '--protected-mode', 'no', '--daemonize', 'no', '--loglevel', 'warning'],
+        '--appendfsync', 'always', '--save', '', '--databases', '1024', '--protected-mode', 'no', '--daemonize', 'no', '--loglevel', 'warning', ...(opts.args ?? [])],
       { stdio: 'ignore' },
     );
     await waitForPort(port, true);
@@ -51,7 +51,7 @@ export async function startLocalRedis(opts: { dataDir: string; port?: number }):
   return { url: `redis://127.0.0.1:${port}`, port, start, stop };
 }
 
-async function waitForPort(port: number, open: boolean, timeoutMs = 10_000): Promise<void> {
+export async function waitForPort(port: number, open: boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const isOpen = await new Promise<boolean>((resolve) => {

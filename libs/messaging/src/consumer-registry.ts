@@ -1,14 +1,15 @@
-import { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 /**
  * Redis sorted set of the consumers that are listening on a request queue, each scored with the
  * moment (Redis' own clock, so hosts' clocks need not agree) after which it counts as gone. A consumer
  * refreshes its entry every second and removes it when it stops; a process that dies stops counting
- * once its entry expires. Keys live in the Redis database of the connection, so deployments that share
- * a Redis server on different databases never count each other's consumers.
+ * once its entry expires. Keys live in the Redis database of the connection, under the deployment's key
+ * prefix, so deployments that share a Redis server (on other databases, or with other prefixes) never
+ * count each other's consumers.
  */
-export function consumersKey(queueName: string): string {
-  return `messaging:${queueName}:consumers`;
+export function consumersKey(queueName: string, keyPrefix = ''): string {
+  return `${keyPrefix}messaging:${queueName}:consumers`;
 }
 
 /** Millisecond clock of the Redis server, inside a script. */
@@ -24,16 +25,16 @@ const COUNT = `${NOW}
 return redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')`;
 
 /** Marks `consumerId` as listening on `queueName` for the next `ttlMs`. */
-export async function registerConsumer(redis: Redis, queueName: string, consumerId: string, ttlMs: number): Promise<void> {
-  await redis.eval(HEARTBEAT, 1, consumersKey(queueName), consumerId, String(ttlMs));
+export async function registerConsumer(redis: Redis | Cluster, queueName: string, consumerId: string, ttlMs: number, keyPrefix = ''): Promise<void> {
+  await redis.eval(HEARTBEAT, 1, consumersKey(queueName, keyPrefix), consumerId, String(ttlMs));
 }
 
 /** Removes `consumerId` at once (a consumer that stops on purpose). */
-export async function unregisterConsumer(redis: Redis, queueName: string, consumerId: string): Promise<void> {
-  await redis.zrem(consumersKey(queueName), consumerId);
+export async function unregisterConsumer(redis: Redis | Cluster, queueName: string, consumerId: string, keyPrefix = ''): Promise<void> {
+  await redis.zrem(consumersKey(queueName, keyPrefix), consumerId);
 }
 
 /** How many consumers listen on `queueName` now. */
-export async function countConsumers(redis: Redis, queueName: string): Promise<number> {
-  return Number(await redis.eval(COUNT, 1, consumersKey(queueName)));
+export async function countConsumers(redis: Redis | Cluster, queueName: string, keyPrefix = ''): Promise<number> {
+  return Number(await redis.eval(COUNT, 1, consumersKey(queueName, keyPrefix)));
 }

@@ -1,6 +1,6 @@
 import { ClientProxy, ReadPacket, WritePacket } from '@nestjs/microservices';
 import { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { countConsumers } from './consumer-registry.js';
 import { decodeFailure } from './failure-reason.js';
@@ -13,9 +13,13 @@ import { TransportUnavailableError } from './transport-unavailable.error.js';
 export interface QueueTransportClientOptions {
   queueName: string;
   /** Connection for queueing and checks: it must fail fast while Redis is down (no offline queue). */
-  redis: Redis;
-  /** URL for the dedicated connection that reads the queue's events (answers arrive there). */
-  redisUrl: string;
+  redis: Redis | Cluster;
+  /** Opens the dedicated connection that reads the queue's events (answers arrive there; blocking reads). */
+  connect: (connectionName: string, purpose: 'blocking') => Redis | Cluster;
+  /** BullMQ's key prefix of the queue (default `bull`); on a cluster, a hash tag. */
+  prefix?: string;
+  /** Prepended to the transport's own keys (the consumer set). */
+  keyPrefix?: string;
   /** How long a caller waits for an answer, unless a request says otherwise. */
   timeoutMs: number;
   /** Bound on each Redis command of a call (queueing, the consumer check). */
@@ -39,13 +43,14 @@ type Settle = (packet: WritePacket) => void;
 export class QueueTransportClient extends ClientProxy {
   private readonly queue: Queue<RequestJobData, RequestJobResult>;
   private events?: QueueEvents;
+  private eventsConnection?: Redis | Cluster;
   private connecting?: Promise<void>;
   private readonly waiters = new Map<string, Set<Settle>>();
   private consumersSeenUntil = 0;
 
   constructor(private readonly options: QueueTransportClientOptions) {
     super();
-    this.queue = new Queue(options.queueName, { connection: options.redis });
+    this.queue = new Queue(options.queueName, { connection: options.redis, ...(options.prefix && { prefix: options.prefix }) });
     this.queue.on('error', () => undefined); // surfaced per call
   }
 
@@ -59,10 +64,11 @@ export class QueueTransportClient extends ClientProxy {
   }
 
   async close(): Promise<void> {
-    const events = this.events;
-    this.events = undefined;
+    const [events, connection] = [this.events, this.eventsConnection];
+    this.events = this.eventsConnection = undefined;
     this.connecting = undefined;
     await events?.close().catch(() => undefined);
+    await connection?.quit().catch(() => connection.disconnect()); // BullMQ leaves a passed-in connection open
     await this.queue.close().catch(() => undefined);
   }
 
@@ -115,8 +121,11 @@ export class QueueTransportClient extends ClientProxy {
   private async open(): Promise<void> {
     // Read from the stream's current end: events written before this point concern no caller here.
     const last = await this.bounded(this.options.redis.xrevrange(this.queue.keys.events, '+', '-', 'COUNT', 1), 'reading the request queue');
+    const connection = this.options.connect(`${this.options.queueName}-replies`, 'blocking');
+    connection.on('error', () => undefined);
     const events = new QueueEvents(this.options.queueName, {
-      connection: { url: this.options.redisUrl, maxRetriesPerRequest: null, connectionName: `${this.options.queueName}-replies` },
+      connection,
+      ...(this.options.prefix && { prefix: this.options.prefix }),
       lastEventId: last[0]?.[0] ?? '0-0',
     });
     events.on('error', () => undefined); // reconnects by itself; callers waiting meanwhile time out
@@ -126,9 +135,11 @@ export class QueueTransportClient extends ClientProxy {
       await this.bounded(events.waitUntilReady(), 'connecting to the request queue');
     } catch (err) {
       await events.close().catch(() => undefined);
+      connection.disconnect();
       throw err;
     }
     this.events = events;
+    this.eventsConnection = connection;
   }
 
   private settle(jobId: string, answer: WritePacket): void {
@@ -155,7 +166,7 @@ export class QueueTransportClient extends ClientProxy {
 
   private async ensureConsumer(): Promise<void> {
     if (this.consumersSeenUntil > Date.now()) return;
-    const consumers = await this.bounded(countConsumers(this.options.redis, this.options.queueName), 'counting the request queue consumers');
+    const consumers = await this.bounded(countConsumers(this.options.redis, this.options.queueName, this.options.keyPrefix), 'counting the request queue consumers');
     if (consumers === 0) throw new NoConsumerError(this.options.queueName);
     this.consumersSeenUntil = Date.now() + (this.options.consumerCheckMs ?? 1000);
   }

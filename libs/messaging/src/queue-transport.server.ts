@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server, WritePacket } from '@nestjs/microservices';
 import { Job, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { registerConsumer, unregisterConsumer } from './consumer-registry.js';
 import { HandlerFailureError } from './handler-failure.error.js';
@@ -11,7 +11,16 @@ import type { RequestJobData, RequestJobResult } from './request-job.js';
 
 export interface QueueTransportServerOptions {
   queueName: string;
-  redisUrl: string;
+  /**
+   * Opens a connection of the transport's own to the platform's Redis (one server or a cluster) under a
+   * CLIENT SETNAME: `blocking` for its worker (retries without end, as BullMQ requires), `commands` for
+   * its heartbeats (fails a command soon while Redis is down).
+   */
+  connect: (connectionName: string, purpose: 'blocking' | 'commands') => Redis | Cluster;
+  /** BullMQ's key prefix of the queue (default `bull`); on a cluster, a hash tag. */
+  prefix?: string;
+  /** Prepended to the transport's own keys (the consumer set). */
+  keyPrefix?: string;
   /** Requests one process handles at once (they mostly wait on Postgres). */
   concurrency?: number;
   /** How often the consumer says it is listening, and how long one beat counts. */
@@ -34,7 +43,8 @@ export class QueueTransportServer extends Server<Events> implements CustomTransp
   readonly consumerId = randomUUID();
   protected override readonly logger = new Logger('QueueTransport');
   private worker?: Worker<RequestJobData, RequestJobResult>;
-  private redis?: Redis;
+  private redis?: Redis | Cluster;
+  private workerConnection?: Redis | Cluster;
   private heartbeat?: NodeJS.Timeout;
 
   constructor(private readonly options: QueueTransportServerOptions) {
@@ -42,18 +52,20 @@ export class QueueTransportServer extends Server<Events> implements CustomTransp
   }
 
   async listen(callback: (err?: unknown) => void): Promise<void> {
-    const { queueName, redisUrl, concurrency = 32, heartbeatMs = 1000, consumerTtlMs = 3000, connectionName = `${queueName}-consumer` } = this.options;
+    const { queueName, connect, prefix, keyPrefix = '', concurrency = 32, heartbeatMs = 1000, consumerTtlMs = 3000, connectionName = `${queueName}-consumer` } = this.options;
     try {
-      this.redis = new Redis(redisUrl, { connectionName, maxRetriesPerRequest: 1, retryStrategy: (times) => Math.min(times * 200, 2000) });
+      this.redis = connect(connectionName, 'commands');
       this.redis.on('error', () => undefined); // a failed beat is retried on the next one
+      this.workerConnection = connect(connectionName, 'blocking');
       this.worker = new Worker<RequestJobData, RequestJobResult>(queueName, (job) => this.process(job), {
-        connection: { url: redisUrl, maxRetriesPerRequest: null, connectionName },
+        connection: this.workerConnection,
+        ...(prefix && { prefix }),
         concurrency,
       });
       this.worker.on('error', (err) => this.logger.error(`${queueName} consumer: ${err.message}`));
       await this.worker.waitUntilReady();
       // Said only once the worker takes jobs, so a caller that sees this consumer is served.
-      const beat = () => registerConsumer(this.redis!, queueName, this.consumerId, consumerTtlMs).catch(() => undefined);
+      const beat = () => registerConsumer(this.redis!, queueName, this.consumerId, consumerTtlMs, keyPrefix).catch(() => undefined);
       await beat();
       this.heartbeat = setInterval(() => void beat(), heartbeatMs);
       this.heartbeat.unref();
@@ -66,8 +78,9 @@ export class QueueTransportServer extends Server<Events> implements CustomTransp
   /** Stops saying it listens first, so callers stop queueing here; then lets the requests under way finish. */
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
-    if (this.redis) await unregisterConsumer(this.redis, this.options.queueName, this.consumerId).catch(() => undefined);
+    if (this.redis) await unregisterConsumer(this.redis, this.options.queueName, this.consumerId, this.options.keyPrefix).catch(() => undefined);
     await this.worker?.close();
+    await this.workerConnection?.quit().catch(() => this.workerConnection?.disconnect()); // BullMQ leaves a passed-in connection open
     await this.redis?.quit().catch(() => this.redis?.disconnect());
   }
 

@@ -32,15 +32,17 @@ describe('QueueTransportClient and QueueTransportServer', () => {
     redis.disconnect();
   });
 
+  const connect = (connectionName: string) => new Redis(url, { connectionName, maxRetriesPerRequest: null });
+
   const client = (timeoutMs = 2000) => {
-    const c = new QueueTransportClient({ queueName: QUEUE, redis, redisUrl: url, timeoutMs, commandTimeoutMs: 1000, consumerCheckMs: 0 });
+    const c = new QueueTransportClient({ queueName: QUEUE, redis, connect, timeoutMs, commandTimeoutMs: 1000, consumerCheckMs: 0 });
     clients.push(c);
     return c;
   };
 
   /** A listening server whose `echo` handler records each call under the server's name. */
   const server = async (name: string, calls: Array<{ server: string; data: unknown }>, delayMs = 0) => {
-    const s = new QueueTransportServer({ queueName: QUEUE, redisUrl: url, concurrency: 4 });
+    const s = new QueueTransportServer({ queueName: QUEUE, connect, concurrency: 4 });
     s.addHandler('echo', async (data: unknown) => {
       calls.push({ server: name, data });
       if (delayMs) await sleep(delayMs);

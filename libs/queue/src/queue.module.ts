@@ -1,10 +1,10 @@
-import { DynamicModule, Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { CoreEnv } from '@platform/config';
-import { createRequestRedis } from './redis-connections.js';
+import { RedisClient, bullPrefix, createRequestRedis } from './redis-connections.js';
+import { checkRedisAtStartup } from './redis-startup-check.js';
 
-/** Token of the shared request-path Redis connection (fail-fast, see createRequestRedis). */
+/** Token of the shared request-path Redis connection (fail-fast, see createRequestRedis); a Redis or a Cluster. */
 export const REQUEST_REDIS = Symbol('REQUEST_REDIS');
 
 export function queueToken(name: string): string {
@@ -15,7 +15,7 @@ export function queueToken(name: string): string {
 export const InjectQueue = (name: string) => Inject(queueToken(name));
 
 class RedisCloser implements OnApplicationShutdown {
-  constructor(private readonly items: Array<{ close(): Promise<unknown> } | Redis>) {}
+  constructor(private readonly items: Array<{ close(): Promise<unknown> } | RedisClient>) {}
   async onApplicationShutdown() {
     for (const item of this.items) {
       if ('quit' in item) await item.quit().catch(() => item.disconnect());
@@ -24,27 +24,38 @@ class RedisCloser implements OnApplicationShutdown {
   }
 }
 
-/** Producer side of BullMQ for request-serving apps: queues share one fail-fast connection. */
+/**
+ * Producer side of BullMQ for request-serving apps: queues share one fail-fast connection. Unless
+ * `startupCheck` is false (one-shot commands), the app's start waits until that connection is ready (a
+ * few seconds at most) and checks the Redis it reaches (checkRedisAtStartup): one that may evict keys
+ * stops the app.
+ */
 @Global()
 @Module({})
 export class QueueModule {
-  static forProducers(queueNames: string[]): DynamicModule {
-    const created: Array<Queue | Redis> = [];
+  static forProducers(queueNames: string[], options: { startupCheck?: boolean } = {}): DynamicModule {
+    const created: Array<Queue | RedisClient> = [];
     const redisProvider = {
       provide: REQUEST_REDIS,
       inject: [CoreEnv],
-      useFactory: (env: CoreEnv) => {
-        const redis = createRequestRedis(env.REDIS_URL, 'platform-request');
+      useFactory: async (env: CoreEnv) => {
+        const redis = createRequestRedis(env, 'platform-request');
         redis.on('error', () => undefined); // surfaced per command; avoid unhandled 'error' events
         created.push(redis);
+        if (options.startupCheck !== false) {
+          await checkRedisAtStartup(redis, env.REDIS_ALLOW_EVICTION, new Logger('Redis')).catch((err: unknown) => {
+            redis.disconnect();
+            throw err;
+          });
+        }
         return redis;
       },
     };
     const queueProviders = queueNames.map((name) => ({
       provide: queueToken(name),
-      inject: [REQUEST_REDIS],
-      useFactory: (redis: Redis) => {
-        const queue = new Queue(name, { connection: redis });
+      inject: [REQUEST_REDIS, CoreEnv],
+      useFactory: (redis: RedisClient, env: CoreEnv) => {
+        const queue = new Queue(name, { connection: redis, prefix: bullPrefix(env, name) });
         queue.on('error', () => undefined);
         created.unshift(queue);
         return queue;

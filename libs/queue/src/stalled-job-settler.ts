@@ -1,7 +1,7 @@
 import { Job, Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { QueueName } from '@platform/contracts';
 import { QueueJob, isQueueJob } from './queue-jobs.js';
+import type { RedisClient } from './redis-connections.js';
 import { STALLED_LIMIT_REASON, isStalledLimitFailure } from './stalled-limit.js';
 import { StalledTooOftenError } from './stalled-too-often.error.js';
 
@@ -28,6 +28,8 @@ export class StalledJobSettler<Q extends QueueName> {
     private readonly queueName: Q,
     private readonly settle: SettleStalledJob<Q>,
     private readonly logger: { warn(line: string): void; error(line: string): void },
+    /** BullMQ's key prefix of the queue (bullPrefix). */
+    private readonly prefix = 'bull',
   ) {}
 
   /** Settles each job `worker` fails for stalling too often. */
@@ -43,7 +45,7 @@ export class StalledJobSettler<Q extends QueueName> {
    * found. Cheap: one range read and one pipelined read of the failure reasons; only matching jobs
    * are loaded. Never throws (a failure is logged; the next start-up sweeps again). close() waits for it.
    */
-  sweep(connection: Redis, limit = STALLED_SWEEP_LIMIT): Promise<number> {
+  sweep(connection: RedisClient, limit = STALLED_SWEEP_LIMIT): Promise<number> {
     const sweep = this.sweepOnce(connection, limit);
     this.track(sweep.then(() => undefined));
     return sweep;
@@ -59,8 +61,8 @@ export class StalledJobSettler<Q extends QueueName> {
     void run.finally(() => this.running.delete(run));
   }
 
-  private async sweepOnce(connection: Redis, limit: number): Promise<number> {
-    const queue = new Queue(this.queueName, { connection });
+  private async sweepOnce(connection: RedisClient, limit: number): Promise<number> {
+    const queue = new Queue(this.queueName, { connection, prefix: this.prefix });
     try {
       const ids = await queue.getRanges(['failed'], 0, limit - 1);
       if (ids.length === 0) return 0;

@@ -38,7 +38,7 @@ class TestWorker extends WorkerBase<'push-fanout'> {
     private readonly impl: (job: FanoutJob) => Promise<unknown>,
     options: Partial<WorkerBaseOptions<'push-fanout'>> = {},
   ) {
-    super({ queue: 'push-fanout', redisUrl: 'redis://unused', connectionName: 'test', logName: 'TestWorker', concurrency: 3, ...options });
+    super({ queue: 'push-fanout', redis: { REDIS_URL: 'redis://unused' }, connectionName: 'test', logName: 'TestWorker', concurrency: 3, ...options });
   }
 
   protected process(job: FanoutJob): Promise<unknown> {
@@ -93,7 +93,7 @@ describe('WorkerBase', () => {
   it('leaves lock settings to BullMQ when none are given', () => {
     const w = new TestWorker(async () => 'done');
     w.onApplicationBootstrap();
-    expect(Object.keys(w.fake!.settings).sort()).toEqual(['concurrency', 'connection']);
+    expect(Object.keys(w.fake!.settings).sort()).toEqual(['concurrency', 'connection', 'prefix']);
   });
 
   it('fails a job whose name its queue does not have without running it', async () => {

@@ -1,17 +1,17 @@
 import { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { DelayedError, Job, RateLimitError, UnrecoverableError, WaitingChildrenError, WaitingError, Worker, WorkerOptions } from 'bullmq';
-import { Redis } from 'ioredis';
 import type { QueueName } from '@platform/contracts';
 import { isFinalAttempt } from './final-attempt.js';
 import { QueueJob, isQueueJob } from './queue-jobs.js';
-import { createWorkerRedis } from './redis-connections.js';
+import { RedisClient, RedisTarget, bullPrefix, createWorkerRedis } from './redis-connections.js';
 import { SettleStalledJob, StalledJobSettler } from './stalled-job-settler.js';
 import { isStalledLimitFailure } from './stalled-limit.js';
 
 /** What an app's worker says about itself; the rest of running a BullMQ worker is WorkerBase's. */
 export interface WorkerBaseOptions<Q extends QueueName> {
   queue: Q;
-  redisUrl: string;
+  /** The platform's Redis (CoreEnv): one server or a cluster, and the key prefix. */
+  redis: RedisTarget;
   /** Redis CLIENT SETNAME of the worker's connection. */
   connectionName: string;
   /** Logger context, e.g. the subclass's name. */
@@ -45,12 +45,12 @@ const NOT_FAILURES = [DelayedError, WaitingChildrenError, WaitingError, RateLimi
 export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBootstrap, OnApplicationShutdown {
   protected readonly logger: Logger;
   private worker?: Pick<Worker, 'on' | 'close'>;
-  private connection?: Redis;
+  private connection?: RedisClient;
   private readonly stalled?: StalledJobSettler<Q>;
 
   protected constructor(private readonly options: WorkerBaseOptions<Q>) {
     this.logger = new Logger(options.logName);
-    if (options.settleStalled) this.stalled = new StalledJobSettler(options.queue, options.settleStalled, this.logger);
+    if (options.settleStalled) this.stalled = new StalledJobSettler(options.queue, options.settleStalled, this.logger, bullPrefix(options.redis, options.queue));
   }
 
   /** One run of a job; throwing makes BullMQ retry it while attempts remain. */
@@ -61,6 +61,7 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
     const connection = (this.connection = this.createConnection());
     const worker = (this.worker = this.createWorker((job, token) => this.run(job, token), {
       connection,
+      prefix: bullPrefix(this.options.redis, queue),
       concurrency,
       ...(lock && {
         lockDuration: lock.durationMs,
@@ -87,12 +88,12 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
   }
 
   /** The worker's own Redis connection (blocking commands; retried forever). */
-  protected createConnection(): Redis {
-    return createWorkerRedis(this.options.redisUrl, this.options.connectionName);
+  protected createConnection(): RedisClient {
+    return createWorkerRedis(this.options.redis, this.options.connectionName);
   }
 
   /** The start-up sweep for jobs failed by stalling that a stopped process left unsettled; shutdown waits for it. */
-  protected sweepStalled(settler: StalledJobSettler<Q>, connection: Redis): Promise<number> {
+  protected sweepStalled(settler: StalledJobSettler<Q>, connection: RedisClient): Promise<number> {
     return settler.sweep(connection);
   }
 

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { type RedisClient, type RedisTarget, bullPrefix, connectRedis } from '@platform/queue';
 
 export const TEMPLATE_DB = 'platform_template';
 
@@ -38,11 +40,53 @@ export async function createTestRedisUrl(baseUrl = required('TEST_REDIS_URL')): 
   }
 }
 
-/** Environment for apps under test: fresh database and Redis db, test keys, quiet logs. */
+/** True when the tests run against a Redis Cluster (`TEST_REDIS=cluster`: tools/run-tests.ts started one). */
+export function testRedisIsCluster(): boolean {
+  return Boolean(process.env.TEST_REDIS_CLUSTER_NODES);
+}
+
+/**
+ * The Redis settings of one test file: a logical database of its own on one Redis, or, on a cluster
+ * (which has only database 0), a key prefix of its own, so queues of parallel test files never meet.
+ */
+export async function createTestRedisEnv(): Promise<Record<string, string>> {
+  const seeds = process.env.TEST_REDIS_CLUSTER_NODES;
+  if (!seeds) return { REDIS_URL: await createTestRedisUrl() };
+  const redis = connectRedis({ REDIS_CLUSTER_NODES: seeds }, {});
+  try {
+    const n = await redis.incr('platform-test:next-prefix');
+    return { REDIS_CLUSTER_NODES: seeds, REDIS_KEY_PREFIX: `t${n}:` };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** A connection to the Redis (or cluster) of a test env, for a test that looks into Redis itself. */
+export function testRedis(env: RedisTarget, options: { maxRetriesPerRequest?: number | null } = {}): RedisClient {
+  return connectRedis(env, options);
+}
+
+/** A BullMQ Queue of a test env's Redis under the apps' prefix for it; closing it closes its connection. */
+export function testQueue<T = unknown>(name: string, env: RedisTarget): Queue<T> {
+  const connection = connectRedis(env, { maxRetriesPerRequest: null });
+  const queue = new Queue<T>(name, { connection, prefix: bullPrefix(env, name) });
+  const close = queue.close.bind(queue);
+  queue.close = async () => {
+    await close();
+    connection.disconnect();
+  };
+  return queue;
+}
+
+/**
+ * Environment for apps under test: fresh database and Redis db (or key prefix on a cluster), test keys,
+ * quiet logs. A test that names its own Redis (`REDIS_URL` in `overrides`, one it stops or configures)
+ * gets that one alone, on a cluster run too.
+ */
 export async function createTestEnv(overrides: Record<string, string> = {}): Promise<Record<string, string>> {
   return {
     DATABASE_URL: await createTestDatabase(),
-    REDIS_URL: await createTestRedisUrl(),
+    ...(overrides.REDIS_URL ? {} : await createTestRedisEnv()),
     ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     HOST: '127.0.0.1',

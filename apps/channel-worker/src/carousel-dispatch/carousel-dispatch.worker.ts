@@ -20,7 +20,7 @@ export class CarouselDispatchWorker extends WorkerBase<typeof QueueNames.carouse
   ) {
     super({
       queue: QueueNames.carouselDispatch,
-      redisUrl: core.REDIS_URL,
+      redis: core,
       connectionName: 'channel-worker',
       logName: 'CarouselDispatchWorker',
       concurrency: env.WORKER_CONCURRENCY,

@@ -15,7 +15,7 @@ export class ConversationReplyWorker extends WorkerBase<typeof ConversationQueue
   ) {
     super({
       queue: ConversationQueueNames.conversationReply,
-      redisUrl: core.REDIS_URL,
+      redis: core,
       connectionName: 'channel-worker-replies',
       logName: 'ConversationReplyWorker',
       concurrency: env.WORKER_CONCURRENCY,

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { CoreEnv, WhatsAppEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
-import { createRequestRedis, withTimeout } from '@platform/queue';
+import { type RedisClient, type RedisTarget, createRequestRedis, redisKey, withTimeout } from '@platform/queue';
 import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
 
 /**
@@ -59,7 +58,7 @@ interface PaceAsk {
   id: string;
 }
 
-type PacingRedis = Redis & {
+type PacingRedis = RedisClient & {
   whatsappPace(state: string, held: string, sending: string, ...args: Array<string | number>): Promise<number[]>;
   whatsappSlowDown(state: string, factor: number, forMs: number): Promise<string>;
 };
@@ -75,11 +74,13 @@ export class SenderPacer implements OnApplicationShutdown {
   private readonly load = new Map<string, { sec: number; busiest: number; before: number }>();
   /** Numbers this worker slowed down, until when (Date.now). */
   private readonly slowed = new Map<string, number>();
+  private readonly target: RedisTarget;
 
   constructor(env: CoreEnv, whatsapp: WhatsAppEnv) {
+    this.target = env;
     // Its own connection, queueing commands while it connects (each call is bounded by withTimeout),
     // so the first jobs after start-up do not fail before it is ready.
-    const redis = createRequestRedis(env.REDIS_URL, 'channel-worker-pacing', { enableOfflineQueue: true });
+    const redis = createRequestRedis(env, 'channel-worker-pacing', { enableOfflineQueue: true });
     redis.on('error', () => undefined); // surfaced per call
     redis.defineCommand('whatsappPace', { numberOfKeys: 3, lua: PACE_SCRIPT });
     redis.defineCommand('whatsappSlowDown', { numberOfKeys: 1, lua: SLOW_DOWN_SCRIPT });
@@ -133,7 +134,7 @@ export class SenderPacer implements OnApplicationShutdown {
    */
   async slowDown(phoneNumberId: string): Promise<number> {
     this.slowed.set(phoneNumberId, Date.now() + SLOW_DOWN_MS);
-    return Number(await withTimeout(this.redis.whatsappSlowDown(stateKey(phoneNumberId), SLOW_DOWN_FACTOR, SLOW_DOWN_MS), REDIS_TIMEOUT_MS, 'sender slow-down'));
+    return Number(await withTimeout(this.redis.whatsappSlowDown(this.stateKey(phoneNumberId), SLOW_DOWN_FACTOR, SLOW_DOWN_MS), REDIS_TIMEOUT_MS, 'sender slow-down'));
   }
 
   private noteLoad(phoneNumberId: string, share: number): void {
@@ -171,7 +172,7 @@ export class SenderPacer implements OnApplicationShutdown {
       const landed = of('landed');
       const takes = of('take');
       const asking = [...takes, ...of('reserve')];
-      const state = stateKey(phoneNumberId);
+      const state = this.stateKey(phoneNumberId);
       const ids = [...landed, ...asking].map((i) => batch[i].id);
       const reply = await this.redis.whatsappPace(state, `${state}:held`, `${state}:sending`, batch[indexes[0]].rate, EDGE_MARGIN_MS, this.inFlightMs, landed.length, takes.length, ...ids);
       asking.forEach((i, k) => (answers[i] = Number(reply[k])));
@@ -180,8 +181,9 @@ export class SenderPacer implements OnApplicationShutdown {
     await withTimeout(Promise.all(calls), REDIS_TIMEOUT_MS, 'sender pacing');
     return answers;
   }
-}
 
-function stateKey(phoneNumberId: string): string {
-  return `whatsapp-pace:{${phoneNumberId}}`;
+  /** The number's keys share its `{phone}` hash tag, so each script's keys are in one cluster slot. */
+  private stateKey(phoneNumberId: string): string {
+    return redisKey(this.target, `whatsapp-pace:{${phoneNumberId}}`);
+  }
 }

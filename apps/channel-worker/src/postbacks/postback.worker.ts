@@ -18,7 +18,7 @@ export class PostbackWorker extends WorkerBase<typeof PostbackQueueNames.postbac
   ) {
     super({
       queue: PostbackQueueNames.postback,
-      redisUrl: core.REDIS_URL,
+      redis: core,
       connectionName: 'channel-worker-postbacks',
       logName: 'PostbackWorker',
       concurrency: env.POSTBACK_CONCURRENCY,

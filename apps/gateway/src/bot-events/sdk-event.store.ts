@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { CoreEnv, SdkEnv } from '@platform/config';
 import { WireBotEvent } from '@platform/contracts';
-import { REQUEST_REDIS, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
 
 // Redis holds each user's unacked events as a stream (ids are the event ids, in order) and the user's live
 // stream connections as a sorted set scored by expiry. Times come from Redis (TIME), so replicas' clocks do not matter.
@@ -40,18 +39,18 @@ export interface StoredEvent {
   event: WireBotEvent;
 }
 
-interface ScriptedRedis extends Redis {
+type ScriptedRedis = RedisClient & {
   sdkEventAppend(events: string, presence: string, event: string, maxLen: number, retentionMs: number, channel: string): Promise<[string, number]>;
   sdkEventRead(events: string, cursor: string, retentionMs: number, count: number): Promise<Array<[string, string[]]>>;
   sdkPresence(presence: string, connectionId: string, ttlMs: number): Promise<number>;
-}
+};
 
 /** Bot → app events of each bot user, kept in Redis until acked (bounded by age and count), and user presence. */
 @Injectable()
 export class SdkEventStore {
   private readonly redis: ScriptedRedis;
 
-  constructor(@Inject(REQUEST_REDIS) redis: Redis, private readonly env: SdkEnv, private readonly core: CoreEnv) {
+  constructor(@Inject(REQUEST_REDIS) redis: RedisClient, private readonly env: SdkEnv, private readonly core: CoreEnv) {
     if (!('sdkEventAppend' in redis)) {
       redis.defineCommand('sdkEventAppend', { numberOfKeys: 2, lua: APPEND });
       redis.defineCommand('sdkEventRead', { numberOfKeys: 1, lua: READ });
@@ -61,18 +60,18 @@ export class SdkEventStore {
   }
 
   /** Pub/sub channel that tells every replica a user has new events. */
-  static channel(botId: string, userId: string): string {
-    return `sdk:notify:${botId}:${userId}`;
+  channel(botId: string, userId: string): string {
+    return redisKey(this.core, `sdk:notify:${botId}:${userId}`);
   }
 
-  private static keys(botId: string, userId: string) {
-    const slot = `{${botId}:${userId}}`; // one cluster slot per user
-    return { events: `sdk:${slot}:events`, presence: `sdk:${slot}:presence` };
+  private keys(botId: string, userId: string) {
+    const slot = `{${botId}:${userId}}`; // one cluster slot per user: the scripts touch both keys
+    return { events: redisKey(this.core, `sdk:${slot}:events`), presence: redisKey(this.core, `sdk:${slot}:presence`) };
   }
 
   /** Stores the event and notifies the replicas; `live` counts the user's connected streams. */
   async append(botId: string, userId: string, event: WireBotEvent): Promise<{ id: string; live: number }> {
-    const { events, presence } = SdkEventStore.keys(botId, userId);
+    const { events, presence } = this.keys(botId, userId);
     const [id, live] = await this.timed(
       this.redis.sdkEventAppend(
         events,
@@ -80,7 +79,7 @@ export class SdkEventStore {
         JSON.stringify(event),
         this.env.SDK_EVENT_MAX_PER_USER,
         this.env.SDK_EVENT_RETENTION_SECONDS * 1000,
-        SdkEventStore.channel(botId, userId),
+        this.channel(botId, userId),
       ),
       'storing the event',
     );
@@ -89,7 +88,7 @@ export class SdkEventStore {
 
   /** Up to `count` unacked events after `cursor` (a stream id; '0-0' for all), oldest first. */
   async readAfter(botId: string, userId: string, cursor: string, count: number): Promise<StoredEvent[]> {
-    const { events } = SdkEventStore.keys(botId, userId);
+    const { events } = this.keys(botId, userId);
     const rows = await this.timed(
       this.redis.sdkEventRead(events, cursor, this.env.SDK_EVENT_RETENTION_SECONDS * 1000, count),
       'reading events',
@@ -100,16 +99,16 @@ export class SdkEventStore {
   /** Drops an acked event; ids that are not stream ids are ignored. */
   async ack(botId: string, userId: string, id: string): Promise<void> {
     if (!STREAM_ID.test(id)) return;
-    await this.timed(this.redis.xdel(SdkEventStore.keys(botId, userId).events, id), 'acking an event');
+    await this.timed(this.redis.xdel(this.keys(botId, userId).events, id), 'acking an event');
   }
 
   /** Marks a connection live for `ttlMs` (refreshed by its heartbeat). */
   async markLive(botId: string, userId: string, connectionId: string, ttlMs: number): Promise<void> {
-    await this.timed(this.redis.sdkPresence(SdkEventStore.keys(botId, userId).presence, connectionId, ttlMs), 'marking presence');
+    await this.timed(this.redis.sdkPresence(this.keys(botId, userId).presence, connectionId, ttlMs), 'marking presence');
   }
 
   async markGone(botId: string, userId: string, connectionId: string): Promise<void> {
-    await this.timed(this.redis.zrem(SdkEventStore.keys(botId, userId).presence, connectionId), 'clearing presence');
+    await this.timed(this.redis.zrem(this.keys(botId, userId).presence, connectionId), 'clearing presence');
   }
 
   private timed<T>(promise: Promise<T>, what: string): Promise<T> {

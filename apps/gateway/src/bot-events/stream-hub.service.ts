@@ -1,8 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { CoreEnv, SdkEnv } from '@platform/config';
 import { STREAM_CLOSE } from '@platform/contracts';
-import { withTimeout } from '@platform/queue';
+import { type RedisClient, connectRedis, withTimeout } from '@platform/queue';
 import { SdkSessionService } from '../sdk-sessions/sdk-session.service.js';
 import { SdkEventStore } from './sdk-event.store.js';
 import { StreamConnection, StreamDeps } from './stream-connection.js';
@@ -21,7 +20,7 @@ export class StreamHub implements BeforeApplicationShutdown {
   private readonly logger = new Logger('SdkEventStream');
   private readonly channels = new Map<string, Channel>();
   private readonly touchedAt = new WeakMap<StreamConnection, number>();
-  private readonly subscriber: Redis;
+  private readonly subscriber: RedisClient;
   private stopped = false;
   readonly deps: StreamDeps;
 
@@ -31,13 +30,13 @@ export class StreamHub implements BeforeApplicationShutdown {
     private readonly store: SdkEventStore,
     private readonly sessions: SdkSessionService,
   ) {
-    this.subscriber = new Redis(this.core.REDIS_URL, {
+    this.subscriber = connectRedis(this.core, {
       connectionName: 'gateway-sdk-events',
       lazyConnect: true,
       maxRetriesPerRequest: null,
       retryStrategy: (times) => Math.min(times * 200, 2000),
     });
-    this.subscriber.on('error', (err) => this.logger.debug(`subscriber: ${err.message}`));
+    this.subscriber.on('error', (err: Error) => this.logger.debug(`subscriber: ${err.message}`));
     this.subscriber.on('message', (channel: string) => this.channels.get(channel)?.connections.forEach((c) => c.pull()));
     // After a reconnect (ioredis resubscribes by itself) announcements may have been missed.
     this.subscriber.on('ready', () => this.channels.forEach((ch) => ch.connections.forEach((c) => c.pull())));
@@ -65,7 +64,7 @@ export class StreamHub implements BeforeApplicationShutdown {
   }
 
   private async register(connection: StreamConnection): Promise<void> {
-    const name = SdkEventStore.channel(connection.botId, connection.userId);
+    const name = this.store.channel(connection.botId, connection.userId);
     let channel = this.channels.get(name);
     if (!channel) {
       channel = { connections: new Set(), subscribed: this.subscriber.subscribe(name) };
@@ -84,7 +83,7 @@ export class StreamHub implements BeforeApplicationShutdown {
   }
 
   private async unregister(connection: StreamConnection): Promise<void> {
-    const name = SdkEventStore.channel(connection.botId, connection.userId);
+    const name = this.store.channel(connection.botId, connection.userId);
     const channel = this.channels.get(name);
     if (channel?.connections.delete(connection) && channel.connections.size === 0) {
       this.channels.delete(name);

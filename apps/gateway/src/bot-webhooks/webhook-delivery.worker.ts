@@ -26,7 +26,7 @@ export class WebhookDeliveryWorker extends WorkerBase<typeof SdkQueueNames.botWe
   ) {
     super({
       queue: SdkQueueNames.botWebhook,
-      redisUrl: core.REDIS_URL,
+      redis: core,
       connectionName: 'gateway-webhooks',
       logName: 'WebhookDeliveryWorker',
       concurrency: env.WEBHOOK_CONCURRENCY,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import { CorkedTurn } from './corked-turn.js';
 
 const turnOver = () => new Promise((r) => setImmediate(r));
@@ -16,5 +16,17 @@ describe('CorkedTurn', () => {
     turn.schedule(() => events.push('next turn'));
     await turnOver();
     expect(events.slice(4)).toEqual(['cork', 'next turn', 'uncork']);
+  });
+
+  it("on a Cluster client corks each master's connection for the turn", async () => {
+    const events: string[] = [];
+    const node = (name: string) => ({ stream: { cork: () => events.push(`cork ${name}`), uncork: () => events.push(`uncork ${name}`) } });
+    const cluster = Object.assign(Object.create(Cluster.prototype) as Cluster, {
+      nodes: (role: string) => (role === 'master' ? [node('a'), node('b'), { stream: undefined }] : []),
+    });
+    const turn = new CorkedTurn(cluster);
+    turn.schedule(() => events.push('job add'));
+    await turnOver();
+    expect(events).toEqual(['cork a', 'cork b', 'job add', 'uncork a', 'uncork b']);
   });
 });

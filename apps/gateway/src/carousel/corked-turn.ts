@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Redis } from 'ioredis';
-import { REQUEST_REDIS } from '@platform/queue';
+import { Cluster } from 'ioredis';
+import { REQUEST_REDIS, type RedisClient } from '@platform/queue';
 
 /**
  * One socket write per event-loop turn for the trigger's Redis commands: the batchers of the trigger
@@ -9,12 +9,18 @@ import { REQUEST_REDIS } from '@platform/queue';
  * uncorked by a tick queued from a microtask, which runs once the whole microtask queue has drained,
  * i.e. after every command the flushes started (BullMQ writes its `add` a few awaits later) is written;
  * a setImmediate would hold them back behind the next poll phase.
+ *
+ * A Cluster client has no one socket: a command goes, synchronously once the slot map is known, to the
+ * connection of its slot's master. So each master's connection is corked for the turn instead, and a
+ * turn's commands leave in one write per master they touch. A command that is redirected (MOVED/ASK)
+ * or queued while the cluster reconnects is written later, outside the cork, which costs only its
+ * own write; a node connected during the turn is simply not corked.
  */
 @Injectable()
 export class CorkedTurn {
   private flushes: Array<() => void> = [];
 
-  constructor(@Inject(REQUEST_REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REQUEST_REDIS) private readonly redis: RedisClient) {}
 
   /** Runs `flush` in this turn's check phase, with the others scheduled in the turn. */
   readonly schedule = (flush: () => void): void => {
@@ -24,9 +30,14 @@ export class CorkedTurn {
   private readonly run = (): void => {
     const flushes = this.flushes;
     this.flushes = [];
-    const socket = this.redis.stream;
-    socket?.cork();
-    void Promise.resolve().then(() => process.nextTick(() => socket?.uncork()));
+    const sockets = this.sockets();
+    for (const socket of sockets) socket.cork();
+    void Promise.resolve().then(() => process.nextTick(() => sockets.forEach((socket) => socket.uncork())));
     for (const flush of flushes) flush();
   };
+
+  private sockets(): Array<{ cork(): void; uncork(): void }> {
+    const nodes = this.redis instanceof Cluster ? this.redis.nodes('master') : [this.redis];
+    return nodes.flatMap((node) => (node.stream ? [node.stream] : []));
+  }
 }

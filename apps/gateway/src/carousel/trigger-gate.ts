@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { CoreEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
-import { REQUEST_REDIS, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
 import { CorkedTurn } from './corked-turn.js';
 import { QuotaLeases } from './quota-lease.js';
 
@@ -28,7 +27,7 @@ export interface GateResult {
   claim: 'claimed' | 'skipped' | { existing: string } | undefined;
 }
 
-/** Redis keys of a bot share its hash tag, so one script may touch them on a Redis Cluster too. */
+/** Redis keys of a bot (under REDIS_KEY_PREFIX) share its hash tag, so one script may touch them on a Redis Cluster too. */
 export const quotaKey = (botId: string) => `trigger-quota:{${botId}}`;
 export const idempotencyKey = (botId: string, key: string) => `trigger-idem:{${botId}}:${key}`;
 
@@ -57,9 +56,9 @@ for i = 2, #KEYS do
 end
 return out`;
 
-interface GateRedis extends Redis {
+type GateRedis = RedisClient & {
   triggerGate(numKeys: number, ...args: Array<string | number>): Promise<Array<number | string>>;
-}
+};
 
 /**
  * The trigger's quota and Idempotency-Key claims, shared by every replica through Redis at the cost of
@@ -86,7 +85,7 @@ export class TriggerGate {
 
   constructor(
     private readonly core: CoreEnv,
-    @Inject(REQUEST_REDIS) redis: Redis,
+    @Inject(REQUEST_REDIS) redis: RedisClient,
     private readonly turn: CorkedTurn,
   ) {
     this.batches = new TickBatcher((batch) => this.commit(batch), 500, (flush) => {
@@ -130,7 +129,7 @@ export class TriggerGate {
 
   private async commitBot(botId: string, indexes: number[], batch: GateEntry[], results: GateResult[]): Promise<void> {
     const limit = batch[indexes[0]].limit;
-    const keys = [quotaKey(botId)];
+    const keys = [redisKey(this.core, quotaKey(botId))];
     const wanted = this.leases.wanted(botId, limit, indexes.length);
     const args: Array<string | number> = [QUOTA_WINDOW_MS, indexes.length, limit, IDEMPOTENCY_TTL_MS, wanted];
     const claimOf: Array<number | undefined> = []; // batch index → position of its key in the reply
@@ -138,7 +137,7 @@ export class TriggerGate {
       const claim = batch[index].claim;
       if (!claim) return;
       claimOf[index] = keys.length + 2;
-      keys.push(idempotencyKey(botId, claim.key));
+      keys.push(redisKey(this.core, idempotencyKey(botId, claim.key)));
       args.push(place + 1, claim.record);
     });
     const askedAt = Date.now();

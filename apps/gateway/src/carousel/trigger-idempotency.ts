@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { CoreEnv, TriggerGuardEnv } from '@platform/config';
 import { QueueNames } from '@platform/contracts';
 import { MessageRepository } from '@platform/database';
-import { InjectQueue, type ProducerQueue, REQUEST_REDIS, withTimeout } from '@platform/queue';
+import { InjectQueue, type ProducerQueue, REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
 import { IDEMPOTENCY_TTL_MS, idempotencyKey } from './trigger-gate.js';
 
 /** What an Idempotency-Key's record holds: the body's fingerprint, the message id it was given, when it was claimed. */
@@ -26,9 +25,9 @@ if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
 return 1`;
 
-interface SwapRedis extends Redis {
+type SwapRedis = RedisClient & {
   triggerKeySwap(key: string, expected: string, replacement: string, ttlMs: number): Promise<number>;
-}
+};
 
 /**
  * Answers the repeats of an Idempotency-Key. A record is written once, when a trigger claims its key
@@ -45,7 +44,7 @@ export class TriggerIdempotency {
   constructor(
     private readonly env: TriggerGuardEnv,
     private readonly core: CoreEnv,
-    @Inject(REQUEST_REDIS) redis: Redis,
+    @Inject(REQUEST_REDIS) redis: RedisClient,
     @InjectQueue(QueueNames.carouselDispatch) private readonly queue: ProducerQueue<typeof QueueNames.carouselDispatch>,
     private readonly messages: MessageRepository,
   ) {
@@ -84,7 +83,7 @@ export class TriggerIdempotency {
   }
 
   private async swap(botId: string, key: string, expected: string, replacement: string): Promise<boolean> {
-    const done = this.redis.triggerKeySwap(idempotencyKey(botId, key), expected, replacement, IDEMPOTENCY_TTL_MS);
+    const done = this.redis.triggerKeySwap(redisKey(this.core, idempotencyKey(botId, key)), expected, replacement, IDEMPOTENCY_TTL_MS);
     return (await withTimeout(done, this.core.REDIS_COMMAND_TIMEOUT_MS, 'updating an Idempotency-Key')) === 1;
   }
 }

@@ -1,8 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { CoreEnv } from '@platform/config';
 import { DEFAULT_LIFECYCLE_STREAM_KEY, MessageLiveEvent, QueueNames } from '@platform/contracts';
-import { InjectQueue, withTimeout } from '@platform/queue';
+import { InjectQueue, type RedisClient, createWorkerRedis, redisKey, withTimeout } from '@platform/queue';
 import type { ProducerQueue } from '@platform/queue';
 import { BotEvent, lifecycleEvent, queuedEvent } from './message-live-events.js';
 
@@ -16,7 +15,7 @@ const BATCH = 500;
 
 interface Readers {
   ready: Promise<void>;
-  connections: Redis[];
+  connections: RedisClient[];
   stopped: boolean;
 }
 
@@ -69,19 +68,16 @@ export class MessageEventFeed implements BeforeApplicationShutdown {
 
   private start(): Readers {
     const connections = ['lifecycle', 'queue-events'].map((name) => {
-      const redis = new Redis(this.core.REDIS_URL, {
-        connectionName: `gateway-message-feed-${name}`,
-        maxRetriesPerRequest: null,
-        retryStrategy: (times) => Math.min(times * 200, 2000),
-      });
+      const redis = createWorkerRedis(this.core, `gateway-message-feed-${name}`);
       redis.on('error', (err) => this.logger.debug(`${name}: ${err.message}`));
       return redis;
     });
-    const [lifecycle, queueEvents] = connections as [Redis, Redis];
+    const [lifecycle, queueEvents] = connections as [RedisClient, RedisClient];
+    const lifecycleKey = redisKey(this.core, DEFAULT_LIFECYCLE_STREAM_KEY);
     const eventsKey = this.queue.keys.events!;
     const readers: Readers = { connections, stopped: false, ready: Promise.resolve() };
-    readers.ready = Promise.all([lastId(lifecycle, DEFAULT_LIFECYCLE_STREAM_KEY), lastId(queueEvents, eventsKey)]).then(([fromLifecycle, fromQueue]) => {
-      void this.read(readers, lifecycle, DEFAULT_LIFECYCLE_STREAM_KEY, fromLifecycle, async (entries) => entries.map(([, fields]) => lifecycleEvent(fields)));
+    readers.ready = Promise.all([lastId(lifecycle, lifecycleKey), lastId(queueEvents, eventsKey)]).then(([fromLifecycle, fromQueue]) => {
+      void this.read(readers, lifecycle, lifecycleKey, fromLifecycle, async (entries) => entries.map(([, fields]) => lifecycleEvent(fields)));
       void this.read(readers, queueEvents, eventsKey, fromQueue, (entries) => this.queued(queueEvents, entries));
     });
     readers.ready.catch(() => {
@@ -93,7 +89,7 @@ export class MessageEventFeed implements BeforeApplicationShutdown {
     return readers;
   }
 
-  private async read(readers: Readers, redis: Redis, key: string, from: string, toEvents: (entries: Entries) => Promise<Array<BotEvent | null>>): Promise<void> {
+  private async read(readers: Readers, redis: RedisClient, key: string, from: string, toEvents: (entries: Entries) => Promise<Array<BotEvent | null>>): Promise<void> {
     let cursor = from;
     while (!readers.stopped) {
       try {
@@ -111,7 +107,7 @@ export class MessageEventFeed implements BeforeApplicationShutdown {
   }
 
   /** `added` entries of carousel jobs, with each job's bot and recipient read in one round trip. */
-  private async queued(redis: Redis, entries: Entries): Promise<Array<BotEvent | null>> {
+  private async queued(redis: RedisClient, entries: Entries): Promise<Array<BotEvent | null>> {
     const added = entries
       .map(([id, fields]) => ({ id, event: field(fields, 'event'), jobId: field(fields, 'jobId') }))
       .filter((e): e is { id: string; event: string; jobId: string } => e.event === 'added' && !!e.jobId);
@@ -139,7 +135,7 @@ export class MessageEventFeed implements BeforeApplicationShutdown {
 }
 
 /** The id of a stream's newest entry ('0-0' when it is empty or does not exist): reading after it misses nothing that comes later. */
-async function lastId(redis: Redis, key: string): Promise<string> {
+async function lastId(redis: RedisClient, key: string): Promise<string> {
   const newest = await redis.xrevrange(key, '+', '-', 'COUNT', 1);
   return newest[0]?.[0] ?? '0-0';
 }

@@ -1,16 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { CoreEnv } from '@platform/config';
 import { MESSAGE_STREAM_TICKET_TTL_SECONDS } from '@platform/contracts';
 import { randomToken, sha256Hex } from '@platform/crypto';
-import { REQUEST_REDIS, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
 
 export interface TicketHolder {
   userId: string;
   botId: string;
 }
 
-const key = (ticket: string) => `console:stream-ticket:${sha256Hex(ticket)}`;
 
 /**
  * Tickets that open the message log's live stream. An EventSource cannot send headers, so the stream is
@@ -20,13 +18,13 @@ const key = (ticket: string) => `console:stream-ticket:${sha256Hex(ticket)}`;
 @Injectable()
 export class StreamTicketStore {
   constructor(
-    @Inject(REQUEST_REDIS) private readonly redis: Redis,
+    @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
     private readonly core: CoreEnv,
   ) {}
 
   async issue(holder: TicketHolder): Promise<string> {
     const ticket = `bst_${randomToken(32)}`;
-    const write = this.redis.set(key(ticket), JSON.stringify(holder), 'EX', MESSAGE_STREAM_TICKET_TTL_SECONDS);
+    const write = this.redis.set(this.key(ticket), JSON.stringify(holder), 'EX', MESSAGE_STREAM_TICKET_TTL_SECONDS);
     await withTimeout(write, this.core.REDIS_COMMAND_TIMEOUT_MS, 'storing a stream ticket');
     return ticket;
   }
@@ -34,7 +32,11 @@ export class StreamTicketStore {
   /** The ticket's holder, once: the ticket is gone after this call. Null when unknown, expired or used. */
   async redeem(ticket: string): Promise<TicketHolder | null> {
     if (!/^bst_[A-Za-z0-9_-]{43}$/.test(ticket)) return null;
-    const raw = await withTimeout(this.redis.getdel(key(ticket)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'redeeming a stream ticket');
+    const raw = await withTimeout(this.redis.getdel(this.key(ticket)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'redeeming a stream ticket');
     return raw ? (JSON.parse(raw) as TicketHolder) : null;
+  }
+
+  private key(ticket: string): string {
+    return redisKey(this.core, `console:stream-ticket:${sha256Hex(ticket)}`);
   }
 }

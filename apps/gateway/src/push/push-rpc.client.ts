@@ -1,11 +1,10 @@
 import { HttpException, Inject, Injectable, InternalServerErrorException, Logger, OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { firstValueFrom } from 'rxjs';
 import { CoreEnv, PushRpcEnv } from '@platform/config';
 import { PushPattern, PushRequestQueue, PushRpcRequest, PushRpcResult, isPushRpcFailure } from '@platform/contracts';
 import { sha256Hex } from '@platform/crypto';
 import { NoConsumerError, QueueTransportClient, QueuedRequest, RequestTimeoutError, TransportUnavailableError } from '@platform/messaging';
-import { REQUEST_REDIS } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, bullPrefix, redisConnector } from '@platform/queue';
 
 /** An Idempotency-Key's answer is kept a day. */
 const IDEMPOTENT_ANSWER_MS = 24 * 3600_000;
@@ -23,12 +22,14 @@ export class PushRpcClient implements OnApplicationShutdown {
   constructor(
     private readonly env: PushRpcEnv,
     core: CoreEnv,
-    @Inject(REQUEST_REDIS) redis: Redis,
+    @Inject(REQUEST_REDIS) redis: RedisClient,
   ) {
     this.client = new QueueTransportClient({
       queueName: PushRequestQueue,
       redis,
-      redisUrl: core.REDIS_URL,
+      connect: redisConnector(core),
+      prefix: bullPrefix(core, PushRequestQueue),
+      keyPrefix: core.REDIS_KEY_PREFIX,
       timeoutMs: env.PUSH_RPC_TIMEOUT_MS,
       commandTimeoutMs: core.REDIS_COMMAND_TIMEOUT_MS,
       keepAnswerMs: IDEMPOTENT_ANSWER_MS,

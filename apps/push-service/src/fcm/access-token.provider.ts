@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { SecretBox } from '@platform/crypto';
-import { REQUEST_REDIS } from '@platform/queue';
+import { CoreEnv } from '@platform/config';
+import { REQUEST_REDIS, type RedisClient, redisKey } from '@platform/queue';
 import type { LoadedPushConfig } from '../service-accounts/push-config.service.js';
 import { GoogleTokenClient, MintedToken } from './google-token.client.js';
 
@@ -21,7 +21,8 @@ export class AccessTokenProvider {
   constructor(
     private readonly google: GoogleTokenClient,
     private readonly box: SecretBox,
-    @Inject(REQUEST_REDIS) private readonly redis: Redis,
+    @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
+    private readonly core: CoreEnv,
   ) {}
 
   /** The memoised token when it is still good (no promise: the per-message fast path). */
@@ -47,7 +48,7 @@ export class AccessTokenProvider {
     const key = cacheKey(config);
     if (this.memo.get(key)?.accessToken === accessToken) this.memo.delete(key);
     const stored = await this.readShared(key);
-    if (stored?.accessToken === accessToken) await this.redis.del(key).catch(() => undefined);
+    if (stored?.accessToken === accessToken) await this.redis.del(redisKey(this.core, key)).catch(() => undefined);
   }
 
   private async fetch(config: LoadedPushConfig, key: string): Promise<CachedToken> {
@@ -60,7 +61,7 @@ export class AccessTokenProvider {
     this.memo.set(key, minted);
     const ttl = minted.refreshAt - Date.now();
     if (ttl > 0) {
-      await this.redis.set(key, this.box.encrypt(JSON.stringify(minted)), 'PX', ttl).catch((err) => this.logger.warn(`token cache write failed: ${err.message}`));
+      await this.redis.set(redisKey(this.core, key), this.box.encrypt(JSON.stringify(minted)), 'PX', ttl).catch((err) => this.logger.warn(`token cache write failed: ${err.message}`));
     }
     this.logger.log(`minted an FCM access token for bot ${config.botId} (config version ${config.version})`);
     return minted;
@@ -68,7 +69,7 @@ export class AccessTokenProvider {
 
   private async readShared(key: string): Promise<CachedToken | null> {
     try {
-      const sealed = await this.redis.get(key);
+      const sealed = await this.redis.get(redisKey(this.core, key));
       return sealed ? (JSON.parse(this.box.decrypt(sealed)) as CachedToken) : null;
     } catch {
       return null; // Redis down or a key we cannot open: mint instead

@@ -1,7 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { CoreEnv } from '@platform/config';
-import { createRequestRedis } from '@platform/queue';
+import { RedisClient, RedisTarget, createRequestRedis, redisKey } from '@platform/queue';
 
 /** Final outcome of one device in a batch: sent, failed, skipped, or invalid:<reason>. */
 export type DeviceOutcome = 'sent' | 'failed' | 'skipped' | `invalid:${string}`;
@@ -15,24 +14,24 @@ const KEEP_SECONDS = 7 * 24 * 3600;
  */
 @Injectable()
 export class BatchProgressStore implements OnApplicationShutdown {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
 
-  constructor(env: CoreEnv) {
-    this.redis = createRequestRedis(env.REDIS_URL, 'push-progress', { enableAutoPipelining: true, enableOfflineQueue: true, maxRetriesPerRequest: 3 });
+  constructor(private readonly env: CoreEnv) {
+    this.redis = createRequestRedis(env, 'push-progress', { enableAutoPipelining: true, enableOfflineQueue: true, maxRetriesPerRequest: 3 });
     this.redis.on('error', () => undefined);
   }
 
   async read(notificationId: string, seq: number): Promise<Map<string, DeviceOutcome>> {
-    const all = await this.redis.hgetall(key(notificationId, seq));
+    const all = await this.redis.hgetall(key(this.env, notificationId, seq));
     return new Map(Object.entries(all) as Array<[string, DeviceOutcome]>);
   }
 
   recorder(notificationId: string, seq: number): OutcomeRecorder {
-    return new OutcomeRecorder(this.redis, key(notificationId, seq));
+    return new OutcomeRecorder(this.redis, key(this.env, notificationId, seq));
   }
 
   async clear(notificationId: string, seq: number): Promise<void> {
-    await this.redis.del(key(notificationId, seq));
+    await this.redis.del(key(this.env, notificationId, seq));
   }
 
   async onApplicationShutdown() {
@@ -51,7 +50,7 @@ export class OutcomeRecorder {
   private expirySet = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly key: string,
   ) {}
 
@@ -93,6 +92,6 @@ function failIfError(results: Array<[Error | null, unknown]> | null): void {
   if (results === null) throw new Error('progress write aborted');
 }
 
-function key(notificationId: string, seq: number): string {
-  return `push:progress:${notificationId}:${seq}`;
+function key(target: RedisTarget, notificationId: string, seq: number): string {
+  return redisKey(target, `push:progress:${notificationId}:${seq}`);
 }

@@ -27,7 +27,7 @@ export class FanoutWorker extends WorkerBase<typeof PushQueueNames.fanout> {
   ) {
     super({
       queue: PushQueueNames.fanout,
-      redisUrl: core.REDIS_URL,
+      redis: core,
       connectionName: 'push-fanout-worker',
       logName: 'FanoutWorker',
       concurrency: env.PUSH_WORKER_CONCURRENCY,

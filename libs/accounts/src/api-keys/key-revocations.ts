@@ -1,9 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { CoreEnv } from '@platform/config';
-import { REQUEST_REDIS, createRequestRedis, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, createRequestRedis, redisKey, withTimeout } from '@platform/queue';
 
-const REVOKED_CHANNEL = 'platform:api-key-revoked';
 
 /**
  * The revocation broadcast between replicas: Redis pub/sub on its own subscriber connection. A listener
@@ -15,19 +13,22 @@ export class KeyRevocations implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(KeyRevocations.name);
   private readonly revokedListeners: Array<(hash: string) => void> = [];
   private readonly listeningListeners: Array<() => void> = [];
-  private subscriber?: Redis;
+  private subscriber?: RedisClient;
+  private readonly channel: string;
 
   constructor(
     private readonly env: CoreEnv,
-    @Inject(REQUEST_REDIS) private readonly redis: Redis,
-  ) {}
+    @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
+  ) {
+    this.channel = redisKey(env, 'platform:api-key-revoked');
+  }
 
   async onModuleInit() {
-    this.subscriber = createRequestRedis(this.env.REDIS_URL, 'api-key-revocations', { enableOfflineQueue: true, maxRetriesPerRequest: null });
-    this.subscriber.on('error', () => undefined);
-    this.subscriber.on('message', (_channel, hash: string) => this.revokedListeners.forEach((l) => l(hash)));
-    this.subscriber.on('ready', () => this.listeningListeners.forEach((l) => l()));
-    await this.subscriber.subscribe(REVOKED_CHANNEL).catch((err) => this.logger.warn(`revocation channel not ready: ${err}`));
+    const subscriber = (this.subscriber = createRequestRedis(this.env, 'api-key-revocations', { enableOfflineQueue: true, maxRetriesPerRequest: null }));
+    subscriber.on('error', () => undefined);
+    subscriber.on('message', (_channel: string, hash: string) => this.revokedListeners.forEach((l) => l(hash)));
+    subscriber.on('ready', () => this.listeningListeners.forEach((l) => l()));
+    await subscriber.subscribe(this.channel).catch((err) => this.logger.warn(`revocation channel not ready: ${err}`));
   }
 
   onModuleDestroy() {
@@ -41,7 +42,7 @@ export class KeyRevocations implements OnModuleInit, OnModuleDestroy {
 
   /** Tells every replica (this one included) that the key with this hash is revoked. */
   async publish(hash: string): Promise<void> {
-    await withTimeout(this.redis.publish(REVOKED_CHANNEL, hash), this.env.REDIS_COMMAND_TIMEOUT_MS, 'announcing the revocation');
+    await withTimeout(this.redis.publish(this.channel, hash), this.env.REDIS_COMMAND_TIMEOUT_MS, 'announcing the revocation');
   }
 
   onRevoked(listener: (hash: string) => void): void {

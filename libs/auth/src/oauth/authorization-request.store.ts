@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { AuthEnv, CoreEnv } from '@platform/config';
 import { randomToken } from '@platform/crypto';
-import { REQUEST_REDIS, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
 
 /** A validated /oauth/authorize request waiting for the administrator's login and consent. */
 export interface PendingAuthorization {
@@ -19,14 +18,13 @@ export interface PendingAuthorization {
   codeChallenge?: string;
 }
 
-const KEY = (id: string) => `oauth:authreq:${id}`;
 const ID_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 
 /** Pending authorization requests live in Redis (any replica may receive the form), for AUTH_CONSENT_TTL_SECONDS. */
 @Injectable()
 export class AuthorizationRequestStore {
   constructor(
-    @Inject(REQUEST_REDIS) private readonly redis: Redis,
+    @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
     private readonly env: AuthEnv,
     private readonly core: CoreEnv,
   ) {}
@@ -34,7 +32,7 @@ export class AuthorizationRequestStore {
   async save(request: Omit<PendingAuthorization, 'id' | 'csrf'>): Promise<PendingAuthorization> {
     const pending = { ...request, id: randomToken(24), csrf: randomToken(32) };
     await withTimeout(
-      this.redis.set(KEY(pending.id), JSON.stringify(pending), 'EX', this.env.AUTH_CONSENT_TTL_SECONDS),
+      this.redis.set(this.key(pending.id), JSON.stringify(pending), 'EX', this.env.AUTH_CONSENT_TTL_SECONDS),
       this.core.REDIS_COMMAND_TIMEOUT_MS,
       'saving the authorization request',
     );
@@ -43,12 +41,16 @@ export class AuthorizationRequestStore {
 
   async get(id: string): Promise<PendingAuthorization | null> {
     if (!ID_PATTERN.test(id)) return null;
-    const raw = await withTimeout(this.redis.get(KEY(id)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'reading the authorization request');
+    const raw = await withTimeout(this.redis.get(this.key(id)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'reading the authorization request');
     return raw ? (JSON.parse(raw) as PendingAuthorization) : null;
   }
 
   /** Removes the request; true for exactly one caller, so a form can be approved once. */
   async take(id: string): Promise<boolean> {
-    return (await withTimeout(this.redis.del(KEY(id)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'closing the authorization request')) === 1;
+    return (await withTimeout(this.redis.del(this.key(id)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'closing the authorization request')) === 1;
+  }
+
+  private key(id: string): string {
+    return redisKey(this.core, `oauth:authreq:${id}`);
   }
 }

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { AuthEnv, CoreEnv } from '@platform/config';
 import { sha256Hex } from '@platform/crypto';
-import { REQUEST_REDIS, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
 import { RateLimitExceededError } from './rate-limit-exceeded.error.js';
 import { RateLimiterUnavailableError } from './rate-limiter-unavailable.error.js';
 
@@ -30,7 +29,7 @@ return {c, redis.call('PTTL', KEYS[1])}`;
 @Injectable()
 export class RateLimiter {
   constructor(
-    @Inject(REQUEST_REDIS) private readonly redis: Redis,
+    @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
     private readonly env: AuthEnv,
     private readonly core: CoreEnv,
   ) {}
@@ -56,7 +55,7 @@ export class RateLimiter {
     const windowMs = this.env.AUTH_RATE_WINDOW_SECONDS * 1000;
     try {
       return await withTimeout(
-        Promise.all(checks.map((c) => this.redis.eval(script, 1, `rl:${c.bucket}:${sha256Hex(c.id)}`, windowMs) as Promise<[number, number]>)),
+        Promise.all(checks.map((c) => this.redis.eval(script, 1, redisKey(this.core, `rl:${c.bucket}:${sha256Hex(c.id)}`), windowMs) as Promise<[number, number]>)),
         this.core.REDIS_COMMAND_TIMEOUT_MS,
         'rate limiting',
       );

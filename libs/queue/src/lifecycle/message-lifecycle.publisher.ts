@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Redis } from 'ioredis';
 import { CoreEnv, PostbackEnv } from '@platform/config';
 import {
   DEFAULT_LIFECYCLE_STREAM_KEY,
@@ -12,7 +11,7 @@ import {
 } from '@platform/contracts';
 import { InjectQueue, REQUEST_REDIS } from '../queue.module.js';
 import type { ProducerQueue } from '../queue-jobs.js';
-import { withTimeout } from '../redis-connections.js';
+import { type RedisClient, redisKey, withTimeout } from '../redis-connections.js';
 
 /** The BullMQ options of a postback job: retried with exponential backoff (about a day with the defaults). */
 export function postbackJobOptions(env: PostbackEnv, jobId: string) {
@@ -39,7 +38,7 @@ export class MessageLifecyclePublisher {
   private scheduled = false;
 
   constructor(
-    @Inject(REQUEST_REDIS) private readonly redis: Redis,
+    @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
     @InjectQueue(PostbackQueueNames.postback) private readonly queue: ProducerQueue<typeof PostbackQueueNames.postback>,
     private readonly env: PostbackEnv,
     private readonly core: CoreEnv,
@@ -77,7 +76,7 @@ export class MessageLifecyclePublisher {
   private async write(changes: MessageStatusChange[]): Promise<void> {
     const pipeline = this.redis.pipeline();
     for (const change of changes) {
-      pipeline.xadd(DEFAULT_LIFECYCLE_STREAM_KEY, 'MAXLEN', '~', this.env.LIFECYCLE_STREAM_MAXLEN, '*', ...lifecycleStreamFields(change));
+      pipeline.xadd(redisKey(this.core, DEFAULT_LIFECYCLE_STREAM_KEY), 'MAXLEN', '~', this.env.LIFECYCLE_STREAM_MAXLEN, '*', ...lifecycleStreamFields(change));
     }
     const jobs = changes
       .filter((c) => c.postbackUrl)
