@@ -65,6 +65,9 @@ describe('push requests: one replica each, by construction', () => {
     for (const app of replicas) await workerOf(app).pause(); // listening, but taking nothing
     const res = await botApi(impatientUrl, botId, apiKey)('POST', '/notifications/test', { token: 'tok-too-late' });
     expect([res.status, await res.json()]).toEqual([503, { message: 'The push service did not answer within 1000 ms. Retry later.', status: 'error' }]);
+    // The caller removes its request from the queue once it gave up; that happens after its 503 is sent.
+    const queue = testQueue(PushRequestQueue, stack.env);
+    await until(async () => ((await queue.getJobCounts('wait')).wait === 0 ? true : undefined), 10_000, 'the timed-out request removed');
     for (const jobs of handled) jobs.length = 0;
     for (const app of replicas) workerOf(app).resume();
 
@@ -74,7 +77,6 @@ describe('push requests: one replica each, by construction', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(fcm.received('tok-too-late')).toEqual([]);
     expect(handled.flat()).toEqual(['push.notification.test']);
-    const queue = testQueue(PushRequestQueue, stack.env);
     expect(await queue.getJobCounts('wait', 'active', 'delayed')).toEqual({ wait: 0, active: 0, delayed: 0 });
     await queue.close();
   });
