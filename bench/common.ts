@@ -287,3 +287,21 @@ export function cpuSecondsWithChildren(pid: number): number {
   }
   return total;
 }
+
+/** Prints a benchmark's failed checks on stderr and makes the process exit 1; nothing when all passed. */
+export function reportFailures(failures: string[]): void {
+  if (failures.length === 0) return;
+  process.stderr.write(`FAILED: ${failures.join('; ')}\n`);
+  process.exitCode = 1;
+}
+
+/** Runs a benchmark's `main` and exits with its exit code, or 1 and the stack when it throws. */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(process.exitCode ?? 0),
+    (err: unknown) => {
+      process.stderr.write(`benchmark failed: ${err instanceof Error ? err.stack : err}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -18,7 +18,7 @@ import { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
-import { BenchInfra, aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy } from './common.js';
+import { BenchInfra, aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy, runBench, reportFailures } from './common.js';
 import { QueuedTrigger, enqueue, queuedTrigger } from './queued-trigger.js';
 import type { FakeStats } from './whatsapp-counting-fake.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
@@ -198,16 +198,7 @@ async function main(): Promise<void> {
   } finally {
     await close();
   }
-  if (failures.length) {
-    process.stderr.write(`FAILED: ${failures.join('; ')}\n`);
-    process.exitCode = 1;
-  }
+  reportFailures(failures);
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (err) => {
-    process.stderr.write(`benchmark failed: ${err instanceof Error ? err.stack : err}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

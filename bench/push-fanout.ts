@@ -17,7 +17,7 @@ import { AccessTokenProvider } from '../apps/push-service/src/fcm/access-token.p
 import { PushEnv } from '@platform/config';
 import { SecretBox } from '@platform/crypto';
 import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
-import { cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra } from './common.js';
+import { cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, runBench } from './common.js';
 import { freePort, startNginxFcmFake } from './fcm-nginx-fake.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
@@ -207,11 +207,5 @@ async function main(): Promise<void> {
 if (process.argv.includes('--providers')) {
   void runProviders(process.argv.includes('--fcm'));
 } else {
-  main().then(
-    () => process.exit(process.exitCode ?? 0),
-    (err) => {
-      process.stderr.write(`benchmark failed: ${err instanceof Error ? err.stack : err}\n`);
-      process.exit(1);
-    },
-  );
+  runBench(main);
 }

@@ -25,7 +25,7 @@ import { ChannelSenderRepository } from '@platform/database';
 import { freePort } from '@platform/local-infra';
 import { carouselBody, seedBotAdmin, testQueue } from '@platform/testing';
 import { createGateway } from '../apps/gateway/src/create-gateway.js';
-import { BenchInfra, cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy } from './common.js';
+import { BenchInfra, cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy, runBench } from './common.js';
 import type { ProviderStats, ProvidersRequest } from './replicas-providers.js';
 
 const TRIGGERS = Number(process.env.BENCH_TRIGGERS ?? 20_000);
@@ -341,10 +341,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (err) => {
-    process.stderr.write(`benchmark failed: ${err instanceof Error ? err.stack : err}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -22,7 +22,7 @@ import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
 import { carouselBody } from '@platform/testing';
-import { BenchInfra, aofRewrites, cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy } from './common.js';
+import { BenchInfra, aofRewrites, cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy, runBench, reportFailures } from './common.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -265,20 +265,11 @@ async function main(): Promise<void> {
     if (gw.badIncludingWarmup > 0) failures.push(`gateway answered ${gw.badIncludingWarmup} requests with non-2xx, errors or timeouts`);
     if (gatewayLost > 0) failures.push(`gateway answered ${gatewayLost} more 2xx than it left jobs in Redis`);
     if (gw.okIncludingWarmup === 0) failures.push('gateway answered no 2xx at all');
-    if (failures.length) {
-      process.stderr.write(`FAILED: ${failures.join('; ')}\n`);
-      process.exitCode = 1;
-    }
+    reportFailures(failures);
   } finally {
     for (const child of children) await stopProcess(child);
     await infra.stop();
   }
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (err) => {
-    process.stderr.write(`benchmark failed: ${err instanceof Error ? err.stack : err}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);
