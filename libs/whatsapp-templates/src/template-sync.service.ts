@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isDeepStrictEqual } from 'node:util';
+import type { TemplateChange, TemplateSyncView } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSenderRepository, SyncedTemplateData, Template, TemplateRepository } from '@platform/database';
 import { GraphTemplatesClient } from './graph-templates.client.js';
@@ -8,21 +9,6 @@ import { NoBusinessAccountError } from './no-business-account.error.js';
 
 /** Meta's status of a template gone from the account; the row stays, since messages refer to it. */
 export const DELETED_STATUS = 'DELETED';
-
-export type TemplateChange = 'created' | 'updated' | 'unchanged' | 'deleted';
-
-export interface TemplateSyncSummary {
-  /** WhatsApp Business Accounts read. */
-  accounts: string[];
-  created: number;
-  updated: number;
-  unchanged: number;
-  /** Synced before, gone from the account now: marked DELETED. */
-  deleted: number;
-  /** Templates of the accounts that are not carousels (or carousels the platform cannot send), left out. */
-  skipped: number;
-  templates: Array<{ id: string; name: string; language: string; status: string; change: TemplateChange }>;
-}
 
 /**
  * Brings a bot's carousel templates in line with its WhatsApp Business Accounts (each sender's
@@ -39,12 +25,12 @@ export class TemplateSyncService {
     private readonly secrets: SecretBox,
   ) {}
 
-  async syncBot(botId: string): Promise<TemplateSyncSummary> {
+  async syncBot(botId: string): Promise<TemplateSyncView> {
     const senders = (await this.senders.listByBot(botId)).filter((s) => s.channel === 'whatsapp' && s.wabaId);
     if (senders.length === 0) throw new NoBusinessAccountError(botId);
     const accounts = [...new Set(senders.map((s) => s.wabaId as string))];
     const existing = await this.templates.listByBot(botId);
-    const summary: TemplateSyncSummary = { accounts, created: 0, updated: 0, unchanged: 0, deleted: 0, skipped: 0, templates: [] };
+    const summary: TemplateSyncView = { accounts, created: 0, updated: 0, unchanged: 0, deleted: 0, skipped: 0, templates: [] };
     const seen = new Set<string>();
 
     for (const wabaId of accounts) {
@@ -83,7 +69,7 @@ export class TemplateSyncService {
     return summary;
   }
 
-  private record(summary: TemplateSyncSummary, t: Template, change: TemplateChange): void {
+  private record(summary: TemplateSyncView, t: Template, change: TemplateChange): void {
     summary[change]++;
     summary.templates.push({ id: t.id, name: t.providerName, language: t.language, status: t.status, change });
   }

@@ -35,13 +35,19 @@ export interface TemplateView {
   createdAt: string;
 }
 
-/** Answer of POST /v1/bots/:botId/whatsapp/templates/sync. */
+/** What a template sync did to one stored template. */
+export type TemplateChange = 'created' | 'updated' | 'unchanged' | 'deleted';
+
+/** Answer of POST /v1/bots/:botId/whatsapp/templates/sync (and of the CLI's `template sync`). */
 export interface TemplateSyncView {
+  /** WhatsApp Business Accounts read. */
   accounts: string[];
   created: number;
   updated: number;
   unchanged: number;
+  /** Synced before, gone from the account now: marked DELETED. */
   deleted: number;
+  /** Templates of the accounts that are not carousels (or carousels the platform cannot send), left out. */
   skipped: number;
-  templates: Array<{ id: string; name: string; language: string; status: string; change: string }>;
+  templates: Array<{ id: string; name: string; language: string; status: string; change: TemplateChange }>;
 }
