@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { EventEmitter } from 'node:events';
 import { DatabaseUnavailableError } from '@platform/database';
 import type { PrismaService } from '@platform/database';
@@ -20,7 +21,16 @@ function setup() {
   return { pool, answers, liveness, probe, queries: () => queries };
 }
 
+/** A probe answer that fails after `ms` of the (faked) clock. */
+const failsAfter = (ms: number) => () => {
+  jest.setSystemTime(Date.now() + ms);
+  return Promise.reject(new Error('no answer'));
+};
+
 describe('PostgresLiveness', () => {
+  beforeEach(() => jest.useFakeTimers({ now: 0 }));
+  afterEach(() => jest.useRealTimers());
+
   it('is down at once when a pooled connection breaks, and up again after a probe that succeeds', async () => {
     const { pool, liveness, probe } = setup();
     expect(() => liveness.assertReachable()).not.toThrow();
@@ -31,7 +41,7 @@ describe('PostgresLiveness', () => {
     liveness.onModuleDestroy();
   });
 
-  it('is down while probes fail, and sends one probe at a time', async () => {
+  it('is down at once when a probe is refused, and sends one probe at a time', async () => {
     const { answers, liveness, probe, queries } = setup();
     let release!: () => void;
     answers.push(() => new Promise((_, reject) => (release = () => reject(new Error('connect ECONNREFUSED')))));
@@ -40,6 +50,22 @@ describe('PostgresLiveness', () => {
     expect(queries()).toBe(1);
     release();
     await first;
+    expect(() => liveness.assertReachable()).toThrow(DatabaseUnavailableError);
+    liveness.onModuleDestroy();
+  });
+
+  it('stays up through slow probes on a loaded host and is down after three in a row', async () => {
+    const { answers, liveness, probe } = setup();
+    answers.push(failsAfter(1000), failsAfter(1200));
+    await probe();
+    await probe();
+    expect(() => liveness.assertReachable()).not.toThrow();
+    await probe(); // answers in time: the slow ones no longer count
+    answers.push(failsAfter(1000), failsAfter(1000), failsAfter(1000));
+    await probe();
+    await probe();
+    expect(() => liveness.assertReachable()).not.toThrow();
+    await probe();
     expect(() => liveness.assertReachable()).toThrow(DatabaseUnavailableError);
     liveness.onModuleDestroy();
   });

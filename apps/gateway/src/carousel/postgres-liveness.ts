@@ -4,18 +4,28 @@ import { DatabaseUnavailableError, PrismaService } from '@platform/database';
 
 const PROBE_INTERVAL_MS = 1000;
 const PROBE_TIMEOUT_MS = 1000;
+/** Probes in a row that ran out of time before Postgres counts as down. */
+const SLOW_PROBES_FOR_DOWN = 3;
 
 /**
  * Whether Postgres answers, for request paths that do not touch it themselves (the carousel trigger only
- * queues to Redis) but must still refuse work while it is down. Down at once when a pooled connection
- * breaks (a stopped or restarted server), or when a `SELECT 1` probe, sent every second, fails or takes
- * more than a second; up again on the next probe that succeeds. At most one probe is in flight.
+ * queues to Redis) but must still refuse work while it is down. A `SELECT 1` probe goes every second,
+ * at most one in flight.
+ *
+ * Down at once on a refusal: a pooled connection breaks (a stopped or restarted server) or a probe fails
+ * before its timeout (connection refused, the server says it cannot serve). A probe that only ran out of
+ * time is weaker evidence: on a loaded host, or behind a pooler whose server connections are all lent,
+ * a healthy Postgres can take longer than a second to answer, and refusing triggers then would turn load
+ * into errors (an accepted trigger waits in Redis until Postgres answers, so accepting one during a real
+ * outage loses nothing). So slow probes mark it down only after three in a row. Up again on the next
+ * probe that succeeds.
  */
 @Injectable()
 export class PostgresLiveness implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('PostgresLiveness');
   private reachable = true;
   private probing = false;
+  private slowProbes = 0;
   private timer?: NodeJS.Timeout;
   private readonly onPoolError = () => this.set(false);
 
@@ -40,11 +50,15 @@ export class PostgresLiveness implements OnModuleInit, OnModuleDestroy {
   private async probe(): Promise<void> {
     if (this.probing) return;
     this.probing = true;
+    const started = Date.now();
     try {
       await this.db.query({ text: 'SELECT 1', query_timeout: PROBE_TIMEOUT_MS } as QueryConfig);
+      this.slowProbes = 0;
       this.set(true);
     } catch {
-      this.set(false);
+      const refused = Date.now() - started < PROBE_TIMEOUT_MS;
+      this.slowProbes = refused ? 0 : this.slowProbes + 1;
+      if (refused || this.slowProbes >= SLOW_PROBES_FOR_DOWN) this.set(false);
     } finally {
       this.probing = false;
     }
