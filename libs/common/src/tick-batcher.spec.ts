@@ -11,7 +11,7 @@ describe('TickBatcher', () => {
 
   it('splits a turn into batches of at most maxBatch', async () => {
     const sizes: number[] = [];
-    const batcher = new TickBatcher<number, number>(async (items) => (sizes.push(items.length), items), 2);
+    const batcher = new TickBatcher<number, number>(async (items) => (sizes.push(items.length), items), { maxBatch: 2 });
     await Promise.all([1, 2, 3, 4, 5].map((i) => batcher.submit(i)));
     expect(sizes).toEqual([2, 2, 1]);
   });
@@ -32,13 +32,25 @@ describe('TickBatcher', () => {
     const scheduled: Array<() => void> = [];
     const calls: string[] = [];
     const schedule = (flush: () => void) => void scheduled.push(flush);
-    const a = new TickBatcher<number, number>(async (items) => (calls.push(`a${items}`), items), 500, schedule);
-    const b = new TickBatcher<number, number>(async (items) => (calls.push(`b${items}`), items), 500, schedule);
+    const a = new TickBatcher<number, number>(async (items) => (calls.push(`a${items}`), items), { schedule });
+    const b = new TickBatcher<number, number>(async (items) => (calls.push(`b${items}`), items), { schedule });
     const answers = Promise.all([a.submit(1), b.submit(2), a.submit(3)]);
     expect(scheduled).toHaveLength(2);
     expect(calls).toEqual([]);
     scheduled.forEach((flush) => flush());
     expect(calls).toEqual(['a1,3', 'b2']);
     expect(await answers).toEqual([1, 2, 3]);
+  });
+
+  it('sends a batch at once when it reaches flushAt, and the rest of the turn in the turn\'s flush', async () => {
+    const scheduled: Array<() => void> = [];
+    const calls: number[][] = [];
+    const batcher = new TickBatcher<number, number>(async (items) => (calls.push(items), items), { flushAt: 3, schedule: (flush) => void scheduled.push(flush) });
+    const answers = Promise.all([1, 2, 3, 4, 5, 6, 7].map((i) => batcher.submit(i)));
+    expect(calls).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(scheduled).toHaveLength(1);
+    scheduled[0]();
+    expect(calls).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
+    expect(await answers).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 });

@@ -1,39 +1,62 @@
+export interface TickBatcherOptions {
+  /** Most items `run` is given at once (default 500). */
+  maxBatch?: number;
+  /** Runs the turn's flush (default setImmediate); batchers sharing one flush together, e.g. in one corked socket write. */
+  schedule?: (flush: () => void) => void;
+  /**
+   * Items at which a batch leaves at once, without waiting for the turn's flush (default: never). Under
+   * closed-loop load a whole turn's batch makes the server and its store take turns: the store idles
+   * while the server parses a poll phase's worth of requests, then the server idles while the store
+   * commits them. A batch that leaves every few items lets the store commit one part while the server
+   * is still parsing the next.
+   */
+  flushAt?: number;
+}
+
+type Pending<I, O> = { item: I; resolve: (o: O) => void; reject: (e: unknown) => void };
+
 /**
  * Group commit for hot statements: `run` is called once per event-loop turn with every item submitted
- * in that turn (at most `maxBatch`), and must answer one result per item, in order. A failure of `run`
- * rejects every caller of that batch. `schedule` runs the turn's flush (by default in a setImmediate);
- * batchers sharing one flush together, e.g. inside one corked socket write.
+ * in that turn (at most `maxBatch`, or `flushAt` when that is reached first), and must answer one result
+ * per item, in order. A failure of `run` rejects every caller of that batch.
  */
 export class TickBatcher<I, O> {
-  private pending: Array<{ item: I; resolve: (o: O) => void; reject: (e: unknown) => void }> = [];
+  private pending: Array<Pending<I, O>> = [];
   private scheduled = false;
+  private readonly maxBatch: number;
+  private readonly schedule: (flush: () => void) => void;
+  private readonly flushAt: number;
 
   constructor(
     private readonly run: (items: I[]) => Promise<O[]>,
-    private readonly maxBatch = 500,
-    private readonly schedule: (flush: () => void) => void = setImmediate,
-  ) {}
+    options: TickBatcherOptions = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 500;
+    this.schedule = options.schedule ?? setImmediate;
+    this.flushAt = options.flushAt ?? Infinity;
+  }
 
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
-      this.pending.push({ item, resolve, reject });
-      if (!this.scheduled) {
+      if (this.pending.push({ item, resolve, reject }) >= this.flushAt) {
+        this.runBatch(this.pending);
+        this.pending = [];
+      } else if (!this.scheduled) {
         this.scheduled = true;
         this.schedule(this.flushTurn);
       }
     });
   }
 
-  private readonly flushTurn = (): void => this.flush();
-
-  private flush(): void {
+  private readonly flushTurn = (): void => {
     this.scheduled = false;
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, this.maxBatch);
-      this.run(batch.map((p) => p.item)).then(
-        (results) => batch.forEach((p, i) => p.resolve(results[i])),
-        (err: unknown) => batch.forEach((p) => p.reject(err)),
-      );
-    }
+    while (this.pending.length > 0) this.runBatch(this.pending.splice(0, this.maxBatch));
+  };
+
+  private runBatch(batch: Array<Pending<I, O>>): void {
+    this.run(batch.map((p) => p.item)).then(
+      (results) => batch.forEach((p, i) => p.resolve(results[i])),
+      (err: unknown) => batch.forEach((p) => p.reject(err)),
+    );
   }
 }

@@ -88,9 +88,11 @@ export class TriggerGate {
     @Inject(REQUEST_REDIS) redis: RedisClient,
     private readonly turn: CorkedTurn,
   ) {
-    this.batches = new TickBatcher((batch) => this.commit(batch), 500, (flush) => {
-      if (this.inFlight > 0) this.held = flush;
-      else this.turn.schedule(flush);
+    this.batches = new TickBatcher((batch) => this.commit(batch), {
+      schedule: (flush) => {
+        if (this.inFlight > 0) this.held = flush;
+        else this.turn.schedule(flush);
+      },
     });
     if (!('triggerGate' in redis)) redis.defineCommand('triggerGate', { lua: GATE_SCRIPT });
     this.redis = redis as GateRedis;
