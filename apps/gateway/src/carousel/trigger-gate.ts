@@ -67,33 +67,23 @@ type GateRedis = RedisClient & {
  * (SET unless present) in the same call. A busy bot's triggers without a key mostly pass on places the
  * call leased ahead for them (QuotaLeases), with no call at all.
  *
- * A trigger needs two round trips (this call, then its job's `add`), so every batch of triggers would
- * cost two socket writes and two wake-ups of Redis. To share them, the gate sends at most one batch at
- * a time (Nagle's rule): triggers arriving while a call is out wait for its answer, and go out in the
- * turn it arrives, in one write with the jobs of the triggers it let through (CorkedTurn). They wait
- * at most one round trip, and under load each write carries both halves.
+ * A trigger needs two round trips (this call, then its job's `add`); both flush through CorkedTurn, so
+ * a turn's gate calls and the jobs of triggers answered in that turn leave in one socket write. A batch
+ * goes in every turn that has one, even while an earlier one is out: holding the next batch until the
+ * answer (Nagle's rule) makes the gateway and Redis take turns instead of working at once.
  */
 @Injectable()
 export class TriggerGate {
   private readonly batches: TickBatcher<GateEntry, GateResult>;
   private readonly redis: GateRedis;
   private readonly leases = new QuotaLeases();
-  /** Batches sent and not yet answered (or timed out). */
-  private inFlight = 0;
-  /** The flush of the triggers that arrived meanwhile. */
-  private held: (() => void) | undefined;
 
   constructor(
     private readonly core: CoreEnv,
     @Inject(REQUEST_REDIS) redis: RedisClient,
-    private readonly turn: CorkedTurn,
+    turn: CorkedTurn,
   ) {
-    this.batches = new TickBatcher((batch) => this.commit(batch), {
-      schedule: (flush) => {
-        if (this.inFlight > 0) this.held = flush;
-        else this.turn.schedule(flush);
-      },
-    });
+    this.batches = new TickBatcher((batch) => this.commit(batch), { schedule: turn.schedule });
     if (!('triggerGate' in redis)) redis.defineCommand('triggerGate', { lua: GATE_SCRIPT });
     this.redis = redis as GateRedis;
   }
@@ -113,19 +103,11 @@ export class TriggerGate {
       else byBot.set(entry.botId, [i]);
     });
     const results = new Array<GateResult>(batch.length);
-    this.inFlight++;
-    try {
-      await withTimeout(
-        Promise.all([...byBot].map(([botId, indexes]) => this.commitBot(botId, indexes, batch, results))),
-        this.core.REDIS_COMMAND_TIMEOUT_MS,
-        'checking the trigger quota',
-      );
-    } finally {
-      if (--this.inFlight === 0 && this.held) {
-        this.turn.schedule(this.held);
-        this.held = undefined;
-      }
-    }
+    await withTimeout(
+      Promise.all([...byBot].map(([botId, indexes]) => this.commitBot(botId, indexes, batch, results))),
+      this.core.REDIS_COMMAND_TIMEOUT_MS,
+      'checking the trigger quota',
+    );
     return results;
   }
 
