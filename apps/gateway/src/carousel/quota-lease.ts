@@ -38,6 +38,8 @@ interface Demand {
 export class QuotaLeases {
   private readonly leases = new Map<string, Lease>();
   private readonly demand = new Map<string, Demand>();
+  /** Bots whose lease call is out: resolved once its answer is granted (or the call failed). */
+  private readonly asking = new Map<string, Promise<void>>();
   /** The clock (unit tests set their own). */
   now: () => number = Date.now;
 
@@ -60,8 +62,28 @@ export class QuotaLeases {
   wanted(botId: string, limit: number, passing: number): number {
     const now = this.now();
     this.noteUse(botId, passing, now);
-    if (this.leases.has(botId)) return 0;
+    if (this.leases.has(botId) || this.asking.has(botId)) return 0;
     return Math.min(this.demand.get(botId)!.previous, Math.floor(limit * LEASE_SHARE_OF_LIMIT));
+  }
+
+  /**
+   * Notes that a call asking for the bot's lease is out; the function returned ends that (after
+   * `grant`, or when the call failed). Meanwhile the bot's triggers without a key wait for it
+   * (`pendingLease`) instead of each sending a call of their own, and no second lease is asked for.
+   */
+  asked(botId: string): () => void {
+    let answered!: () => void;
+    const call = new Promise<void>((resolve) => (answered = resolve));
+    this.asking.set(botId, call);
+    return () => {
+      if (this.asking.get(botId) === call) this.asking.delete(botId);
+      answered();
+    };
+  }
+
+  /** The bot's lease call that is out, if any. */
+  pendingLease(botId: string): Promise<void> | undefined {
+    return this.asking.get(botId);
   }
 
   /**

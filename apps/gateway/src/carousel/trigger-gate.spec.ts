@@ -9,7 +9,7 @@ const core = { REDIS_COMMAND_TIMEOUT_MS: 200 } as CoreEnv;
 const turnOver = () => new Promise((r) => setImmediate(r));
 
 /** A Redis whose `triggerGate` does in memory what the script does. */
-function setup(opts: { hangs?: boolean } = {}) {
+function setup(opts: { hangs?: boolean; delay?: () => Promise<void> } = {}) {
   const counts = new Map<string, number>();
   const records = new Map<string, string>();
   const calls: Array<{ keys: string[]; corked: boolean }> = [];
@@ -19,6 +19,7 @@ function setup(opts: { hangs?: boolean } = {}) {
     defineCommand: () => undefined,
     triggerGate: async (numKeys: number, ...rest: Array<string | number>) => {
       if (opts.hangs) return new Promise(() => undefined);
+      await opts.delay?.();
       const keys = rest.slice(0, numKeys) as string[];
       const [, n, limit, , wanted, ...claims] = rest.slice(numKeys).map(String);
       calls.push({ keys, corked });
@@ -145,5 +146,41 @@ describe('TriggerGate', () => {
     await expect(gate.pass({ botId: 'a', limit: 1 })).rejects.toBeInstanceOf(RedisUnavailableError);
     // The timed-out call no longer holds the triggers behind it.
     await expect(gate.pass({ botId: 'a', limit: 1 })).rejects.toBeInstanceOf(RedisUnavailableError);
+  });
+
+  it("holds a bot's triggers without a key while its lease call is out, and passes them on that lease", async () => {
+    const releases: Array<() => void> = [];
+    let held = false;
+    const { gate, calls } = setup({ delay: () => (held ? new Promise((r) => void releases.push(r)) : Promise.resolve()) });
+    await Promise.all(Array.from({ length: 100 }, () => gate.pass({ botId: 'a', limit: 5000 })));
+    await new Promise((r) => setTimeout(r, 110)); // the next demand slice: the last one used 100
+    held = true;
+    const asking = gate.pass({ botId: 'a', limit: 5000 }); // asks for a lease of 100
+    await turnOver();
+    const waiting = Array.from({ length: 50 }, () => gate.pass({ botId: 'a', limit: 5000 }));
+    const keyed = gate.pass({ botId: 'a', limit: 5000, claim: { key: 'k', record: 'r' } });
+    await turnOver();
+    await turnOver();
+    expect(releases).toHaveLength(2); // the lease call and the keyed trigger's: none for the 50
+    held = false;
+    releases.forEach((release) => release());
+    await asking;
+    const passed = await Promise.all(waiting);
+    expect(passed.map((r) => r.count)).toEqual(Array.from({ length: 50 }, (_, i) => 102 + i));
+    await keyed;
+    expect(calls).toHaveLength(3); // the first turn's, the lease call and the keyed trigger's
+  });
+
+  it("lets the waiting triggers ask Redis themselves when their bot's lease call times out", async () => {
+    let hang = false;
+    const { gate } = setup({ delay: () => (hang ? new Promise(() => undefined) : Promise.resolve()) });
+    await Promise.all(Array.from({ length: 100 }, () => gate.pass({ botId: 'a', limit: 5000 })));
+    await new Promise((r) => setTimeout(r, 110));
+    hang = true;
+    const asking = gate.pass({ botId: 'a', limit: 5000 });
+    await turnOver();
+    const waiting = gate.pass({ botId: 'a', limit: 5000 });
+    await expect(asking).rejects.toBeInstanceOf(RedisUnavailableError);
+    await expect(waiting).rejects.toBeInstanceOf(RedisUnavailableError); // its own call, timed out too: not waiting for ever
   });
 });

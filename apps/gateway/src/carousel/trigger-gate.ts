@@ -90,8 +90,12 @@ export class TriggerGate {
 
   /** Rejects with RedisUnavailableError when Redis cannot be asked. */
   pass(entry: GateEntry): Promise<GateResult> {
-    const leased = entry.claim ? undefined : this.leases.take(entry.botId, entry.limit);
-    if (leased) return Promise.resolve({ limit: entry.limit, count: leased.count, resetMs: leased.resetMs, claim: undefined });
+    if (!entry.claim) {
+      const leased = this.leases.take(entry.botId, entry.limit);
+      if (leased) return Promise.resolve({ limit: entry.limit, count: leased.count, resetMs: leased.resetMs, claim: undefined });
+      const lease = this.leases.pendingLease(entry.botId);
+      if (lease) return lease.then(() => this.pass(entry));
+    }
     return this.batches.submit(entry);
   }
 
@@ -103,15 +107,20 @@ export class TriggerGate {
       else byBot.set(entry.botId, [i]);
     });
     const results = new Array<GateResult>(batch.length);
-    await withTimeout(
-      Promise.all([...byBot].map(([botId, indexes]) => this.commitBot(botId, indexes, batch, results))),
-      this.core.REDIS_COMMAND_TIMEOUT_MS,
-      'checking the trigger quota',
-    );
+    const leaseCalls: Array<() => void> = []; // ended once answered, or given up on: no trigger waits longer
+    try {
+      await withTimeout(
+        Promise.all([...byBot].map(([botId, indexes]) => this.commitBot(botId, indexes, batch, results, leaseCalls))),
+        this.core.REDIS_COMMAND_TIMEOUT_MS,
+        'checking the trigger quota',
+      );
+    } finally {
+      leaseCalls.forEach((end) => end());
+    }
     return results;
   }
 
-  private async commitBot(botId: string, indexes: number[], batch: GateEntry[], results: GateResult[]): Promise<void> {
+  private async commitBot(botId: string, indexes: number[], batch: GateEntry[], results: GateResult[], leaseCalls: Array<() => void>): Promise<void> {
     const limit = batch[indexes[0]].limit;
     const keys = [redisKey(this.core, quotaKey(botId))];
     const wanted = this.leases.wanted(botId, limit, indexes.length);
@@ -125,6 +134,7 @@ export class TriggerGate {
       args.push(place + 1, claim.record);
     });
     const askedAt = Date.now();
+    if (wanted > 0) leaseCalls.push(this.leases.asked(botId));
     const reply = await this.redis.triggerGate(keys.length, ...keys, ...args);
     const count = Number(reply[0]);
     const resetMs = Number(reply[1]);
