@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { EventEmitter } from 'node:events';
 import { DatabaseUnavailableError } from '@platform/database';
 import type { PrismaService } from '@platform/database';
+import type { DatabaseEnv } from '@platform/config';
 import { PostgresLiveness } from './postgres-liveness.js';
 
 function setup() {
@@ -15,7 +16,7 @@ function setup() {
       return (answers.shift() ?? (() => Promise.resolve({ rows: [] })))();
     },
   } as unknown as PrismaService;
-  const liveness = new PostgresLiveness(db);
+  const liveness = new PostgresLiveness(db, { DATABASE_CONNECT_TIMEOUT_MS: 800 } as DatabaseEnv);
   liveness.onModuleInit();
   const probe = () => (liveness as unknown as { probe(): Promise<void> }).probe();
   return { pool, answers, liveness, probe, queries: () => queries };
@@ -56,7 +57,7 @@ describe('PostgresLiveness', () => {
 
   it('stays up through slow probes on a loaded host and is down after three in a row', async () => {
     const { answers, liveness, probe } = setup();
-    answers.push(failsAfter(1000), failsAfter(1200));
+    answers.push(failsAfter(800), failsAfter(1200)); // the pool's wait for a connection, then the probe's own timeout
     await probe();
     await probe();
     expect(() => liveness.assertReachable()).not.toThrow();

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { QueryConfig } from 'pg';
+import { DatabaseEnv } from '@platform/config';
 import { DatabaseUnavailableError, PrismaService } from '@platform/database';
 
 const PROBE_INTERVAL_MS = 1000;
@@ -13,7 +14,7 @@ const SLOW_PROBES_FOR_DOWN = 3;
  * at most one in flight.
  *
  * Down at once on a refusal: a pooled connection breaks (a stopped or restarted server) or a probe fails
- * before its timeout (connection refused, the server says it cannot serve). A probe that only ran out of
+ * before any timeout could fire (connection refused, the server says it cannot serve). A probe that only ran out of
  * time is weaker evidence: on a loaded host, or behind a pooler whose server connections are all lent,
  * a healthy Postgres can take longer than a second to answer, and refusing triggers then would turn load
  * into errors (an accepted trigger waits in Redis until Postgres answers, so accepting one during a real
@@ -29,7 +30,15 @@ export class PostgresLiveness implements OnModuleInit, OnModuleDestroy {
   private timer?: NodeJS.Timeout;
   private readonly onPoolError = () => this.set(false);
 
-  constructor(private readonly db: PrismaService) {}
+  /** A failure sooner than this was not a timeout (the probe's own, or the wait for a pooled connection). */
+  private readonly refusedWithinMs: number;
+
+  constructor(
+    private readonly db: PrismaService,
+    env: DatabaseEnv,
+  ) {
+    this.refusedWithinMs = Math.min(PROBE_TIMEOUT_MS, env.DATABASE_CONNECT_TIMEOUT_MS);
+  }
 
   onModuleInit() {
     this.db.pool.on('error', this.onPoolError);
@@ -56,7 +65,7 @@ export class PostgresLiveness implements OnModuleInit, OnModuleDestroy {
       this.slowProbes = 0;
       this.set(true);
     } catch {
-      const refused = Date.now() - started < PROBE_TIMEOUT_MS;
+      const refused = Date.now() - started < this.refusedWithinMs;
       this.slowProbes = refused ? 0 : this.slowProbes + 1;
       if (refused || this.slowProbes >= SLOW_PROBES_FOR_DOWN) this.set(false);
     } finally {

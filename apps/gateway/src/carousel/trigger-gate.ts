@@ -70,7 +70,8 @@ type GateRedis = RedisClient & {
  * A trigger needs two round trips (this call, then its job's `add`); both flush through CorkedTurn, so
  * a turn's gate calls and the jobs of triggers answered in that turn leave in one socket write. A batch
  * goes in every turn that has one, even while an earlier one is out: holding the next batch until the
- * answer (Nagle's rule) makes the gateway and Redis take turns instead of working at once.
+ * answer (Nagle's rule) makes the gateway and Redis take turns instead of working at once. Only a bot's
+ * triggers without a key wait, for a lease call of that bot that is out: they will most likely pass on it.
  */
 @Injectable()
 export class TriggerGate {
