@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Queue } from 'bullmq';
 import type { Cluster } from 'ioredis';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
@@ -178,8 +179,16 @@ describeOnCluster('Redis Cluster failover under trigger load', () => {
         return pending.size === 0 ? true : undefined;
       },
       90_000,
-      `delivery of every accepted trigger (${pending.size} left)`,
-    );
+      'delivery of every accepted trigger',
+    ).catch(async (err: Error) => {
+      // Where the undelivered jobs are tells a worker that stopped fetching (wait) from one stuck in its jobs (active).
+      const connection = testRedis(env);
+      const queue = new Queue(QueueNames.carouselDispatch, { connection, prefix: bullPrefix(env, QueueNames.carouselDispatch) });
+      const counts = await queue.getJobCounts('wait', 'active', 'delayed', 'completed', 'failed').catch((e: Error) => e.message);
+      await queue.close();
+      connection.disconnect();
+      throw new Error(`${err.message}: ${pending.size} of ${accepted.length} not sent; Cloud API received ${cloud.messages.length}; queue ${JSON.stringify(counts)}`);
+    });
     expect(pending.size).toBe(0);
 
     // The dead node comes back as a replica of its successor, and the cluster is whole again.
