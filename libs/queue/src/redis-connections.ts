@@ -56,11 +56,19 @@ export function parseClusterNodes(spec: string): { nodes: ClusterNode[]; redisOp
 }
 
 /**
- * ioredis's Cluster client, whose disconnect always ends. ioredis ends a cluster's disconnect when its
- * pool of node connections drains; a client that has lost every node connection (between reconnect
- * attempts, as after a failover) has nothing left to drain, so it stays `disconnecting` and never
- * emits `end`, and whoever waits for that (BullMQ's Worker.close, for its blocking connection) waits
- * forever. Here such a disconnect ends at once, as ioredis does for a client that never connected.
+ * ioredis's Cluster client, whose disconnect always ends and whose connect always settles.
+ *
+ * - ioredis ends a cluster's disconnect when its pool of node connections drains; a client that has
+ *   lost every node connection (between reconnect attempts, as after a failover) has nothing left to
+ *   drain, so it stays `disconnecting` and never emits `end`, and whoever waits for that (BullMQ's
+ *   Worker.close, for its blocking connection) waits forever. Here such a disconnect ends at once, as
+ *   ioredis does for a client that never connected.
+ * - When the ready check of a connect fails (`cluster_state` not ok, as while a dead master's replica
+ *   is promoted), ioredis reconnects by itself but leaves that connect's promise pending for ever, even
+ *   once a later attempt is ready. BullMQ's worker awaits that promise when it reconnects its blocking
+ *   connection after an error, so its fetch loop stopped for good, silently. Here connect settles with
+ *   the client: when it is ready, or when it ends.
+ *
  * Duplicates (BullMQ's blocking connections) are of this class too.
  */
 export class PlatformCluster extends Cluster {
@@ -69,6 +77,22 @@ export class PlatformCluster extends Cluster {
     options: ClusterOptions,
   ) {
     super(seeds, options);
+  }
+
+  override connect(): Promise<void> {
+    const attempt = super.connect();
+    return new Promise<void>((resolve, reject) => {
+      const ready = () => settle(() => resolve());
+      const ended = () => settle(() => reject(new Error('Connection is closed.')));
+      const settle = (then: () => void) => {
+        this.off('ready', ready);
+        this.off('end', ended);
+        then();
+      };
+      this.once('ready', ready);
+      this.once('end', ended);
+      attempt.then(ready, (err: unknown) => settle(() => reject(err)));
+    });
   }
 
   override disconnect(reconnect = false): void {
