@@ -11,9 +11,8 @@ import { TEMPLATE_DB } from '@platform/testing';
  * The suites that also run against a Redis Cluster after the whole suite's run on one Redis: the
  * trigger (with its quota, Idempotency-Key and group commit), dispatch (a built worker process too)
  * and the pacer's scripts, push, SDK events, auth and the console's live feed. Not among them: the
- * trigger's outage suite (it stops a Redis of its own, which is one server) and the failover suite
- * (`npm run test:failover`: its channel worker sometimes stalls after the failover, see
- * docs/deployment.md).
+ * trigger's outage suite (it stops a Redis of its own, which is one server) and the failover suite,
+ * which kills nodes of a cluster of its own under load (`npm run test:failover`).
  */
 const CLUSTER_SUITES = [
   'test/carousel-trigger.e2e-spec.ts',
