@@ -278,7 +278,8 @@ describe('console: a bot administrator in a real browser', () => {
     await page.keyboard.press('Enter');
     const form = page.getByRole('form', { name: 'Edit sender +15550001111' });
     await form.waitFor();
-    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('edit-throughput');
+    // The form moves focus to its first field in an effect, after it is painted: wait for it, bounded.
+    await page.waitForFunction(() => document.activeElement?.id === 'edit-throughput', undefined, { timeout: 5000 });
     await page.keyboard.press('Control+A');
     await page.keyboard.type('5000');
     await page.keyboard.press('Enter');
