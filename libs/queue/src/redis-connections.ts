@@ -83,6 +83,7 @@ export class PlatformCluster extends Cluster {
     const attempt = super.connect();
     return new Promise<void>((resolve, reject) => {
       const ready = () => settle(() => resolve());
+      // ioredis's own text for a closed connection, which BullMQ reads as a connection error (not reported).
       const ended = () => settle(() => reject(new Error('Connection is closed.')));
       const settle = (then: () => void) => {
         this.off('ready', ready);
