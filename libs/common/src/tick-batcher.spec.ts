@@ -53,4 +53,12 @@ describe('TickBatcher', () => {
     expect(calls).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
     expect(await answers).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
+
+  it('caps flushAt at maxBatch', async () => {
+    const sizes: number[] = [];
+    const batcher = new TickBatcher<number, number>(async (items) => (sizes.push(items.length), items), { maxBatch: 2, flushAt: 5, schedule: () => undefined });
+    const answers = Promise.all([1, 2, 3, 4].map((i) => batcher.submit(i)));
+    expect(sizes).toEqual([2, 2]);
+    expect(await answers).toEqual([1, 2, 3, 4]);
+  });
 });

@@ -4,7 +4,8 @@ export interface TickBatcherOptions {
   /** Runs the turn's flush (default setImmediate); batchers sharing one flush together, e.g. in one corked socket write. */
   schedule?: (flush: () => void) => void;
   /**
-   * Items at which a batch leaves at once, without waiting for the turn's flush (default: never). Under
+   * Items at which a batch leaves at once, without waiting for the turn's flush (default: never; at most
+   * `maxBatch`). Under
    * closed-loop load a whole turn's batch makes the server and its store take turns: the store idles
    * while the server parses a poll phase's worth of requests, then the server idles while the store
    * commits them. A batch that leaves every few items lets the store commit one part while the server
@@ -33,7 +34,7 @@ export class TickBatcher<I, O> {
   ) {
     this.maxBatch = options.maxBatch ?? 500;
     this.schedule = options.schedule ?? setImmediate;
-    this.flushAt = options.flushAt ?? Infinity;
+    this.flushAt = options.flushAt === undefined ? Infinity : Math.min(options.flushAt, this.maxBatch);
   }
 
   submit(item: I): Promise<O> {

@@ -66,7 +66,7 @@ export function parseClusterNodes(spec: string): { nodes: ClusterNode[]; redisOp
  * - When the ready check of a connect fails (`cluster_state` not ok, as while a dead master's replica
  *   is promoted), ioredis reconnects by itself but leaves that connect's promise pending for ever, even
  *   once a later attempt is ready. BullMQ's worker awaits that promise when it reconnects its blocking
- *   connection after an error, so its fetch loop stopped for good, silently. Here connect settles with
+ *   connection after an error, so its fetch loop would stop for good, silently. Here connect settles with
  *   the client: when it is ready, or when it ends.
  *
  * Duplicates (BullMQ's blocking connections) are of this class too.
