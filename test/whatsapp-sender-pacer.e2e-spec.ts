@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreEnv, WhatsAppEnv } from '@platform/config';
 import { type RedisClient, redisKey } from '@platform/queue';
 import { createTestRedisEnv, testRedis, until } from '@platform/testing';
-import { SenderPacer } from '../apps/channel-worker/src/pacing/sender-pacer.js';
+import { SenderPacer } from '@platform/whatsapp';
 
 const RATE = 3;
 

@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { Worker } from 'bullmq';
 import { CarouselDispatchJob } from '@platform/contracts';
-import { renderCarouselMessage } from '../../apps/channel-worker/src/whatsapp/whatsapp-carousel.renderer.js';
+import { renderCarouselMessage } from '@platform/whatsapp';
 
 function need(name: string): string {
   const value = process.env[name];

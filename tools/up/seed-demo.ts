@@ -4,7 +4,7 @@ import { ApiKeyService, UserService } from '@platform/accounts';
 import { SecretBox } from '@platform/crypto';
 import { generateWebhookSecret } from '@platform/contracts';
 import { BotRepository, BotWebhookRepository, ChannelSenderRepository, PrismaService, TemplateRepository } from '@platform/database';
-import { TemplateSyncService } from '@platform/whatsapp-templates';
+import { TemplateSyncService } from '@platform/whatsapp';
 import { CliModule } from '../../apps/cli/src/cli.module.js';
 import { localPath, readJson, writeJson } from './local-state.js';
 

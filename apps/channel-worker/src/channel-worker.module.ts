@@ -8,12 +8,11 @@ import { MessageLifecyclePublisher, QueueModule } from '@platform/queue';
 import { CarouselDispatchHandler } from './carousel-dispatch/carousel-dispatch.handler.js';
 import { CarouselDispatchWorker } from './carousel-dispatch/carousel-dispatch.worker.js';
 import { StalledMessageSettler } from './carousel-dispatch/stalled-message.settler.js';
-import { SenderPacer } from './pacing/sender-pacer.js';
 import { PostbackSender } from './postbacks/postback-sender.js';
 import { PostbackWorker } from './postbacks/postback.worker.js';
-import { WhatsAppCloudClient } from './whatsapp/whatsapp-cloud.client.js';
 import { ConversationReplyHandler } from './conversation-reply/conversation-reply.handler.js';
 import { ConversationReplyWorker } from './conversation-reply/conversation-reply.worker.js';
+import { SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
 
 @Module({})
 export class ChannelWorkerModule {

@@ -5,7 +5,7 @@ import { PostbackQueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { QueueModule } from '@platform/queue';
-import { TemplateSyncModule } from '@platform/whatsapp-templates';
+import { TemplateSyncModule } from '@platform/whatsapp';
 import { CLI_ENV } from './cli-env.js';
 
 @Module({})

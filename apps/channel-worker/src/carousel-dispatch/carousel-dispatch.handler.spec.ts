@@ -13,12 +13,10 @@ import {
   type MessageRepository,
   type Template,
 } from '@platform/database';
-import type { SendOutcome } from '../whatsapp/cloud-api-answer.js';
-import type { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
 import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
 import type { WhatsAppEnv } from '@platform/config';
 import type { MessageLifecyclePublisher } from '@platform/queue';
-import type { CountedSend, PaceDecision, SenderPacer } from '../pacing/sender-pacer.js';
+import type { CountedSend, PaceDecision, SendOutcome, SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
 
 const data: CarouselDispatchJob = {
   messageId: 'm1',

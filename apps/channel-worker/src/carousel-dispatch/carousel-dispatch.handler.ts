@@ -7,11 +7,7 @@ import { SecretBox } from '@platform/crypto';
 import { TickBatcher } from '@platform/common';
 import { AcceptedMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository } from '@platform/database';
 import { MessageLifecyclePublisher, isFinalAttempt } from '@platform/queue';
-import { SenderPacer } from '../pacing/sender-pacer.js';
-import { SendOutcome } from '../whatsapp/cloud-api-answer.js';
-import { throttleDelayMs } from '../whatsapp/throttle-delay.js';
-import { renderCarouselMessage } from '../whatsapp/whatsapp-carousel.renderer.js';
-import { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
+import { SendOutcome, SenderPacer, WhatsAppCloudClient, renderCarouselMessage, throttleDelayMs } from '@platform/whatsapp';
 
 const attempts = new Counter({
   name: 'carousel_send_attempts_total',

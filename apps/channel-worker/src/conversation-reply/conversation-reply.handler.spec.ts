@@ -4,10 +4,8 @@ import type { ConversationQueueNames } from '@platform/contracts';
 import type { SecretBox } from '@platform/crypto';
 import type { ChannelSenderRepository, ConversationRepository } from '@platform/database';
 import type { QueueJob } from '@platform/queue';
-import type { CountedSend, SenderPacer } from '../pacing/sender-pacer.js';
-import type { SendOutcome } from '../whatsapp/cloud-api-answer.js';
-import type { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
 import { ConversationReplyHandler } from './conversation-reply.handler.js';
+import type { CountedSend, SendOutcome, SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
 
 type ReplyJob = QueueJob<typeof ConversationQueueNames.conversationReply>;
 

@@ -4,10 +4,7 @@ import { ConversationQueueNames, MessageContent } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSenderRepository, ConversationRepository } from '@platform/database';
 import { QueueJob, isFinalAttempt } from '@platform/queue';
-import { SenderPacer } from '../pacing/sender-pacer.js';
-import { SendOutcome } from '../whatsapp/cloud-api-answer.js';
-import { WhatsAppCloudClient } from '../whatsapp/whatsapp-cloud.client.js';
-import { renderWhatsAppSession } from '../whatsapp/whatsapp-session.renderer.js';
+import { SendOutcome, SenderPacer, WhatsAppCloudClient, renderWhatsAppSession } from '@platform/whatsapp';
 
 /** How long a reply waits for room in its sender number's rate before its attempt counts as failed (and is retried). */
 const MAX_PACING_WAIT_MS = 10_000;

@@ -1,7 +1,7 @@
 import { PHONE_NUMBER, SENDER_THROUGHPUT, senderThroughputProblem } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotRepository, ChannelSenderRepository, TemplateRepository } from '@platform/database';
-import { GraphApiError, NoBusinessAccountError, TemplateSyncService } from '@platform/whatsapp-templates';
+import { GraphApiError, NoBusinessAccountError, TemplateSyncService } from '@platform/whatsapp';
 import { CliCommand, requireString } from '../command.js';
 import { UsageError } from '../usage.error.js';
 

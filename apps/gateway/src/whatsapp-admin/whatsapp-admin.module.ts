@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
-import { TemplateSyncModule } from '@platform/whatsapp-templates';
+import { TemplateSyncModule } from '@platform/whatsapp';
 import { CarouselModule } from '../carousel/carousel.module.js';
 import { WhatsAppAdminController } from './whatsapp-admin.controller.js';
 import { WhatsAppAdminService } from './whatsapp-admin.service.js';

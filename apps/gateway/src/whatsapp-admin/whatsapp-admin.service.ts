@@ -2,7 +2,7 @@ import { BadGatewayException, BadRequestException, ConflictException, Injectable
 import { CreateSenderDto, SenderView, TemplateCardSpec, TemplateSyncView, TemplateView, UpdateSenderDto, isUuid } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSender, ChannelSenderRepository, Template, TemplateRepository } from '@platform/database';
-import { GraphApiError, NoBusinessAccountError, TemplateSyncService } from '@platform/whatsapp-templates';
+import { GraphApiError, NoBusinessAccountError, TemplateSyncService } from '@platform/whatsapp';
 
 @Injectable()
 export class WhatsAppAdminService {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConversationRepository } from '@platform/database';
 import { ConversationService } from '../conversations/conversation.service.js';
-import { readInboundMessages } from './inbound-messages.js';
+import { readInboundMessages } from '@platform/whatsapp';
 
 /** Records the messages users sent in a WhatsApp webhook notification and queues each for its bot. */
 @Injectable()

@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConversationRepository, MessageRepository } from '@platform/database';
 import { MessageLifecyclePublisher } from '@platform/queue';
-import { readStatusEvents } from './status-notification.js';
-import { RECEIPT_ORDER, foldStatusEvents } from './status-transitions.js';
+import { RECEIPT_ORDER, foldStatusEvents, readStatusEvents } from '@platform/whatsapp';
 
 /** Records the message statuses of a WhatsApp webhook notification on the messages they belong to. */
 @Injectable()

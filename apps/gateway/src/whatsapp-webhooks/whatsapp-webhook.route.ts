@@ -3,7 +3,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WhatsAppWebhookEnv } from '@platform/config';
 import { safeEqual } from '@platform/crypto';
-import { HUB_SIGNATURE_HEADER, isValidHubSignature } from './hub-signature.js';
+import { HUB_SIGNATURE_HEADER, isValidHubSignature } from '@platform/whatsapp';
 import { InboundMessagesService } from './inbound-messages.service.js';
 import { MessageReceiptsService } from './message-receipts.service.js';
 
