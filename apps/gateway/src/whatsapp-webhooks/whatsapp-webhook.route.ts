@@ -13,9 +13,9 @@ export const WHATSAPP_WEBHOOK_PATH = '/webhooks/whatsapp';
  * Meta's WhatsApp webhook: GET is the verification handshake, POST a signed change notification, read
  * once, whose message statuses are recorded (or held until their send is), and whose incoming messages
  * are recorded (once per wamid) and queued for their bot's webhook, before the 200 (Meta retries
- * anything else). A body whose envelope is not of Meta's shape gets a 400 naming the part. Fastify routes in their own
- * plugin scope, where JSON bodies arrive as bytes: the signature covers the raw body. Both answer
- * 404 while WHATSAPP_WEBHOOK_VERIFY_TOKEN / WHATSAPP_APP_SECRET are unset.
+ * anything else). A body whose envelope is not of Meta's shape gets a 400 naming the part. Fastify
+ * routes in their own plugin scope, where JSON bodies arrive as bytes: the signature covers the raw
+ * body. Both answer 404 while WHATSAPP_WEBHOOK_VERIFY_TOKEN / WHATSAPP_APP_SECRET are unset.
  */
 @Injectable()
 export class WhatsAppWebhookRoute implements OnModuleInit {
