@@ -156,6 +156,29 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
     });
   });
 
+  describe('bodies not of the shape Meta posts', () => {
+    it.each([
+      ['null', 'Request body must be a JSON object'],
+      ['[1]', 'Request body must be a JSON object'],
+      ['{"object":"whatsapp_business_account","entry":"x"}', 'entry must be an array'],
+      ['{"object":"whatsapp_business_account","entry":[{"id":"1","changes":[{"field":"messages","value":{"statuses":{}}}]}]}', 'entry[0].changes[0].value.statuses must be an array'],
+    ])('%s: 400 naming the part', async (body, message) => {
+      const res = await post(body);
+      expect([res.status, await res.json()]).toEqual([400, { message, status: 'error' }]);
+    });
+
+    it('what Postgres cannot store (NUL, an unpaired UTF-16 half) is skipped in ids and cleaned from texts: 200, the rest recorded', async () => {
+      const m = await sentMessage();
+      const t = seconds(m.sentAt);
+      await report({ id: 'wamid.\u0000x', status: 'read', timestamp: t }, { id: m.wamid, status: 'delivered', timestamp: t });
+      expect(await status(m.msgId)).toMatchObject({ status: 'delivered' });
+      const text = { from: '919876543210', id: `wamid.in-${m.wamid}`, timestamp: t, type: 'text', text: { body: 'a\u0000b\ud800' } };
+      const inbound = { object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'messages', value: { metadata: { phone_number_id: stack.seed.phoneNumberId }, messages: [text] } }] }] };
+      const res = await post(JSON.stringify(inbound));
+      expect([res.status, await res.json()]).toEqual([200, { message: 'Statuses recorded', status: 'success' }]);
+    });
+  });
+
   describe('verification handshake', () => {
     const handshake = (query: Record<string, string>) => fetch(`${stack.url}/webhooks/whatsapp?${new URLSearchParams(query)}`);
 

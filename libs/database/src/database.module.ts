@@ -19,10 +19,11 @@ import { TokenRepository } from './repositories/token.repository.js';
 import { OAuthClientRepository } from './repositories/oauth-client.repository.js';
 import { AuthorizationCodeRepository } from './repositories/authorization-code.repository.js';
 import { ConversationRepository } from './repositories/conversation.repository.js';
+import { HeldStatusRepository } from './repositories/held-status.repository.js';
 
 const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository,
   UserRepository, TokenRepository, OAuthClientRepository, AuthorizationCodeRepository, ConversationRepository,
-  MembershipRepository, MessageLogRepository, DeviceDirectoryRepository, PostbackRepository];
+  MembershipRepository, MessageLogRepository, DeviceDirectoryRepository, PostbackRepository, HeldStatusRepository];
 
 @Global()
 @Module({ providers: [PrismaService, ...repositories], exports: [PrismaService, ...repositories] })

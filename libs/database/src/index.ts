@@ -9,6 +9,8 @@ export * from './repositories/api-key.repository.js';
 export * from './repositories/channel-sender.repository.js';
 export * from './repositories/template.repository.js';
 export * from './repositories/message.repository.js';
+export * from './repositories/held-status.repository.js';
+export * from './repositories/provider-status-order.js';
 export * from './repositories/push-config.repository.js';
 export * from './repositories/device.repository.js';
 export * from './repositories/notification.repository.js';

@@ -36,7 +36,8 @@ export interface SandboxArrival {
 /**
  * Speaks the WhatsApp Cloud API send endpoint (`POST /<version>/<phone-number-id>/messages`) on
  * loopback. Accepts every message unless replies are scripted; logs each one when given a logger.
- * With postStatusesTo, it then reports each accepted message delivered and read to a webhook, as Meta does.
+ * With postStatusesTo, it reports each accepted message delivered and read to a webhook, as Meta does:
+ * after answering the send, or before it (then the platform hears of a wamid it has not recorded yet).
  * It also lists `templates` as every WhatsApp Business Account's (`GET /<version>/<waba-id>/message_templates`),
  * `templatePageSize` a page, paged with `paging.cursors.after` and `paging.next` as the Graph API pages.
  */
@@ -67,7 +68,10 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
     return this;
   }
 
-  /** Posts signed `delivered` then `read` statuses of every message accepted from now on to `options.url`; none: stops. */
+  /**
+   * Posts signed statuses (`delivered` then `read`, or `options.statuses`) of every message accepted from
+   * now on to `options.url`, after its answer or, with `beforeAnswer`, before it; none: stops.
+   */
   postStatusesTo(options?: StatusWebhookOptions): this {
     this.statuses?.close();
     this.statuses = options && new WhatsAppStatusPoster(options, this.log);
@@ -83,7 +87,8 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
     return this.requests.filter((r) => r.method === 'POST' && /\/messages$/.test(r.path));
   }
 
-  protected handle(req: RecordedRequest, res: ServerResponse): void {
+  /** Synchronous unless statuses are posted before the answer (subclasses read the answer's status right after). */
+  protected handle(req: RecordedRequest, res: ServerResponse): void | Promise<void> {
     const listing = /^(?:\/v\d+\.\d+)?\/([^/?]+)\/message_templates(?:\?(.*))?$/.exec(req.path);
     if (req.method === 'GET' && listing) return this.listTemplates(req, res, listing[1], new URLSearchParams(listing[2] ?? ''));
     const match = /^(?:\/v\d+\.\d+)?\/([^/]+)\/messages$/.exec(req.path);
@@ -104,12 +109,11 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
     const id = `wamid.${randomBytes(12).toString('hex')}`;
     if (this.record) this.arrivals.push({ at: Date.now(), phoneNumberId: match[1], to: String(body?.to ?? '') });
     this.log?.(`whatsapp sandbox: phone-number-id ${match[1]} -> ${body?.to} template ${body?.template?.name} (${id})`);
-    sendJson(res, 200, {
-      messaging_product: 'whatsapp',
-      contacts: [{ input: body?.to, wa_id: body?.to }],
-      messages: [{ id, message_status: 'accepted' }],
-    });
-    this.statuses?.schedule(id, match[1], String(body?.to ?? ''));
+    const [statuses, to] = [this.statuses, String(body?.to ?? '')];
+    const accept = () => sendJson(res, 200, { messaging_product: 'whatsapp', contacts: [{ input: body?.to, wa_id: body?.to }], messages: [{ id, message_status: 'accepted' }] });
+    if (statuses?.beforeAnswer) return statuses.postBeforeAnswer(id, match[1], to).then(accept);
+    accept();
+    statuses?.schedule(id, match[1], to);
   }
 
   private listTemplates(req: RecordedRequest, res: ServerResponse, wabaId: string, query: URLSearchParams): void {

@@ -7,9 +7,19 @@ export interface StatusWebhookOptions {
   appSecret: string;
   /** Wait before `delivered` and again before `read`, so the worker has recorded the wamid; default 1000. */
   delayMs?: number;
+  /** The statuses posted for each message, in order; default `delivered` then `read`. */
+  statuses?: ReadonlyArray<PostedStatus>;
+  /**
+   * Post them before the send is answered, each once its previous one is answered, and none after:
+   * Meta's webhook can beat its own answer to the send, so the platform sees statuses of a wamid it has
+   * not recorded yet. Default false: after the answer, `delayMs` apart.
+   */
+  beforeAnswer?: boolean;
 }
 
-/** Posts signed `delivered` then `read` webhooks for an accepted message, as Meta would; retries non-200 answers a few times. */
+export type PostedStatus = 'delivered' | 'read';
+
+/** Posts signed status webhooks (`delivered` then `read`) for an accepted message, as Meta would; retries non-200 answers a few times. */
 export class WhatsAppStatusPoster {
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
@@ -19,18 +29,40 @@ export class WhatsAppStatusPoster {
     private readonly log?: (line: string) => void,
   ) {}
 
+  /** Whether the statuses go before the send's answer (postBeforeAnswer) rather than after it (schedule). */
+  get beforeAnswer(): boolean {
+    return this.options.beforeAnswer ?? false;
+  }
+
   schedule(wamid: string, phoneNumberId: string, recipient: string): void {
     const delay = this.options.delayMs ?? 1000;
-    this.later(delay, async () => {
-      await this.post(wamid, phoneNumberId, recipient, 'delivered');
-      this.later(delay, () => this.post(wamid, phoneNumberId, recipient, 'read'));
-    });
+    const next = (statuses: readonly PostedStatus[]) => {
+      const [status, ...rest] = statuses;
+      if (!status) return;
+      this.later(delay, async () => {
+        await this.post(wamid, phoneNumberId, recipient, status);
+        next(rest);
+      });
+    };
+    next(this.statuses());
+  }
+
+  /** Posts the statuses one after the other, each once (no retries: the send's answer waits), resolving when the last is answered. */
+  async postBeforeAnswer(wamid: string, phoneNumberId: string, recipient: string): Promise<void> {
+    for (const status of this.statuses()) {
+      if (this.closed) return;
+      await this.postOnce(wamid, phoneNumberId, recipient, status);
+    }
   }
 
   close(): void {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+  }
+
+  private statuses(): readonly PostedStatus[] {
+    return this.options.statuses ?? ['delivered', 'read'];
   }
 
   private later(ms: number, fn: () => Promise<void>): void {
@@ -42,7 +74,13 @@ export class WhatsAppStatusPoster {
     this.timers.add(timer);
   }
 
-  private async post(wamid: string, phoneNumberId: string, recipient: string, status: 'delivered' | 'read', attempt = 1): Promise<void> {
+  private async post(wamid: string, phoneNumberId: string, recipient: string, status: PostedStatus, attempt = 1): Promise<void> {
+    const answer = await this.postOnce(wamid, phoneNumberId, recipient, status);
+    if (answer !== 200 && attempt < 3) this.later(1000 * attempt, () => this.post(wamid, phoneNumberId, recipient, status, attempt + 1));
+  }
+
+  /** The webhook's HTTP status, or the error that kept it from answering. */
+  private async postOnce(wamid: string, phoneNumberId: string, recipient: string, status: PostedStatus): Promise<number | string> {
     const body = JSON.stringify(statusNotification(wamid, phoneNumberId, recipient, status));
     const signature = 'sha256=' + createHmac('sha256', this.options.appSecret).update(body).digest('hex');
     const answer = await fetch(this.options.url, {
@@ -51,7 +89,7 @@ export class WhatsAppStatusPoster {
       body,
     }).then((r) => r.status, (err: Error) => err.message);
     this.log?.(`whatsapp sandbox: ${status} webhook for ${wamid} -> ${answer}`);
-    if (answer !== 200 && attempt < 3) this.later(1000 * attempt, () => this.post(wamid, phoneNumberId, recipient, status, attempt + 1));
+    return answer;
   }
 }
 

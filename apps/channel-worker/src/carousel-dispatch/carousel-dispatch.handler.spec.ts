@@ -81,7 +81,7 @@ function setup(o: Options = {}) {
     currentChange: async () => null,
     markSentMany: async (batch: ReadonlyArray<{ id: string; providerMessageId: string }>) => {
       sentRows.push(...batch);
-      return batch.map(() => undefined);
+      return batch.map(() => []);
     },
     recordError: async (id: string, code: string | null, text: string, final: boolean) => void errors.push([id, code, text, final]),
     releaseAttempt: async (id: string) => {

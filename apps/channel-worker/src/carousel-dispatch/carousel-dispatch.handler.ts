@@ -94,7 +94,7 @@ export class CarouselDispatchHandler {
     attempts.inc({ outcome: outcome.kind });
 
     if (outcome.kind === 'sent') {
-      await this.lifecycle.publish([await this.sends.submit({ id: messageId, providerMessageId: outcome.providerMessageId })]);
+      await this.lifecycle.publish(await this.sends.submit({ id: messageId, providerMessageId: outcome.providerMessageId }));
       this.logger.log(`message ${messageId} sent as ${outcome.providerMessageId} (attempt ${attempt})`);
       return outcome.providerMessageId;
     }

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConversationRepository } from '@platform/database';
 import { ConversationService } from '../conversations/conversation.service.js';
-import { readInboundMessages } from '@platform/whatsapp';
+import type { InboundWhatsAppMessage } from '@platform/whatsapp';
 
 /** Records the messages users sent in a WhatsApp webhook notification and queues each for its bot. */
 @Injectable()
@@ -14,9 +14,7 @@ export class InboundMessagesService {
   ) {}
 
   /** Resolves once every message is recorded and its webhook call queued (in the notification's order). */
-  async record(notification: unknown): Promise<number> {
-    const { messages, skipped } = readInboundMessages(notification);
-    if (skipped > 0) this.logger.debug(`${skipped} incoming message(s) ignored: unsupported type or incomplete`);
+  async record(messages: readonly InboundWhatsAppMessage[]): Promise<number> {
     let recorded = 0;
     for (const m of messages) {
       const [sender] = await this.repository.findSendersByPhoneNumberId(m.phoneNumberId);

@@ -35,12 +35,12 @@ export function documentWhatsAppWebhooks(document: OpenAPIObject): OpenAPIObject
       ],
       requestBody: {
         required: true,
-        description: "A WhatsApp Business Account change notification; entry[].changes[field=messages].value.statuses[] is read (docs/api.md)",
+        description: "A WhatsApp Business Account change notification; entry[].changes[field=messages].value.statuses[] and .messages[] are read (docs/api.md)",
         content: { 'application/json': { schema: { type: 'object', properties: { object: { type: 'string' }, entry: { type: 'array', items: { type: 'object' } } } } } },
       },
       responses: {
-        '200': body('Every status in it is recorded (statuses of unknown messages are ignored)', 'success'),
-        '400': body('Signed, but not JSON', 'error'),
+        '200': body('Every status in it is recorded (statuses of messages not recorded yet are kept until their send is)', 'success'),
+        '400': body("Signed, but not JSON, or an envelope not of Meta's shape (the message names the part)", 'error'),
         '401': body('X-Hub-Signature-256 missing or not the signature of this body', 'error'),
         '404': notConfigured,
         '500': body('Postgres unavailable: Meta retries later', 'error'),

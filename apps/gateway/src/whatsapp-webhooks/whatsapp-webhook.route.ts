@@ -1,23 +1,26 @@
-import { BadRequestException, ForbiddenException, Injectable, NotFoundException, OnModuleInit, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, ForbiddenException, Injectable, Logger, NotFoundException, OnModuleInit, UnauthorizedException } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WhatsAppWebhookEnv } from '@platform/config';
 import { safeEqual } from '@platform/crypto';
-import { HUB_SIGNATURE_HEADER, isValidHubSignature } from '@platform/whatsapp';
+import { HUB_SIGNATURE_HEADER, WebhookEnvelopeError, WhatsAppWebhookNotification, isValidHubSignature, readWebhookNotification } from '@platform/whatsapp';
 import { InboundMessagesService } from './inbound-messages.service.js';
 import { MessageReceiptsService } from './message-receipts.service.js';
 
 export const WHATSAPP_WEBHOOK_PATH = '/webhooks/whatsapp';
 
 /**
- * Meta's WhatsApp webhook: GET is the verification handshake, POST a signed change notification whose
- * message statuses are recorded, and whose incoming messages are recorded (once per wamid) and queued
- * for their bot's webhook, before the 200 (Meta retries anything else). Fastify routes in their own
- * plugin scope, where JSON bodies arrive as bytes: the signature covers the raw body. Both answer
- * 404 while WHATSAPP_WEBHOOK_VERIFY_TOKEN / WHATSAPP_APP_SECRET are unset.
+ * Meta's WhatsApp webhook: GET is the verification handshake, POST a signed change notification, read
+ * once, whose message statuses are recorded (or held until their send is), and whose incoming messages
+ * are recorded (once per wamid) and queued for their bot's webhook, before the 200 (Meta retries
+ * anything else). A body whose envelope is not of Meta's shape gets a 400 naming the part. Fastify
+ * routes in their own plugin scope, where JSON bodies arrive as bytes: the signature covers the raw
+ * body. Both answer 404 while WHATSAPP_WEBHOOK_VERIFY_TOKEN / WHATSAPP_APP_SECRET are unset.
  */
 @Injectable()
 export class WhatsAppWebhookRoute implements OnModuleInit {
+  private readonly logger = new Logger('WhatsAppWebhook');
+
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly env: WhatsAppWebhookEnv,
@@ -52,14 +55,24 @@ export class WhatsAppWebhookRoute implements OnModuleInit {
     if (!isValidHubSignature(appSecret, req.headers[HUB_SIGNATURE_HEADER], rawBody)) {
       throw new UnauthorizedException('Missing or invalid X-Hub-Signature-256 signature');
     }
-    let notification: unknown;
+    let body: unknown;
     try {
-      notification = JSON.parse(rawBody.toString('utf8'));
+      body = JSON.parse(rawBody.toString('utf8'));
     } catch {
       throw new BadRequestException('Request body must be JSON');
     }
-    await this.receipts.record(notification);
-    await this.inbound.record(notification);
+    let notification: WhatsAppWebhookNotification;
+    try {
+      notification = readWebhookNotification(body);
+    } catch (err) {
+      if (err instanceof WebhookEnvelopeError) throw new BadRequestException(err.message);
+      throw err;
+    }
+    const { statuses, messages, skipped } = notification;
+    if (skipped.statuses > 0) this.logger.debug(`${skipped.statuses} status(es) ignored: no usable message id, or not sent/delivered/read/failed`);
+    if (skipped.messages > 0) this.logger.debug(`${skipped.messages} incoming message(s) ignored: unsupported type or incomplete`);
+    await this.receipts.record(statuses);
+    await this.inbound.record(messages);
     return { message: 'Statuses recorded', status: 'success' };
   }
 

@@ -2,6 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { ConversationChannel, MessageDirection, MessageStatus } from '../generated/enums.js';
 import type { Prisma } from '../generated/client.js';
 import { PrismaService } from '../prisma.service.js';
+import { claimHeldStatusesSql } from './held-status.repository.js';
+import { PROVIDER_STATUS_ORDER } from './provider-status-order.js';
+
+/** Moves bot messages forward in `$order` by the updates in `from` (columns wamid, status, error_code, error_text). */
+const APPLY_STATUS_SQL = (from: string, order: string, extraWhere = 'TRUE') =>
+  `UPDATE "conversation_messages" AS m SET "status" = u.status,
+     "last_error_code" = CASE WHEN u.status = 'failed' THEN u.error_code ELSE m."last_error_code" END,
+     "last_error_text" = CASE WHEN u.status = 'failed' THEN u.error_text ELSE m."last_error_text" END
+   FROM ${from} AS u
+   WHERE m."provider_message_id" = u.wamid AND m."direction" = 'outbound' AND ${extraWhere}
+     AND COALESCE(array_position(${order}::"MessageStatus"[], m."status"), 0) < array_position(${order}::"MessageStatus"[], u.status)`;
 
 /** A message as read from `conversation_messages`. */
 export interface ConversationMessageRow {
@@ -152,11 +163,30 @@ export class ConversationRepository {
     return this.db.conversationMessage.findUnique({ where: { id }, include: { conversation: true } });
   }
 
-  markSent(id: string, providerMessageId: string) {
-    return this.db.conversationMessage.updateMany({
+  /**
+   * Records a reply sent, then applies the statuses Meta reported for its message id before that (held,
+   * see HeldStatusRepository) in a second statement: committed after the send, it sees every status held
+   * before, and a status held later finds the send recorded. `count` is 0 when the reply was not waiting.
+   */
+  async markSent(id: string, providerMessageId: string): Promise<{ count: number }> {
+    const marked = await this.db.conversationMessage.updateMany({
       where: { id, status: { in: ['queued', 'processing'] } },
       data: { status: 'sent', providerMessageId, lastErrorCode: null, lastErrorText: null },
     });
+    if (marked.count > 0) await this.applyHeldStatuses([providerMessageId]);
+    return marked;
+  }
+
+  /** Applies the held statuses of these provider message ids whose bot message is recorded, and forgets them (expired ones unapplied). */
+  async applyHeldStatuses(providerMessageIds: readonly string[]): Promise<number> {
+    if (providerMessageIds.length === 0) return 0;
+    const { rowCount } = await this.db.query({
+      name: 'conversation-messages-apply-held-statuses',
+      text: `WITH held AS (${claimHeldStatusesSql('conversation_messages', `x."direction" = 'outbound'`)})
+             ${APPLY_STATUS_SQL('held', '$2', 'u.fresh')}`,
+      values: [providerMessageIds, PROVIDER_STATUS_ORDER],
+    });
+    return rowCount ?? 0;
   }
 
   markAttemptFailed(id: string, code: string, text: string, final: boolean) {
@@ -168,21 +198,23 @@ export class ConversationRepository {
 
   /**
    * Moves bot messages forward in `order` by the provider's statuses (WhatsApp status webhooks), as
-   * MessageRepository does for carousel messages; ids of no conversation message are ignored.
+   * MessageRepository does for carousel messages. Returns the provider message ids of no bot message.
    */
-  async applyProviderStatuses(updates: ReadonlyArray<{ providerMessageId: string; status: MessageStatus; errorCode: string | null; errorText: string | null }>, order: readonly MessageStatus[]): Promise<number> {
-    if (updates.length === 0) return 0;
-    const { rowCount } = await this.db.query({
+  async applyProviderStatuses(
+    updates: ReadonlyArray<{ providerMessageId: string; status: MessageStatus; errorCode: string | null; errorText: string | null }>,
+    order: readonly MessageStatus[],
+  ): Promise<{ unknown: string[] }> {
+    if (updates.length === 0) return { unknown: [] };
+    const { rows } = await this.db.query<{ wamid: string }>({
       name: 'conversation-messages-apply-provider-statuses',
-      text: `UPDATE "conversation_messages" AS m SET "status" = u.status,
-               "last_error_code" = CASE WHEN u.status = 'failed' THEN u.error_code ELSE m."last_error_code" END,
-               "last_error_text" = CASE WHEN u.status = 'failed' THEN u.error_text ELSE m."last_error_text" END
-             FROM unnest($1::text[], $2::"MessageStatus"[], $3::text[], $4::text[]) AS u(wamid, status, error_code, error_text)
-             WHERE m."provider_message_id" = u.wamid AND m."direction" = 'outbound'
-               AND COALESCE(array_position($5::"MessageStatus"[], m."status"), 0) < array_position($5::"MessageStatus"[], u.status)`,
+      text: `WITH u AS (
+               SELECT * FROM unnest($1::text[], $2::"MessageStatus"[], $3::text[], $4::text[]) AS u(wamid, status, error_code, error_text)
+             ), applied AS (${APPLY_STATUS_SQL('u', '$5')})
+             SELECT u.wamid FROM u
+             WHERE NOT EXISTS (SELECT 1 FROM "conversation_messages" m WHERE m."provider_message_id" = u.wamid AND m."direction" = 'outbound')`,
       values: [updates.map((u) => u.providerMessageId), updates.map((u) => u.status), updates.map((u) => u.errorCode), updates.map((u) => u.errorText), order],
     });
-    return rowCount ?? 0;
+    return { unknown: rows.map((r) => r.wamid) };
   }
 
   /** Deletes a user's conversations with the bot (all channels unless one is given), messages included. */

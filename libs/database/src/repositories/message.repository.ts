@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { LifecycleStatus, MessageStatusChange } from '@platform/contracts';
 import { Channel, MessageStatus } from '../generated/enums.js';
 import { PrismaService } from '../prisma.service.js';
+import { claimHeldStatusesSql } from './held-status.repository.js';
+import { PROVIDER_STATUS_ORDER } from './provider-status-order.js';
 
 /** What a delivery attempt needs of its message. */
 export interface ClaimedMessage {
@@ -56,6 +58,22 @@ function toChange(r: ChangeRow): MessageStatusChange {
   };
 }
 
+/**
+ * Moves message `m` to the status of provider update `u` (columns wamid, status, delivered_at, read_at,
+ * error_code, error_text) if it supersedes the current one in the order `$order`; times already recorded
+ * are kept. `from` names the updates; returns the changes.
+ */
+const APPLY_STATUS_SQL = (from: string, order: string, extraWhere = 'TRUE') =>
+  `UPDATE "messages" AS m SET "status" = u.status,
+     "delivered_at" = COALESCE(m."delivered_at", u.delivered_at), "read_at" = COALESCE(m."read_at", u.read_at),
+     "last_error_code" = CASE WHEN u.status = 'failed' THEN u.error_code ELSE m."last_error_code" END,
+     "last_error_text" = CASE WHEN u.status = 'failed' THEN u.error_text ELSE m."last_error_text" END,
+     "updated_at" = now()
+   FROM ${from} AS u
+   WHERE m."provider_message_id" = u.wamid AND ${extraWhere}
+     AND COALESCE(array_position(${order}::"MessageStatus"[], m."status"), 0) < array_position(${order}::"MessageStatus"[], u.status)
+   RETURNING ${CHANGE_COLUMNS('m', 'm."status"', `COALESCE(CASE m."status" WHEN 'delivered' THEN u.delivered_at WHEN 'read' THEN u.read_at END, now())`)}`;
+
 const payloadJson = (m: AcceptedMessage) => (m.customPayload === undefined || m.customPayload === null ? null : JSON.stringify(m.customPayload));
 
 /** A status the provider reported for one of its message ids (a WhatsApp status webhook). */
@@ -101,8 +119,13 @@ export class MessageRepository {
     return messages.map((m) => byId.get(m.id) ?? null);
   }
 
-  /** Records successful sends, many in one statement; per send, its status change (null if the row is gone). */
-  async markSentMany(sends: ReadonlyArray<{ id: string; providerMessageId: string }>): Promise<Array<MessageStatusChange | null>> {
+  /**
+   * Records successful sends, many in one statement; per send, its status changes: `sent` (none if the
+   * row is gone), then those of the statuses Meta reported before the send was recorded (held, see
+   * HeldStatusRepository), which are applied right after, in a second statement: committed after the
+   * sends, it sees every status held before, and a status held later finds the send recorded.
+   */
+  async markSentMany(sends: ReadonlyArray<{ id: string; providerMessageId: string }>): Promise<MessageStatusChange[][]> {
     const { rows } = await this.db.query<ChangeRow>({
       name: 'messages-mark-sent',
       text: `UPDATE "messages" AS m SET "status" = 'sent', "provider_message_id" = s.wamid, "sent_at" = now(), "updated_at" = now(),
@@ -111,8 +134,25 @@ export class MessageRepository {
              RETURNING ${CHANGE_COLUMNS('m', "'sent'", 'm."sent_at"')}`,
       values: [sends.map((s) => s.id), sends.map((s) => s.providerMessageId)],
     });
-    const byId = new Map(rows.map((r) => [r.messageId, toChange(r)]));
-    return sends.map((s) => byId.get(s.id) ?? null);
+    const byId = new Map(rows.map((r) => [r.messageId, [toChange(r)]]));
+    const recorded = sends.filter((s) => byId.has(s.id)).map((s) => s.providerMessageId);
+    for (const change of await this.applyHeldStatuses(recorded)) byId.get(change.messageId)?.push(change);
+    return sends.map((s) => byId.get(s.id) ?? []);
+  }
+
+  /**
+   * Applies the held statuses of these provider message ids whose message is recorded (and forgets
+   * them), as applyProviderStatuses would have; expired ones are forgotten unapplied. The changes.
+   */
+  async applyHeldStatuses(providerMessageIds: readonly string[]): Promise<MessageStatusChange[]> {
+    if (providerMessageIds.length === 0) return [];
+    const { rows } = await this.db.query<ChangeRow>({
+      name: 'messages-apply-held-statuses',
+      text: `WITH held AS (${claimHeldStatusesSql('messages')})
+             ${APPLY_STATUS_SQL('held', '$2', 'u.fresh')}`,
+      values: [providerMessageIds, PROVIDER_STATUS_ORDER],
+    });
+    return rows.map(toChange);
   }
 
   /**
@@ -182,16 +222,7 @@ export class MessageRepository {
       text: `WITH u AS (
                SELECT * FROM unnest($1::text[], $2::"MessageStatus"[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[])
                  AS u(wamid, status, delivered_at, read_at, error_code, error_text)
-             ), applied AS (
-               UPDATE "messages" AS m SET "status" = u.status,
-                 "delivered_at" = COALESCE(m."delivered_at", u.delivered_at), "read_at" = COALESCE(m."read_at", u.read_at),
-                 "last_error_code" = CASE WHEN u.status = 'failed' THEN u.error_code ELSE m."last_error_code" END,
-                 "last_error_text" = CASE WHEN u.status = 'failed' THEN u.error_text ELSE m."last_error_text" END,
-                 "updated_at" = now()
-               FROM u
-               WHERE m."provider_message_id" = u.wamid
-                 AND COALESCE(array_position($7::"MessageStatus"[], m."status"), 0) < array_position($7::"MessageStatus"[], u.status)
-               RETURNING ${CHANGE_COLUMNS('m', 'm."status"', `COALESCE(CASE m."status" WHEN 'delivered' THEN u.delivered_at WHEN 'read' THEN u.read_at END, now())`)}
+             ), applied AS (${APPLY_STATUS_SQL('u', '$7')}
              )
              SELECT u.wamid, NULL::text AS "messageId", NULL::text AS "botId", NULL::text AS "status", NULL::timestamptz AS "at",
                NULL::text AS "errorCode", NULL::text AS "errorText", NULL::jsonb AS "customPayload", NULL::text AS "postbackUrl"

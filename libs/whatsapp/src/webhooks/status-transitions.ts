@@ -1,11 +1,11 @@
+import { PROVIDER_STATUS_ORDER } from '@platform/database';
 import type { MessageStatus, ProviderStatusUpdate } from '@platform/database';
 
 /**
- * The statuses Meta reports, in the order they supersede each other: a message never moves back in it.
- * `failed` ranks above `sent` (Meta may fail a message it accepted) and below `delivered`, so the end
- * state does not depend on the order webhooks arrive in. Statuses before `sent` rank lowest.
+ * The statuses Meta reports, in the order they supersede each other: a message never moves back in it
+ * (the database's order, which also applies the statuses it holds for sends not yet recorded).
  */
-export const RECEIPT_ORDER = ['sent', 'failed', 'delivered', 'read'] as const satisfies readonly MessageStatus[];
+export const RECEIPT_ORDER = PROVIDER_STATUS_ORDER;
 
 export type ReceiptStatus = (typeof RECEIPT_ORDER)[number];
 

@@ -1,11 +1,16 @@
-import { readStatusEvents } from './status-notification.js';
+import { readWebhookNotification } from './webhook-notification.js';
 
 const notification = (statuses: unknown[], field = 'messages', object = 'whatsapp_business_account') => ({
   object,
   entry: [{ id: '102290129340398', changes: [{ field, value: { messaging_product: 'whatsapp', metadata: { phone_number_id: '1065' }, statuses } }] }],
 });
 
-describe('readStatusEvents', () => {
+const readStatusEvents = (body: unknown) => {
+  const { statuses: events, skipped } = readWebhookNotification(body);
+  return { events, skipped: skipped.statuses };
+};
+
+describe('readStatusEvent (through readWebhookNotification)', () => {
   it("reads each status's id, kind, time and, for failures, Meta's code and title", () => {
     const { events, skipped } = readStatusEvents(
       notification([
@@ -20,16 +25,17 @@ describe('readStatusEvents', () => {
     ]);
   });
 
-  it('skips statuses without an id or of another kind, and counts them', () => {
-    const { events, skipped } = readStatusEvents(notification([{ status: 'read' }, { id: 'wamid.C', status: 'deleted' }, 'x', { id: 'wamid.D', status: 'read' }]));
+  it('skips statuses without a usable id or of another kind, and counts them', () => {
+    const { events, skipped } = readStatusEvents(
+      notification([{ status: 'read' }, { id: 'wamid.C', status: 'deleted' }, 'x', { id: 'wamid.\u0000', status: 'read' }, { id: 'wamid.D', status: 'read' }]),
+    );
     expect(events.map((e) => e.providerMessageId)).toEqual(['wamid.D']);
-    expect(skipped).toBe(3);
+    expect(skipped).toBe(4);
   });
 
-  it('ignores other objects, other fields and bodies of another shape', () => {
+  it('ignores other objects and other fields', () => {
     const status = { id: 'wamid.A', status: 'read', timestamp: '1' };
-    const odd = [null, [], { object: 'whatsapp_business_account', entry: 'x' }];
-    for (const body of [notification([status], 'account_update'), notification([status], 'messages', 'page'), ...odd]) {
+    for (const body of [notification([status], 'account_update'), notification([status], 'messages', 'page')]) {
       expect(readStatusEvents(body)).toEqual({ events: [], skipped: 0 });
     }
   });

@@ -1,4 +1,9 @@
-import { readInboundMessages } from './inbound-messages.js';
+import { readWebhookNotification } from './webhook-notification.js';
+
+const readInboundMessages = (body: unknown) => {
+  const { messages, skipped } = readWebhookNotification(body);
+  return { messages, skipped: skipped.messages };
+};
 
 const notification = (messages: unknown[]) => ({
   object: 'whatsapp_business_account',
@@ -6,7 +11,7 @@ const notification = (messages: unknown[]) => ({
 });
 const base = { from: '919876543210', timestamp: '1764000000' };
 
-describe('readInboundMessages', () => {
+describe('readInboundMessage (through readWebhookNotification)', () => {
   it('reads text, button, interactive, media and location messages', () => {
     const { messages, skipped } = readInboundMessages(
       notification([
@@ -32,6 +37,16 @@ describe('readInboundMessages', () => {
 
   it('ignores anything that is not a WhatsApp Business Account notification', () => {
     expect(readInboundMessages({ object: 'page', entry: [] }).messages).toEqual([]);
-    expect(readInboundMessages(null).messages).toEqual([]);
+  });
+
+  it('keeps out of the text what Postgres cannot store (NUL, unpaired UTF-16 halves), and skips ids of other characters', () => {
+    const { messages, skipped } = readInboundMessages(
+      notification([
+        { ...base, id: 'w1', type: 'text', text: { body: 'a\u0000b\ud800c\udc00d😀' } },
+        { ...base, id: 'w\u00002', type: 'text', text: { body: 'hi' } },
+      ]),
+    );
+    expect(messages.map((m) => m.content)).toEqual([{ text: 'ab\ufffdc\ufffdd😀' }]);
+    expect(skipped).toBe(1);
   });
 });

@@ -1,10 +1,6 @@
 import type { InboundMessageType, MediaReference, MessageContent } from '@platform/contracts';
+import { Json, asObject, metaId, str, unixTime } from './webhook-json.js';
 
-type Json = Record<string, unknown>;
-
-const asObject = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
-const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown, max = 4096): string | undefined => (typeof v === 'string' && v !== '' ? v.slice(0, max) : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
 
 /** One message a user sent to a business number, as the bot will see it. */
@@ -22,36 +18,18 @@ export interface InboundWhatsAppMessage {
 const MEDIA_KINDS = ['image', 'video', 'audio', 'document', 'sticker'] as const;
 
 /**
- * The messages of a WhatsApp Business Account notification (`entry[].changes[field=messages].value.messages[]`):
- * text, button replies (a template card's quick reply), interactive replies (button and list), media
- * references and locations. `skipped` counts messages of other kinds (reactions, system messages…) or
- * without a sender, id or business number.
+ * One entry of a notification's `value.messages[]`, sent to the business number `phoneNumberId` (the
+ * value's metadata): text, button replies (a template card's quick reply), interactive replies (button
+ * and list), media references and locations. Null for messages of other kinds (reactions, system
+ * messages…) or without a sender, id or business number.
  */
-export function readInboundMessages(notification: unknown): { messages: InboundWhatsAppMessage[]; skipped: number } {
-  const messages: InboundWhatsAppMessage[] = [];
-  let skipped = 0;
-  const body = asObject(notification);
-  if (body?.object !== 'whatsapp_business_account') return { messages, skipped };
-  for (const entry of asArray(body.entry)) {
-    for (const change of asArray(asObject(entry)?.changes)) {
-      if (asObject(change)?.field !== 'messages') continue;
-      const value = asObject(asObject(change)?.value);
-      const phoneNumberId = str(asObject(value?.metadata)?.phone_number_id, 64);
-      for (const raw of asArray(value?.messages)) {
-        const m = asObject(raw);
-        const from = str(m?.from, 32);
-        const wamid = str(m?.id, 512);
-        const read = m && readContent(m);
-        if (!phoneNumberId || !from || !/^\d{5,20}$/.test(from) || !wamid || !read) {
-          skipped++;
-          continue;
-        }
-        const seconds = typeof m!.timestamp === 'string' && /^\d{1,12}$/.test(m!.timestamp) ? Number(m!.timestamp) : undefined;
-        messages.push({ phoneNumberId, from, wamid, at: seconds === undefined ? new Date() : new Date(seconds * 1000), ...read });
-      }
-    }
-  }
-  return { messages, skipped };
+export function readInboundMessage(raw: unknown, phoneNumberId: string | undefined): InboundWhatsAppMessage | null {
+  const m = asObject(raw);
+  const from = str(m?.from, 32);
+  const wamid = metaId(m?.id, 512);
+  const read = m && readContent(m);
+  if (!phoneNumberId || !from || !/^\d{5,20}$/.test(from) || !wamid || !read) return null;
+  return { phoneNumberId, from, wamid, at: unixTime(m!.timestamp), ...read };
 }
 
 function readContent(m: Json): { type: InboundMessageType; content: MessageContent } | null {
