@@ -11,3 +11,4 @@ export * from './webhooks/inbound-messages.js';
 export * from './webhooks/status-notification.js';
 export * from './webhooks/status-transitions.js';
 export * from './templates/index.js';
+export * from './delivery/retry-schedule.js';
