@@ -69,7 +69,7 @@ export class ConversationReplyHandler {
     if (!message) return 'skipped';
     const sent = [...(job.data.sentParts ?? [])];
     await this.conversations.recordParts(message.id, sent).catch(onOutage);
-    const sender = message.conversation.senderId ? await this.senders.findById(message.conversation.senderId) : null;
+    const sender = message.conversation.senderId ? await this.senders.findById(message.conversation.senderId).catch(onOutage) : null;
     if (!sender) {
       await this.conversations.markAttemptFailed(message.id, 'no_sender', 'The WhatsApp sender of this conversation was removed', true);
       throw new UnrecoverableError('no sender');
