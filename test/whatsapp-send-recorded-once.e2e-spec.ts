@@ -118,5 +118,8 @@ describe('WhatsApp sends when Postgres fails right after the Cloud API accepts',
     expect((await repo.findMessage(messageId))?.status).toBe('sent');
     expect(await repo.applyProviderStatuses([delivered(wamids[0])], RECEIPT_ORDER)).toBe(1);
     expect((await repo.findMessage(messageId))?.status).toBe('delivered');
+    const read = wamids.map((wamid) => ({ providerMessageId: wamid, status: 'read' as const, errorCode: null, errorText: null }));
+    expect(await repo.applyProviderStatuses(read, RECEIPT_ORDER)).toBe(2);
+    expect((await repo.findMessage(messageId))?.status).toBe('read');
   }, 240_000);
 });
