@@ -7,11 +7,11 @@ import { useStack } from './e2e-stack.js';
 
 /**
  * Meta's throttling answers (HTTP 400 with 130429, 131056, 80007, 4) delay the message and try again
- * without using up its attempts; past WHATSAPP_THROTTLE_RETRIES they count like any failed attempt.
+ * without using up its attempts, for as long as its validity lasts.
  */
 describe('carousel dispatch: Meta throttling answers', () => {
   const cloud = new WhatsAppCloudSandbox();
-  const stack = useStack({ cloud, worker: true, seed: true, env: { WHATSAPP_BACKOFF_MS: '20', WHATSAPP_MAX_ATTEMPTS: '2', WHATSAPP_THROTTLE_RETRIES: '1' } });
+  const stack = useStack({ cloud, worker: true, seed: true, env: { WHATSAPP_BACKOFF_MS: '20', WHATSAPP_MAX_ATTEMPTS: '2' } });
   let queue: Queue;
   let recipientSeq = 100;
 
@@ -70,16 +70,16 @@ describe('carousel dispatch: Meta throttling answers', () => {
     expect(Date.parse(final.sentAt!)).toBeGreaterThan(Date.parse(otherFinal.sentAt!));
   }, 30_000);
 
-  it('past WHATSAPP_THROTTLE_RETRIES a throttling answer counts as a failed attempt, so the message ends failed', async () => {
+  it('throttling answers, however many, keep the message waiting, not failing: it is sent once Meta stops throttling', async () => {
     const recipient = newRecipient();
     const limit = { ...THROTTLING_REPLIES[4], retryAfterSeconds: 0 };
-    cloud.replyTo(recipient, limit, limit, limit, limit);
+    cloud.replyTo(recipient, ...Array.from({ length: 25 }, () => limit));
     const msgId = await send(recipient);
-    const final = await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'], 20_000);
-    // one free throttle, then both attempts
-    expect(final).toMatchObject({ status: 'failed', attempts: 2, lastError: { code: '4', text: 'Application request limit reached' } });
-    expect(requestsTo(recipient)).toHaveLength(3);
-  }, 30_000);
+    const final = await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'], 40_000);
+    // far more throttles than WHATSAPP_MAX_ATTEMPTS (2), none of them an attempt
+    expect(final).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
+    expect(requestsTo(recipient)).toHaveLength(26);
+  }, 60_000);
 
   it("any other 4xx still fails at once with Meta's code and text", async () => {
     const recipient = newRecipient();

@@ -91,11 +91,13 @@ describe('held provider statuses (Postgres)', () => {
     expect(await heldRow(w)).toBeNull();
   });
 
-  it("ConversationRepository.markSent applies what is held for the reply's wamid", async () => {
+  it("ConversationRepository.recordParts applies what is held for a reply's part; markSent settles the reply from it", async () => {
     const { message } = await conversations.recordInbound({ botId: stack.seed.botId, channel: 'whatsapp', userId: '919800000001', senderId, type: 'text', content: { text: 'hi' }, at: new Date() });
     const reply = await conversations.createOutbound(message.conversationId, 'text', { text: 'hello' }, 'processing');
     const w = wamid();
     await held.hold([update(w, 'delivered')]);
+    await conversations.recordParts(reply!.id, [w]);
+    expect(await heldRow(w)).toBeNull();
     expect(await conversations.markSent(reply!.id, w)).toEqual({ count: 1 });
     expect(await db.conversationMessage.findUnique({ where: { id: reply!.id } })).toMatchObject({ status: 'delivered', providerMessageId: w });
     expect(await heldRow(w)).toBeNull();

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { Clock } from '@platform/common';
 import { ConfigModule, LoadedEnv } from '@platform/config';
 import { CryptoModule } from '@platform/crypto';
 import { CarouselCatalogModule, DatabaseModule } from '@platform/database';
@@ -16,12 +17,15 @@ import { SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
 
 @Module({})
 export class ChannelWorkerModule {
-  /** `env`: the worker's env classes (CHANNEL_WORKER_ENV), loaded once by createChannelWorker. */
-  static forRoot(env: LoadedEnv): DynamicModule {
+  /**
+   * `env`: the worker's env classes (CHANNEL_WORKER_ENV), loaded once by createChannelWorker; `clock`:
+   * the time messages' validity is judged by (a test's moved-on clock; by default the system's).
+   */
+  static forRoot(env: LoadedEnv, clock: Clock = new Clock()): DynamicModule {
     return {
       module: ChannelWorkerModule,
       imports: [ConfigModule.forEnv(env), DatabaseModule, CarouselCatalogModule, CryptoModule, QueueModule.forProducers([PostbackQueueNames.postback]), HealthModule],
-      providers: [WhatsAppCloudClient, SenderPacer, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker, ConversationReplyHandler, ConversationReplyWorker, MessageLifecyclePublisher, PostbackSender, PostbackWorker],
+      providers: [{ provide: Clock, useValue: clock }, WhatsAppCloudClient, SenderPacer, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker, ConversationReplyHandler, ConversationReplyWorker, MessageLifecyclePublisher, PostbackSender, PostbackWorker],
     };
   }
 }

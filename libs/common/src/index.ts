@@ -3,3 +3,4 @@ export * from './node-options.js';
 export * from './run-main.js';
 export * from './startup-error.js';
 export * from './tick-batcher.js';
+export * from './clock.js';

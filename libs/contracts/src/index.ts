@@ -4,6 +4,7 @@ export * from './common/validation-errors.js';
 export * from './carousel/trigger-carousel.dto.js';
 export * from './carousel/trigger-carousel.fast-check.js';
 export * from './carousel/carousel-dispatch.job.js';
+export * from './carousel/validity.js';
 export * from './carousel/template-cards.js';
 export * from './carousel/message-status.dto.js';
 export * from './carousel/trigger-quota.dto.js';

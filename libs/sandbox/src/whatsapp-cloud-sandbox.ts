@@ -50,6 +50,11 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
   templatePageSize = 2;
   /** Accepted messages in order of arrival (while `record` is on). */
   readonly arrivals: SandboxArrival[] = [];
+  /** While set, every send is answered with it (a Cloud API outage), before any script. */
+  outage?: SandboxReply;
+  /** The wamids of accepted messages by recipient, in order. */
+  readonly accepted = new Map<string, string[]>();
+  private readonly acceptHooks: Array<() => Promise<void>> = [];
 
   constructor(private readonly log?: (line: string) => void) {
     super();
@@ -65,6 +70,15 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
   replyTo(recipient: string, ...replies: SandboxReply[]): this {
     const key = recipient.replace(/^\+/, '');
     this.scriptByRecipient.set(key, [...(this.scriptByRecipient.get(key) ?? []), ...replies]);
+    return this;
+  }
+
+  /**
+   * Runs `hook` when the next message is accepted, and answers only once it is done: what happens the
+   * moment Meta accepts a message (the platform's Postgres stopping, say) happens before the sender hears.
+   */
+  onNextAccept(hook: () => Promise<void>): this {
+    this.acceptHooks.push(hook);
     return this;
   }
 
@@ -99,7 +113,7 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
       return sendJson(res, 401, graphError(190, 'Invalid OAuth access token', 'OAuthException'));
     }
     const body = req.body as { to?: string; template?: { name?: string } };
-    const next = this.nextReply(String(body?.to ?? ''));
+    const next = this.outage ?? this.nextReply(String(body?.to ?? ''));
     if (next && 'hang' in next) return; // never answers: the caller's timeout must fire
     if (next && next.status >= 300) {
       const headers: Record<string, string> = next.retryAfterSeconds !== undefined ? { 'retry-after': String(next.retryAfterSeconds) } : {};
@@ -110,10 +124,21 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
     if (this.record) this.arrivals.push({ at: Date.now(), phoneNumberId: match[1], to: String(body?.to ?? '') });
     this.log?.(`whatsapp sandbox: phone-number-id ${match[1]} -> ${body?.to} template ${body?.template?.name} (${id})`);
     const [statuses, to] = [this.statuses, String(body?.to ?? '')];
+    const sent = this.accepted.get(to);
+    if (sent) sent.push(id);
+    else this.accepted.set(to, [id]);
     const accept = () => sendJson(res, 200, { messaging_product: 'whatsapp', contacts: [{ input: body?.to, wa_id: body?.to }], messages: [{ id, message_status: 'accepted' }] });
-    if (statuses?.beforeAnswer) return statuses.postBeforeAnswer(id, match[1], to).then(accept);
-    accept();
-    statuses?.schedule(id, match[1], to);
+    const hook = this.acceptHooks.shift();
+    if (!hook && !statuses?.beforeAnswer) {
+      accept();
+      statuses?.schedule(id, match[1], to);
+      return;
+    }
+    const answer = statuses?.beforeAnswer ? () => statuses.postBeforeAnswer(id, match[1], to).then(accept) : () => {
+          accept();
+          statuses?.schedule(id, match[1], to);
+        };
+    void (hook ? hook().then(answer, answer) : answer());
   }
 
   private listTemplates(req: RecordedRequest, res: ServerResponse, wabaId: string, query: URLSearchParams): void {

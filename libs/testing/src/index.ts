@@ -5,3 +5,4 @@ export * from './oauth-browser.js';
 export * from './oauth-clients.js';
 export * from './polling.js';
 export * from './queue-jobs.js';
+export * from './movable-clock.js';

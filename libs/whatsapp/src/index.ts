@@ -13,3 +13,4 @@ export * from './webhooks/status-transitions.js';
 export * from './webhooks/webhook-notification.js';
 export * from './webhooks/webhook-envelope.error.js';
 export * from './templates/index.js';
+export * from './delivery/retry-schedule.js';

@@ -14,7 +14,8 @@ import {
   type Template,
 } from '@platform/database';
 import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
-import type { WhatsAppEnv } from '@platform/config';
+import type { WhatsAppRetryEnv } from '@platform/config';
+import type { Clock } from '@platform/common';
 import type { MessageLifecyclePublisher } from '@platform/queue';
 import type { CountedSend, PaceDecision, SendOutcome, SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
 
@@ -37,14 +38,18 @@ async function attemptsCounted(outcome: string): Promise<number> {
   return metric.values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
 }
 
-function fakeJob(attemptsMade = 0, attempts = 3) {
+const ACCEPTED_AT = Date.parse('2026-01-02T03:04:05Z');
+
+/** A job as BullMQ hands it over; updateData replaces its data, as Redis would for the next run. */
+function fakeJob(attemptsMade = 0, attempts = 3, extra: Partial<CarouselDispatchJob> = {}) {
   const delays: Array<[number, string | undefined]> = [];
   const job = {
-    data,
-    timestamp: Date.parse('2026-01-02T03:04:05Z'),
+    data: { ...data, ...extra },
+    timestamp: ACCEPTED_AT,
     attemptsMade,
     opts: { attempts },
     moveToDelayed: async (timestamp: number, token?: string) => void delays.push([timestamp, token]),
+    updateData: async (next: CarouselDispatchJob) => void (job.data = next),
   } as unknown as Job<CarouselDispatchJob>;
   return { job, delays };
 }
@@ -61,6 +66,10 @@ interface Options {
   /** Set: the pacer finds no second of the sender with room within the wait the handler allows, asking it to wait this long. */
   secondFullMs?: number;
   releaseError?: unknown;
+  /** Thrown by the first markSentMany (then it records). */
+  markSentError?: unknown;
+  /** What the handler's clock reads (default: the acceptance time plus a minute). */
+  now?: number;
 }
 
 function setup(o: Options = {}) {
@@ -71,6 +80,9 @@ function setup(o: Options = {}) {
   const sends: Array<{ phoneNumberId: string; token: string; body: unknown }> = [];
   const released: string[] = [];
   const paced: Array<{ phase: 'reserve' | 'send'; phoneNumberId: string; rate: number; maxWaitMs?: number }> = [];
+  const published: unknown[] = [];
+  const throttledRows: string[] = [];
+  let markSentError = o.markSentError;
   const messages = {
     startAttempts: async (batch: readonly AcceptedMessage[]) => {
       claimed.push(...batch);
@@ -78,11 +90,15 @@ function setup(o: Options = {}) {
       if (o.claimError) throw o.claimError;
       return batch.map((m) => (o.claim ? o.claim(m) : { id: m.id, templateId: m.templateId, senderId: m.senderId, recipient: m.recipient, attempts: 2 }));
     },
-    currentChange: async () => null,
+    currentChange: async (id: string) => ({ messageId: id, status: 'failed' }),
     markSentMany: async (batch: ReadonlyArray<{ id: string; providerMessageId: string }>) => {
+      const err = markSentError;
+      markSentError = undefined;
+      if (err) throw err;
       sentRows.push(...batch);
-      return batch.map(() => []);
+      return batch.map((b) => [{ messageId: b.id, status: 'sent' }]);
     },
+    recordThrottled: async (id: string) => void throttledRows.push(id),
     recordError: async (id: string, code: string | null, text: string, final: boolean) => void errors.push([id, code, text, final]),
     releaseAttempt: async (id: string) => {
       if (o.releaseError) throw o.releaseError;
@@ -112,10 +128,11 @@ function setup(o: Options = {}) {
     },
     slowDown: async () => 1,
   } as unknown as SenderPacer;
-  const env = { WHATSAPP_THROTTLE_RETRIES: 20 } as WhatsAppEnv;
-  const lifecycle = { publish: async () => undefined } as unknown as MessageLifecyclePublisher;
-  const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env, lifecycle);
-  return { handler, claimed, claimBatches, sentRows, errors, sends, released, paced };
+  const env = { WHATSAPP_BACKOFF_MS: 2000, WHATSAPP_BACKOFF_MAX_MS: 300_000 } as WhatsAppRetryEnv;
+  const lifecycle = { publish: async (changes: unknown[]) => void published.push(...changes) } as unknown as MessageLifecyclePublisher;
+  const clock = { now: () => o.now ?? ACCEPTED_AT + 60_000 } as Clock;
+  const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env, lifecycle, clock);
+  return { handler, claimed, claimBatches, sentRows, errors, sends, released, paced, published, throttledRows };
 }
 
 describe('CarouselDispatchHandler', () => {
@@ -147,23 +164,85 @@ describe('CarouselDispatchHandler', () => {
     expect(claimBatches).toEqual([2]);
   });
 
-  it('records a transient outcome as the last error (not final) and throws a plain error so BullMQ retries', async () => {
-    const { handler, errors, sentRows } = setup({ outcome: { kind: 'retry', code: '130429', text: 'Rate limit hit' } });
+  it('waits in the delayed set after a transient outcome, its last error recorded (not final) and its retries counted on the job', async () => {
+    const { handler, errors, sentRows } = setup({ outcome: { kind: 'retry', code: 'http_503', text: 'Service Unavailable' } });
     const countedBefore = await attemptsCounted('retry');
-    const err = await handler.handle(fakeJob(0, 3).job).catch((e: unknown) => e);
+    const { job, delays } = fakeJob(0, 3, { retries: 3 });
+    const before = Date.now();
+    const err = await handler.handle(job, 'lock-1').catch((e: unknown) => e);
     expect(await attemptsCounted('retry')).toBe(countedBefore + 1);
-    expect(err).toBeInstanceOf(Error);
-    expect(err).not.toBeInstanceOf(UnrecoverableError);
-    expect((err as Error).message).toBe('130429: Rate limit hit');
-    expect(errors).toEqual([['m1', '130429', 'Rate limit hit', false]]);
+    expect(err).toBeInstanceOf(DelayedError);
+    expect(errors).toEqual([['m1', 'http_503', 'Service Unavailable', false]]);
     expect(sentRows).toEqual([]);
+    expect(job.data.retries).toBe(4);
+    // The 4th retry: 2 s doubled three times, jittered at most half downward.
+    expect(delays).toHaveLength(1);
+    expect(delays[0][1]).toBe('lock-1');
+    expect(delays[0][0] - before).toBeGreaterThanOrEqual(8000);
+    expect(delays[0][0] - before).toBeLessThanOrEqual(16_000 + 1000);
   });
 
-  it('marks the message failed when a transient outcome happens on the last attempt', async () => {
+  it('keeps retrying a transient outcome on what was its last BullMQ attempt: attempts only bound crashes', async () => {
     const { handler, errors } = setup({ outcome: { kind: 'retry', code: 'timeout', text: 'no answer' } });
     const err = await handler.handle(fakeJob(2, 3).job).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Error);
-    expect(errors).toEqual([['m1', 'timeout', 'no answer', true]]);
+    expect(err).toBeInstanceOf(DelayedError);
+    expect(errors).toEqual([['m1', 'timeout', 'no answer', false]]);
+  });
+
+  it('fails the message as expired, and publishes it, when the next try would come after its validity', async () => {
+    const { handler, errors, published } = setup({
+      outcome: { kind: 'retry', code: 'http_503', text: 'Service Unavailable' },
+      now: ACCEPTED_AT + 3600 * 1000, // a 3600 s validity ends now
+    });
+    const { job, delays } = fakeJob(0, 3, { validitySeconds: 3600 });
+    const err = await handler.handle(job).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnrecoverableError);
+    expect(delays).toEqual([]);
+    expect(errors).toEqual([['m1', 'expired', expect.stringMatching(/validity of 3600 s.*http_503 Service Unavailable/), true]]);
+    expect(published).toEqual([{ messageId: 'm1', status: 'failed' }]);
+  });
+
+  it('fails as expired without sending a message whose validity (4 h by default) ended while it waited', async () => {
+    const { handler, errors, sends } = setup({ now: ACCEPTED_AT + 4 * 3600 * 1000 + 1 });
+    const err = await handler.handle(fakeJob().job).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnrecoverableError);
+    expect(sends).toEqual([]);
+    expect(errors).toEqual([['m1', 'expired', expect.stringMatching(/validity of 14400 s/), true]]);
+  });
+
+  it("waits Meta's throttling delay without counting an attempt, within the validity", async () => {
+    const { handler, throttledRows, errors } = setup({ outcome: { kind: 'throttled', scope: 'pair', code: '131056', text: 'pair rate limit hit', retryAfterMs: 7000 } });
+    const { job, delays } = fakeJob();
+    const before = Date.now();
+    await expect(handler.handle(job)).rejects.toBeInstanceOf(DelayedError);
+    expect(throttledRows).toEqual(['m1']);
+    expect(errors).toEqual([]);
+    expect(job.data.throttles).toBe(1);
+    expect(delays[0][0] - before).toBeGreaterThanOrEqual(7000);
+  });
+
+  it('keeps the wamid on the job before recording it: when Postgres fails at the record, the job waits and its next run records without sending', async () => {
+    const { handler, sends, sentRows, published } = setup({ markSentError: new DatabaseUnavailableError(new Error('ECONNREFUSED')) });
+    const { job, delays } = fakeJob();
+    await expect(handler.handle(job, 'lock-1')).rejects.toBeInstanceOf(DelayedError);
+    expect(sends).toHaveLength(1);
+    expect(job.data.providerMessageId).toBe('wamid.1');
+    expect(delays).toHaveLength(1);
+    expect(sentRows).toEqual([]);
+
+    await expect(handler.handle(job, 'lock-2')).resolves.toBe('wamid.1');
+    expect(sends).toHaveLength(1);
+    expect(sentRows).toEqual([{ id: 'm1', providerMessageId: 'wamid.1' }]);
+    expect(published).toEqual([{ messageId: 'm1', status: 'sent' }]);
+  });
+
+  it('records a wamid its job already holds without pacing, claiming or sending', async () => {
+    const { handler, sends, claimed, paced, sentRows } = setup();
+    await expect(handler.handle(fakeJob(0, 3, { providerMessageId: 'wamid.earlier' }).job)).resolves.toBe('wamid.earlier');
+    expect(sends).toEqual([]);
+    expect(claimed).toEqual([]);
+    expect(paced).toEqual([]);
+    expect(sentRows).toEqual([{ id: 'm1', providerMessageId: 'wamid.earlier' }]);
   });
 
   it("fails the message with Meta's code and text on a final 4xx, ending the job (UnrecoverableError)", async () => {

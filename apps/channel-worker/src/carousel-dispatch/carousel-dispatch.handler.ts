@@ -1,13 +1,23 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
-import { WhatsAppEnv } from '@platform/config';
-import { CarouselDispatchJob } from '@platform/contracts';
+import { WhatsAppRetryEnv } from '@platform/config';
+import { CarouselDispatchJob, DEFAULT_VALIDITY_SECONDS, EXPIRED_ERROR_CODE } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
-import { TickBatcher } from '@platform/common';
+import { Clock, TickBatcher } from '@platform/common';
 import { AcceptedMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository } from '@platform/database';
-import { MessageLifecyclePublisher, isFinalAttempt } from '@platform/queue';
-import { SendOutcome, SenderPacer, WhatsAppCloudClient, renderCarouselMessage, throttleDelayMs } from '@platform/whatsapp';
+import { MessageLifecyclePublisher } from '@platform/queue';
+import {
+  Backoff,
+  SendOutcome,
+  SenderPacer,
+  WhatsAppCloudClient,
+  backoffDelayMs,
+  deliveryDeadline,
+  renderCarouselMessage,
+  retryWithin,
+  throttleDelayMs,
+} from '@platform/whatsapp';
 
 const attempts = new Counter({
   name: 'carousel_send_attempts_total',
@@ -35,9 +45,16 @@ const MAX_IN_JOB_PACING_WAIT_MS = 1500;
 /** How long a job waits when Postgres cannot be reached before it tries again (not counted as an attempt). */
 const DATABASE_RETRY_MS = 5000;
 
+/** A transient answer of the Cloud API: tried again until the message's validity ends. */
+type TransientOutcome = Extract<SendOutcome, { kind: 'throttled' | 'retry' }>;
+
 /**
- * One delivery attempt of a carousel message. Throwing makes BullMQ retry with backoff;
- * UnrecoverableError ends the job at once. A message already in a final state is never sent again.
+ * One delivery attempt of a carousel message. A transient failure moves the job to the delayed set
+ * (capped exponential backoff, or Meta's throttling delay) until the message's validity ends, then the
+ * message fails as `expired`; UnrecoverableError ends the job at once; anything else thrown is an
+ * unexpected error BullMQ retries within the job's attempts. A message already in a final state is
+ * never sent again, and a send the Cloud API accepted is written to the job before anything else, so
+ * it is recorded, not repeated, when a later step fails.
  */
 @Injectable()
 export class CarouselDispatchHandler {
@@ -45,6 +62,7 @@ export class CarouselDispatchHandler {
   // Concurrent jobs share their claim and sent statements (one each per event-loop turn).
   private readonly claims = new TickBatcher<AcceptedMessage, ClaimedMessage | null>((m) => this.messages.startAttempts(m));
   private readonly sends = new TickBatcher((s: Array<{ id: string; providerMessageId: string }>) => this.messages.markSentMany(s));
+  private readonly backoff: Backoff;
 
   constructor(
     private readonly messages: MessageRepository,
@@ -52,9 +70,12 @@ export class CarouselDispatchHandler {
     private readonly secrets: SecretBox,
     private readonly catalog: CarouselCatalog,
     private readonly pacer: SenderPacer,
-    private readonly env: WhatsAppEnv,
+    env: WhatsAppRetryEnv,
     private readonly lifecycle: MessageLifecyclePublisher,
-  ) {}
+    private readonly clock: Clock,
+  ) {
+    this.backoff = { baseMs: env.WHATSAPP_BACKOFF_MS, capMs: env.WHATSAPP_BACKOFF_MAX_MS };
+  }
 
   async handle(job: Job<CarouselDispatchJob>, lockToken?: string): Promise<string> {
     const { messageId } = job.data;
@@ -62,6 +83,7 @@ export class CarouselDispatchHandler {
       if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
       throw err;
     };
+    if (job.data.providerMessageId) return this.recordSent(job, job.data.providerMessageId, lockToken);
     // Waits for a slot of its sender number before the claim, so waiting counts no attempt.
     const pacedSender = await this.catalog.sender(job.data.senderId).catch(onOutage);
     if (pacedSender) await this.waitForSlot(job, pacedSender.phoneNumberId, pacedSender.throughput, lockToken);
@@ -70,6 +92,7 @@ export class CarouselDispatchHandler {
       this.logger.log(`message ${messageId} skipped: already final, or its template or sender no longer exists`);
       return 'skipped: message already final, or its template or sender no longer exists';
     }
+    if (this.clock.now() > deadline(job)) return this.expire(job, 'its validity ended before it could be tried again');
     const [template, sender] = await Promise.all([this.catalog.template(message.templateId), this.catalog.sender(message.senderId)]);
     if (!template || !sender) {
       await this.messages.recordError(messageId, 'configuration', 'the template or sender of this message was deleted', true);
@@ -94,20 +117,64 @@ export class CarouselDispatchHandler {
     attempts.inc({ outcome: outcome.kind });
 
     if (outcome.kind === 'sent') {
-      await this.lifecycle.publish(await this.sends.submit({ id: messageId, providerMessageId: outcome.providerMessageId }));
+      // Kept with the job before Postgres hears of it: if recording fails, the next run records, never resends.
+      await job.updateData({ ...job.data, providerMessageId: outcome.providerMessageId });
       this.logger.log(`message ${messageId} sent as ${outcome.providerMessageId} (attempt ${attempt})`);
-      return outcome.providerMessageId;
-    }
-    if (outcome.kind === 'throttled' && (job.data.throttles ?? 0) < this.env.WHATSAPP_THROTTLE_RETRIES) {
-      return this.throttled(job, outcome, sender.phoneNumberId, lockToken);
+      return this.recordSent(job, outcome.providerMessageId, lockToken);
     }
     if (outcome.kind === 'throttled' && outcome.scope === 'sender') await this.slowDown(sender.phoneNumberId);
-    const lastAttempt = outcome.kind === 'failed' || isFinalAttempt(job);
-    await this.messages.recordError(messageId, outcome.code, outcome.text, lastAttempt);
-    if (lastAttempt) await this.reportFailed(messageId);
-    this.logger.warn(`message ${messageId} attempt ${attempt} ${lastAttempt ? 'failed' : 'will be retried'}: ${outcome.code} ${outcome.text}`);
-    if (outcome.kind === 'failed') throw new UnrecoverableError(`${outcome.code}: ${outcome.text}`);
-    throw new Error(`${outcome.code}: ${outcome.text}`);
+    if (outcome.kind === 'failed') {
+      await this.messages.recordError(messageId, outcome.code, outcome.text, true);
+      await this.reportFailed(messageId);
+      this.logger.warn(`message ${messageId} attempt ${attempt} failed: ${outcome.code} ${outcome.text}`);
+      throw new UnrecoverableError(`${outcome.code}: ${outcome.text}`);
+    }
+    return this.retryLater(job, outcome, attempt, lockToken);
+  }
+
+  /** Records a send the Cloud API accepted (its wamid in the job) and publishes it; while Postgres is down the job waits. */
+  private async recordSent(job: Job<CarouselDispatchJob>, providerMessageId: string, lockToken?: string): Promise<string> {
+    const changes = await this.sends.submit({ id: job.data.messageId, providerMessageId }).catch((err: unknown) => {
+      if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
+      throw err;
+    });
+    await this.lifecycle.publish(changes);
+    return providerMessageId;
+  }
+
+  /**
+   * A transient failure: the message waits in the delayed set (Meta's throttling delay, else the capped
+   * exponential backoff) and is tried again, unless that try would come after its validity ends: then
+   * it fails as `expired`. A throttling answer does not count as an attempt: it was not the message's fault.
+   */
+  private async retryLater(job: Job<CarouselDispatchJob>, outcome: TransientOutcome, attempt: number, lockToken?: string): Promise<never> {
+    const { messageId } = job.data;
+    const throttled = outcome.kind === 'throttled';
+    const throttles = (job.data.throttles ?? 0) + (throttled ? 1 : 0);
+    const retries = (job.data.retries ?? 0) + (throttled ? 0 : 1);
+    const delay = throttled ? throttleDelayMs(outcome.scope, throttles, outcome.retryAfterMs) : backoffDelayMs(retries, this.backoff);
+    if (retryWithin(this.clock.now(), deadline(job), delay).kind === 'expired') {
+      return this.expire(job, `the last try failed (${outcome.code} ${outcome.text}) and the next would come after its validity ends`);
+    }
+    const recorded = throttled ? this.messages.recordThrottled(messageId, outcome.code, outcome.text) : this.messages.recordError(messageId, outcome.code, outcome.text, false);
+    await recorded.catch((err: unknown) => {
+      if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
+      throw err;
+    });
+    this.logger.warn(`message ${messageId} attempt ${attempt}: ${throttled ? `throttled by Meta (${outcome.scope}) ` : ''}${outcome.code} ${outcome.text}; trying again in ${delay} ms`);
+    await job.updateData({ ...job.data, throttles, retries });
+    await job.moveToDelayed(Date.now() + delay, lockToken);
+    throw new DelayedError();
+  }
+
+  /** Fails the message as `expired` and publishes it: its validity is over. */
+  private async expire(job: Job<CarouselDispatchJob>, why: string): Promise<never> {
+    const { messageId } = job.data;
+    const validity = job.data.validitySeconds ?? DEFAULT_VALIDITY_SECONDS;
+    await this.messages.recordError(messageId, EXPIRED_ERROR_CODE, `Not sent within its validity of ${validity} s: ${why}`, true);
+    await this.reportFailed(messageId);
+    this.logger.warn(`message ${messageId} expired: ${why}`);
+    throw new UnrecoverableError(`${EXPIRED_ERROR_CODE}: ${why}`);
   }
 
   /** Goes on only in a free slot of the sender number's rate: otherwise the job waits in the delayed set for its slot. */
@@ -132,27 +199,6 @@ export class CarouselDispatchHandler {
     throw new DelayedError();
   }
 
-  /**
-   * Meta throttled the message: it waits (Meta's hint, or the scope's backoff) in the delayed set and
-   * tries again without using up an attempt; a 130429 also slows the number's pacing down for a while.
-   */
-  private async throttled(
-    job: Job<CarouselDispatchJob>,
-    outcome: Extract<SendOutcome, { kind: 'throttled' }>,
-    phoneNumberId: string,
-    lockToken?: string,
-  ): Promise<never> {
-    const { messageId } = job.data;
-    const throttles = (job.data.throttles ?? 0) + 1;
-    if (outcome.scope === 'sender') await this.slowDown(phoneNumberId);
-    const delay = throttleDelayMs(outcome.scope, throttles, outcome.retryAfterMs);
-    await this.messages.recordThrottled(messageId, outcome.code, outcome.text);
-    this.logger.warn(`message ${messageId} throttled by Meta (${outcome.scope}, ${outcome.code} ${outcome.text}); trying again in ${delay} ms (throttle ${throttles} of ${this.env.WHATSAPP_THROTTLE_RETRIES} not counted as attempts)`);
-    await job.updateData({ ...job.data, throttles });
-    await job.moveToDelayed(Date.now() + delay, lockToken);
-    throw new DelayedError();
-  }
-
   private async slowDown(phoneNumberId: string): Promise<void> {
     const factor = await this.pacer.slowDown(phoneNumberId).catch((err: unknown) => {
       this.logger.warn(`sender ${phoneNumberId}: pacing could not be slowed down (${(err as Error).message})`);
@@ -173,6 +219,11 @@ export class CarouselDispatchHandler {
     await job.moveToDelayed(Date.now() + DATABASE_RETRY_MS, lockToken);
     throw new DelayedError();
   }
+}
+
+/** When the message stops being retried: its acceptance plus its validity. */
+function deadline(job: Job<CarouselDispatchJob>): number {
+  return deliveryDeadline(job.timestamp, job.data.validitySeconds ?? DEFAULT_VALIDITY_SECONDS);
 }
 
 /** The message as the gateway accepted it, from its job. */

@@ -7,7 +7,8 @@ import { acceptedMessage } from './carousel-dispatch.handler.js';
 
 /**
  * Fails the message of a job BullMQ failed for stalling too often, as a last failed attempt would
- * (`failed`, with the reason as its last error); a message already final is left as it is.
+ * (`failed`, with the reason as its last error); a message already final is left as it is. A job that
+ * holds the Cloud API's wamid was sent: its message is recorded `sent` instead.
  */
 @Injectable()
 export class StalledMessageSettler {
@@ -19,6 +20,12 @@ export class StalledMessageSettler {
   ) {}
 
   async settle(job: Job<CarouselDispatchJob>, err: StalledTooOftenError): Promise<void> {
+    const wamid = job.data.providerMessageId;
+    if (wamid) {
+      const [changes] = await this.messages.markSentMany([{ id: job.data.messageId, providerMessageId: wamid }]);
+      await this.lifecycle.publish(changes);
+      return;
+    }
     const text = `The delivery job ${err.message}; the message is not tried again.`;
     const change = await this.messages.failUnlessFinal(acceptedMessage(job), 'stalled', text);
     if (change) {

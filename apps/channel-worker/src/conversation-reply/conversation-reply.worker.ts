@@ -23,7 +23,7 @@ export class ConversationReplyWorker extends WorkerBase<typeof ConversationQueue
     });
   }
 
-  protected process(job: QueueJob<typeof ConversationQueueNames.conversationReply>): Promise<string> {
-    return this.handler.handle(job);
+  protected process(job: QueueJob<typeof ConversationQueueNames.conversationReply>, token?: string): Promise<string> {
+    return this.handler.handle(job, token);
   }
 }

@@ -103,6 +103,13 @@ describe('CarouselTriggerService.trigger', () => {
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
+  it("carries the trigger's config.validitySeconds on its job, and none when the trigger gives none", async () => {
+    const { service, enqueued } = setup();
+    await service.trigger(BOT, { ...dto(), config: { validitySeconds: 3600 } } as TriggerCarouselDto);
+    await service.trigger(BOT, dto());
+    expect(enqueued.map((j) => j.validitySeconds)).toEqual([3600, undefined]);
+  });
+
   it('keeps numbers given without a leading +, and gives every trigger its own message id', async () => {
     const { service, enqueued } = setup();
     const first = await service.trigger(BOT, dto({ number: '5511999990000', sender: '15550001111' }));

@@ -61,6 +61,7 @@ export class CarouselTriggerService {
     const postbackProblem = postbackUrl === undefined ? null : await this.postbackUrls.problem(postbackUrl);
     if (postbackProblem) throw new BadRequestException(`config.postbackUrl ${postbackProblem}`);
     const customPayload = dto.config?.customPayload ?? null;
+    const validitySeconds = dto.config?.validitySeconds;
 
     const job: CarouselDispatchJob = {
       messageId,
@@ -72,6 +73,7 @@ export class CarouselTriggerService {
       ...values,
       ...(postbackUrl !== undefined && { postbackUrl }),
       ...(customPayload !== null && { customPayload }),
+      ...(validitySeconds !== undefined && { validitySeconds }),
     };
     await this.batcher.enqueue(job);
     queued.inc();

@@ -8,11 +8,4 @@ export class WhatsAppEnv {
 
   @IntEnv({ min: 100 })
   WHATSAPP_TIMEOUT_MS: number = 10000;
-
-  /**
-   * Throttling answers of Meta (130429, 131056, 80007, 4) a message may get without using up one of its
-   * attempts; past them, each one counts as a failed attempt (so a message is not throttled forever).
-   */
-  @IntEnv({ min: 0 })
-  WHATSAPP_THROTTLE_RETRIES: number = 20;
 }

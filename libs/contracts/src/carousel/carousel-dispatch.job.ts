@@ -21,6 +21,15 @@ export interface CarouselDispatchJob {
   cards: Array<{ mediaLink: string; bodyParameters?: string[]; buttons?: DispatchButton[] }>;
   /** Throttling answers of Meta so far (the worker sets it when it delays the message for one). */
   throttles?: number;
+  /** Other transient failures so far (5xx, timeouts, network): the worker sets it when it delays the message for one. */
+  retries?: number;
+  /** The trigger's config.validitySeconds; without it DEFAULT_VALIDITY_SECONDS. */
+  validitySeconds?: number;
+  /**
+   * The wamid the Cloud API answered, written to the job by the worker before it records the send in
+   * Postgres: a run that finds it records the send and never sends again.
+   */
+  providerMessageId?: string;
   /** The trigger's config.postbackUrl (checked by the gateway), stored with the message. */
   postbackUrl?: string;
   /** The trigger's config.customPayload, stored with the message and echoed in its postbacks. */

@@ -91,4 +91,14 @@ describe('TriggerCarouselDto', () => {
   ])('phone number %s valid=%s', (n, ok) => {
     expect(PHONE_NUMBER.test(n)).toBe(ok);
   });
+
+  it('takes config.validitySeconds from 60 to 86400 whole seconds, and names it when it is out of range or not whole', () => {
+    const withValidity = (validitySeconds: unknown) => errorsOf({ ...valid(), config: { validitySeconds } });
+    expect(withValidity(60)).toEqual([]);
+    expect(withValidity(86_400)).toEqual([]);
+    expect(withValidity(86_401)).toEqual(['config.validitySeconds must be at most 86400 (24 hours)']);
+    expect(withValidity(59)).toEqual(['config.validitySeconds must be at least 60']);
+    expect(withValidity(90.5)).toEqual(['config.validitySeconds must be a whole number of seconds']);
+    expect(withValidity('3600')).toEqual(['config.validitySeconds must be a whole number of seconds']);
+  });
 });

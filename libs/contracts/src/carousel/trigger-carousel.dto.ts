@@ -5,11 +5,14 @@ import {
   IsArray,
   IsDefined,
   IsIn,
+  IsInt,
   IsNotEmpty,
   IsObject,
   IsOptional,
   IsString,
+  Max,
   MaxLength,
+  Min,
   Validate,
   ValidateBy,
   ValidateIf,
@@ -18,6 +21,7 @@ import {
   ValidatorConstraintInterface,
 } from 'class-validator';
 import { OptionalString, RequiredString } from '../common/string-fields.js';
+import { MAX_VALIDITY_SECONDS, MIN_VALIDITY_SECONDS } from './validity.js';
 
 export const SUPPORTED_CHANNELS = ['whatsapp'] as const;
 export type ChannelName = (typeof SUPPORTED_CHANNELS)[number];
@@ -155,7 +159,7 @@ class CustomPayloadSize implements ValidatorConstraintInterface {
   }
 }
 
-/** Per-trigger delivery reporting: where status changes are POSTed, and what is echoed with them. */
+/** Per-trigger delivery settings: where status changes are POSTed, what is echoed with them, and how long sending may be retried. */
 export class TriggerConfigDto {
   /** Overrides the bot's postback URL for this message (the address is checked: public hosts only). */
   @OptionalString({ max: 2048 })
@@ -165,6 +169,13 @@ export class TriggerConfigDto {
   @IsOptional()
   @Validate(CustomPayloadSize)
   customPayload?: unknown;
+
+  /** Seconds after acceptance during which transient failures are retried; past them the message fails as `expired`. */
+  @IsOptional()
+  @Max(MAX_VALIDITY_SECONDS, { message: `$property must be at most ${MAX_VALIDITY_SECONDS} (24 hours)` })
+  @Min(MIN_VALIDITY_SECONDS, { message: `$property must be at least ${MIN_VALIDITY_SECONDS}` })
+  @IsInt({ message: '$property must be a whole number of seconds' })
+  validitySeconds?: number;
 }
 
 /** Body of POST /api/engagements/notifications/v2/push (spec: carousel template trigger request). */

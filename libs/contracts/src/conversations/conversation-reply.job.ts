@@ -7,4 +7,11 @@ export const ConversationQueueNames = {
 export interface ConversationReplyJob {
   messageId: string;
   botId: string;
+  /**
+   * Wamids of the Cloud API messages of the reply sent so far, in order, written by the worker right
+   * after each send: a later run records them and goes on from the first part not sent.
+   */
+  sentParts?: string[];
+  /** Transient failures so far (the worker sets it when it delays the reply for one). */
+  retries?: number;
 }

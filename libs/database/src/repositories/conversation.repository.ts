@@ -5,14 +5,20 @@ import { PrismaService } from '../prisma.service.js';
 import { claimHeldStatusesSql } from './held-status.repository.js';
 import { PROVIDER_STATUS_ORDER } from './provider-status-order.js';
 
-/** Moves bot messages forward in `$order` by the updates in `from` (columns wamid, status, error_code, error_text). */
-const APPLY_STATUS_SQL = (from: string, order: string, extraWhere = 'TRUE') =>
-  `UPDATE "conversation_messages" AS m SET "status" = u.status,
-     "last_error_code" = CASE WHEN u.status = 'failed' THEN u.error_code ELSE m."last_error_code" END,
-     "last_error_text" = CASE WHEN u.status = 'failed' THEN u.error_text ELSE m."last_error_text" END
+/** The order statuses of a reply's parts move in when none is given: as WhatsApp's receipts (RECEIPT_ORDER). */
+const PART_ORDER: readonly MessageStatus[] = PROVIDER_STATUS_ORDER;
+
+/** Moves reply parts forward in `$order` by the updates in `from` (columns wamid, status, error_code, error_text). */
+const APPLY_PART_STATUS_SQL = (from: string, order: string, extraWhere = 'TRUE') =>
+  `UPDATE "conversation_message_parts" AS p SET "status" = u.status,
+     "last_error_code" = CASE WHEN u.status = 'failed' THEN u.error_code ELSE p."last_error_code" END,
+     "last_error_text" = CASE WHEN u.status = 'failed' THEN u.error_text ELSE p."last_error_text" END
    FROM ${from} AS u
-   WHERE m."provider_message_id" = u.wamid AND m."direction" = 'outbound' AND ${extraWhere}
-     AND COALESCE(array_position(${order}::"MessageStatus"[], m."status"), 0) < array_position(${order}::"MessageStatus"[], u.status)`;
+   WHERE p."provider_message_id" = u.wamid AND ${extraWhere}
+     AND COALESCE(array_position(${order}::"MessageStatus"[], p."status"), 0) < array_position(${order}::"MessageStatus"[], u.status)`;
+
+/** The replies some of whose parts have these provider message ids (`$1`). */
+const REPLIES_OF_PARTS = `(SELECT q."message_id" FROM "conversation_message_parts" q WHERE q."provider_message_id" = ANY($1::text[]))`;
 
 /** A message as read from `conversation_messages`. */
 export interface ConversationMessageRow {
@@ -164,29 +170,52 @@ export class ConversationRepository {
   }
 
   /**
-   * Records a reply sent, then applies the statuses Meta reported for its message id before that (held,
-   * see HeldStatusRepository) in a second statement: committed after the send, it sees every status held
-   * before, and a status held later finds the send recorded. `count` is 0 when the reply was not waiting.
+   * Records the Cloud API messages a reply was sent as so far (wamids in order: part 0 first), each
+   * as soon as it is sent, so that its status webhooks find it; parts recorded already are kept. The
+   * statuses Meta posted for them before they were recorded (held, see HeldStatusRepository) are then
+   * applied in a second statement: committed after the parts, it sees every status held before, and a
+   * status held later finds its part recorded.
    */
-  async markSent(id: string, providerMessageId: string): Promise<{ count: number }> {
+  async recordParts(id: string, providerMessageIds: readonly string[]): Promise<void> {
+    if (providerMessageIds.length === 0) return;
+    await this.db.query({
+      name: 'conversation-message-parts-record',
+      text: `INSERT INTO "conversation_message_parts" ("message_id", "part", "provider_message_id")
+             SELECT $1::uuid, p.n - 1, p.wamid FROM unnest($2::text[]) WITH ORDINALITY AS p(wamid, n)
+             ON CONFLICT DO NOTHING`,
+      values: [id, providerMessageIds],
+    });
+    await this.applyHeldStatuses(providerMessageIds);
+  }
+
+  /**
+   * Applies the held statuses of these provider message ids whose reply part is recorded, and forgets
+   * them (expired ones unapplied); the replies they belong to then settle (see applyProviderStatuses).
+   * How many parts moved.
+   */
+  async applyHeldStatuses(providerMessageIds: readonly string[]): Promise<number> {
+    if (providerMessageIds.length === 0) return 0;
+    const { rowCount } = await this.db.query({
+      name: 'conversation-message-parts-apply-held-statuses',
+      text: `WITH held AS (${claimHeldStatusesSql('conversation_message_parts')})
+             ${APPLY_PART_STATUS_SQL('held', '$2', 'u.fresh')}`,
+      values: [providerMessageIds, PROVIDER_STATUS_ORDER],
+    });
+    if (rowCount) await this.settleFromParts('conversation-messages-settle-by-held-part', REPLIES_OF_PARTS, [providerMessageIds]);
+    return rowCount ?? 0;
+  }
+
+  /**
+   * Marks a reply sent: `providerMessageId` is its first part's wamid (a web chat message's own id).
+   * Statuses its parts received meanwhile then settle it (see applyProviderStatuses).
+   */
+  async markSent(id: string, providerMessageId: string) {
     const marked = await this.db.conversationMessage.updateMany({
       where: { id, status: { in: ['queued', 'processing'] } },
       data: { status: 'sent', providerMessageId, lastErrorCode: null, lastErrorText: null },
     });
-    if (marked.count > 0) await this.applyHeldStatuses([providerMessageId]);
+    if (marked.count > 0) await this.settleFromParts('conversation-messages-settle-by-id', '$1::uuid[]', [[id]]);
     return marked;
-  }
-
-  /** Applies the held statuses of these provider message ids whose bot message is recorded, and forgets them (expired ones unapplied). */
-  async applyHeldStatuses(providerMessageIds: readonly string[]): Promise<number> {
-    if (providerMessageIds.length === 0) return 0;
-    const { rowCount } = await this.db.query({
-      name: 'conversation-messages-apply-held-statuses',
-      text: `WITH held AS (${claimHeldStatusesSql('conversation_messages', `x."direction" = 'outbound'`)})
-             ${APPLY_STATUS_SQL('held', '$2', 'u.fresh')}`,
-      values: [providerMessageIds, PROVIDER_STATUS_ORDER],
-    });
-    return rowCount ?? 0;
   }
 
   markAttemptFailed(id: string, code: string, text: string, final: boolean) {
@@ -197,24 +226,57 @@ export class ConversationRepository {
   }
 
   /**
-   * Moves bot messages forward in `order` by the provider's statuses (WhatsApp status webhooks), as
-   * MessageRepository does for carousel messages. Returns the provider message ids of no bot message.
+   * Applies the provider's statuses (WhatsApp status webhooks) to the parts of bot replies they name,
+   * each part moving only forward in `order`; ids of no part are ignored. A reply sent in full then
+   * takes its status from its parts: `failed` when any part failed (with that part's error), else the
+   * least advanced of its parts' statuses (delivered once every part is delivered, read once every
+   * part is read). A reply whose sending failed part-way (never sent in full) keeps the status its
+   * sending left. Returns the provider message ids of no reply part.
    */
   async applyProviderStatuses(
     updates: ReadonlyArray<{ providerMessageId: string; status: MessageStatus; errorCode: string | null; errorText: string | null }>,
     order: readonly MessageStatus[],
   ): Promise<{ unknown: string[] }> {
     if (updates.length === 0) return { unknown: [] };
+    const wamids = updates.map((u) => u.providerMessageId);
     const { rows } = await this.db.query<{ wamid: string }>({
-      name: 'conversation-messages-apply-provider-statuses',
+      name: 'conversation-message-parts-apply-provider-statuses',
       text: `WITH u AS (
                SELECT * FROM unnest($1::text[], $2::"MessageStatus"[], $3::text[], $4::text[]) AS u(wamid, status, error_code, error_text)
-             ), applied AS (${APPLY_STATUS_SQL('u', '$5')})
-             SELECT u.wamid FROM u
-             WHERE NOT EXISTS (SELECT 1 FROM "conversation_messages" m WHERE m."provider_message_id" = u.wamid AND m."direction" = 'outbound')`,
-      values: [updates.map((u) => u.providerMessageId), updates.map((u) => u.status), updates.map((u) => u.errorCode), updates.map((u) => u.errorText), order],
+             ), applied AS (${APPLY_PART_STATUS_SQL('u', '$5')})
+             SELECT u.wamid FROM u WHERE NOT EXISTS (SELECT 1 FROM "conversation_message_parts" p WHERE p."provider_message_id" = u.wamid)`,
+      values: [wamids, updates.map((u) => u.status), updates.map((u) => u.errorCode), updates.map((u) => u.errorText), order],
     });
+    // Settled from all parts' statuses, not from this call's changes: a settle that failed before is made good by Meta's redelivery.
+    await this.settleFromParts('conversation-messages-settle-by-part', REPLIES_OF_PARTS, [wamids], order);
     return { unknown: rows.map((r) => r.wamid) };
+  }
+
+  /**
+   * Sets each reply sent in full (its first part's wamid recorded on it) among `messageIds` (SQL over
+   * `values`) to the status its parts add up to (see applyProviderStatuses).
+   */
+  private async settleFromParts(name: string, messageIds: string, values: unknown[], order: readonly MessageStatus[] = PART_ORDER): Promise<void> {
+    const o = `$${values.length + 1}::"MessageStatus"[]`;
+    await this.db.query({
+      name,
+      text: `UPDATE "conversation_messages" AS m SET "status" = a.status,
+               "last_error_code" = CASE WHEN a.status = 'failed' THEN a.error_code ELSE m."last_error_code" END,
+               "last_error_text" = CASE WHEN a.status = 'failed' THEN a.error_text ELSE m."last_error_text" END
+             FROM (
+               SELECT p."message_id",
+                 CASE WHEN bool_or(p."status" = 'failed') THEN 'failed'::"MessageStatus"
+                      ELSE (${o})[min(COALESCE(array_position(${o}, p."status"), 0))] END AS status,
+                 (array_agg(p."last_error_code" ORDER BY p."part") FILTER (WHERE p."status" = 'failed'))[1] AS error_code,
+                 (array_agg(p."last_error_text" ORDER BY p."part") FILTER (WHERE p."status" = 'failed'))[1] AS error_text
+               FROM "conversation_message_parts" p
+               WHERE p."message_id" = ANY(${messageIds})
+               GROUP BY p."message_id"
+             ) AS a
+             WHERE m."id" = a."message_id" AND m."direction" = 'outbound' AND m."provider_message_id" IS NOT NULL
+               AND m."status" IN ('sent', 'failed', 'delivered', 'read') AND a.status IS NOT NULL AND m."status" <> a.status`,
+      values: [...values, order],
+    });
   }
 
   /** Deletes a user's conversations with the bot (all channels unless one is given), messages included. */
