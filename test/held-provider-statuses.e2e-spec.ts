@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ConversationRepository, HeldStatusRepository, MessageRepository, PrismaService, ProviderStatusUpdate } from '@platform/database';
+import { ConversationRepository, HeldStatusRepository, MessageRepository, PROVIDER_STATUS_ORDER, PrismaService, ProviderStatusUpdate } from '@platform/database';
 import { useStack } from './e2e-stack.js';
 
 /**
@@ -67,6 +67,15 @@ describe('held provider statuses (Postgres)', () => {
     expect(await db.message.findUnique({ where: { id: a } })).toMatchObject({ status: 'read', deliveredAt: at(1), readAt: at(2) });
     expect(await db.message.findUnique({ where: { id: b } })).toMatchObject({ status: 'failed', lastErrorCode: '131026' });
     expect([await heldRow(wa), await heldRow(wb)]).toEqual([null, null]);
+  });
+
+  it('markSentMany run again for a send Meta has moved on (its recording retried) leaves the message where it is', async () => {
+    const id = await claimedMessage();
+    const w = wamid();
+    await messages.markSentMany([{ id, providerMessageId: w }]);
+    await messages.applyProviderStatuses([update(w, 'delivered')], PROVIDER_STATUS_ORDER);
+    expect(await messages.markSentMany([{ id, providerMessageId: w }])).toEqual([[]]);
+    expect(await db.message.findUnique({ where: { id } })).toMatchObject({ status: 'delivered', providerMessageId: w });
   });
 
   it('a status held past its time is dropped, not applied; holding sweeps such statuses of other ids away', async () => {

@@ -121,7 +121,8 @@ export class MessageRepository {
 
   /**
    * Records successful sends, many in one statement; per send, its status changes: `sent` (none if the
-   * row is gone), then those of the statuses Meta reported before the send was recorded (held, see
+   * row is gone, or if Meta's statuses of that very send moved it on already: a recording retried never
+   * moves a message back), then those of the statuses Meta reported before the send was recorded (held, see
    * HeldStatusRepository), which are applied right after, in a second statement: committed after the
    * sends, it sees every status held before, and a status held later finds the send recorded.
    */
@@ -130,7 +131,8 @@ export class MessageRepository {
       name: 'messages-mark-sent',
       text: `UPDATE "messages" AS m SET "status" = 'sent', "provider_message_id" = s.wamid, "sent_at" = now(), "updated_at" = now(),
              "last_error_code" = NULL, "last_error_text" = NULL
-             FROM unnest($1::uuid[], $2::text[]) AS s(id, wamid) WHERE m."id" = s.id
+             FROM unnest($1::uuid[], $2::text[]) AS s(id, wamid)
+             WHERE m."id" = s.id AND NOT (m."provider_message_id" = s.wamid AND m."status" IN ('delivered', 'read', 'failed'))
              RETURNING ${CHANGE_COLUMNS('m', "'sent'", 'm."sent_at"')}`,
       values: [sends.map((s) => s.id), sends.map((s) => s.providerMessageId)],
     });
