@@ -2,6 +2,8 @@ export * from './redis-connections.js';
 export * from './redis-unavailable.error.js';
 export * from './queue.module.js';
 export * from './queue-jobs.js';
+export * from './queue-declarations.js';
+export * from './producer-queues.js';
 export * from './final-attempt.js';
 export * from './stalled-limit.js';
 export * from './stalled-too-often.error.js';

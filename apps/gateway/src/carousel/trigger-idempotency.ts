@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CoreEnv, TriggerGuardEnv } from '@platform/config';
 import { QueueNames } from '@platform/contracts';
 import { MessageRepository } from '@platform/database';
-import { InjectQueue, type ProducerQueue, REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
+import { CarouselDispatchQueue, REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
 import { IDEMPOTENCY_TTL_MS, idempotencyKey } from './trigger-gate.js';
 
 /** What an Idempotency-Key's record holds: the body's fingerprint, the message id it was given, when it was claimed. */
@@ -45,7 +45,7 @@ export class TriggerIdempotency {
     private readonly env: TriggerGuardEnv,
     private readonly core: CoreEnv,
     @Inject(REQUEST_REDIS) redis: RedisClient,
-    @InjectQueue(QueueNames.carouselDispatch) private readonly queue: ProducerQueue<typeof QueueNames.carouselDispatch>,
+    private readonly queue: CarouselDispatchQueue,
     private readonly messages: MessageRepository,
   ) {
     if (!('triggerKeySwap' in redis)) redis.defineCommand('triggerKeySwap', { numberOfKeys: 1, lua: SWAP_SCRIPT });

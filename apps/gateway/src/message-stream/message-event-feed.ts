@@ -1,8 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
 import { DEFAULT_LIFECYCLE_STREAM_KEY, MessageLiveEvent, QueueNames } from '@platform/contracts';
-import { InjectQueue, type RedisClient, createWorkerRedis, redisKey, withTimeout } from '@platform/queue';
-import type { ProducerQueue } from '@platform/queue';
+import { CarouselDispatchQueue, type RedisClient, createWorkerRedis, redisKey, withTimeout } from '@platform/queue';
 import { BotEvent, lifecycleEvent, queuedEvent } from './message-live-events.js';
 
 type Listener = (event: MessageLiveEvent) => void;
@@ -36,7 +35,7 @@ export class MessageEventFeed implements BeforeApplicationShutdown {
 
   constructor(
     private readonly core: CoreEnv,
-    @InjectQueue(QueueNames.carouselDispatch) private readonly queue: ProducerQueue<typeof QueueNames.carouselDispatch>,
+    private readonly queue: CarouselDispatchQueue,
   ) {}
 
   /**

@@ -93,7 +93,7 @@ describe('NotificationService', () => {
         },
       ]);
       expect(added).toEqual([
-        { name: 'plan', data: { notificationId: NOTIFICATION_ID }, opts: expect.objectContaining({ jobId: `plan-${NOTIFICATION_ID}`, attempts: 5 }) },
+        { name: 'plan', data: { notificationId: NOTIFICATION_ID }, opts: { jobId: `plan-${NOTIFICATION_ID}` } },
       ]);
     });
 

@@ -14,13 +14,12 @@ import {
   notificationTargetProblem,
 } from '@platform/contracts';
 import { DeviceRepository, NotificationRepository } from '@platform/database';
-import { InjectQueue, type ProducerQueue, withTimeout } from '@platform/queue';
+import { PushFanoutQueue, withTimeout } from '@platform/queue';
 import { PushConfigService } from '../service-accounts/push-config.service.js';
 import { fcmMessageTemplate } from '../fcm/fcm-message.js';
 import { FcmSender } from '../fcm/fcm-sender.js';
 import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
 import { TransientPushError } from '../fcm/transient-push.error.js';
-import { fanoutJobOptions } from './fanout-job-options.js';
 
 const NO_CONFIG = 'This bot has no push notification configuration: save its Firebase service account with saveBotConfig first';
 
@@ -36,7 +35,7 @@ export class NotificationService {
     private readonly sender: FcmSender,
     private readonly env: PushEnv,
     private readonly core: CoreEnv,
-    @InjectQueue(PushQueueNames.fanout) private readonly queue: ProducerQueue<typeof PushQueueNames.fanout>,
+    private readonly queue: PushFanoutQueue,
   ) {}
 
   async send(botId: string, dto: SendNotificationDto): Promise<PushRpcResult<SendNotificationResponse>> {
@@ -56,7 +55,7 @@ export class NotificationService {
       priority: dto.priority ?? 'high',
     });
     try {
-      await withTimeout(this.queue.add('plan', { notificationId: n.id }, fanoutJobOptions(this.env, `plan-${n.id}`)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the notification');
+      await withTimeout(this.queue.add('plan', { notificationId: n.id }, { jobId: `plan-${n.id}` }), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the notification');
     } catch (err) {
       // Not queued, so not kept: the caller gets 503 and can retry.
       await this.notifications.delete(n.id).catch(() => undefined);

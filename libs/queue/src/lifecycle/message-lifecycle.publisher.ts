@@ -9,20 +9,9 @@ import {
   postbackBody,
   postbackId,
 } from '@platform/contracts';
-import { InjectQueue, REQUEST_REDIS } from '../queue.module.js';
-import type { ProducerQueue } from '../queue-jobs.js';
+import { REQUEST_REDIS } from '../queue.module.js';
+import { PostbackQueue } from '../producer-queues.js';
 import { type RedisClient, redisKey, withTimeout } from '../redis-connections.js';
-
-/** The BullMQ options of a postback job: retried with exponential backoff (about a day with the defaults). */
-export function postbackJobOptions(env: PostbackEnv, jobId: string) {
-  return {
-    jobId,
-    attempts: env.POSTBACK_MAX_ATTEMPTS,
-    backoff: { type: 'exponential', delay: env.POSTBACK_BACKOFF_MS, jitter: 0.2 },
-    removeOnComplete: { age: 3600, count: 1000 },
-    removeOnFail: { age: 7 * 24 * 3600 },
-  };
-}
 
 /**
  * Publishes message status changes: each one is appended to the lifecycle stream and, when the message
@@ -39,7 +28,7 @@ export class MessageLifecyclePublisher {
 
   constructor(
     @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
-    @InjectQueue(PostbackQueueNames.postback) private readonly queue: ProducerQueue<typeof PostbackQueueNames.postback>,
+    private readonly queue: PostbackQueue,
     private readonly env: PostbackEnv,
     private readonly core: CoreEnv,
   ) {}
@@ -89,7 +78,7 @@ export class MessageLifecyclePublisher {
           url: c.postbackUrl!,
           body: JSON.stringify(postbackBody(c)),
         };
-        return { name: 'deliver' as const, data, opts: postbackJobOptions(this.env, data.id) };
+        return { name: 'deliver' as const, data, opts: { jobId: data.id } };
       });
     const written = Promise.all([pipeline.exec(), jobs.length > 0 ? this.queue.addBulk(jobs) : undefined]);
     const [results] = await withTimeout(written, this.core.REDIS_COMMAND_TIMEOUT_MS, 'publishing message status changes');
