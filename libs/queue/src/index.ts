@@ -1,4 +1,5 @@
 export * from './redis-connections.js';
+export * from './redis-keys.js';
 export * from './redis-unavailable.error.js';
 export * from './queue.module.js';
 export * from './queue-jobs.js';

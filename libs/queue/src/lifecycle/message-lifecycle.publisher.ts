@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CoreEnv, PostbackEnv } from '@platform/config';
 import {
-  DEFAULT_LIFECYCLE_STREAM_KEY,
   MessageStatusChange,
   PostbackJob,
   PostbackQueueNames,
@@ -11,7 +10,8 @@ import {
 } from '@platform/contracts';
 import { REQUEST_REDIS } from '../queue.module.js';
 import { PostbackQueue } from '../producer-queues.js';
-import { type RedisClient, redisKey, withTimeout } from '../redis-connections.js';
+import { type RedisClient, withTimeout } from '../redis-connections.js';
+import { lifecycleStreamKey } from '../redis-keys.js';
 
 /**
  * Publishes message status changes: each one is appended to the lifecycle stream and, when the message
@@ -65,7 +65,7 @@ export class MessageLifecyclePublisher {
   private async write(changes: MessageStatusChange[]): Promise<void> {
     const pipeline = this.redis.pipeline();
     for (const change of changes) {
-      pipeline.xadd(redisKey(this.core, DEFAULT_LIFECYCLE_STREAM_KEY), 'MAXLEN', '~', this.env.LIFECYCLE_STREAM_MAXLEN, '*', ...lifecycleStreamFields(change));
+      pipeline.xadd(lifecycleStreamKey(this.core), 'MAXLEN', '~', this.env.LIFECYCLE_STREAM_MAXLEN, '*', ...lifecycleStreamFields(change));
     }
     const jobs = changes
       .filter((c) => c.postbackUrl)

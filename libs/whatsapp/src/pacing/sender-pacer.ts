@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { CoreEnv, WhatsAppEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
-import { type RedisClient, type RedisTarget, createRequestRedis, redisKey, withTimeout } from '@platform/queue';
+import { type RedisClient, type RedisTarget, createRequestRedis, whatsappPaceKeys, withTimeout } from '@platform/queue';
 import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
 
 /**
@@ -134,7 +134,7 @@ export class SenderPacer implements OnApplicationShutdown {
    */
   async slowDown(phoneNumberId: string): Promise<number> {
     this.slowed.set(phoneNumberId, Date.now() + SLOW_DOWN_MS);
-    return Number(await withTimeout(this.redis.whatsappSlowDown(this.stateKey(phoneNumberId), SLOW_DOWN_FACTOR, SLOW_DOWN_MS), REDIS_TIMEOUT_MS, 'sender slow-down'));
+    return Number(await withTimeout(this.redis.whatsappSlowDown(whatsappPaceKeys(this.target, phoneNumberId).state, SLOW_DOWN_FACTOR, SLOW_DOWN_MS), REDIS_TIMEOUT_MS, 'sender slow-down'));
   }
 
   private noteLoad(phoneNumberId: string, share: number): void {
@@ -172,18 +172,13 @@ export class SenderPacer implements OnApplicationShutdown {
       const landed = of('landed');
       const takes = of('take');
       const asking = [...takes, ...of('reserve')];
-      const state = this.stateKey(phoneNumberId);
+      const { state, held, sending } = whatsappPaceKeys(this.target, phoneNumberId);
       const ids = [...landed, ...asking].map((i) => batch[i].id);
-      const reply = await this.redis.whatsappPace(state, `${state}:held`, `${state}:sending`, batch[indexes[0]].rate, EDGE_MARGIN_MS, this.inFlightMs, landed.length, takes.length, ...ids);
+      const reply = await this.redis.whatsappPace(state, held, sending, batch[indexes[0]].rate, EDGE_MARGIN_MS, this.inFlightMs, landed.length, takes.length, ...ids);
       asking.forEach((i, k) => (answers[i] = Number(reply[k])));
       if (reply.length > asking.length) this.noteLoad(phoneNumberId, Number(reply[asking.length]) / Number(reply[asking.length + 1]));
     });
     await withTimeout(Promise.all(calls), REDIS_TIMEOUT_MS, 'sender pacing');
     return answers;
-  }
-
-  /** The number's keys share its `{phone}` hash tag, so each script's keys are in one cluster slot. */
-  private stateKey(phoneNumberId: string): string {
-    return redisKey(this.target, `whatsapp-pace:{${phoneNumberId}}`);
   }
 }
