@@ -10,7 +10,7 @@ import type { FcmSender } from '../fcm/fcm-sender.js';
 import type { FcmBody } from '../fcm/fcm-message.js';
 import type { FcmVerdict } from '../fcm/fcm-response.js';
 import type { Http2Response } from '../fcm/http2-pool.js';
-import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
+import { CredentialsRejectedError } from '../service-accounts/credentials-rejected.error.js';
 import { TransientPushError } from '../fcm/transient-push.error.js';
 import { NotificationService } from './notification.service.js';
 

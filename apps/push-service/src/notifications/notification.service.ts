@@ -18,7 +18,7 @@ import { PushFanoutQueue, withTimeout } from '@platform/queue';
 import { PushConfigService } from '../service-accounts/push-config.service.js';
 import { fcmMessageTemplate } from '../fcm/fcm-message.js';
 import { FcmSender } from '../fcm/fcm-sender.js';
-import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
+import { CredentialsRejectedError } from '../service-accounts/credentials-rejected.error.js';
 import { TransientPushError } from '../fcm/transient-push.error.js';
 
 const NO_CONFIG = 'This bot has no push notification configuration: save its Firebase service account with saveBotConfig first';

@@ -6,7 +6,7 @@ import { DeviceRepository, NotificationRepository } from '@platform/database';
 import { PushFanoutQueue, StalledTooOftenError } from '@platform/queue';
 import { PushConfigService } from '../service-accounts/push-config.service.js';
 import { AccessTokenProvider } from '../fcm/access-token.provider.js';
-import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
+import { CredentialsRejectedError } from '../service-accounts/credentials-rejected.error.js';
 import { describeJobError } from './job-error-reason.js';
 
 /**

@@ -4,7 +4,7 @@ import { PushEnv } from '@platform/config';
 import { BotConfigResponse, PushOutcome, SaveConfigMessage } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { PushConfigRepository } from '@platform/database';
-import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
+import { CredentialsRejectedError } from './credentials-rejected.error.js';
 import { ServiceAccount, checkServiceAccount, parseRsaKey } from './service-account.js';
 
 /** A bot's service account, decrypted, ready to mint tokens. Lives only in memory. */
