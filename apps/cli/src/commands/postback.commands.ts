@@ -1,7 +1,6 @@
-import { CoreEnv, PostbackEnv, WebhookUrlEnv } from '@platform/config';
+import { CoreEnv, WebhookUrlEnv } from '@platform/config';
 import {
   NonPublicAddressError,
-  PostbackQueueNames,
   UnresolvableHostError,
   generateWebhookSecret,
   isLifecycleStatus,

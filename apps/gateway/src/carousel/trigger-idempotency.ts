@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CoreEnv, TriggerGuardEnv } from '@platform/config';
-import { QueueNames } from '@platform/contracts';
 import { MessageRepository } from '@platform/database';
 import { CarouselDispatchQueue, REQUEST_REDIS, type RedisClient, triggerIdempotencyKey, withTimeout } from '@platform/queue';
 import { IDEMPOTENCY_TTL_MS } from './trigger-gate.js';

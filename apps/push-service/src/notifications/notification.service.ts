@@ -2,8 +2,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { CoreEnv, PushEnv } from '@platform/config';
 import {
   NotificationStatusResponse,
-  PushPlanJob,
-  PushQueueNames,
   PushOutcome,
   SendNotificationDto,
   SendNotificationResponse,

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { PushEnv } from '@platform/config';
-import { PushPlanJob, PushQueueNames } from '@platform/contracts';
+import { PushPlanJob } from '@platform/contracts';
 import { DeviceRepository, NotificationRepository } from '@platform/database';
 import { PushFanoutQueue, StalledTooOftenError } from '@platform/queue';
 import { PushConfigService } from '../service-accounts/push-config.service.js';

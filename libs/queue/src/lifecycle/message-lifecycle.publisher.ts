@@ -3,7 +3,6 @@ import { CoreEnv, PostbackEnv } from '@platform/config';
 import {
   MessageStatusChange,
   PostbackJob,
-  PostbackQueueNames,
   lifecycleStreamFields,
   postbackBody,
   postbackId,
