@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { CoreEnv, WhatsAppEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
 import { type RedisClient, type RedisTarget, createRequestRedis, whatsappPaceKeys, withTimeout } from '@platform/queue';
@@ -47,6 +47,9 @@ export type PaceDecision = { go: true } | { go: false; waitMs: number };
 /** What `sendCounted` did: sent (with the send's result), or not, the second being full (try again in waitMs). */
 export type CountedSend<T> = { sent: true; value: T } | { sent: false; waitMs: number };
 
+/** Token of a Redis connection for the pacer to use instead of opening its own (unit tests give a fake one). */
+export const PACING_REDIS = Symbol('PACING_REDIS');
+
 /** A Redis call of the pacer takes at most this long; then the job is treated like any Redis outage. */
 const REDIS_TIMEOUT_MS = 2000;
 
@@ -76,11 +79,11 @@ export class SenderPacer implements OnApplicationShutdown {
   private readonly slowed = new Map<string, number>();
   private readonly target: RedisTarget;
 
-  constructor(env: CoreEnv, whatsapp: WhatsAppEnv) {
+  constructor(env: CoreEnv, whatsapp: WhatsAppEnv, @Optional() @Inject(PACING_REDIS) connection?: RedisClient) {
     this.target = env;
     // Its own connection, queueing commands while it connects (each call is bounded by withTimeout),
     // so the first jobs after start-up do not fail before it is ready.
-    const redis = createRequestRedis(env, 'channel-worker-pacing', { enableOfflineQueue: true });
+    const redis = connection ?? createRequestRedis(env, 'channel-worker-pacing', { enableOfflineQueue: true });
     redis.on('error', () => undefined); // surfaced per call
     redis.defineCommand('whatsappPace', { numberOfKeys: 3, lua: PACE_SCRIPT });
     redis.defineCommand('whatsappSlowDown', { numberOfKeys: 1, lua: SLOW_DOWN_SCRIPT });
