@@ -3,6 +3,7 @@ import {
   consoleStreamTicketKey,
   fcmAccessTokenKey,
   lifecycleStreamKey,
+  messagingConsumersKey,
   oauthAuthorizationRequestKey,
   pushBatchProgressKey,
   rateLimitKey,
@@ -37,6 +38,7 @@ describe('Redis keys', () => {
     expect(rateLimitKey(plain, 'login', 'abc')).toBe('rl:login:abc');
     expect(fcmAccessTokenKey(plain, 'b1', 3, 'sa@p.iam.gserviceaccount.com')).toBe('push:fcm-token:b1:3:sa@p.iam.gserviceaccount.com');
     expect(pushBatchProgressKey(plain, 'n1', 4)).toBe('push:progress:n1:4');
+    expect(messagingConsumersKey(plain, 'push-requests')).toBe('messaging:push-requests:consumers');
   });
 
   it('put REDIS_KEY_PREFIX before every key, outside the hash tag', () => {

@@ -47,6 +47,11 @@ export function lifecycleStreamKey(target: RedisTarget): string {
   return redisKey(target, DEFAULT_LIFECYCLE_STREAM_KEY);
 }
 
+/** The consumers listening on a request queue of libs/messaging (a sorted set: consumer → when it counts as gone). */
+export function messagingConsumersKey(target: RedisTarget, queueName: string): string {
+  return redisKey(target, `messaging:${queueName}:consumers`);
+}
+
 /** A console stream ticket, by the SHA-256 of the ticket (the ticket itself is never stored). */
 export function consoleStreamTicketKey(target: RedisTarget, ticketSha256: string): string {
   return redisKey(target, `console:stream-ticket:${ticketSha256}`);
