@@ -98,7 +98,7 @@ async function main(): Promise<void> {
       token_uri: ready.tokenUri,
     };
     const saved = await push.get(PushConfigService).save(bot.id, { sealedServiceAccount: push.get(SecretBox).encrypt(JSON.stringify(account)) });
-    if (!saved.ok) throw new Error(`config not saved: ${saved.message}`);
+    if (saved.kind !== 'done') throw new Error(`config not saved: ${saved.message}`);
     let countFcm = () => request<FcmCount>(child, { type: 'count' }, 'count');
     let fakePid = child.pid!; // the Node fake runs in the providers child
     if (FAKE === 'nginx') {

@@ -1,11 +1,12 @@
 // What one carousel trigger leaves in the queue, for the benchmarks that queue messages without the gateway.
-// Keep in step with apps/gateway/src/carousel/carousel-trigger.service.ts and trigger-batcher.ts: the
-// CarouselDispatchJob and the addBulk job options (the worker creates the `messages` row from the job).
+// Keep in step with apps/gateway/src/carousel/carousel-trigger.service.ts: the CarouselDispatchJob (the
+// worker creates the `messages` row from the job); its options are the queue's declared ones (libs/queue).
 // A field added to CarouselDispatchJob makes this fail to compile until it is filled in here.
 import { randomUUID } from 'node:crypto';
 import { JobsOptions, Queue } from 'bullmq';
 import { WhatsAppRetryEnv } from '@platform/config';
-import { CarouselDispatchJob } from '@platform/contracts';
+import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
+import { QueueDeclarations } from '@platform/queue';
 
 const JOBS_PER_ADD_BULK = 1_000;
 
@@ -39,13 +40,7 @@ export function queuedTrigger(src: TriggerSource, config: WhatsAppRetryEnv): Que
   return {
     name: 'send',
     data,
-    opts: {
-      jobId: id,
-      attempts: config.WHATSAPP_MAX_ATTEMPTS,
-      backoff: { type: 'exponential', delay: config.WHATSAPP_BACKOFF_MS, jitter: 0.5 },
-      removeOnComplete: { age: 24 * 3600, count: 10_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    },
+    opts: { ...QueueDeclarations[QueueNames.carouselDispatch].jobOptions(config), jobId: id },
   };
 }
 

@@ -47,7 +47,12 @@ function whatsappStats(cloud: WhatsAppCloudSandbox, withRecipients: boolean): Pr
   }
   let duplicatedRecipients = 0;
   let extraMessages = 0;
-  for (const n of perRecipient.values()) if (n > 1) (duplicatedRecipients += 1), (extraMessages += n - 1);
+  for (const n of perRecipient.values()) {
+    if (n > 1) {
+      duplicatedRecipients += 1;
+      extraMessages += n - 1;
+    }
+  }
   const senders = [...perSender].map(([phoneNumberId, seconds]) => {
     const keys = [...seconds.keys()];
     return {
@@ -71,7 +76,12 @@ function fcmStats(fcm: FcmSandbox): ProviderStats['fcm'] {
   for (const m of fcm.messages) if (m.status === 200) perToken.set(m.token, (perToken.get(m.token) ?? 0) + 1);
   let duplicatedTokens = 0;
   let extraMessages = 0;
-  for (const n of perToken.values()) if (n > 1) (duplicatedTokens += 1), (extraMessages += n - 1);
+  for (const n of perToken.values()) {
+    if (n > 1) {
+      duplicatedTokens += 1;
+      extraMessages += n - 1;
+    }
+  }
   return { received: fcm.total, ok: fcm.counts.get(200) ?? 0, duplicatedTokens, extraMessages };
 }
 

@@ -291,7 +291,10 @@ async function main(): Promise<void> {
     for (;;) {
       push = await (await fetch(`${gateways[0]}/v1/bots/${seed.botId}/notifications/${notificationId}`, { headers: auth })).json();
       if ((push.status === 'completed' || push.status === 'failed') && push.pending === 0) break;
-      if (push.sent !== pushLastSent) (pushLastSent = push.sent), (pushLastChange = Date.now());
+      if (push.sent !== pushLastSent) {
+        pushLastSent = push.sent;
+        pushLastChange = Date.now();
+      }
       else if (Date.now() - pushLastChange > STALL_MS) throw new Error(`push stalled: ${JSON.stringify(push)}`);
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -61,7 +61,10 @@ export class WhatsAppFakeProcess {
       const exited = workers.find((w) => w.exitCode !== null);
       if (exited) throw new Error(`worker exited with code ${exited.exitCode}`);
       const { accepted, rejected } = await this.stats();
-      if (accepted !== last) (last = accepted), (lastChange = Date.now());
+      if (accepted !== last) {
+        last = accepted;
+        lastChange = Date.now();
+      }
       else if (Date.now() - lastChange > STALL_MS) throw new Error(`stalled at ${accepted}/${total} accepted (${rejected} rejected)`);
     }
   }

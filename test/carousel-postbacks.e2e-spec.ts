@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { runCli } from '../apps/cli/src/run-cli.js';
-import { DEFAULT_LIFECYCLE_STREAM_KEY } from '@platform/contracts';
 import { PostbackReceiver, WhatsAppCloudSandbox } from '@platform/sandbox';
-import { type RedisClient, redisKey } from '@platform/queue';
+import { type RedisClient, lifecycleStreamKey } from '@platform/queue';
 import { carouselBody, seedBotAdmin, testRedis, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
@@ -43,7 +42,7 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
   beforeAll(async () => {
     token = (await seedBotAdmin(stack.gateway, stack.seed.botId)).accessToken;
     redis = testRedis(stack.env);
-    lifecycleKey = redisKey(stack.env, DEFAULT_LIFECYCLE_STREAM_KEY);
+    lifecycleKey = lifecycleStreamKey(stack.env);
     // The consumer group exists before any message, so it sees every entry.
     await redis.xgroup('CREATE', lifecycleKey, 'integrator', '$', 'MKSTREAM');
   });

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
-import { redisKey } from '@platform/queue';
+import { whatsappPaceKeys } from '@platform/queue';
 import { THROTTLING_REPLIES, WhatsAppCloudSandbox } from '@platform/sandbox';
 import { carouselBody, testQueue, testRedis, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
@@ -48,7 +48,7 @@ describe('carousel dispatch: Meta throttling answers', () => {
       cloud.replyTo(recipient, { ...THROTTLING_REPLIES[130429], retryAfterSeconds: 0 });
       const msgId = await send(recipient);
       await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'], 20_000);
-      expect(Number(await redis.hget(redisKey(stack.env, `whatsapp-pace:{${stack.seed.phoneNumberId}}`), 'factor'))).toBeLessThan(1);
+      expect(Number(await redis.hget(whatsappPaceKeys(stack.env, stack.seed.phoneNumberId).state, 'factor'))).toBeLessThan(1);
     } finally {
       redis.disconnect();
     }

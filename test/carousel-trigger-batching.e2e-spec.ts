@@ -44,7 +44,7 @@ describe('carousel trigger batching against real Redis', () => {
     const redis = gateway.get<RedisClient>(REQUEST_REDIS);
     const batcher = gateway.get(TriggerBatcher);
     await batcher.enqueue(job(randomUUID())); // connections open and BullMQ's script loaded
-    const sockets = (redis instanceof Cluster ? redis.nodes('master') : [redis]).map((node) => node.stream as Socket & { _write: Function; _writev: Function });
+    const sockets = (redis instanceof Cluster ? redis.nodes('master') : [redis]).map((node) => node.stream as Socket & { _write: (...args: any[]) => unknown; _writev: (...args: any[]) => unknown });
     const ids = [randomUUID(), randomUUID(), randomUUID()];
     const writes: string[] = [];
     const originals = sockets.map((socket) => ({ socket, write: socket._write, writev: socket._writev }));

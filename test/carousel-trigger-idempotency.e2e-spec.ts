@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pg from 'pg';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { idempotencyKey } from '../apps/gateway/src/carousel/trigger-gate.js';
-import { type RedisClient, redisKey } from '@platform/queue';
+import { type RedisClient, triggerIdempotencyKey } from '@platform/queue';
 import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, until, carouselJobCount, testRedis } from '@platform/testing';
 
 /** Idempotency-Key on the carousel trigger: one message per key and body, whichever replica a repeat reaches. */
@@ -40,7 +39,7 @@ describe('carousel trigger Idempotency-Key, across two gateway replicas', () => 
       headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey, ...(key === undefined ? {} : { 'idempotency-key': key }) },
       body: JSON.stringify(body),
     });
-  const recordKey = (key: string) => redisKey(env, idempotencyKey(seed.botId, key));
+  const recordKey = (key: string) => triggerIdempotencyKey(env, seed.botId, key);
 
   const jobs = () => carouselJobCount(env);
 

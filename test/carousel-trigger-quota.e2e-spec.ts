@@ -1,8 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { runCli } from '../apps/cli/src/run-cli.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { quotaKey } from '../apps/gateway/src/carousel/trigger-gate.js';
-import { type RedisClient, redisKey } from '@platform/queue';
+import { type RedisClient, triggerQuotaKey } from '@platform/queue';
 import { SeededAdmin, SeededBot, carouselBody, createTestEnv, seedBotAdmin, seedCarouselBot, carouselJobCount, testRedis } from '@platform/testing';
 
 /** Each bot's trigger quota is one count in Redis, shared by every gateway replica, set by its administrators or the CLI. */
@@ -49,7 +48,7 @@ describe('carousel trigger quota per bot, across two gateway replicas', () => {
   const quotaUrl = (base: string, bot = seed.botId) => `${base}/v1/bots/${bot}/trigger-quota`;
   const setQuota = (perMinute: unknown, token = admin.accessToken) =>
     fetch(quotaUrl(urlA), { method: 'PUT', headers: { 'content-type': 'application/json', 'x-auth-token': token }, body: JSON.stringify({ perMinute }) });
-  const resetWindow = (bot = seed.botId) => redis.del(redisKey(env, quotaKey(bot)));
+  const resetWindow = (bot = seed.botId) => redis.del(triggerQuotaKey(env, bot));
 
   const jobs = () => carouselJobCount(env);
 
@@ -120,7 +119,7 @@ describe('carousel trigger quota per bot, across two gateway replicas', () => {
     await resetWindow();
     for (let i = 0; i < 5; i++) await trigger(urlA);
     expect((await trigger(urlB)).status).toBe(429);
-    await redis.pexpire(redisKey(env, quotaKey(seed.botId)), 300);
+    await redis.pexpire(triggerQuotaKey(env, seed.botId), 300);
     await new Promise((r) => setTimeout(r, 400));
     const next = await trigger(urlB);
     expect(next.status).toBe(200);

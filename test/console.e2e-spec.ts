@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
 import { SANDBOX_WABA_ID } from '@platform/sandbox';
 import { SeededAdmin, carouselBody, seedBotAdmin, until } from '@platform/testing';
@@ -29,7 +29,6 @@ describe('console: a bot administrator in a real browser', () => {
   let worker: NestFastifyApplication | undefined;
   let admin: SeededAdmin;
   let viewer: SeededAdmin;
-  let context: BrowserContext;
   let page: Page;
   let queuedMsgId: string;
   stack.defer(() => worker?.close());
@@ -40,7 +39,7 @@ describe('console: a bot administrator in a real browser', () => {
     admin = await seedBotAdmin(stack.gateway, stack.seed.botId, 'admin');
     viewer = await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer');
     await browser.launch();
-    ({ context, page } = await browser.newPage(stack.url));
+    ({ page } = await browser.newPage(stack.url));
   });
 
   const trigger = (key: string) =>

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreEnv, WhatsAppEnv } from '@platform/config';
-import { type RedisClient, redisKey } from '@platform/queue';
+import { type RedisClient, whatsappPaceKeys } from '@platform/queue';
 import { createTestRedisEnv, testRedis, until } from '@platform/testing';
 import { SenderPacer } from '@platform/whatsapp';
 
@@ -30,7 +30,7 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     const done = new Promise<string>((resolve) => (answer = () => resolve('answered')));
     return { send: () => done, answer };
   };
-  const inFlight = (phoneNumberId: string) => redis.zcard(redisKey(env, `whatsapp-pace:{${phoneNumberId}}:sending`));
+  const inFlight = (phoneNumberId: string) => redis.zcard(whatsappPaceKeys(env, phoneNumberId).sending);
   const immediate = async () => 'sent';
 
   beforeAll(async () => {
@@ -101,12 +101,12 @@ describe('SenderPacer: sends counted until their answer is back', () => {
 
   it('reserves no slot for a number far below its rate, and again once it is busy', async () => {
     const p = pacer();
-    const held = () => redis.zcard(redisKey(env, 'whatsapp-pace:{pn-quiet}:held'));
+    const held = () => redis.zcard(whatsappPaceKeys(env, 'pn-quiet').held);
     // Unknown load: slots are reserved (20 jobs at 10/s: the later ones wait for theirs).
     const first = await Promise.all(Array.from({ length: 20 }, (_, i) => p.reserve('pn-quiet', `a${i}`, 10)));
     expect(first.filter((d) => !d.go).length).toBeGreaterThan(0);
     expect(await held()).toBeGreaterThan(0);
-    await redis.del(redisKey(env, 'whatsapp-pace:{pn-quiet}:held'), redisKey(env, 'whatsapp-pace:{pn-quiet}'));
+    await redis.del(whatsappPaceKeys(env, 'pn-quiet').held, whatsappPaceKeys(env, 'pn-quiet').state);
 
     // Two seconds with one send each at 100/s: the number is quiet, so jobs go without a slot.
     await nextSecond();

@@ -17,8 +17,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
         if (n === seq.current) setState((s) => ({ ...s, error: asApiError(err), loading: false }));
       }
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    deps,
+    deps, // the caller's, as with useEffect's
   );
   useEffect(() => {
     setState({ loading: true });

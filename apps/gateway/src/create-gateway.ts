@@ -5,6 +5,7 @@ import { CoreEnv, HttpEnv, loadEnv, readEnv } from '@platform/config';
 import { PinoNestLogger, createLogger, lazyChildLoggerFactory } from '@platform/logger';
 import { documentCarouselTrigger } from './carousel/carousel-trigger.openapi.js';
 import { registerConsole } from './console/console-static.js';
+import { refuseNonFormOAuthBodies } from './oauth/form-only.hook.js';
 import { documentWhatsAppWebhooks } from './whatsapp-webhooks/whatsapp-webhook.openapi.js';
 import { GATEWAY_ENV } from './gateway-env.js';
 import { GatewayModule } from './gateway.module.js';
@@ -27,6 +28,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
     skipMiddie: true, // no Nest middleware: hooks instead (fastify-setup.ts), so no per-request middleware engine
   });
   configureFastify(adapter.getInstance());
+  refuseNonFormOAuthBodies(adapter.getInstance()); // before Nest registers the OAuth routes: it hooks their registration
   registerConsole(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, {
     logger: new PinoNestLogger(logger),

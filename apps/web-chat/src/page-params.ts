@@ -21,7 +21,7 @@ export function readPageParams(search: string, hash: string): PageParams | strin
   const token = fragment.get('ymAuthenticationToken') ?? '';
   if (!TOKEN.test(token)) return 'This chat link has no valid user token.';
   const version = Number(query.get('version') ?? '2');
-  let payload: unknown = {};
+  let payload: unknown;
   try {
     payload = JSON.parse(query.get('payload') ?? '{}');
   } catch {

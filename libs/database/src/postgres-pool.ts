@@ -44,6 +44,7 @@ class OutageAwareClient extends pg.Client {
   }
 
   // Every form of pg's query(): config or text, optional values, then a callback or a promise.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's Pool declares it so; an override must match
   override query(config: unknown, values?: unknown, callback?: unknown): any {
     const base = (...args: unknown[]) => Reflect.apply(pg.Client.prototype.query, this, args) as unknown;
     const wrap = (cb: Callback): Callback => (err, result) => cb(err ? toDatabaseOutage(err) : err, result);
@@ -70,6 +71,7 @@ export class PostgresPool extends pg.Pool {
     super({ ...config, Client: OutageAwareClient });
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's Pool declares it so; an override must match
   override connect(callback?: unknown): any {
     const asOutage = (err: unknown) => (err instanceof DatabaseUnavailableError ? err : new DatabaseUnavailableError(err));
     if (typeof callback === 'function') {

@@ -1,4 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
+import { messagingConsumersKey } from '@platform/queue';
 
 /**
  * Redis sorted set of the consumers that are listening on a request queue, each scored with the
@@ -9,7 +10,7 @@ import type { Cluster, Redis } from 'ioredis';
  * count each other's consumers.
  */
 export function consumersKey(queueName: string, keyPrefix = ''): string {
-  return `${keyPrefix}messaging:${queueName}:consumers`;
+  return messagingConsumersKey({ REDIS_KEY_PREFIX: keyPrefix }, queueName);
 }
 
 /** Millisecond clock of the Redis server, inside a script. */

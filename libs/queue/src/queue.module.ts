@@ -1,18 +1,25 @@
 import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { CoreEnv } from '@platform/config';
+import type { QueueName } from '@platform/contracts';
+import { ProducerQueueTokens, type ProducerQueueToken } from './producer-queues.js';
+import { QueueDeclarations } from './queue-declarations.js';
 import { RedisClient, bullPrefix, createRequestRedis } from './redis-connections.js';
 import { checkRedisAtStartup } from './redis-startup-check.js';
 
 /** Token of the shared request-path Redis connection (fail-fast, see createRequestRedis); a Redis or a Cluster. */
 export const REQUEST_REDIS = Symbol('REQUEST_REDIS');
 
-export function queueToken(name: string): string {
-  return `BullQueue:${name}`;
+/** The injection token of queue `name`'s producer (a class whose instance type is `ProducerQueue<Q>`, see producer-queues.ts). */
+export function queueToken<Q extends QueueName>(name: Q): ProducerQueueToken<Q> {
+  return ProducerQueueTokens[name];
 }
 
-/** Injects the producer Queue registered under `name` by QueueModule.forProducers. */
-export const InjectQueue = (name: string) => Inject(queueToken(name));
+/**
+ * Injects queue `name`'s producer, for a parameter whose type does not name it; a parameter typed by
+ * the queue's token class (`queue: CarouselDispatchQueue`) needs no decorator.
+ */
+export const InjectQueue = (name: QueueName) => Inject(queueToken(name));
 
 class RedisCloser implements OnApplicationShutdown {
   constructor(private readonly items: Array<{ close(): Promise<unknown> } | RedisClient>) {}
@@ -25,7 +32,9 @@ class RedisCloser implements OnApplicationShutdown {
 }
 
 /**
- * Producer side of BullMQ for request-serving apps: queues share one fail-fast connection. Unless
+ * Producer side of BullMQ for request-serving apps: queues share one fail-fast connection, and each is
+ * created with its declared default job options (queue-declarations.ts), so the app must load each
+ * queue's env class. Unless
  * `startupCheck` is false (one-shot commands), the app's start waits until that connection is ready (a
  * few seconds at most) and checks the Redis it reaches (checkRedisAtStartup): one that may evict keys
  * stops the app.
@@ -33,7 +42,7 @@ class RedisCloser implements OnApplicationShutdown {
 @Global()
 @Module({})
 export class QueueModule {
-  static forProducers(queueNames: string[], options: { startupCheck?: boolean } = {}): DynamicModule {
+  static forProducers(queueNames: QueueName[], options: { startupCheck?: boolean } = {}): DynamicModule {
     const created: Array<Queue | RedisClient> = [];
     const redisProvider = {
       provide: REQUEST_REDIS,
@@ -53,9 +62,10 @@ export class QueueModule {
     };
     const queueProviders = queueNames.map((name) => ({
       provide: queueToken(name),
-      inject: [REQUEST_REDIS, CoreEnv],
-      useFactory: (redis: RedisClient, env: CoreEnv) => {
-        const queue = new Queue(name, { connection: redis, prefix: bullPrefix(env, name) });
+      inject: [REQUEST_REDIS, CoreEnv, QueueDeclarations[name].env],
+      useFactory: (redis: RedisClient, env: CoreEnv, queueEnv: unknown) => {
+        const defaultJobOptions = QueueDeclarations[name].jobOptions(queueEnv);
+        const queue = new Queue(name, { connection: redis, prefix: bullPrefix(env, name), defaultJobOptions });
         queue.on('error', () => undefined);
         created.unshift(queue);
         return queue;

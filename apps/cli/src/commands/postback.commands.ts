@@ -1,7 +1,6 @@
-import { CoreEnv, PostbackEnv, WebhookUrlEnv } from '@platform/config';
+import { CoreEnv, WebhookUrlEnv } from '@platform/config';
 import {
   NonPublicAddressError,
-  PostbackQueueNames,
   UnresolvableHostError,
   generateWebhookSecret,
   isLifecycleStatus,
@@ -11,7 +10,7 @@ import {
 } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotWebhookRepository, PostbackRepository } from '@platform/database';
-import { type ProducerQueue, postbackJobOptions, queueToken, withTimeout } from '@platform/queue';
+import { PostbackQueue, withTimeout } from '@platform/queue';
 import { CliCommand, requireString } from '../command.js';
 import { UsageError } from '../usage.error.js';
 
@@ -121,10 +120,9 @@ export const postbackCommands: CliCommand[] = [
       const id = requireString(args, 'id');
       const entry = isUuid(botId) ? await app.get(PostbackRepository).find(botId, id) : null;
       if (!entry || !isLifecycleStatus(entry.status)) throw new UsageError(`no postback ${id} for bot ${botId}`);
-      const queue = app.get<ProducerQueue<typeof PostbackQueueNames.postback>>(queueToken(PostbackQueueNames.postback));
+      const queue = app.get(PostbackQueue);
       const data = { id: entry.id, botId, messageId: entry.messageId, status: entry.status, url: entry.url, body: entry.body };
-      const options = postbackJobOptions(app.get(PostbackEnv), `${entry.id}.replay.${Date.now()}`);
-      await withTimeout(queue.add('replay', data, options), app.get(CoreEnv).REDIS_COMMAND_TIMEOUT_MS, 'queueing the replay');
+      await withTimeout(queue.add('replay', data, { jobId: `${entry.id}.replay.${Date.now()}` }), app.get(CoreEnv).REDIS_COMMAND_TIMEOUT_MS, 'queueing the replay');
       out(`postback ${id} queued again`);
     },
   },

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CoreEnv, SdkEnv } from '@platform/config';
 import { WireBotEvent } from '@platform/contracts';
-import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, sdkNotifyChannel, sdkUserKeys, withTimeout } from '@platform/queue';
 
 // Redis holds each user's unacked events as a stream (ids are the event ids, in order) and the user's live
 // stream connections as a sorted set scored by expiry. Times come from Redis (TIME), so replicas' clocks do not matter.
@@ -61,12 +61,11 @@ export class SdkEventStore {
 
   /** Pub/sub channel that tells every replica a user has new events. */
   channel(botId: string, userId: string): string {
-    return redisKey(this.core, `sdk:notify:${botId}:${userId}`);
+    return sdkNotifyChannel(this.core, botId, userId);
   }
 
   private keys(botId: string, userId: string) {
-    const slot = `{${botId}:${userId}}`; // one cluster slot per user: the scripts touch both keys
-    return { events: redisKey(this.core, `sdk:${slot}:events`), presence: redisKey(this.core, `sdk:${slot}:presence`) };
+    return sdkUserKeys(this.core, botId, userId);
   }
 
   /** Stores the event and notifies the replicas; `live` counts the user's connected streams. */

@@ -1,27 +1,26 @@
 import 'reflect-metadata';
 import type { Redis } from 'ioredis';
-import type { CoreEnv, WhatsAppRetryEnv } from '@platform/config';
+import type { CoreEnv } from '@platform/config';
 import type { CarouselDispatchJob } from '@platform/contracts';
-import { RedisUnavailableError, type ProducerQueue } from '@platform/queue';
+import { RedisUnavailableError, type CarouselDispatchQueue } from '@platform/queue';
 import { CorkedTurn } from './corked-turn.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
-const env = { WHATSAPP_MAX_ATTEMPTS: 5, WHATSAPP_BACKOFF_MS: 2000 } as WhatsAppRetryEnv;
 const core = { REDIS_COMMAND_TIMEOUT_MS: 200 } as CoreEnv;
 
 function setup(opts: { addFails?: boolean; addHangs?: boolean } = {}) {
-  const adds: Array<{ data: CarouselDispatchJob; opts: { jobId: string; attempts: number }; corked: boolean }> = [];
+  const adds: Array<{ data: CarouselDispatchJob; opts: { jobId: string }; corked: boolean }> = [];
   let corked = false;
   const stream = { cork: () => (corked = true), uncork: () => (corked = false) };
   const queue = {
-    add: async (_name: string, data: CarouselDispatchJob, jobOpts: { jobId: string; attempts: number }) => {
+    add: async (_name: string, data: CarouselDispatchJob, jobOpts: { jobId: string }) => {
       if (opts.addHangs) return new Promise(() => undefined);
       if (opts.addFails) throw new Error('Connection is closed.');
       adds.push({ data, opts: jobOpts, corked });
       return {};
     },
-  } as unknown as ProducerQueue<'carousel-dispatch'>;
-  return { batcher: new TriggerBatcher(env, core, queue, new CorkedTurn({ stream } as unknown as Redis)), adds, isCorked: () => corked };
+  } as unknown as CarouselDispatchQueue;
+  return { batcher: new TriggerBatcher(core, queue, new CorkedTurn({ stream } as unknown as Redis)), adds, isCorked: () => corked };
 }
 
 const job = (id: string): CarouselDispatchJob => ({
@@ -38,10 +37,10 @@ describe('TriggerBatcher', () => {
   it('queues the triggers of one event-loop turn while the socket is corked, each job keyed by its message id', async () => {
     const { batcher, adds, isCorked } = setup();
     await Promise.all(['m1', 'm2', 'm3'].map((id) => batcher.enqueue(job(id))));
-    expect(adds.map((j) => [j.opts.jobId, j.data.messageId, j.opts.attempts, j.corked])).toEqual([
-      ['m1', 'm1', 5, true],
-      ['m2', 'm2', 5, true],
-      ['m3', 'm3', 5, true],
+    expect(adds.map((j) => [j.opts.jobId, j.data.messageId, j.corked])).toEqual([
+      ['m1', 'm1', true],
+      ['m2', 'm2', true],
+      ['m3', 'm3', true],
     ]);
     await new Promise((r) => setImmediate(r));
     expect(isCorked()).toBe(false);

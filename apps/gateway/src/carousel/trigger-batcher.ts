@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { JobsOptions } from 'bullmq';
-import { CoreEnv, WhatsAppRetryEnv } from '@platform/config';
-import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
+import { CoreEnv } from '@platform/config';
+import { CarouselDispatchJob } from '@platform/contracts';
 import { TickBatcher } from '@platform/common';
-import { InjectQueue, type ProducerQueue, withTimeout } from '@platform/queue';
+import { CarouselDispatchQueue, withTimeout } from '@platform/queue';
 import { CorkedTurn } from './corked-turn.js';
 
 /**
@@ -23,21 +22,13 @@ const FLUSH_AT = 16;
 @Injectable()
 export class TriggerBatcher {
   private readonly batches: TickBatcher<CarouselDispatchJob, void>;
-  private readonly options: Omit<JobsOptions, 'jobId'>;
 
   constructor(
-    env: WhatsAppRetryEnv,
     private readonly core: CoreEnv,
-    @InjectQueue(QueueNames.carouselDispatch) private readonly queue: ProducerQueue<typeof QueueNames.carouselDispatch>,
+    private readonly queue: CarouselDispatchQueue,
     turn: CorkedTurn,
   ) {
     this.batches = new TickBatcher((batch) => this.commit(batch), { schedule: turn.schedule, flushAt: FLUSH_AT });
-    this.options = {
-      attempts: env.WHATSAPP_MAX_ATTEMPTS,
-      backoff: { type: 'exponential', delay: env.WHATSAPP_BACKOFF_MS, jitter: 0.5 },
-      removeOnComplete: { age: 24 * 3600, count: 10_000 },
-      removeOnFail: { age: 7 * 24 * 3600 },
-    };
   }
 
   /** Resolves once the job is durably in Redis; rejects with RedisUnavailableError when it is not. */
@@ -50,7 +41,7 @@ export class TriggerBatcher {
     // them, without BullMQ's addBulk pipeline, whose construction alone (ioredis copies BullMQ's 64
     // scripts onto every pipeline) costs ~60 µs.
     await withTimeout(
-      Promise.all(batch.map((job) => this.queue.add('send', job, { ...this.options, jobId: job.messageId }))),
+      Promise.all(batch.map((job) => this.queue.add('send', job, { jobId: job.messageId }))),
       this.core.REDIS_COMMAND_TIMEOUT_MS,
       'queueing the messages',
     );

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
-import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, triggerIdempotencyKey, triggerQuotaKey, withTimeout } from '@platform/queue';
 import { CorkedTurn } from './corked-turn.js';
 import { QuotaLeases } from './quota-lease.js';
 
@@ -26,10 +26,6 @@ export interface GateResult {
   /** 'claimed': the key is this trigger's now; 'skipped': over quota, nothing claimed; otherwise the record that holds the key. */
   claim: 'claimed' | 'skipped' | { existing: string } | undefined;
 }
-
-/** Redis keys of a bot (under REDIS_KEY_PREFIX) share its hash tag, so one script may touch them on a Redis Cluster too. */
-export const quotaKey = (botId: string) => `trigger-quota:{${botId}}`;
-export const idempotencyKey = (botId: string, key: string) => `trigger-idem:{${botId}}:${key}`;
 
 // KEYS[1]: the bot's counter; KEYS[2..]: Idempotency-Keys to claim. ARGV: window ms, triggers in the
 // batch, limit, record ttl ms, places wanted for a lease, then per key its trigger's place in the batch
@@ -123,7 +119,7 @@ export class TriggerGate {
 
   private async commitBot(botId: string, indexes: number[], batch: GateEntry[], results: GateResult[], leaseCalls: Array<() => void>): Promise<void> {
     const limit = batch[indexes[0]].limit;
-    const keys = [redisKey(this.core, quotaKey(botId))];
+    const keys = [triggerQuotaKey(this.core, botId)]; // the bot's keys share its hash tag: one script may touch them on a cluster
     const wanted = this.leases.wanted(botId, limit, indexes.length);
     const args: Array<string | number> = [QUOTA_WINDOW_MS, indexes.length, limit, IDEMPOTENCY_TTL_MS, wanted];
     const claimOf: Array<number | undefined> = []; // batch index → position of its key in the reply
@@ -131,7 +127,7 @@ export class TriggerGate {
       const claim = batch[index].claim;
       if (!claim) return;
       claimOf[index] = keys.length + 2;
-      keys.push(redisKey(this.core, idempotencyKey(botId, claim.key)));
+      keys.push(triggerIdempotencyKey(this.core, botId, claim.key));
       args.push(place + 1, claim.record);
     });
     const askedAt = Date.now();

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CoreEnv, TriggerGuardEnv } from '@platform/config';
-import { QueueNames } from '@platform/contracts';
 import { MessageRepository } from '@platform/database';
-import { InjectQueue, type ProducerQueue, REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
-import { IDEMPOTENCY_TTL_MS, idempotencyKey } from './trigger-gate.js';
+import { CarouselDispatchQueue, REQUEST_REDIS, type RedisClient, triggerIdempotencyKey, withTimeout } from '@platform/queue';
+import { IDEMPOTENCY_TTL_MS } from './trigger-gate.js';
 
 /** What an Idempotency-Key's record holds: the body's fingerprint, the message id it was given, when it was claimed. */
 export interface KeyRecord {
@@ -45,7 +44,7 @@ export class TriggerIdempotency {
     private readonly env: TriggerGuardEnv,
     private readonly core: CoreEnv,
     @Inject(REQUEST_REDIS) redis: RedisClient,
-    @InjectQueue(QueueNames.carouselDispatch) private readonly queue: ProducerQueue<typeof QueueNames.carouselDispatch>,
+    private readonly queue: CarouselDispatchQueue,
     private readonly messages: MessageRepository,
   ) {
     if (!('triggerKeySwap' in redis)) redis.defineCommand('triggerKeySwap', { numberOfKeys: 1, lua: SWAP_SCRIPT });
@@ -83,7 +82,7 @@ export class TriggerIdempotency {
   }
 
   private async swap(botId: string, key: string, expected: string, replacement: string): Promise<boolean> {
-    const done = this.redis.triggerKeySwap(redisKey(this.core, idempotencyKey(botId, key)), expected, replacement, IDEMPOTENCY_TTL_MS);
+    const done = this.redis.triggerKeySwap(triggerIdempotencyKey(this.core, botId, key), expected, replacement, IDEMPOTENCY_TTL_MS);
     return (await withTimeout(done, this.core.REDIS_COMMAND_TIMEOUT_MS, 'updating an Idempotency-Key')) === 1;
   }
 }

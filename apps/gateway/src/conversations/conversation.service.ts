@@ -1,8 +1,7 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { CoreEnv, WhatsAppRetryEnv } from '@platform/config';
+import { CoreEnv } from '@platform/config';
 import {
   ConversationMessageView,
-  ConversationQueueNames,
   SendConversationMessageDto,
   WEB_CHAT_EVENT,
   WHATSAPP_SESSION_WINDOW_MS,
@@ -11,7 +10,7 @@ import {
 } from '@platform/contracts';
 import { ConversationRepository, InboundMessage } from '@platform/database';
 import type { ConversationChannel } from '@platform/database';
-import { InjectQueue, type ProducerQueue, withTimeout } from '@platform/queue';
+import { ConversationReplyQueue, withTimeout } from '@platform/queue';
 import { SdkEventStore } from '../bot-events/sdk-event.store.js';
 import { WebhookDispatcher } from '../bot-webhooks/webhook-dispatcher.service.js';
 import { toMessageView } from './message-view.js';
@@ -43,9 +42,8 @@ export class ConversationService {
     private readonly conversations: ConversationRepository,
     private readonly dispatcher: WebhookDispatcher,
     private readonly events: SdkEventStore,
-    private readonly env: WhatsAppRetryEnv,
     private readonly core: CoreEnv,
-    @InjectQueue(ConversationQueueNames.conversationReply) private readonly replies: ProducerQueue<typeof ConversationQueueNames.conversationReply>,
+    private readonly replies: ConversationReplyQueue,
   ) {}
 
   /**
@@ -112,13 +110,7 @@ export class ConversationService {
         return view;
       }
       await withTimeout(
-        this.replies.add('whatsapp', { messageId: row.id, botId }, {
-          jobId: row.id,
-          attempts: this.env.WHATSAPP_MAX_ATTEMPTS,
-          backoff: { type: 'exponential', delay: this.env.WHATSAPP_BACKOFF_MS, jitter: 0.5 },
-          removeOnComplete: { age: 3600, count: 1000 },
-          removeOnFail: { age: 7 * 24 * 3600 },
-        }),
+        this.replies.add('whatsapp', { messageId: row.id, botId }, { jobId: row.id }),
         this.core.REDIS_COMMAND_TIMEOUT_MS,
         'queueing the reply',
       );

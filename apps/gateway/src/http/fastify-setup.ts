@@ -1,5 +1,4 @@
 import { FastifyInstance } from 'fastify';
-import { refuseNonFormOAuthBodies } from '../oauth/form-only.hook.js';
 import { logServerError, toErrorResponse } from './error-response.filter.js';
 
 /**
@@ -7,7 +6,6 @@ import { logServerError, toErrorResponse } from './error-response.filter.js';
  * errors and unsupported content types get the platform's `{message,status}` body.
  */
 export function configureFastify(fastify: FastifyInstance): void {
-  refuseNonFormOAuthBodies(fastify);
   fastify.removeContentTypeParser('text/plain');
   // Bodies of any type other than those with a registered parser are refused with 400 (spec: Content-Type application/json).
   fastify.addContentTypeParser('*', (req, _payload, done) => {

@@ -1,8 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
-import { DEFAULT_LIFECYCLE_STREAM_KEY, MessageLiveEvent, QueueNames } from '@platform/contracts';
-import { InjectQueue, type RedisClient, createWorkerRedis, redisKey, withTimeout } from '@platform/queue';
-import type { ProducerQueue } from '@platform/queue';
+import { MessageLiveEvent } from '@platform/contracts';
+import { CarouselDispatchQueue, type RedisClient, createWorkerRedis, lifecycleStreamKey, withTimeout } from '@platform/queue';
 import { BotEvent, lifecycleEvent, queuedEvent } from './message-live-events.js';
 
 type Listener = (event: MessageLiveEvent) => void;
@@ -36,7 +35,7 @@ export class MessageEventFeed implements BeforeApplicationShutdown {
 
   constructor(
     private readonly core: CoreEnv,
-    @InjectQueue(QueueNames.carouselDispatch) private readonly queue: ProducerQueue<typeof QueueNames.carouselDispatch>,
+    private readonly queue: CarouselDispatchQueue,
   ) {}
 
   /**
@@ -73,7 +72,7 @@ export class MessageEventFeed implements BeforeApplicationShutdown {
       return redis;
     });
     const [lifecycle, queueEvents] = connections as [RedisClient, RedisClient];
-    const lifecycleKey = redisKey(this.core, DEFAULT_LIFECYCLE_STREAM_KEY);
+    const lifecycleKey = lifecycleStreamKey(this.core);
     const eventsKey = this.queue.keys.events!;
     const readers: Readers = { connections, stopped: false, ready: Promise.resolve() };
     readers.ready = Promise.all([lastId(lifecycle, lifecycleKey), lastId(queueEvents, eventsKey)]).then(([fromLifecycle, fromQueue]) => {

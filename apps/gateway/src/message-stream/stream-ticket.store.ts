@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
 import { MESSAGE_STREAM_TICKET_TTL_SECONDS } from '@platform/contracts';
 import { randomToken, sha256Hex } from '@platform/crypto';
-import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, consoleStreamTicketKey, withTimeout } from '@platform/queue';
 
 export interface TicketHolder {
   userId: string;
@@ -37,6 +37,6 @@ export class StreamTicketStore {
   }
 
   private key(ticket: string): string {
-    return redisKey(this.core, `console:stream-ticket:${sha256Hex(ticket)}`);
+    return consoleStreamTicketKey(this.core, sha256Hex(ticket));
   }
 }

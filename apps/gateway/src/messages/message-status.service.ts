@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
 import { MessageStatusResponse, QueueNames } from '@platform/contracts';
 import { Message, MessageRepository } from '@platform/database';
-import { InjectQueue, type ProducerQueue, QueueJob, withTimeout } from '@platform/queue';
+import { CarouselDispatchQueue, QueueJob, withTimeout } from '@platform/queue';
 
 /**
  * A message's status for its bot. Until its first delivery attempt a message is only its job in Redis
@@ -13,7 +13,7 @@ export class MessageStatusService {
   constructor(
     private readonly messages: MessageRepository,
     private readonly env: CoreEnv,
-    @InjectQueue(QueueNames.carouselDispatch) private readonly queue: ProducerQueue<typeof QueueNames.carouselDispatch>,
+    private readonly queue: CarouselDispatchQueue,
   ) {}
 
   /** The status, or null when the bot has no such message. */

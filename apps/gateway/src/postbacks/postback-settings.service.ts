@@ -1,9 +1,9 @@
 import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
-import { CoreEnv, PostbackEnv } from '@platform/config';
-import { PostbackLogEntry, PostbackQueueNames, PostbackView, generateWebhookSecret, isLifecycleStatus, isUuid } from '@platform/contracts';
+import { CoreEnv } from '@platform/config';
+import { PostbackLogEntry, PostbackView, generateWebhookSecret, isLifecycleStatus, isUuid } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { BotWebhookRepository, PostbackRecord, PostbackRepository } from '@platform/database';
-import { InjectQueue, type ProducerQueue, postbackJobOptions, withTimeout } from '@platform/queue';
+import { PostbackQueue, withTimeout } from '@platform/queue';
 import { PostbackUrlChecker } from './postback-url.checker.js';
 
 /** A bot's postback URL (administrators), its delivery log, and replays of logged postbacks. */
@@ -14,9 +14,8 @@ export class PostbackSettingsService {
     private readonly webhooks: BotWebhookRepository,
     private readonly checker: PostbackUrlChecker,
     private readonly box: SecretBox,
-    private readonly env: PostbackEnv,
     private readonly core: CoreEnv,
-    @InjectQueue(PostbackQueueNames.postback) private readonly queue: ProducerQueue<typeof PostbackQueueNames.postback>,
+    private readonly queue: PostbackQueue,
   ) {}
 
   async view(botId: string): Promise<PostbackView> {
@@ -53,7 +52,7 @@ export class PostbackSettingsService {
     if (!entry || !isLifecycleStatus(entry.status)) throw new NotFoundException(`No postback ${id} for this bot`);
     const data = { id: entry.id, botId, messageId: entry.messageId, status: entry.status, url: entry.url, body: entry.body };
     const jobId = `${entry.id}.replay.${Date.now()}`;
-    await withTimeout(this.queue.add('replay', data, postbackJobOptions(this.env, jobId)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the replay');
+    await withTimeout(this.queue.add('replay', data, { jobId }), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the replay');
     return logEntry(entry);
   }
 }

@@ -1,10 +1,11 @@
 import { HttpException, Inject, Injectable, InternalServerErrorException, Logger, OnApplicationShutdown, ServiceUnavailableException } from '@nestjs/common';
 import { firstValueFrom } from 'rxjs';
 import { CoreEnv, PushRpcEnv } from '@platform/config';
-import { PushPattern, PushRequestQueue, PushRpcRequest, PushRpcResult, isPushRpcFailure } from '@platform/contracts';
+import { PushOutcome, PushPattern, PushRequestQueue, PushRpcRequest, isPushFailure } from '@platform/contracts';
 import { sha256Hex } from '@platform/crypto';
 import { NoConsumerError, QueueTransportClient, QueuedRequest, RequestTimeoutError, TransportUnavailableError } from '@platform/messaging';
 import { REQUEST_REDIS, type RedisClient, bullPrefix, redisConnector } from '@platform/queue';
+import { pushFailureHttpException } from './push-failure.http.js';
 
 /** An Idempotency-Key's answer is kept a day. */
 const IDEMPOTENT_ANSWER_MS = 24 * 3600_000;
@@ -37,20 +38,20 @@ export class PushRpcClient implements OnApplicationShutdown {
   }
 
   /**
-   * Result of `pattern` for `botId`; throws the push service's HTTP error or 503. With an
+   * Result of `pattern` for `botId`; throws the HTTP answer to the push service's failure, or 503. With an
    * `idempotencyKey` the same key gets the first answer again for a day instead of a second action.
    */
   async call<T>(pattern: PushPattern, botId: string, body: unknown, idempotencyKey?: string): Promise<T> {
     const request: PushRpcRequest<unknown> = { botId, body };
     const jobId = idempotencyKey ? `idem-${sha256Hex(`${pattern}\n${botId}\n${idempotencyKey}`)}` : undefined;
-    let result: PushRpcResult<T>;
+    let outcome: PushOutcome<T>;
     try {
-      result = await firstValueFrom(this.client.send<PushRpcResult<T>>(pattern, new QueuedRequest(request, { jobId })));
+      outcome = await firstValueFrom(this.client.send<PushOutcome<T>>(pattern, new QueuedRequest(request, { jobId })));
     } catch (err) {
       throw this.failure(err, pattern, botId, idempotencyKey !== undefined);
     }
-    if (!result.ok) throw httpError(result);
-    return result.value;
+    if (outcome.kind !== 'done') throw pushFailureHttpException(outcome);
+    return outcome.value;
   }
 
   async onApplicationShutdown() {
@@ -58,7 +59,7 @@ export class PushRpcClient implements OnApplicationShutdown {
   }
 
   private failure(err: unknown, pattern: string, botId: string, idempotent: boolean): HttpException {
-    if (isPushRpcFailure(err)) return httpError(err);
+    if (isPushFailure(err)) return pushFailureHttpException(err);
     if (err instanceof NoConsumerError) return new ServiceUnavailableException('The push service is not running; nothing was done. Retry later.');
     if (err instanceof RequestTimeoutError) {
       this.logger.error(`${pattern} for bot ${botId}: no answer within ${this.env.PUSH_RPC_TIMEOUT_MS} ms`);
@@ -71,8 +72,4 @@ export class PushRpcClient implements OnApplicationShutdown {
     this.logger.error(`${pattern} for bot ${botId}: the push service answered ${JSON.stringify(err)?.slice(0, 300)}`);
     return new InternalServerErrorException('The push service failed to handle the request');
   }
-}
-
-function httpError(failure: Extract<PushRpcResult<never>, { ok: false }>): HttpException {
-  return new HttpException({ message: failure.message, ...(failure.details ? { details: failure.details } : {}) }, failure.status);
 }

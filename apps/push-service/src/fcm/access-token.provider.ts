@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SecretBox } from '@platform/crypto';
 import { CoreEnv } from '@platform/config';
-import { REQUEST_REDIS, type RedisClient, redisKey } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, type RedisTarget, fcmAccessTokenKey } from '@platform/queue';
 import type { LoadedPushConfig } from '../service-accounts/push-config.service.js';
 import { GoogleTokenClient, MintedToken } from './google-token.client.js';
 
@@ -27,12 +27,12 @@ export class AccessTokenProvider {
 
   /** The memoised token when it is still good (no promise: the per-message fast path). */
   peek(config: LoadedPushConfig): string | undefined {
-    const memo = this.memo.get(cacheKey(config));
+    const memo = this.memo.get(cacheKey(this.core, config));
     return memo && usable(memo) ? memo.accessToken : undefined;
   }
 
   async get(config: LoadedPushConfig): Promise<string> {
-    const key = cacheKey(config);
+    const key = cacheKey(this.core, config);
     const memo = this.memo.get(key);
     if (memo && usable(memo)) return memo.accessToken;
     let pending = this.inflight.get(key);
@@ -45,10 +45,10 @@ export class AccessTokenProvider {
 
   /** FCM refused `accessToken` (401): forget it so the next get() mints a new one. */
   async invalidate(config: LoadedPushConfig, accessToken: string): Promise<void> {
-    const key = cacheKey(config);
+    const key = cacheKey(this.core, config);
     if (this.memo.get(key)?.accessToken === accessToken) this.memo.delete(key);
     const stored = await this.readShared(key);
-    if (stored?.accessToken === accessToken) await this.redis.del(redisKey(this.core, key)).catch(() => undefined);
+    if (stored?.accessToken === accessToken) await this.redis.del(key).catch(() => undefined);
   }
 
   private async fetch(config: LoadedPushConfig, key: string): Promise<CachedToken> {
@@ -61,7 +61,7 @@ export class AccessTokenProvider {
     this.memo.set(key, minted);
     const ttl = minted.refreshAt - Date.now();
     if (ttl > 0) {
-      await this.redis.set(redisKey(this.core, key), this.box.encrypt(JSON.stringify(minted)), 'PX', ttl).catch((err) => this.logger.warn(`token cache write failed: ${err.message}`));
+      await this.redis.set(key, this.box.encrypt(JSON.stringify(minted)), 'PX', ttl).catch((err) => this.logger.warn(`token cache write failed: ${err.message}`));
     }
     this.logger.log(`minted an FCM access token for bot ${config.botId} (config version ${config.version})`);
     return minted;
@@ -69,7 +69,7 @@ export class AccessTokenProvider {
 
   private async readShared(key: string): Promise<CachedToken | null> {
     try {
-      const sealed = await this.redis.get(redisKey(this.core, key));
+      const sealed = await this.redis.get(key);
       return sealed ? (JSON.parse(this.box.decrypt(sealed)) as CachedToken) : null;
     } catch {
       return null; // Redis down or a key we cannot open: mint instead
@@ -77,9 +77,9 @@ export class AccessTokenProvider {
   }
 }
 
-function cacheKey(config: LoadedPushConfig): string {
-  // The client e-mail too: a removed then re-saved config starts again at version 1, with another account.
-  return `push:fcm-token:${config.botId}:${config.version}:${config.clientEmail}`;
+/** The client e-mail too: a removed then re-saved config starts again at version 1, with another account. */
+function cacheKey(target: RedisTarget, config: LoadedPushConfig): string {
+  return fcmAccessTokenKey(target, config.botId, config.version, config.clientEmail);
 }
 
 interface CachedToken extends MintedToken {

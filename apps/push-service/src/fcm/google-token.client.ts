@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { KeyObject, sign } from 'node:crypto';
 import { PushEnv } from '@platform/config';
-import { CredentialsRejectedError } from './credentials-rejected.error.js';
+import { CredentialsRejectedError } from '../service-accounts/credentials-rejected.error.js';
 import { TransientPushError } from './transient-push.error.js';
 
 export const FIREBASE_MESSAGING_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';

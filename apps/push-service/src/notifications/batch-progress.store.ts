@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
-import { RedisClient, RedisTarget, createRequestRedis, redisKey } from '@platform/queue';
+import { RedisClient, RedisTarget, createRequestRedis, pushBatchProgressKey } from '@platform/queue';
 
 /** Final outcome of one device in a batch: sent, failed, skipped, or invalid:<reason>. */
 export type DeviceOutcome = 'sent' | 'failed' | 'skipped' | `invalid:${string}`;
@@ -93,5 +93,5 @@ function failIfError(results: Array<[Error | null, unknown]> | null): void {
 }
 
 function key(target: RedisTarget, notificationId: string, seq: number): string {
-  return redisKey(target, `push:progress:${notificationId}:${seq}`);
+  return pushBatchProgressKey(target, notificationId, seq);
 }

@@ -7,7 +7,7 @@ import { LoadedPushConfig, PushConfigService } from '../service-accounts/push-co
 import { fcmBodyParts } from '../fcm/fcm-message.js';
 import { FcmSender } from '../fcm/fcm-sender.js';
 import { FcmConfigError } from '../fcm/fcm-config.error.js';
-import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
+import { CredentialsRejectedError } from '../service-accounts/credentials-rejected.error.js';
 import { TransientPushError } from '../fcm/transient-push.error.js';
 import { BatchProgressStore, DeviceOutcome, OutcomeRecorder } from './batch-progress.store.js';
 

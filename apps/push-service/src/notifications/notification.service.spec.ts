@@ -10,7 +10,7 @@ import type { FcmSender } from '../fcm/fcm-sender.js';
 import type { FcmBody } from '../fcm/fcm-message.js';
 import type { FcmVerdict } from '../fcm/fcm-response.js';
 import type { Http2Response } from '../fcm/http2-pool.js';
-import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
+import { CredentialsRejectedError } from '../service-accounts/credentials-rejected.error.js';
 import { TransientPushError } from '../fcm/transient-push.error.js';
 import { NotificationService } from './notification.service.js';
 
@@ -76,7 +76,7 @@ describe('NotificationService', () => {
     it('stores the notification and queues its plan job under plan-<id>, then answers its id', async () => {
       const { service, created, added } = setup();
       expect(await service.send('bot-1', dto)).toEqual({
-        ok: true,
+        kind: 'done',
         value: { message: 'Notification queued for delivery', status: 'success', notificationId: NOTIFICATION_ID },
       });
       expect(created).toEqual([
@@ -93,13 +93,13 @@ describe('NotificationService', () => {
         },
       ]);
       expect(added).toEqual([
-        { name: 'plan', data: { notificationId: NOTIFICATION_ID }, opts: expect.objectContaining({ jobId: `plan-${NOTIFICATION_ID}`, attempts: 5 }) },
+        { name: 'plan', data: { notificationId: NOTIFICATION_ID }, opts: { jobId: `plan-${NOTIFICATION_ID}` } },
       ]);
     });
 
     it('answers 400 without storing anything when the bot has no service account', async () => {
       const { service, created, added } = setup({ hasConfig: false });
-      expect(await service.send('bot-1', dto)).toEqual({ ok: false, status: 400, message: NO_CONFIG });
+      expect(await service.send('bot-1', dto)).toEqual({ kind: 'invalid', message: NO_CONFIG });
       expect(created).toEqual([]);
       expect(added).toEqual([]);
     });
@@ -107,13 +107,11 @@ describe('NotificationService', () => {
     it('answers 400 naming the problem for a missing or double target', async () => {
       const { service, created } = setup();
       expect(await service.send('bot-1', { title: 'a', body: 'b' } as SendNotificationDto)).toEqual({
-        ok: false,
-        status: 400,
+        kind: 'invalid',
         message: 'a target is required: userIds (array of user ids) or all: true',
       });
       expect(await service.send('bot-1', { all: true, userIds: ['u1'], title: 'a', body: 'b' } as SendNotificationDto)).toEqual({
-        ok: false,
-        status: 400,
+        kind: 'invalid',
         message: 'give either userIds or all: true, not both',
       });
       expect(created).toEqual([]);
@@ -122,8 +120,7 @@ describe('NotificationService', () => {
     it('answers 503 and removes the stored notification when Redis does not take the job', async () => {
       const { service, deleted } = setup({ addError: new RedisUnavailableError('Redis did not answer while queueing the notification') });
       expect(await service.send('bot-1', dto)).toEqual({
-        ok: false,
-        status: 503,
+        kind: 'unavailable',
         message: 'The notification queue is unavailable; nothing was queued. Retry later.',
       });
       expect(deleted).toEqual([NOTIFICATION_ID]);
@@ -133,8 +130,8 @@ describe('NotificationService', () => {
   describe('status', () => {
     it("answers 404 for an id that is not a UUID or not one of the bot's notifications", async () => {
       const { service } = setup({ stored: null });
-      expect(await service.status('bot-1', 'nope')).toEqual({ ok: false, status: 404, message: 'No notification nope for this bot' });
-      expect(await service.status('bot-1', NOTIFICATION_ID)).toEqual({ ok: false, status: 404, message: `No notification ${NOTIFICATION_ID} for this bot` });
+      expect(await service.status('bot-1', 'nope')).toEqual({ kind: 'not_found', message: 'No notification nope for this bot' });
+      expect(await service.status('bot-1', NOTIFICATION_ID)).toEqual({ kind: 'not_found', message: `No notification ${NOTIFICATION_ID} for this bot` });
     });
 
     it('answers the counts, with pending as what is left of the total', async () => {
@@ -153,7 +150,7 @@ describe('NotificationService', () => {
       };
       const { service } = setup({ stored });
       expect(await service.status('bot-1', NOTIFICATION_ID)).toEqual({
-        ok: true,
+        kind: 'done',
         value: {
           notificationId: NOTIFICATION_ID,
           botId: 'bot-1',
@@ -169,7 +166,7 @@ describe('NotificationService', () => {
           completedAt: null,
         },
       });
-      expect(await service.status('other-bot', NOTIFICATION_ID)).toMatchObject({ ok: false, status: 404 });
+      expect(await service.status('other-bot', NOTIFICATION_ID)).toMatchObject({ kind: 'not_found' });
     });
   });
 
@@ -182,7 +179,7 @@ describe('NotificationService', () => {
         sendOnce: async () => ({ response: { status: 200, headers: {}, body: JSON.stringify(fcmBody) }, verdict: { kind: 'sent', name: fcmBody.name } }),
       });
       expect(await service.test('bot-1', dto)).toEqual({
-        ok: true,
+        kind: 'done',
         value: { message: 'FCM accepted the test message', status: 'success', accepted: true, fcm: { httpStatus: 200, body: fcmBody } },
       });
       expect(sentBodies.map((b) => b.token)).toEqual(['device-token']);
@@ -197,7 +194,7 @@ describe('NotificationService', () => {
         }),
       });
       expect(await service.test('bot-1', dto)).toEqual({
-        ok: true,
+        kind: 'done',
         value: { message: 'FCM refused the test message (404)', status: 'success', accepted: false, fcm: { httpStatus: 404, body: 'Not Found' } },
       });
       expect(dead).toEqual([['bot-1', 'device-token', 'UNREGISTERED']]);
@@ -205,7 +202,7 @@ describe('NotificationService', () => {
 
     it('answers 400 without sending when the bot has no service account', async () => {
       const { service, sentBodies } = setup({ load: async () => null });
-      expect(await service.test('bot-1', dto)).toEqual({ ok: false, status: 400, message: NO_CONFIG });
+      expect(await service.test('bot-1', dto)).toEqual({ kind: 'invalid', message: NO_CONFIG });
       expect(sentBodies).toEqual([]);
     });
 
@@ -216,15 +213,14 @@ describe('NotificationService', () => {
           throw rejected;
         },
       });
-      expect(await onLoad.service.test('bot-1', dto)).toEqual({ ok: false, status: 400, message: rejected.message });
+      expect(await onLoad.service.test('bot-1', dto)).toEqual({ kind: 'invalid', message: rejected.message });
       const onSend = setup({
         sendOnce: async () => {
           throw rejected;
         },
       });
       expect(await onSend.service.test('bot-1', dto)).toEqual({
-        ok: false,
-        status: 400,
+        kind: 'invalid',
         message: rejected.message,
         details: { tokenEndpoint: { httpStatus: 400, body: { error: 'invalid_grant' } } },
       });
@@ -236,7 +232,7 @@ describe('NotificationService', () => {
           throw new TransientPushError('connect ECONNREFUSED 127.0.0.1:443');
         },
       });
-      expect(await service.test('bot-1', dto)).toEqual({ ok: false, status: 502, message: 'FCM could not be reached: connect ECONNREFUSED 127.0.0.1:443' });
+      expect(await service.test('bot-1', dto)).toEqual({ kind: 'provider_unreachable', message: 'FCM could not be reached: connect ECONNREFUSED 127.0.0.1:443' });
     });
 
     it('lets other errors through (the transport answers them as outages or 500)', async () => {

@@ -2,9 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { CoreEnv, PushEnv } from '@platform/config';
 import {
   NotificationStatusResponse,
-  PushPlanJob,
-  PushQueueNames,
-  PushRpcResult,
+  PushOutcome,
   SendNotificationDto,
   SendNotificationResponse,
   TestNotificationDto,
@@ -14,13 +12,12 @@ import {
   notificationTargetProblem,
 } from '@platform/contracts';
 import { DeviceRepository, NotificationRepository } from '@platform/database';
-import { InjectQueue, type ProducerQueue, withTimeout } from '@platform/queue';
+import { PushFanoutQueue, withTimeout } from '@platform/queue';
 import { PushConfigService } from '../service-accounts/push-config.service.js';
 import { fcmMessageTemplate } from '../fcm/fcm-message.js';
 import { FcmSender } from '../fcm/fcm-sender.js';
-import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
+import { CredentialsRejectedError } from '../service-accounts/credentials-rejected.error.js';
 import { TransientPushError } from '../fcm/transient-push.error.js';
-import { fanoutJobOptions } from './fanout-job-options.js';
 
 const NO_CONFIG = 'This bot has no push notification configuration: save its Firebase service account with saveBotConfig first';
 
@@ -36,13 +33,13 @@ export class NotificationService {
     private readonly sender: FcmSender,
     private readonly env: PushEnv,
     private readonly core: CoreEnv,
-    @InjectQueue(PushQueueNames.fanout) private readonly queue: ProducerQueue<typeof PushQueueNames.fanout>,
+    private readonly queue: PushFanoutQueue,
   ) {}
 
-  async send(botId: string, dto: SendNotificationDto): Promise<PushRpcResult<SendNotificationResponse>> {
+  async send(botId: string, dto: SendNotificationDto): Promise<PushOutcome<SendNotificationResponse>> {
     const problem = notificationTargetProblem(dto) ?? fcmPayloadProblem({ botId, ...dto });
-    if (problem) return { ok: false, status: 400, message: problem };
-    if (!(await this.configs.hasConfig(botId))) return { ok: false, status: 400, message: NO_CONFIG };
+    if (problem) return { kind: 'invalid', message: problem };
+    if (!(await this.configs.hasConfig(botId))) return { kind: 'invalid', message: NO_CONFIG };
 
     const n = await this.notifications.create({
       botId,
@@ -56,21 +53,21 @@ export class NotificationService {
       priority: dto.priority ?? 'high',
     });
     try {
-      await withTimeout(this.queue.add('plan', { notificationId: n.id }, fanoutJobOptions(this.env, `plan-${n.id}`)), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the notification');
+      await withTimeout(this.queue.add('plan', { notificationId: n.id }, { jobId: `plan-${n.id}` }), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the notification');
     } catch (err) {
       // Not queued, so not kept: the caller gets 503 and can retry.
       await this.notifications.delete(n.id).catch(() => undefined);
       this.logger.error(`notification of bot ${botId} not queued: ${(err as Error).message}`);
-      return { ok: false, status: 503, message: 'The notification queue is unavailable; nothing was queued. Retry later.' };
+      return { kind: 'unavailable', message: 'The notification queue is unavailable; nothing was queued. Retry later.' };
     }
-    return { ok: true, value: { message: 'Notification queued for delivery', status: 'success', notificationId: n.id } };
+    return { kind: 'done', value: { message: 'Notification queued for delivery', status: 'success', notificationId: n.id } };
   }
 
-  async status(botId: string, id: string): Promise<PushRpcResult<NotificationStatusResponse>> {
+  async status(botId: string, id: string): Promise<PushOutcome<NotificationStatusResponse>> {
     const n = isUuid(id) ? await this.notifications.findForBot(botId, id) : null;
-    if (!n) return { ok: false, status: 404, message: `No notification ${id} for this bot` };
+    if (!n) return { kind: 'not_found', message: `No notification ${id} for this bot` };
     return {
-      ok: true,
+      kind: 'done',
       value: {
         notificationId: n.id,
         botId: n.botId,
@@ -89,7 +86,7 @@ export class NotificationService {
   }
 
   /** One message to one token, now, without retries; FCM's answer is handed back unchanged. */
-  async test(botId: string, dto: TestNotificationDto): Promise<PushRpcResult<TestNotificationResponse>> {
+  async test(botId: string, dto: TestNotificationDto): Promise<PushOutcome<TestNotificationResponse>> {
     const token = dto.token.trim();
     const content = {
       botId,
@@ -99,15 +96,15 @@ export class NotificationService {
       data: dto.data,
     };
     const problem = fcmPayloadProblem(content);
-    if (problem) return { ok: false, status: 400, message: problem };
+    if (problem) return { kind: 'invalid', message: problem };
     let config;
     try {
       config = await this.configs.load(botId);
     } catch (err) {
-      if (err instanceof CredentialsRejectedError) return { ok: false, status: 400, message: err.message };
+      if (err instanceof CredentialsRejectedError) return { kind: 'invalid', message: err.message };
       throw err;
     }
-    if (!config) return { ok: false, status: 400, message: NO_CONFIG };
+    if (!config) return { kind: 'invalid', message: NO_CONFIG };
     try {
       const { response, verdict } = await this.sender.sendOnce(config, fcmMessageTemplate({ ...content, priority: 'high' })(token));
       if (verdict.kind === 'invalid') await this.devices.markDeadByToken(botId, token, verdict.reason);
@@ -119,7 +116,7 @@ export class NotificationService {
       }
       const accepted = verdict.kind === 'sent';
       return {
-        ok: true,
+        kind: 'done',
         value: {
           message: accepted ? 'FCM accepted the test message' : `FCM refused the test message (${response.status})`,
           status: 'success',
@@ -129,9 +126,9 @@ export class NotificationService {
       };
     } catch (err) {
       if (err instanceof CredentialsRejectedError) {
-        return { ok: false, status: 400, message: err.message, details: { tokenEndpoint: { httpStatus: err.httpStatus, body: err.body } } };
+        return { kind: 'invalid', message: err.message, details: { tokenEndpoint: { httpStatus: err.httpStatus, body: err.body } } };
       }
-      if (err instanceof TransientPushError) return { ok: false, status: 502, message: `FCM could not be reached: ${err.message}` };
+      if (err instanceof TransientPushError) return { kind: 'provider_unreachable', message: `FCM could not be reached: ${err.message}` };
       throw err;
     }
   }

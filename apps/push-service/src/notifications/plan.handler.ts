@@ -1,13 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { PushEnv } from '@platform/config';
-import { PushPlanJob, PushQueueNames } from '@platform/contracts';
+import { PushPlanJob } from '@platform/contracts';
 import { DeviceRepository, NotificationRepository } from '@platform/database';
-import { InjectQueue, type ProducerQueue, StalledTooOftenError } from '@platform/queue';
+import { PushFanoutQueue, StalledTooOftenError } from '@platform/queue';
 import { PushConfigService } from '../service-accounts/push-config.service.js';
 import { AccessTokenProvider } from '../fcm/access-token.provider.js';
-import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
-import { describeJobError, fanoutJobOptions } from './fanout-job-options.js';
+import { CredentialsRejectedError } from '../service-accounts/credentials-rejected.error.js';
+import { describeJobError } from './job-error-reason.js';
 
 /**
  * Plans a notification's fan-out: pages through the target devices by id (cursor) and queues one
@@ -24,7 +24,7 @@ export class PlanHandler {
     private readonly configs: PushConfigService,
     private readonly tokens: AccessTokenProvider,
     private readonly env: PushEnv,
-    @InjectQueue(PushQueueNames.fanout) private readonly queue: ProducerQueue<typeof PushQueueNames.fanout>,
+    private readonly queue: PushFanoutQueue,
   ) {}
 
   async handle(job: Job<PushPlanJob>): Promise<string> {
@@ -56,7 +56,7 @@ export class PlanHandler {
       const queued = found?.name === 'batch' ? found : undefined;
       const ids = queued?.data.deviceIds ?? (await this.devices.pageIds(n.botId, target, cursor, this.env.PUSH_BATCH_SIZE));
       if (ids.length === 0) break;
-      if (!queued) await this.queue.add('batch', { notificationId: n.id, seq, deviceIds: ids }, fanoutJobOptions(this.env, jobId));
+      if (!queued) await this.queue.add('batch', { notificationId: n.id, seq, deviceIds: ids }, { jobId });
       await this.notifications.recordPlannedBatch(n.id, seq, ids[ids.length - 1], ids.length);
       cursor = ids[ids.length - 1];
       seq++;

@@ -1,10 +1,10 @@
 import { Controller, Logger } from '@nestjs/common';
 import { MessagePattern, Payload, RpcException } from '@nestjs/microservices';
-import { PushPatterns } from '@platform/contracts';
+import { PushPatterns, isTransientPushFailure } from '@platform/contracts';
 import type {
   NotificationStatusMessage,
   PushRpcRequest,
-  PushRpcResult,
+  PushOutcome,
   RegisterDeviceMessage,
   SaveConfigMessage,
   SendNotificationDto,
@@ -71,19 +71,19 @@ export class PushRpcController {
   }
 
   /**
-   * The handler's result as the answer. A failure with a 5xx status, or a thrown error (mapped by
-   * outageFailure), is the request's error instead: nothing durable was done, so it must not be kept
+   * The handler's outcome as the answer. A transient failure (isTransientPushFailure), or a thrown error
+   * (mapped by outageFailure), is the request's error instead: nothing durable was done, so it must not be kept
    * as the answer of an Idempotency-Key, and a retry runs the request again.
    */
-  private async answer<T>(pattern: string, req: PushRpcRequest<unknown>, work: () => Promise<PushRpcResult<T>>): Promise<PushRpcResult<T>> {
-    let result: PushRpcResult<T>;
+  private async answer<T>(pattern: string, req: PushRpcRequest<unknown>, work: () => Promise<PushOutcome<T>>): Promise<PushOutcome<T>> {
+    let result: PushOutcome<T>;
     try {
       result = await work();
     } catch (err) {
       this.logger.error(`${pattern} for bot ${req.botId} failed: ${describe(err)}`);
       throw new RpcException(outageFailure(err));
     }
-    if (!result.ok && result.status >= 500) throw new RpcException(result);
+    if (result.kind !== 'done' && isTransientPushFailure(result)) throw new RpcException(result);
     return result;
   }
 }

@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { KeyObject } from 'node:crypto';
 import { PushEnv } from '@platform/config';
-import { BotConfigResponse, PushRpcResult, SaveConfigMessage } from '@platform/contracts';
+import { BotConfigResponse, PushOutcome, SaveConfigMessage } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { PushConfigRepository } from '@platform/database';
-import { CredentialsRejectedError } from '../fcm/credentials-rejected.error.js';
+import { CredentialsRejectedError } from './credentials-rejected.error.js';
 import { ServiceAccount, checkServiceAccount, parseRsaKey } from './service-account.js';
 
 /** A bot's service account, decrypted, ready to mint tokens. Lives only in memory. */
@@ -35,28 +35,28 @@ export class PushConfigService {
    * request job is persisted) in clear. It is opened here only to be checked; that same sealed value
    * is what Postgres stores.
    */
-  async save(botId: string, msg: SaveConfigMessage): Promise<PushRpcResult<{ message: string; status: 'success' }>> {
+  async save(botId: string, msg: SaveConfigMessage): Promise<PushOutcome<{ message: string; status: 'success' }>> {
     let doc: unknown;
     try {
       doc = JSON.parse(this.box.decrypt(msg.sealedServiceAccount));
     } catch {
-      return { ok: false, status: 500, message: 'The service account could not be read by the push service (are ENCRYPTION_KEYS the same as the gateway’s?)' };
+      return { kind: 'failed', message: 'The service account could not be read by the push service (are ENCRYPTION_KEYS the same as the gateway’s?)' };
     }
     const check = checkServiceAccount(doc, { allowInsecureTokenUri: this.env.PUSH_ALLOW_INSECURE_TOKEN_URI });
-    if (!check.ok) return { ok: false, status: 400, message: check.problems.join('; ') };
+    if (!check.ok) return { kind: 'invalid', message: check.problems.join('; ') };
     const sealed = msg.sealedServiceAccount;
     const row = await this.configs.save(botId, { projectId: check.account.project_id, credentialsEncrypted: sealed, keyId: SecretBox.keyIdOf(sealed) });
     this.loaded.delete(botId);
     this.logger.log(`Firebase service account saved for bot ${botId} (project ${row.projectId}, version ${row.version}, key ${row.keyId})`);
-    return { ok: true, value: { message: 'Bot configuration saved: push notifications of this bot use the new service account', status: 'success' } };
+    return { kind: 'done', value: { message: 'Bot configuration saved: push notifications of this bot use the new service account', status: 'success' } };
   }
 
-  async view(botId: string): Promise<PushRpcResult<BotConfigResponse>> {
+  async view(botId: string): Promise<PushOutcome<BotConfigResponse>> {
     const row = await this.configs.findByBot(botId);
-    if (!row) return { ok: false, status: 404, message: 'No push notification configuration has been saved for this bot' };
+    if (!row) return { kind: 'not_found', message: 'No push notification configuration has been saved for this bot' };
     const account = JSON.parse(this.box.decrypt(row.credentialsEncrypted)) as ServiceAccount;
     return {
-      ok: true,
+      kind: 'done',
       value: {
         message: 'Push notification configuration of the bot (secrets are never shown)',
         status: 'success',
@@ -73,12 +73,12 @@ export class PushConfigService {
   }
 
   /** Removes the bot's service account: its notifications fail until another is saved. */
-  async remove(botId: string): Promise<PushRpcResult<{ message: string; status: 'success' }>> {
+  async remove(botId: string): Promise<PushOutcome<{ message: string; status: 'success' }>> {
     const removed = await this.configs.deleteByBot(botId);
     this.loaded.delete(botId);
-    if (!removed) return { ok: false, status: 404, message: 'No push notification configuration has been saved for this bot' };
+    if (!removed) return { kind: 'not_found', message: 'No push notification configuration has been saved for this bot' };
     this.logger.log(`Firebase service account removed for bot ${botId}`);
-    return { ok: true, value: { message: 'Bot configuration removed: this bot sends no push notifications until a service account is saved again', status: 'success' } };
+    return { kind: 'done', value: { message: 'Bot configuration removed: this bot sends no push notifications until a service account is saved again', status: 'success' } };
   }
 
   async hasConfig(botId: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
-import { REQUEST_REDIS, type RedisClient, createRequestRedis, redisKey, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, apiKeyRevocationsChannel, createRequestRedis, withTimeout } from '@platform/queue';
 
 
 /**
@@ -20,7 +20,7 @@ export class KeyRevocations implements OnModuleInit, OnModuleDestroy {
     private readonly env: CoreEnv,
     @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
   ) {
-    this.channel = redisKey(env, 'platform:api-key-revoked');
+    this.channel = apiKeyRevocationsChannel(env);
   }
 
   async onModuleInit() {

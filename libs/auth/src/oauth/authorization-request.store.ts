@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthEnv, CoreEnv } from '@platform/config';
 import { randomToken } from '@platform/crypto';
-import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, oauthAuthorizationRequestKey, withTimeout } from '@platform/queue';
 
 /** A validated /oauth/authorize request waiting for the administrator's login and consent. */
 export interface PendingAuthorization {
@@ -51,6 +51,6 @@ export class AuthorizationRequestStore {
   }
 
   private key(id: string): string {
-    return redisKey(this.core, `oauth:authreq:${id}`);
+    return oauthAuthorizationRequestKey(this.core, id);
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuthEnv, CoreEnv } from '@platform/config';
 import { sha256Hex } from '@platform/crypto';
-import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, rateLimitKey, withTimeout } from '@platform/queue';
 import { RateLimitExceededError } from './rate-limit-exceeded.error.js';
 import { RateLimiterUnavailableError } from './rate-limiter-unavailable.error.js';
 
@@ -55,7 +55,7 @@ export class RateLimiter {
     const windowMs = this.env.AUTH_RATE_WINDOW_SECONDS * 1000;
     try {
       return await withTimeout(
-        Promise.all(checks.map((c) => this.redis.eval(script, 1, redisKey(this.core, `rl:${c.bucket}:${sha256Hex(c.id)}`), windowMs) as Promise<[number, number]>)),
+        Promise.all(checks.map((c) => this.redis.eval(script, 1, rateLimitKey(this.core, c.bucket, sha256Hex(c.id)), windowMs) as Promise<[number, number]>)),
         this.core.REDIS_COMMAND_TIMEOUT_MS,
         'rate limiting',
       );

@@ -24,16 +24,36 @@ export interface PushRpcRequest<T> {
 }
 
 /**
- * What handlers answer; the gateway turns `ok: false` into that HTTP status. A failure with a 5xx
- * status (nothing durable was done) travels as the request's error instead of its answer, so that it
- * is not kept as the answer of an Idempotency-Key.
+ * What a push-service handler answers, in the push service's own terms; the gateway decides what each
+ * means over HTTP. `done` carries the answer's value.
  */
-export type PushRpcResult<T> =
-  | { ok: true; value: T }
-  | { ok: false; status: number; message: string; details?: Record<string, unknown> };
+export type PushOutcome<T> = { kind: 'done'; value: T } | PushFailure;
 
-/** The failure a handler answered, as the gateway receives it (the request's error value). */
-export function isPushRpcFailure(value: unknown): value is Extract<PushRpcResult<never>, { ok: false }> {
-  const v = value as { ok?: unknown; status?: unknown; message?: unknown } | null;
-  return typeof v === 'object' && v !== null && v.ok === false && typeof v.status === 'number' && typeof v.message === 'string';
+/** The ways a push request can fail. */
+export type PushFailure =
+  /** The request is refused as it stands (a bad field, no push configuration for the bot, credentials Google rejects). */
+  | { kind: 'invalid'; message: string; details?: Record<string, unknown> }
+  /** What the request names does not exist for this bot. */
+  | { kind: 'not_found'; message: string }
+  /** Postgres, Redis or the fan-out queue could not be reached; nothing was done. */
+  | { kind: 'unavailable'; message: string }
+  /** FCM (or Google's token endpoint) could not be reached. */
+  | { kind: 'provider_unreachable'; message: string }
+  /** The push service failed to handle the request (its log has the details). */
+  | { kind: 'failed'; message: string };
+
+const FAILURE_KINDS: ReadonlySet<string> = new Set<PushFailure['kind']>(['invalid', 'not_found', 'unavailable', 'provider_unreachable', 'failed']);
+
+/**
+ * Failures after which nothing durable was done: they travel as the request's error instead of its
+ * answer, so they are not kept as the answer of an Idempotency-Key and a retry runs the request again.
+ */
+export function isTransientPushFailure(failure: PushFailure): boolean {
+  return failure.kind === 'unavailable' || failure.kind === 'provider_unreachable' || failure.kind === 'failed';
+}
+
+/** A failure a handler answered, as the gateway receives it (the request's error value). */
+export function isPushFailure(value: unknown): value is PushFailure {
+  const v = value as { kind?: unknown; message?: unknown } | null;
+  return typeof v === 'object' && v !== null && typeof v.kind === 'string' && FAILURE_KINDS.has(v.kind) && typeof v.message === 'string';
 }

@@ -1,28 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CoreEnv, PostbackEnv } from '@platform/config';
 import {
-  DEFAULT_LIFECYCLE_STREAM_KEY,
   MessageStatusChange,
   PostbackJob,
-  PostbackQueueNames,
   lifecycleStreamFields,
   postbackBody,
   postbackId,
 } from '@platform/contracts';
-import { InjectQueue, REQUEST_REDIS } from '../queue.module.js';
-import type { ProducerQueue } from '../queue-jobs.js';
-import { type RedisClient, redisKey, withTimeout } from '../redis-connections.js';
-
-/** The BullMQ options of a postback job: retried with exponential backoff (about a day with the defaults). */
-export function postbackJobOptions(env: PostbackEnv, jobId: string) {
-  return {
-    jobId,
-    attempts: env.POSTBACK_MAX_ATTEMPTS,
-    backoff: { type: 'exponential', delay: env.POSTBACK_BACKOFF_MS, jitter: 0.2 },
-    removeOnComplete: { age: 3600, count: 1000 },
-    removeOnFail: { age: 7 * 24 * 3600 },
-  };
-}
+import { REQUEST_REDIS } from '../queue.module.js';
+import { PostbackQueue } from '../producer-queues.js';
+import { type RedisClient, withTimeout } from '../redis-connections.js';
+import { lifecycleStreamKey } from '../redis-keys.js';
 
 /**
  * Publishes message status changes: each one is appended to the lifecycle stream and, when the message
@@ -39,7 +27,7 @@ export class MessageLifecyclePublisher {
 
   constructor(
     @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
-    @InjectQueue(PostbackQueueNames.postback) private readonly queue: ProducerQueue<typeof PostbackQueueNames.postback>,
+    private readonly queue: PostbackQueue,
     private readonly env: PostbackEnv,
     private readonly core: CoreEnv,
   ) {}
@@ -76,7 +64,7 @@ export class MessageLifecyclePublisher {
   private async write(changes: MessageStatusChange[]): Promise<void> {
     const pipeline = this.redis.pipeline();
     for (const change of changes) {
-      pipeline.xadd(redisKey(this.core, DEFAULT_LIFECYCLE_STREAM_KEY), 'MAXLEN', '~', this.env.LIFECYCLE_STREAM_MAXLEN, '*', ...lifecycleStreamFields(change));
+      pipeline.xadd(lifecycleStreamKey(this.core), 'MAXLEN', '~', this.env.LIFECYCLE_STREAM_MAXLEN, '*', ...lifecycleStreamFields(change));
     }
     const jobs = changes
       .filter((c) => c.postbackUrl)
@@ -89,7 +77,7 @@ export class MessageLifecyclePublisher {
           url: c.postbackUrl!,
           body: JSON.stringify(postbackBody(c)),
         };
-        return { name: 'deliver' as const, data, opts: postbackJobOptions(this.env, data.id) };
+        return { name: 'deliver' as const, data, opts: { jobId: data.id } };
       });
     const written = Promise.all([pipeline.exec(), jobs.length > 0 ? this.queue.addBulk(jobs) : undefined]);
     const [results] = await withTimeout(written, this.core.REDIS_COMMAND_TIMEOUT_MS, 'publishing message status changes');

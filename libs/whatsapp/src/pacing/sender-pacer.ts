@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { CoreEnv, WhatsAppEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
-import { type RedisClient, type RedisTarget, createRequestRedis, redisKey, withTimeout } from '@platform/queue';
+import { type RedisClient, type RedisTarget, createRequestRedis, whatsappPaceKeys, withTimeout } from '@platform/queue';
 import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
 
 /**
@@ -47,6 +47,9 @@ export type PaceDecision = { go: true } | { go: false; waitMs: number };
 /** What `sendCounted` did: sent (with the send's result), or not, the second being full (try again in waitMs). */
 export type CountedSend<T> = { sent: true; value: T } | { sent: false; waitMs: number };
 
+/** Token of a Redis connection for the pacer to use instead of opening its own (unit tests give a fake one). */
+export const PACING_REDIS = Symbol('PACING_REDIS');
+
 /** A Redis call of the pacer takes at most this long; then the job is treated like any Redis outage. */
 const REDIS_TIMEOUT_MS = 2000;
 
@@ -76,11 +79,11 @@ export class SenderPacer implements OnApplicationShutdown {
   private readonly slowed = new Map<string, number>();
   private readonly target: RedisTarget;
 
-  constructor(env: CoreEnv, whatsapp: WhatsAppEnv) {
+  constructor(env: CoreEnv, whatsapp: WhatsAppEnv, @Optional() @Inject(PACING_REDIS) connection?: RedisClient) {
     this.target = env;
     // Its own connection, queueing commands while it connects (each call is bounded by withTimeout),
     // so the first jobs after start-up do not fail before it is ready.
-    const redis = createRequestRedis(env, 'channel-worker-pacing', { enableOfflineQueue: true });
+    const redis = connection ?? createRequestRedis(env, 'channel-worker-pacing', { enableOfflineQueue: true });
     redis.on('error', () => undefined); // surfaced per call
     redis.defineCommand('whatsappPace', { numberOfKeys: 3, lua: PACE_SCRIPT });
     redis.defineCommand('whatsappSlowDown', { numberOfKeys: 1, lua: SLOW_DOWN_SCRIPT });
@@ -134,7 +137,7 @@ export class SenderPacer implements OnApplicationShutdown {
    */
   async slowDown(phoneNumberId: string): Promise<number> {
     this.slowed.set(phoneNumberId, Date.now() + SLOW_DOWN_MS);
-    return Number(await withTimeout(this.redis.whatsappSlowDown(this.stateKey(phoneNumberId), SLOW_DOWN_FACTOR, SLOW_DOWN_MS), REDIS_TIMEOUT_MS, 'sender slow-down'));
+    return Number(await withTimeout(this.redis.whatsappSlowDown(whatsappPaceKeys(this.target, phoneNumberId).state, SLOW_DOWN_FACTOR, SLOW_DOWN_MS), REDIS_TIMEOUT_MS, 'sender slow-down'));
   }
 
   private noteLoad(phoneNumberId: string, share: number): void {
@@ -172,18 +175,13 @@ export class SenderPacer implements OnApplicationShutdown {
       const landed = of('landed');
       const takes = of('take');
       const asking = [...takes, ...of('reserve')];
-      const state = this.stateKey(phoneNumberId);
+      const { state, held, sending } = whatsappPaceKeys(this.target, phoneNumberId);
       const ids = [...landed, ...asking].map((i) => batch[i].id);
-      const reply = await this.redis.whatsappPace(state, `${state}:held`, `${state}:sending`, batch[indexes[0]].rate, EDGE_MARGIN_MS, this.inFlightMs, landed.length, takes.length, ...ids);
+      const reply = await this.redis.whatsappPace(state, held, sending, batch[indexes[0]].rate, EDGE_MARGIN_MS, this.inFlightMs, landed.length, takes.length, ...ids);
       asking.forEach((i, k) => (answers[i] = Number(reply[k])));
       if (reply.length > asking.length) this.noteLoad(phoneNumberId, Number(reply[asking.length]) / Number(reply[asking.length + 1]));
     });
     await withTimeout(Promise.all(calls), REDIS_TIMEOUT_MS, 'sender pacing');
     return answers;
-  }
-
-  /** The number's keys share its `{phone}` hash tag, so each script's keys are in one cluster slot. */
-  private stateKey(phoneNumberId: string): string {
-    return redisKey(this.target, `whatsapp-pace:{${phoneNumberId}}`);
   }
 }

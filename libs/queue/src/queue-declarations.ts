@@ -1,0 +1,63 @@
+import type { DefaultJobOptions } from 'bullmq';
+import { PostbackEnv, PushEnv, WebhookDeliveryEnv, WhatsAppRetryEnv } from '@platform/config';
+import { ConversationQueueNames, PostbackQueueNames, PushQueueNames, QueueNames, SdkQueueNames, type QueueName } from '@platform/contracts';
+
+const DAY_S = 24 * 3600;
+const WEEK_S = 7 * DAY_S;
+
+/** One queue's settings: the env class they are read from and the options every job of the queue gets. */
+export interface QueueDeclaration<E = unknown> {
+  /** Injected into the queue's provider; the app producing the queue must load it. */
+  env: abstract new (...args: never[]) => E;
+  jobOptions(env: E): DefaultJobOptions;
+}
+
+function declare<E>(env: abstract new (...args: never[]) => E, jobOptions: (env: E) => DefaultJobOptions): QueueDeclaration<E> {
+  return { env, jobOptions };
+}
+
+/**
+ * Every queue's default job options, in one place: the producer's Queue is created with them
+ * (BullMQ's `defaultJobOptions`), so an `add` names only what differs per job (its id). Failed jobs are
+ * kept a week for inspection everywhere.
+ */
+export const QueueDeclarations: { readonly [Q in QueueName]: QueueDeclaration } = {
+  /** A carousel message: finished jobs are kept a day (`GET /v1/messages/<id>` reads the job while there is no row). */
+  [QueueNames.carouselDispatch]: declare(WhatsAppRetryEnv, (env) => ({
+    attempts: env.WHATSAPP_MAX_ATTEMPTS,
+    backoff: { type: 'exponential', delay: env.WHATSAPP_BACKOFF_MS, jitter: 0.5 },
+    removeOnComplete: { age: DAY_S, count: 10_000 },
+    removeOnFail: { age: WEEK_S },
+  })),
+  /** A conversation reply: retried like a carousel message. */
+  [ConversationQueueNames.conversationReply]: declare(WhatsAppRetryEnv, (env) => ({
+    attempts: env.WHATSAPP_MAX_ATTEMPTS,
+    backoff: { type: 'exponential', delay: env.WHATSAPP_BACKOFF_MS, jitter: 0.5 },
+    removeOnComplete: { age: 3600, count: 1000 },
+    removeOnFail: { age: WEEK_S },
+  })),
+  /**
+   * Push fan-out. Finished jobs are kept an hour: a batch's job id must still be taken when a planner
+   * retry re-adds it, or that batch would be queued (and sent) twice.
+   */
+  [PushQueueNames.fanout]: declare(PushEnv, (env) => ({
+    attempts: env.PUSH_JOB_ATTEMPTS,
+    backoff: { type: 'exponential', delay: env.PUSH_JOB_BACKOFF_MS, jitter: 0.5 },
+    removeOnComplete: { age: 3600 },
+    removeOnFail: { age: WEEK_S },
+  })),
+  /** Calls to bots' webhooks (about 2.3 h of retries with the defaults). */
+  [SdkQueueNames.botWebhook]: declare(WebhookDeliveryEnv, (env) => ({
+    attempts: env.WEBHOOK_MAX_ATTEMPTS,
+    backoff: { type: 'exponential', delay: env.WEBHOOK_BACKOFF_MS, jitter: 0.2 },
+    removeOnComplete: { age: 3600, count: 1000 },
+    removeOnFail: { age: WEEK_S },
+  })),
+  /** Message postbacks (about a day of retries with the defaults). */
+  [PostbackQueueNames.postback]: declare(PostbackEnv, (env) => ({
+    attempts: env.POSTBACK_MAX_ATTEMPTS,
+    backoff: { type: 'exponential', delay: env.POSTBACK_BACKOFF_MS, jitter: 0.2 },
+    removeOnComplete: { age: 3600, count: 1000 },
+    removeOnFail: { age: WEEK_S },
+  })),
+};

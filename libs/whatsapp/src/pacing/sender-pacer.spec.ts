@@ -1,0 +1,171 @@
+import 'reflect-metadata';
+import { jest } from '@jest/globals';
+import type { CoreEnv, WhatsAppEnv } from '@platform/config';
+import { RedisUnavailableError, type RedisClient } from '@platform/queue';
+import { EDGE_MARGIN_MS, SLOW_DOWN_FACTOR, SLOW_DOWN_MS, SenderPacer } from './sender-pacer.js';
+
+const core = { REDIS_URL: 'redis://unused', REDIS_KEY_PREFIX: 'p:' } as CoreEnv;
+const whatsapp = { WHATSAPP_TIMEOUT_MS: 4000 } as WhatsAppEnv;
+
+/** One whatsappPace script call as the pacer made it. */
+interface PaceCall {
+  keys: string[];
+  rate: number;
+  margin: number;
+  inFlightMs: number;
+  landed: string[];
+  takes: string[];
+  reserves: string[];
+}
+
+/**
+ * A Redis client standing in for the pace script: it records each call and answers what `answer` says
+ * for it (one number per take and reservation, then optionally the second's count and the rate).
+ */
+function fakeRedis(answer: (call: PaceCall) => number[] | Promise<number[]>) {
+  const calls: PaceCall[] = [];
+  const slowDowns: unknown[][] = [];
+  const redis = {
+    on: () => redis,
+    defineCommand: () => undefined,
+    quit: async () => 'OK',
+    whatsappPace: async (state: string, held: string, sending: string, ...args: Array<string | number>) => {
+      const [rate, margin, inFlightMs, nLanded, nTakes, ...ids] = args;
+      const landed = ids.slice(0, Number(nLanded)).map(String);
+      const takes = ids.slice(Number(nLanded), Number(nLanded) + Number(nTakes)).map(String);
+      const reserves = ids.slice(Number(nLanded) + Number(nTakes)).map(String);
+      const call = { keys: [state, held, sending], rate: Number(rate), margin: Number(margin), inFlightMs: Number(inFlightMs), landed, takes, reserves };
+      calls.push(call);
+      return answer(call);
+    },
+    whatsappSlowDown: async (...args: unknown[]) => {
+      slowDowns.push(args);
+      return '0.25';
+    },
+  };
+  return { redis: redis as unknown as RedisClient, calls, slowDowns };
+}
+
+const goAll = (call: PaceCall) => [...call.takes, ...call.reserves].map(() => 0);
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('SenderPacer', () => {
+  it("asks once per number per turn, with that number's keys under its hash tag and the turn's landed sends, takes and reservations", async () => {
+    const { redis, calls } = fakeRedis(goAll);
+    const pacer = new SenderPacer(core, whatsapp, redis);
+    await Promise.all([pacer.reserve('pn-1', 'job-a', 80), pacer.reserve('pn-1', 'job-b', 80), pacer.reserve('pn-2', 'job-c', 20)]);
+    expect(calls).toEqual([
+      {
+        keys: ['p:whatsapp-pace:{pn-1}', 'p:whatsapp-pace:{pn-1}:held', 'p:whatsapp-pace:{pn-1}:sending'],
+        rate: 80,
+        margin: EDGE_MARGIN_MS,
+        inFlightMs: 5000,
+        landed: [],
+        takes: [],
+        reserves: ['job-a', 'job-b'],
+      },
+      expect.objectContaining({ keys: ['p:whatsapp-pace:{pn-2}', 'p:whatsapp-pace:{pn-2}:held', 'p:whatsapp-pace:{pn-2}:sending'], rate: 20, reserves: ['job-c'] }),
+    ]);
+  });
+
+  it('lets a job go when its slot is now, and tells it how long to wait otherwise (at least 1 ms)', async () => {
+    const waits: Record<string, number> = { now: 0, later: 250, barely: 0.2 };
+    const { redis } = fakeRedis((call) => call.reserves.map((id) => waits[id]));
+    const pacer = new SenderPacer(core, whatsapp, redis);
+    expect(await Promise.all(['now', 'later', 'barely'].map((id) => pacer.reserve('pn-1', id, 80)))).toEqual([{ go: true }, { go: false, waitMs: 250 }, { go: false, waitMs: 1 }]);
+  });
+
+  it('runs the send once its second has room, then reports it landed under the same id', async () => {
+    const { redis, calls } = fakeRedis(goAll);
+    const pacer = new SenderPacer(core, whatsapp, redis);
+    expect(await pacer.sendCounted('pn-1', 80, async () => 'wamid.1')).toEqual({ sent: true, value: 'wamid.1' });
+    await turn();
+    expect(calls.map((c) => [c.takes, c.landed])).toEqual([
+      [[expect.any(String)], []],
+      [[], [calls[0].takes[0]]],
+    ]);
+  });
+
+  it('does not run the send while its second is full beyond maxWaitMs, and says how long until there is room', async () => {
+    const { redis, calls } = fakeRedis((call) => call.takes.map(() => 400));
+    const pacer = new SenderPacer(core, whatsapp, redis);
+    let ran = false;
+    expect(await pacer.sendCounted('pn-1', 80, async () => (ran = true), 100)).toEqual({ sent: false, waitMs: 400 });
+    expect(ran).toBe(false);
+    await turn();
+    expect(calls.flatMap((c) => c.landed)).toEqual([]); // nothing was sent, so nothing is reported
+  });
+
+  it('waits within maxWaitMs for a second with room and asks again with the same id', async () => {
+    let asked = 0;
+    const { redis, calls } = fakeRedis((call) => call.takes.map(() => (asked++ === 0 ? 30 : 0)));
+    const pacer = new SenderPacer(core, whatsapp, redis);
+    const started = Date.now();
+    expect(await pacer.sendCounted('pn-1', 80, async () => 'ok', 1000)).toEqual({ sent: true, value: 'ok' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    expect(calls[1].takes).toEqual(calls[0].takes);
+  });
+
+  it('reports a send whose request threw as landed too (it no longer counts)', async () => {
+    const { redis, calls } = fakeRedis(goAll);
+    const pacer = new SenderPacer(core, whatsapp, redis);
+    await expect(pacer.sendCounted('pn-1', 80, async () => Promise.reject(new Error('socket hang up')))).rejects.toThrow('socket hang up');
+    await turn();
+    expect(calls[1].landed).toEqual(calls[0].takes);
+  });
+
+  describe("a number's recent load", () => {
+    let now: number;
+    beforeEach(() => {
+      now = 1_800_000_000_200; // early in a second
+      jest.spyOn(Date, 'now').mockImplementation(() => now);
+    });
+    afterEach(() => jest.restoreAllMocks());
+
+    /** A pacer that has sent once through pn-1 in the current second, the script counting `count` of 80 in it. */
+    async function afterOneSend(count: number) {
+      const fake = fakeRedis((call) => [...goAll(call), count, 80]);
+      const pacer = new SenderPacer(core, whatsapp, fake.redis);
+      await pacer.sendCounted('pn-1', 80, async () => 'ok');
+      await turn();
+      return { pacer, ...fake };
+    }
+
+    it('lets jobs of a number that used less than half its rate in the last second go without asking Redis', async () => {
+      const { pacer, calls } = await afterOneSend(10);
+      now += 1000;
+      const before = calls.length;
+      expect(await pacer.reserve('pn-1', 'job-a', 80)).toEqual({ go: true });
+      expect(calls.length).toBe(before);
+    });
+
+    it('asks Redis when nothing is known of the second before (the first second of a number)', async () => {
+      const { pacer, calls } = await afterOneSend(10);
+      await pacer.reserve('pn-1', 'job-a', 80);
+      expect(calls.at(-1)?.reserves).toEqual(['job-a']);
+    });
+
+    it('asks Redis once the number used half its rate or more', async () => {
+      const { pacer, calls } = await afterOneSend(40);
+      now += 1000;
+      await pacer.reserve('pn-1', 'job-a', 80);
+      expect(calls.at(-1)?.reserves).toEqual(['job-a']);
+    });
+
+    it('asks Redis while the number is slowed down after Meta said its throughput is used up', async () => {
+      const { pacer, calls, slowDowns } = await afterOneSend(10);
+      expect(await pacer.slowDown('pn-1')).toBe(0.25);
+      expect(slowDowns).toEqual([['p:whatsapp-pace:{pn-1}', SLOW_DOWN_FACTOR, SLOW_DOWN_MS]]);
+      now += 1000;
+      await pacer.reserve('pn-1', 'job-a', 80);
+      expect(calls.at(-1)?.reserves).toEqual(['job-a']);
+    });
+  });
+
+  it('turns a failed Redis call into RedisUnavailableError for every ask of the turn', async () => {
+    const { redis } = fakeRedis(() => Promise.reject(new Error('Connection is closed.')));
+    const pacer = new SenderPacer(core, whatsapp, redis);
+    const results = await Promise.allSettled([pacer.reserve('pn-1', 'job-a', 80), pacer.reserve('pn-2', 'job-b', 80)]);
+    expect(results.map((r) => (r as PromiseRejectedResult).reason)).toEqual([expect.any(RedisUnavailableError), expect.any(RedisUnavailableError)]);
+  });
+});
