@@ -1,8 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
-import { DEFAULT_LIFECYCLE_STREAM_KEY } from '@platform/contracts';
 import { ConversationRepository, MessageRepository } from '@platform/database';
-import { type RedisClient, redisKey } from '@platform/queue';
+import { type RedisClient, lifecycleStreamKey } from '@platform/queue';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
 import { MovableClock, carouselBody, testRedis, triggerCarousel, until } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
@@ -96,7 +95,7 @@ describe('WhatsApp sends through a Cloud API outage: retried until validity ends
     }, 60_000, 'the message failing');
     expect(failed.lastErrorCode).toBe('expired');
     expect(failed.lastErrorText).toMatch(/validity of 60 s/);
-    const events = await redis.xrange(redisKey(stack.env, DEFAULT_LIFECYCLE_STREAM_KEY), '-', '+');
+    const events = await redis.xrange(lifecycleStreamKey(stack.env), '-', '+');
     const fields = events.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]])));
     expect(fields.filter((f) => f.messageId === msgId)).toEqual([expect.objectContaining({ status: 'failed', errorCode: 'expired' })]);
 

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { DEFAULT_LIFECYCLE_STREAM_KEY } from '@platform/contracts';
 import { ConversationRepository } from '@platform/database';
-import { type RedisClient, redisKey } from '@platform/queue';
+import { type RedisClient, lifecycleStreamKey } from '@platform/queue';
 import { PostbackReceiver, WhatsAppCloudSandbox } from '@platform/sandbox';
 import { carouselBody, seedBotAdmin, testRedis, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
@@ -56,7 +55,7 @@ describe('WhatsApp statuses posted before the send is answered are kept and appl
 
   /** The statuses the lifecycle stream holds for a message, in stream order. */
   async function lifecycleOf(msgId: string): Promise<string[]> {
-    const entries = await redis.xrange(redisKey(stack.env, DEFAULT_LIFECYCLE_STREAM_KEY), '-', '+');
+    const entries = await redis.xrange(lifecycleStreamKey(stack.env), '-', '+');
     return entries
       .map(([, fields]) => Object.fromEntries(fields.flatMap((f, i) => (i % 2 === 0 ? [[f, fields[i + 1]]] : []))))
       .filter((f) => f.messageId === msgId)

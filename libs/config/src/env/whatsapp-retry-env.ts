@@ -4,7 +4,7 @@ import { IntEnv } from '../env-decorators.js';
  * Retries of WhatsApp sends (carousel messages and conversation replies). A transient failure (5xx,
  * timeout, network, Meta's throttling) is retried by the channel worker until the message's validity
  * ends, waiting a backoff doubled per retry from WHATSAPP_BACKOFF_MS up to WHATSAPP_BACKOFF_MAX_MS.
- * WHATSAPP_MAX_ATTEMPTS, set by the gateway on each job, only bounds runs that crash or fail unexpectedly.
+ * WHATSAPP_MAX_ATTEMPTS, the queues' declared job attempts (libs/queue queue-declarations), only bounds runs that crash or fail unexpectedly.
  */
 export class WhatsAppRetryEnv {
   @IntEnv({ min: 1, max: 50 })
