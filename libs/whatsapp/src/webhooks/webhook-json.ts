@@ -10,7 +10,7 @@ export const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
  */
 export const str = (v: unknown, max = 4096): string | undefined => {
   if (typeof v !== 'string') return undefined;
-  const clean = v.replace(/\u0000/g, '').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd').slice(0, max);
+  const clean = v.replaceAll('\u0000', '').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd').slice(0, max);
   return clean === '' ? undefined : clean;
 };
 
