@@ -1,8 +1,7 @@
 import type { CarouselDispatchJob } from './carousel/carousel-dispatch.job.js';
 import { ConversationQueueNames, type ConversationReplyJob } from './conversations/conversation-reply.job.js';
 import { PushQueueNames, type PushBatchJob, type PushPlanJob } from './push/push-queues.js';
-import { PostbackQueueNames, type PostbackJob } from './postbacks/postback.job.js';
-import { SdkQueueNames, type BotWebhookJob } from './sdk/webhook.dto.js';
+import { CallbackQueueNames, type CallbackJob } from './callbacks/callback.job.js';
 
 /** BullMQ queue names shared by producers and workers. */
 export const QueueNames = {
@@ -17,12 +16,10 @@ export const QueueNames = {
 export interface QueueJobs {
   [QueueNames.carouselDispatch]: { send: CarouselDispatchJob };
   [PushQueueNames.fanout]: { plan: PushPlanJob; batch: PushBatchJob };
-  /** Named after the delivery's type. */
-  [SdkQueueNames.botWebhook]: { 'session.started': BotWebhookJob; 'app.event': BotWebhookJob; 'message.received': BotWebhookJob };
   /** Named after the conversation's channel. */
   [ConversationQueueNames.conversationReply]: { whatsapp: ConversationReplyJob };
-  /** `deliver`: a status change's first delivery; `replay`: an administrator re-sends a logged one. */
-  [PostbackQueueNames.postback]: { deliver: PostbackJob; replay: PostbackJob };
+  /** Bot webhook calls and postbacks. `deliver`: an event's first delivery; `replay`: an administrator re-sends a logged one. */
+  [CallbackQueueNames.callback]: { deliver: CallbackJob; replay: CallbackJob };
 }
 
 export type QueueName = keyof QueueJobs;
@@ -33,7 +30,6 @@ export type JobData<Q extends QueueName, N extends JobName<Q> = JobName<Q>> = Qu
 export const QueueJobNames: { readonly [Q in QueueName]: ReadonlyArray<JobName<Q>> } = {
   [QueueNames.carouselDispatch]: ['send'],
   [PushQueueNames.fanout]: ['plan', 'batch'],
-  [SdkQueueNames.botWebhook]: ['session.started', 'app.event', 'message.received'],
   [ConversationQueueNames.conversationReply]: ['whatsapp'],
-  [PostbackQueueNames.postback]: ['deliver', 'replay'],
+  [CallbackQueueNames.callback]: ['deliver', 'replay'],
 };

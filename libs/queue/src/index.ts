@@ -8,5 +8,6 @@ export * from './stalled-too-often.error.js';
 export * from './stalled-job-settler.js';
 export * from './worker-base.js';
 export * from './lifecycle/message-lifecycle.publisher.js';
+export * from './lifecycle/callback-job-options.js';
 export * from './redis-eviction-policy.error.js';
 export * from './redis-startup-check.js';

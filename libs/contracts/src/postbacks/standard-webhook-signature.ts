@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Postbacks are signed in the Standard Webhooks style (standardwebhooks.com):
+ * Callbacks (bot webhook calls and postbacks) are signed in the Standard Webhooks style (standardwebhooks.com):
  * `webhook-signature: v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<raw body>")>`,
  * where the key is the bytes of the bot's secret after its `whsec_` prefix, base64(url)-decoded.
  */
@@ -15,12 +15,17 @@ function hmac(secret: string, id: string, timestamp: number, rawBody: string): s
   return createHmac('sha256', key(secret)).update(`${id}.${timestamp}.${rawBody}`, 'utf8').digest('base64');
 }
 
-/** The three headers of one postback call. */
-export function signPostback(secret: string, id: string, rawBody: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+/**
+ * The three headers of one callback (bot webhook call or postback). With several secrets (a rotation
+ * in progress) the signature header carries one space-separated `v1,` entry per secret, as the
+ * Standard Webhooks spec allows: a receiver holding either secret verifies the call.
+ */
+export function signPostback(secret: string | readonly string[], id: string, rawBody: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
   return {
     [POSTBACK_HEADERS.id]: id,
     [POSTBACK_HEADERS.timestamp]: String(timestamp),
-    [POSTBACK_HEADERS.signature]: `v1,${hmac(secret, id, timestamp, rawBody)}`,
+    [POSTBACK_HEADERS.signature]: secrets.map((s) => `v1,${hmac(s, id, timestamp, rawBody)}`).join(' '),
   };
 }
 

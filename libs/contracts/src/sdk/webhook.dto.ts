@@ -2,11 +2,6 @@ import { IsBoolean, IsOptional } from 'class-validator';
 import type { ConversationChannelName, ConversationMessageView } from '../conversations/message-content.js';
 import { RequiredString } from '../common/string-fields.js';
 
-/** BullMQ queue of webhook deliveries to bots (produced and consumed by the gateway). */
-export const SdkQueueNames = {
-  botWebhook: 'bot-webhook',
-} as const;
-
 /** Body the bot receives when an app user starts a session. `payload` is always a JSON string. */
 export interface SessionStartedDelivery {
   type: 'session.started';
@@ -49,12 +44,6 @@ export interface MessageReceivedDelivery {
 
 export type WebhookDelivery = SessionStartedDelivery | AppEventDelivery | MessageReceivedDelivery;
 
-/** Job of the bot-webhook queue (job id = delivery id). */
-export interface BotWebhookJob {
-  botId: string;
-  delivery: WebhookDelivery;
-}
-
 /** Body of PUT /v1/bots/:botId/webhook (bot administrators). */
 export class SetWebhookDto {
   @RequiredString({ max: 2048 })
@@ -69,6 +58,8 @@ export class SetWebhookDto {
 export interface WebhookView {
   url: string | null;
   secretSet: boolean;
+  /** When the endpoint was disabled for failing too long (see GET /v1/bots/:botId/callbacks); null while enabled. */
+  disabledAt?: string | null;
 }
 
 export interface SetWebhookResponse extends WebhookView {

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CoreEnv, PostbackEnv } from '@platform/config';
+import { CallbackEnv, CoreEnv, LifecycleStreamEnv } from '@platform/config';
 import {
+  CallbackJob,
+  CallbackQueueNames,
   DEFAULT_LIFECYCLE_STREAM_KEY,
   MessageStatusChange,
-  PostbackJob,
-  PostbackQueueNames,
   lifecycleStreamFields,
   postbackBody,
   postbackId,
@@ -12,17 +12,7 @@ import {
 import { InjectQueue, REQUEST_REDIS } from '../queue.module.js';
 import type { ProducerQueue } from '../queue-jobs.js';
 import { type RedisClient, redisKey, withTimeout } from '../redis-connections.js';
-
-/** The BullMQ options of a postback job: retried with exponential backoff (about a day with the defaults). */
-export function postbackJobOptions(env: PostbackEnv, jobId: string) {
-  return {
-    jobId,
-    attempts: env.POSTBACK_MAX_ATTEMPTS,
-    backoff: { type: 'exponential', delay: env.POSTBACK_BACKOFF_MS, jitter: 0.2 },
-    removeOnComplete: { age: 3600, count: 1000 },
-    removeOnFail: { age: 7 * 24 * 3600 },
-  };
-}
+import { callbackJobOptions } from './callback-job-options.js';
 
 /**
  * Publishes message status changes: each one is appended to the lifecycle stream and, when the message
@@ -39,8 +29,9 @@ export class MessageLifecyclePublisher {
 
   constructor(
     @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
-    @InjectQueue(PostbackQueueNames.postback) private readonly queue: ProducerQueue<typeof PostbackQueueNames.postback>,
-    private readonly env: PostbackEnv,
+    @InjectQueue(CallbackQueueNames.callback) private readonly queue: ProducerQueue<typeof CallbackQueueNames.callback>,
+    private readonly env: LifecycleStreamEnv,
+    private readonly callbacks: CallbackEnv,
     private readonly core: CoreEnv,
   ) {}
 
@@ -81,15 +72,17 @@ export class MessageLifecyclePublisher {
     const jobs = changes
       .filter((c) => c.postbackUrl)
       .map((c) => {
-        const data: PostbackJob = {
+        const data: CallbackJob = {
           id: postbackId(c.messageId, c.status),
           botId: c.botId,
+          kind: 'postback',
+          event: 'message.status',
           messageId: c.messageId,
           status: c.status,
           url: c.postbackUrl!,
           body: JSON.stringify(postbackBody(c)),
         };
-        return { name: 'deliver' as const, data, opts: postbackJobOptions(this.env, data.id) };
+        return { name: 'deliver' as const, data, opts: callbackJobOptions(this.callbacks, data.id) };
       });
     const written = Promise.all([pipeline.exec(), jobs.length > 0 ? this.queue.addBulk(jobs) : undefined]);
     const [results] = await withTimeout(written, this.core.REDIS_COMMAND_TIMEOUT_MS, 'publishing message status changes');

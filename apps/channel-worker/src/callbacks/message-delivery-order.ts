@@ -6,7 +6,7 @@ export type DeliveryTurn = 'go' | 'wait' | 'erased';
 /**
  * Keeps a conversation's `message.received` calls in order: a message goes to the bot only once every
  * earlier message of its conversation was taken (2xx) or given up. The messages' rows say so
- * (`webhook_settled_at`), so the order holds across gateway replicas and restarts.
+ * (`webhook_settled_at`), so the order holds across worker replicas and restarts.
  */
 @Injectable()
 export class MessageDeliveryOrder {

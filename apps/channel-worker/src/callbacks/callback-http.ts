@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import type { LookupAll } from '@platform/contracts';
 import { publicOnlyLookup, resolvePublicAddresses } from '@platform/contracts';
 
-export interface PostbackHttpOptions {
+export interface CallbackHttpOptions {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
@@ -18,7 +18,7 @@ export interface PostbackHttpOptions {
  * the lookup vetted (public unless `allowPrivate`), redirects are answers (never followed), and the
  * whole exchange is bounded by `timeoutMs`. Rejects when the host is refused, unreachable or silent.
  */
-export async function postJson(url: URL, options: PostbackHttpOptions): Promise<number> {
+export async function postJson(url: URL, options: CallbackHttpOptions): Promise<number> {
   // An address literal is connected to without a lookup, so it is checked here.
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(literal)) await resolvePublicAddresses(literal, options.allowPrivate);

@@ -1,0 +1,3 @@
+export * from './callback.job.js';
+export * from './callback-settings.dto.js';
+export * from './callback-url.js';
