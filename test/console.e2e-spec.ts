@@ -22,7 +22,7 @@ describe('console: a bot administrator in a real browser', () => {
     push: true,
     pushService: true,
     seed: true,
-    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-console-tests', WHATSAPP_APP_SECRET: APP_SECRET },
+    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-console-tests', WHATSAPP_APP_SECRET: APP_SECRET, WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
   });
   const browser = new ConsoleBrowser();
   // Started and stopped by the tests: messages wait queued while none runs.
@@ -385,7 +385,7 @@ describe('console: a bot administrator in a real browser', () => {
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhook' }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('URL is required').waitFor();
-    await page.getByLabel('Webhook URL').fill('https://bot.example.com/events');
+    await page.getByLabel('Webhook URL').fill('https://localhost/events');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     const first = await page.getByTestId('webhook-secret').inputValue();
     expect(first.length).toBeGreaterThan(20);

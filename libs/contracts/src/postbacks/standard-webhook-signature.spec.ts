@@ -18,6 +18,13 @@ describe('postback signatures (Standard Webhooks)', () => {
     expect(verifyPostbackSignature({ secret, headers: rotated, rawBody: Buffer.from(body), now: 1_700_000_010 })).toBe(true);
   });
 
+  it('signs with each secret of a rotation, space-separated', () => {
+    const other = 'whsec_' + Buffer.alloc(32, 8).toString('base64url');
+    const headers = signPostback([secret, other], 'm.sent', body, 1_700_000_000);
+    expect(headers['webhook-signature'].split(' ')).toEqual([expect.stringMatching(/^v1,/), expect.stringMatching(/^v1,/)]);
+    for (const s of [secret, other]) expect(verifyPostbackSignature({ secret: s, headers, rawBody: body, now: 1_700_000_000 })).toBe(true);
+  });
+
   it.each([
     ['another body', { rawBody: body + ' ' }],
     ['another secret', { secret: 'whsec_' + Buffer.alloc(32, 8).toString('base64url') }],
