@@ -1,17 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { runCli } from '../apps/cli/src/run-cli.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { CallbackJob, CallbackQueueNames, DEFAULT_LIFECYCLE_STREAM_KEY, chatUserId, verifyWebhookSignature } from '@platform/contracts';
+import { CallbackJob, CallbackQueueNames, DEFAULT_LIFECYCLE_STREAM_KEY, LegacyBotWebhookJob, LegacyCallbackQueueNames, chatUserId, verifyWebhookSignature } from '@platform/contracts';
 import { PrismaService } from '@platform/database';
 import { LocalRedis, startLocalRedis } from '@platform/local-infra';
 import { CoreEnv } from '@platform/config';
 import type { Redis } from 'ioredis';
 import { REQUEST_REDIS, queueToken, redisKey } from '@platform/queue';
 import { BotWebhookServer } from '@platform/sandbox';
-import { seedBotAdmin } from '@platform/testing';
+import { seedBotAdmin, testQueue } from '@platform/testing';
 import { SdkBot, eventually, postJson, seedSdkBot, sendBotEvent, startSession } from './sdk-support.js';
 import { useStack } from './e2e-stack.js';
 
@@ -92,6 +93,24 @@ describe('bot webhook delivery', () => {
       expect(webhook.calls.filter((c) => c.body.sessionId === sessionId).map((c) => c.status)).toEqual([500, 500]);
     } finally {
       await strict.close();
+    }
+  });
+
+  it('calls an earlier gateway queued to bot-webhook are moved to the callback queue and delivered once', async () => {
+    const bot = await seedSdkBot(stack.gateway, `${webhook.baseUrl}/legacy`);
+    webhook.secret = bot.secret;
+    const legacy = testQueue<LegacyBotWebhookJob>(LegacyCallbackQueueNames.botWebhook, stack.env);
+    try {
+      const delivery = { type: 'app.event' as const, id: randomUUID(), botId: bot.botId, sessionId: randomUUID(), userId: 'u', code: 'legacy', data: '{}', createdAt: new Date().toISOString() };
+      await legacy.add('app.event', { botId: bot.botId, delivery }, { jobId: delivery.id });
+      await legacy.add('app.event', { botId: bot.botId, delivery }, { jobId: `${delivery.id}-again` }); // the same event twice: one callback
+      const call = await webhook.waitFor((c) => c.body.id === delivery.id);
+      expect(call.request.headers['webhook-id']).toBe(delivery.id);
+      expect(call.signatureValid && call.legacySignatureValid).toBe(true);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(webhook.calls.filter((c) => c.body.id === delivery.id)).toHaveLength(1);
+    } finally {
+      await legacy.close();
     }
   });
 
@@ -200,6 +219,22 @@ describe('bot webhook delivery', () => {
       expect(await entryOf()).toMatchObject({ attempts: 3, replays: 1, duplicates: 1 });
       expect((await api(token, 'POST', `/v1/bots/${bot.botId}/callbacks/deliveries/nope/replay`)).status).toBe(404);
       expect((await api(token, 'GET', `/v1/bots/${bot.botId}/callbacks/deliveries?kind=email`)).status).toBe(400);
+    });
+
+    it('POST callbacks/secret/rotate: a new secret, the previous one valid for the hours asked; both sign until then', async () => {
+      const bot = await seedSdkBot(stack.gateway, `${webhook.baseUrl}/rotating`);
+      const token = (await seedBotAdmin(stack.gateway, bot.botId)).accessToken;
+      expect((await api(token, 'POST', `/v1/bots/${bot.botId}/callbacks/secret/rotate`, { previousValidHours: 0 })).status).toBe(400);
+      const rotated = await api<{ secret: string; previousSecretValidUntil: string }>(token, 'POST', `/v1/bots/${bot.botId}/callbacks/secret/rotate`, { previousValidHours: 2 });
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.secret).toMatch(/^whsec_/);
+      expect(Math.abs(Date.parse(rotated.body.previousSecretValidUntil) - (Date.now() + 2 * 3600_000))).toBeLessThan(60_000);
+      const view = await api<{ secretSet: boolean; previousSecretValidUntil: string; webhook: { url: string } }>(token, 'GET', `/v1/bots/${bot.botId}/callbacks`);
+      expect(view.body).toMatchObject({ secretSet: true, previousSecretValidUntil: rotated.body.previousSecretValidUntil, webhook: { url: `${webhook.baseUrl}/rotating` }, postback: null });
+      webhook.secret = rotated.body.secret;
+      const { sessionId } = await startSession(stack.url, bot.botId, 'rotating_user');
+      const call = await webhook.waitFor((c) => c.body.sessionId === sessionId);
+      for (const secret of [bot.secret, rotated.body.secret]) expect(verifyWebhookSignature({ secret, headers: call.request.headers, rawBody: call.request.rawBody })).toBe(true);
     });
 
     it('disables an endpoint that failed every call for CALLBACK_DISABLE_AFTER_HOURS, says so, and enables it when its URL is set again', async () => {

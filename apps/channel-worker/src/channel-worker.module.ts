@@ -11,6 +11,7 @@ import { StalledMessageSettler } from './carousel-dispatch/stalled-message.settl
 import { CallbackSender } from './callbacks/callback-sender.js';
 import { CallbackWorker } from './callbacks/callback.worker.js';
 import { EndpointHealth } from './callbacks/endpoint-health.js';
+import { LegacyBotWebhookDrain, LegacyPostbackDrain } from './callbacks/legacy-callback-drain.js';
 import { MessageDeliveryOrder } from './callbacks/message-delivery-order.js';
 import { ConversationReplyHandler } from './conversation-reply/conversation-reply.handler.js';
 import { ConversationReplyWorker } from './conversation-reply/conversation-reply.worker.js';
@@ -23,7 +24,7 @@ export class ChannelWorkerModule {
     return {
       module: ChannelWorkerModule,
       imports: [ConfigModule.forEnv(env), DatabaseModule, CarouselCatalogModule, CryptoModule, QueueModule.forProducers([CallbackQueueNames.callback]), HealthModule],
-      providers: [WhatsAppCloudClient, SenderPacer, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker, ConversationReplyHandler, ConversationReplyWorker, MessageLifecyclePublisher, EndpointHealth, MessageDeliveryOrder, CallbackSender, CallbackWorker],
+      providers: [WhatsAppCloudClient, SenderPacer, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker, ConversationReplyHandler, ConversationReplyWorker, MessageLifecyclePublisher, EndpointHealth, MessageDeliveryOrder, CallbackSender, CallbackWorker, LegacyBotWebhookDrain, LegacyPostbackDrain],
     };
   }
 }

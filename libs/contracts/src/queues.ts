@@ -2,6 +2,7 @@ import type { CarouselDispatchJob } from './carousel/carousel-dispatch.job.js';
 import { ConversationQueueNames, type ConversationReplyJob } from './conversations/conversation-reply.job.js';
 import { PushQueueNames, type PushBatchJob, type PushPlanJob } from './push/push-queues.js';
 import { CallbackQueueNames, type CallbackJob } from './callbacks/callback.job.js';
+import { LegacyCallbackQueueNames, type LegacyBotWebhookJob, type LegacyPostbackJob } from './callbacks/legacy-callback-queues.js';
 
 /** BullMQ queue names shared by producers and workers. */
 export const QueueNames = {
@@ -20,6 +21,9 @@ export interface QueueJobs {
   [ConversationQueueNames.conversationReply]: { whatsapp: ConversationReplyJob };
   /** Bot webhook calls and postbacks. `deliver`: an event's first delivery; `replay`: an administrator re-sends a logged one. */
   [CallbackQueueNames.callback]: { deliver: CallbackJob; replay: CallbackJob };
+  /** Drained into the callback queue (what an earlier version queued). */
+  [LegacyCallbackQueueNames.botWebhook]: { 'session.started': LegacyBotWebhookJob; 'app.event': LegacyBotWebhookJob; 'message.received': LegacyBotWebhookJob };
+  [LegacyCallbackQueueNames.postback]: { deliver: LegacyPostbackJob; replay: LegacyPostbackJob };
 }
 
 export type QueueName = keyof QueueJobs;
@@ -32,4 +36,6 @@ export const QueueJobNames: { readonly [Q in QueueName]: ReadonlyArray<JobName<Q
   [PushQueueNames.fanout]: ['plan', 'batch'],
   [ConversationQueueNames.conversationReply]: ['whatsapp'],
   [CallbackQueueNames.callback]: ['deliver', 'replay'],
+  [LegacyCallbackQueueNames.botWebhook]: ['session.started', 'app.event', 'message.received'],
+  [LegacyCallbackQueueNames.postback]: ['deliver', 'replay'],
 };
