@@ -225,6 +225,10 @@ describe('bot webhook delivery', () => {
       const bot = await seedSdkBot(stack.gateway, `${webhook.baseUrl}/rotating`);
       const token = (await seedBotAdmin(stack.gateway, bot.botId)).accessToken;
       expect((await api(token, 'POST', `/v1/bots/${bot.botId}/callbacks/secret/rotate`, { previousValidHours: 0 })).status).toBe(400);
+      const bodyless = await fetch(`${stack.url}/v1/bots/${bot.botId}/callbacks/secret/rotate`, { method: 'POST', headers: { 'x-auth-token': token } });
+      expect(bodyless.status).toBe(200); // the default overlap, CALLBACK_SECRET_ROTATION_HOURS
+      const first = (await bodyless.json()) as { secret: string; previousSecretValidUntil: string };
+      expect(Math.abs(Date.parse(first.previousSecretValidUntil) - (Date.now() + 24 * 3600_000))).toBeLessThan(60_000);
       const rotated = await api<{ secret: string; previousSecretValidUntil: string }>(token, 'POST', `/v1/bots/${bot.botId}/callbacks/secret/rotate`, { previousValidHours: 2 });
       expect(rotated.status).toBe(200);
       expect(rotated.body.secret).toMatch(/^whsec_/);
@@ -234,7 +238,9 @@ describe('bot webhook delivery', () => {
       webhook.secret = rotated.body.secret;
       const { sessionId } = await startSession(stack.url, bot.botId, 'rotating_user');
       const call = await webhook.waitFor((c) => c.body.sessionId === sessionId);
-      for (const secret of [bot.secret, rotated.body.secret]) expect(verifyWebhookSignature({ secret, headers: call.request.headers, rawBody: call.request.rawBody })).toBe(true);
+      // The secret before this rotation and the new one; the one before that no longer signs.
+      for (const secret of [first.secret, rotated.body.secret]) expect(verifyWebhookSignature({ secret, headers: call.request.headers, rawBody: call.request.rawBody })).toBe(true);
+      expect(verifyWebhookSignature({ secret: bot.secret, headers: call.request.headers, rawBody: call.request.rawBody })).toBe(false);
     });
 
     it('disables an endpoint that failed every call for CALLBACK_DISABLE_AFTER_HOURS, says so, and enables it when its URL is set again', async () => {

@@ -45,31 +45,26 @@ export class CallbackDeliveryRepository {
   constructor(private readonly db: PrismaService) {}
 
   /**
-   * Records one attempt's outcome, creating the log entry on the first one. An attempt at an event
-   * that was already taken (a replay, or a retry after a lost answer) counts as a duplicate.
+   * Records one attempt's outcome, creating the log entry on the first one, in one statement (a retry
+   * and a replay of one event may finish at once). An attempt that reached a receiver which had taken
+   * the event already (2xx before) counts as a duplicate.
    */
   async recordAttempt(entry: CallbackAttemptEntry, outcome: CallbackAttemptOutcome): Promise<void> {
-    const now = new Date();
-    const { replay, messageId, status, ...keys } = entry;
-    const result = { lastStatus: outcome.httpStatus, lastError: outcome.error?.slice(0, 1000) ?? null, ...(outcome.delivered ? { deliveredAt: now } : {}) };
-    await this.db.$transaction(async (tx) => {
-      const before = await tx.callbackDelivery.findUnique({ where: { id: entry.id }, select: { deliveredAt: true } });
-      if (!before) {
-        await tx.callbackDelivery.create({ data: { ...keys, messageId: messageId ?? null, status: status ?? null, attempts: 1, replays: replay ? 1 : 0, ...result } });
-        return;
-      }
-      const duplicate = before.deliveredAt !== null && outcome.delivered;
-      await tx.callbackDelivery.update({
-        where: { id: entry.id },
-        data: {
-          attempts: { increment: 1 },
-          ...(replay ? { replays: { increment: 1 } } : {}),
-          ...(duplicate ? { duplicates: { increment: 1 } } : {}),
-          url: entry.url,
-          ...result,
-        },
-      });
-    });
+    const replay = entry.replay ? 1 : 0;
+    const error = outcome.error?.slice(0, 1000) ?? null;
+    await this.db.$executeRaw`
+      INSERT INTO "callback_deliveries" AS d ("id", "bot_id", "kind", "event", "message_id", "status", "url", "body", "attempts", "replays", "last_status", "last_error", "delivered_at", "updated_at")
+      VALUES (${entry.id}, ${entry.botId}::uuid, ${entry.kind}, ${entry.event}, ${entry.messageId ?? null}::uuid, ${entry.status ?? null}, ${entry.url}, ${entry.body}, 1, ${replay},
+              ${outcome.httpStatus}::int, ${error}, CASE WHEN ${outcome.delivered} THEN now() END, now())
+      ON CONFLICT ("id") DO UPDATE SET
+        "attempts" = d."attempts" + 1,
+        "replays" = d."replays" + ${replay},
+        "duplicates" = d."duplicates" + CASE WHEN ${outcome.delivered} AND d."delivered_at" IS NOT NULL THEN 1 ELSE 0 END,
+        "url" = EXCLUDED."url",
+        "last_status" = EXCLUDED."last_status",
+        "last_error" = EXCLUDED."last_error",
+        "delivered_at" = CASE WHEN ${outcome.delivered} THEN now() ELSE d."delivered_at" END,
+        "updated_at" = now()`;
   }
 
   find(botId: string, id: string): Promise<CallbackDeliveryRecord | null> {
