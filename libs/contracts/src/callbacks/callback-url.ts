@@ -1,6 +1,6 @@
-import { NonPublicAddressError } from '../postbacks/non-public-address.error.js';
-import { type LookupAll, resolvePublicAddresses } from '../postbacks/public-address.js';
-import { UnresolvableHostError } from '../postbacks/unresolvable-host.error.js';
+import { NonPublicAddressError } from './non-public-address.error.js';
+import { type LookupAll, resolvePublicAddresses } from './public-address.js';
+import { UnresolvableHostError } from './unresolvable-host.error.js';
 import { webhookUrlProblem } from '../sdk/webhook.dto.js';
 
 export interface CallbackUrlRule {

@@ -1,4 +1,4 @@
-import { signPostback } from '../postbacks/standard-webhook-signature.js';
+import { signPostback } from '../callbacks/standard-webhook-signature.js';
 import { generateWebhookSecret, signWebhookBody, verifyWebhookSignature } from './webhook-signature.js';
 
 describe('webhook signature', () => {

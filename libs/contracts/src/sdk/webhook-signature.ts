@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { POSTBACK_HEADERS, verifyPostbackSignature } from '../postbacks/standard-webhook-signature.js';
+import { POSTBACK_HEADERS, verifyPostbackSignature } from '../callbacks/standard-webhook-signature.js';
 
 /**
  * Webhook calls to bots are signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`,

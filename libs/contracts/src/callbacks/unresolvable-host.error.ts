@@ -1,4 +1,4 @@
-/** A postback URL whose host name does not resolve. */
+/** A callback URL whose host name does not resolve. */
 export class UnresolvableHostError extends Error {
   override name = 'UnresolvableHostError';
 }

@@ -3,7 +3,7 @@ import { BlockList, isIP } from 'node:net';
 import { NonPublicAddressError } from './non-public-address.error.js';
 import { UnresolvableHostError } from './unresolvable-host.error.js';
 
-/** Addresses a postback must never reach: the host's own, its networks', and anything not globally routed. */
+/** Addresses a callback must never reach: the host's own, its networks', and anything not globally routed. */
 const NON_PUBLIC = new BlockList();
 for (const [net, bits] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
