@@ -11,7 +11,8 @@ import { StalledMessageSettler } from './carousel-dispatch/stalled-message.settl
 import { CallbackSender } from './callbacks/callback-sender.js';
 import { CallbackWorker } from './callbacks/callback.worker.js';
 import { EndpointHealth } from './callbacks/endpoint-health.js';
-import { LegacyBotWebhookDrain, LegacyPostbackDrain } from './callbacks/legacy-callback-drain.js';
+import { LegacyBotWebhookDrain } from './callbacks/legacy-bot-webhook-drain.worker.js';
+import { LegacyPostbackDrain } from './callbacks/legacy-postback-drain.worker.js';
 import { MessageDeliveryOrder } from './callbacks/message-delivery-order.js';
 import { ConversationReplyHandler } from './conversation-reply/conversation-reply.handler.js';
 import { ConversationReplyWorker } from './conversation-reply/conversation-reply.worker.js';

@@ -87,7 +87,7 @@ export class CallbackSender {
 
   private async failed(entry: CallbackAttemptEntry, error: string, httpStatus: number | null = null): Promise<void> {
     await this.log.recordAttempt(entry, { httpStatus, error, delivered: false });
-    await this.health.failed(entry.botId, entry.kind as 'webhook' | 'postback', entry.url, error);
+    await this.health.failed(entry.botId, entry.kind, entry.url, error);
   }
 
   private async giveUp(entry: CallbackAttemptEntry, reason: string): Promise<never> {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service.js';
+import type { CallbackKindName } from './callback-settings.repository.js';
 
 export interface CallbackDeliveryRecord {
   id: string;
@@ -23,7 +24,7 @@ export interface CallbackDeliveryRecord {
 export interface CallbackAttemptEntry {
   id: string;
   botId: string;
-  kind: string;
+  kind: CallbackKindName;
   event: string;
   url: string;
   body: string;
