@@ -31,7 +31,7 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
       WHATSAPP_APP_SECRET: APP_SECRET,
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', // the receiver is on loopback
-      POSTBACK_BACKOFF_MS: '100',
+      CALLBACK_BACKOFF_MS: '100',
     },
   });
   let redis: RedisClient;
@@ -68,7 +68,7 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
     const body = await res.json();
     expect([res.status, body]).toEqual([200, expect.objectContaining({ status: 'success', url: `${receiver.baseUrl}/bot-default`, secretSet: true, secret: expect.stringMatching(/^whsec_/) })]);
     receiver.secret = body.secret;
-    expect(await (await admin('GET', '/postback')).json()).toEqual({ message: 'Postback settings', status: 'success', url: `${receiver.baseUrl}/bot-default`, secretSet: true });
+    expect(await (await admin('GET', '/postback')).json()).toEqual({ message: 'Postback settings', status: 'success', url: `${receiver.baseUrl}/bot-default`, secretSet: true, disabledAt: null });
   });
 
   it('sent, delivered, read: POSTed in order to the trigger postbackUrl, signed, with customPayload echoed', async () => {
@@ -129,7 +129,7 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
       const log = await (await admin('GET', '/postbacks?page=1&pageSize=100')).json();
       return log.items.find((i: { id: string; deliveredAt: string | null }) => i.id === `${msgId}.sent` && i.deliveredAt);
     });
-    expect(entry).toMatchObject({ messageId: msgId, status: 'sent', attempts: 3, lastStatus: 200, lastError: null, url: `${receiver.baseUrl}/bot-default` });
+    expect(entry).toMatchObject({ kind: 'postback', event: 'message.status', messageId: msgId, status: 'sent', attempts: 3, replays: 0, lastStatus: 200, lastError: null, url: `${receiver.baseUrl}/bot-default` });
 
     const paged = await (await admin('GET', '/postbacks?page=1&pageSize=1')).json();
     expect(paged).toMatchObject({ status: 'success', page: 1, pageSize: 1, total: expect.any(Number) });
@@ -236,6 +236,13 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
           body: JSON.stringify({ url: postbackUrl }),
         });
         expect([put.status, (await put.json()).message]).toEqual([400, expect.stringMatching(/^url must reach a public address/)]);
+        // One rule for every callback URL: the bot's webhook too.
+        const webhook = await fetch(`${strict.url}/v1/bots/${strict.seed.botId}/webhook`, {
+          method: 'PUT',
+          headers: { 'x-auth-token': strictToken, 'content-type': 'application/json' },
+          body: JSON.stringify({ url: postbackUrl }),
+        });
+        expect([webhook.status, (await webhook.json()).message]).toEqual([400, expect.stringMatching(/^url must reach a public address/)]);
       },
     );
   });

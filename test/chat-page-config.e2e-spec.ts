@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { jest } from '@jest/globals';
 import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
 import WebSocket from 'ws';
-import { WebhookSettingsService } from '../apps/gateway/src/bot-webhooks/webhook-settings.service.js';
+import { CallbackSettingsService } from '../apps/gateway/src/callbacks/callback-settings.service.js';
 import { BotSession, buildWebViewUrl, type BotConfig, type WebSocketConstructorLike } from '../libs/sdk-core/src/index.js';
 import { EchoBot } from '@platform/sandbox';
 import { useStack } from './e2e-stack.js';
@@ -48,7 +48,7 @@ function noSpeechRecognition() {
 jest.setTimeout(90_000); // a real browser on a shared machine
 
 describe('the chat page honours the SDK config, and closeBot / reloadBot reach it', () => {
-  const stack = useStack({ env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '200' } });
+  const stack = useStack({ worker: true, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', CALLBACK_BACKOFF_MS: '200' } });
   let seed: SdkBot;
   let echo: EchoBot;
   let browser: Browser;
@@ -60,7 +60,7 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
     seed = await seedSdkBot(stack.gateway);
     echo = new EchoBot({ apiBaseUrl: stack.url, botId: seed.botId, apiKey: seed.apiKey });
     const hook = await echo.listen();
-    echo.server.secret = (await stack.gateway.get(WebhookSettingsService, { strict: false }).set(seed.botId, hook)).secret!;
+    echo.server.secret = (await stack.gateway.get(CallbackSettingsService, { strict: false }).setUrl(seed.botId, 'webhook', hook)).secret!;
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
     mkdirSync(SHOTS, { recursive: true });
   });

@@ -5,7 +5,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
-import { WebhookSettingsService } from '../apps/gateway/src/bot-webhooks/webhook-settings.service.js';
+import { CallbackSettingsService } from '../apps/gateway/src/callbacks/callback-settings.service.js';
 import { buildWebViewUrl } from '../libs/sdk-core/src/index.js';
 import { PrismaService } from '@platform/database';
 import { EchoBot } from '@platform/sandbox';
@@ -49,7 +49,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
     cloud: true,
     worker: true,
     seed: true,
-    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests', WHATSAPP_APP_SECRET: APP_SECRET, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '200' },
+    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests', WHATSAPP_APP_SECRET: APP_SECRET, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', CALLBACK_BACKOFF_MS: '200' },
   });
   let bot: EchoBot;
   let browser: Browser;
@@ -62,7 +62,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
     const picturesBase = `http://127.0.0.1:${(pictures.address() as AddressInfo).port}`;
     bot = new EchoBot({ apiBaseUrl: stack.url, botId: stack.seed.botId, apiKey: stack.seed.apiKey, pictureUrl: (n) => `${picturesBase}/${n}.svg` });
     const hook = await bot.listen();
-    bot.server.secret = (await stack.gateway.get(WebhookSettingsService, { strict: false }).set(stack.seed.botId, hook)).secret!;
+    bot.server.secret = (await stack.gateway.get(CallbackSettingsService, { strict: false }).setUrl(stack.seed.botId, 'webhook', hook)).secret!;
     // Playwright gives the browser a fresh temporary profile (--user-data-dir) of its own and removes it on close.
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
     mkdirSync(SHOTS, { recursive: true });

@@ -4,12 +4,11 @@ import { WhatsAppCloudSandbox } from '@platform/sandbox';
 import { triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
-/** Values only the gateway reads, each malformed: token lifetimes, rate limits, SDK sessions, bot webhook delivery. */
+/** Values only the gateway reads, each malformed: token lifetimes, rate limits, SDK sessions. */
 const GATEWAY_ONLY_MALFORMED = {
   AUTH_ACCESS_TOKEN_TTL_SECONDS: 'forever',
   AUTH_RATE_LIMIT_PER_IP: '0',
   SDK_SESSION_TTL_SECONDS: '5',
-  WEBHOOK_CONCURRENCY: '0',
 };
 
 interface Run {
@@ -44,7 +43,6 @@ describe('configuration: each app validates what it reads', () => {
     expect(output).toContain('AUTH_ACCESS_TOKEN_TTL_SECONDS must be an integer (seconds, 60..86400)');
     expect(output).toContain('AUTH_RATE_LIMIT_PER_IP must be at least 1');
     expect(output).toContain('SDK_SESSION_TTL_SECONDS must be at least 60');
-    expect(output).toContain('WEBHOOK_CONCURRENCY must be at least 1');
     expect(output).not.toMatch(/\n\s+at /);
   }, 60_000);
 

@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Page } from 'playwright-core';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
+import { PrismaService } from '@platform/database';
 import { SANDBOX_WABA_ID } from '@platform/sandbox';
 import { SeededAdmin, carouselBody, seedBotAdmin, until } from '@platform/testing';
 import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll } from './console-browser.js';
@@ -22,7 +23,7 @@ describe('console: a bot administrator in a real browser', () => {
     push: true,
     pushService: true,
     seed: true,
-    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-console-tests', WHATSAPP_APP_SECRET: APP_SECRET },
+    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-console-tests', WHATSAPP_APP_SECRET: APP_SECRET, WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
   });
   const browser = new ConsoleBrowser();
   // Started and stopped by the tests: messages wait queued while none runs.
@@ -379,17 +380,28 @@ describe('console: a bot administrator in a real browser', () => {
     await screenshots(page, 'message-detail-read');
   });
 
-  it('Settings → Webhook: the signing secret is shown once and can be rotated', async () => {
+  it('Settings → Webhook: the signing secret is shown once and can be rotated; a disabled webhook says so until it is saved again', async () => {
     await section('Settings').click();
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Webhook' }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('URL is required').waitFor();
-    await page.getByLabel('Webhook URL').fill('https://bot.example.com/events');
+    await page.getByLabel('Webhook URL').fill('https://localhost/events');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     const first = await page.getByTestId('webhook-secret').inputValue();
     expect(first.length).toBeGreaterThan(20);
     await page.getByRole('button', { name: 'Save and rotate secret' }).click();
     await until(async () => ((await page.getByTestId('webhook-secret').inputValue()) !== first ? true : undefined), 10_000, 'a rotated secret');
+    await page.getByText('The previous secret also signs calls until').waitFor();
+
+    // An endpoint the platform disabled says so, and saving its URL enables it again.
+    await stack.gateway.get(PrismaService, { strict: false }).callbackEndpoint.update({
+      where: { botId_kind: { botId: stack.seed.botId, kind: 'webhook' } },
+      data: { failingSince: new Date(Date.now() - 80 * 3600_000), disabledAt: new Date(), disabledReason: 'answered 500' },
+    });
+    await page.reload();
+    await page.getByTestId('webhook-disabled').waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('webhook-disabled').waitFor({ state: 'detached' });
     await expectAccessible();
     await screenshots(page, 'webhook');
   });

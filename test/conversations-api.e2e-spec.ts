@@ -143,6 +143,10 @@ describe('conversations API: paging, erasure, retention', () => {
       const whatsapp = await conversation(botA, user, ['wa 1', 'wa 2', 'wa 3']);
       const otherUser = await conversation(botA, '919800000302', ['keep me', 'kept']);
       const otherBot = await conversation(botB, user, ['other bot', 'kept too']);
+      // The callback delivery log keeps a copy of each message.received call: it goes with the user's messages.
+      const logged = (bot: SdkBot, id: string) => ({ id, botId: bot.botId, kind: 'webhook', event: 'message.received', url: 'https://bot.example/hook', body: '{}' });
+      const userCalls = [web.ids[0], whatsapp.ids[0], whatsapp.ids[2]];
+      await db.callbackDelivery.createMany({ data: [...userCalls.map((id) => logged(botA, id)), logged(botA, otherUser.ids[0]), logged(botB, otherBot.ids[0])] });
 
       // One channel first.
       let res = await erase(botA, `?userId=${user}&channel=web`);
@@ -159,6 +163,8 @@ describe('conversations API: paging, erasure, retention', () => {
         expect(await db.conversationMessage.count({ where: { id: { in: gone.ids } } })).toBe(0);
         expect(await db.conversation.count({ where: { id: gone.conversationId } })).toBe(0);
       }
+      expect(await db.callbackDelivery.count({ where: { id: { in: userCalls } } })).toBe(0);
+      expect(await db.callbackDelivery.count({ where: { id: { in: [otherUser.ids[0], otherBot.ids[0]] } } })).toBe(2);
       // The bot cannot write into an erased conversation either.
       const reply = await postJson(`${stack.url}/v1/bots/${botA.botId}/conversations/${whatsapp.conversationId}/messages`, { text: 'still there?' }, auth(botA));
       expect(reply.status).toBe(404);
@@ -207,6 +213,9 @@ describe('conversations API: paging, erasure, retention', () => {
       await db.$executeRaw`UPDATE "conversation_messages" SET "created_at" = ${daysAgo(2)} WHERE "id" = ANY(${[...mixed.ids.slice(0, 2), ...stale.ids, ...used.ids]}::uuid[])`;
       await db.$executeRaw`UPDATE "conversations" SET "updated_at" = ${daysAgo(2)}, "last_inbound_at" = ${daysAgo(2)}, "created_at" = ${daysAgo(3)} WHERE "id" = ANY(${[mixed.conversationId, stale.conversationId, used.conversationId]}::uuid[])`;
       await db.$executeRaw`UPDATE "conversations" SET "updated_at" = now() WHERE "id" = ${used.conversationId}::uuid`;
+      // The delivery log's copies of message.received calls do not outlive the messages; postbacks are not messages' copies.
+      const call = (id: string, createdAt: Date, kind = 'webhook', event = 'message.received') => ({ id, botId: botA.botId, kind, event, url: 'https://bot.example/hook', body: '{}', createdAt });
+      await db.callbackDelivery.createMany({ data: [call(stale.ids[0], daysAgo(2)), call(mixed.ids[2], new Date()), call(`${mixed.ids[0]}.sent`, daysAgo(2), 'postback', 'message.status')] });
 
       await eventually(async () => ((await db.conversationMessage.count({ where: { id: { in: [...mixed.ids.slice(0, 2), ...stale.ids, ...used.ids] } } })) === 0 ? true : undefined), 15_000, 'old messages swept');
       await eventually(async () => ((await get(botA, `/${stale.conversationId}`)).status === 404 ? true : undefined), 15_000, 'stale conversation swept');
@@ -215,6 +224,8 @@ describe('conversations API: paging, erasure, retention', () => {
       expect(left.messages.map((m) => m.id)).toEqual([mixed.ids[2]]);
       expect((await get(botA, `/${used.conversationId}`)).status).toBe(200);
       expect(await page(botA, used.conversationId)).toEqual({ messages: [], next: null });
+      await eventually(async () => ((await db.callbackDelivery.count({ where: { id: stale.ids[0] } })) === 0 ? true : undefined), 15_000, 'old call copies swept');
+      expect(await db.callbackDelivery.count({ where: { id: { in: [mixed.ids[2], `${mixed.ids[0]}.sent`] } } })).toBe(2);
     });
   });
 });

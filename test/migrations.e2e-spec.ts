@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -52,6 +52,40 @@ describe('migrate command', () => {
     expect(files[0].checksum).toMatch(/^[0-9a-f]{64}$/);
     const tables = await query<{ tablename: string }>(url, "SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
     expect(tables.map((t) => t.tablename)).toEqual(expect.arrayContaining(['bots', 'api_keys', 'channel_senders', 'templates', 'messages']));
+  });
+
+  it("20261204200000_callbacks moves bots' webhook and postback settings and the postback log into the callback tables", async () => {
+    const url = await freshDatabase();
+    const project = join(process.cwd(), 'prisma', 'migrations');
+    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    const before = readMigrations(project).filter((m) => m.name < '20261204200000_callbacks');
+    for (const m of before) cpSync(join(project, m.name), join(dir, m.name), { recursive: true });
+    await migrate(url, dir);
+    const [a, b, c, m] = ['00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b', '00000000-0000-4000-8000-00000000000c', '00000000-0000-4000-8000-0000000000f1'];
+    await query(url, `INSERT INTO bots (id, name, webhook_url, webhook_secret_encrypted, postback_url) VALUES
+      ('${a}', 'both', 'https://a.example/hook', 'v1.k.sealed-a', 'https://a.example/pb'),
+      ('${b}', 'postbacks only', NULL, 'v1.k.sealed-b', 'https://b.example/pb'),
+      ('${c}', 'neither', NULL, NULL, NULL)`);
+    await query(url, `INSERT INTO postbacks (id, bot_id, message_id, status, url, body, attempts, last_status, updated_at) VALUES
+      ('${m}.sent', '${a}', '${m}', 'sent', 'https://a.example/pb', '{}', 2, 200, now())`);
+
+    cpSync(join(project, '20261204200000_callbacks'), join(dir, '20261204200000_callbacks'), { recursive: true });
+    expect((await migrate(url, dir)).applied).toEqual(['20261204200000_callbacks']);
+    expect(await query(url, 'SELECT bot_id, kind, url, failing_since, disabled_at FROM callback_endpoints ORDER BY bot_id, kind')).toEqual([
+      { bot_id: a, kind: 'postback', url: 'https://a.example/pb', failing_since: null, disabled_at: null },
+      { bot_id: a, kind: 'webhook', url: 'https://a.example/hook', failing_since: null, disabled_at: null },
+      { bot_id: b, kind: 'postback', url: 'https://b.example/pb', failing_since: null, disabled_at: null },
+    ]);
+    expect(await query(url, 'SELECT bot_id, secret_encrypted, previous_secret_encrypted FROM callback_secrets ORDER BY bot_id')).toEqual([
+      { bot_id: a, secret_encrypted: 'v1.k.sealed-a', previous_secret_encrypted: null },
+      { bot_id: b, secret_encrypted: 'v1.k.sealed-b', previous_secret_encrypted: null },
+    ]);
+    expect(await query(url, 'SELECT id, bot_id, kind, event, message_id, status, attempts, replays, duplicates FROM callback_deliveries')).toEqual([
+      { id: `${m}.sent`, bot_id: a, kind: 'postback', event: 'message.status', message_id: m, status: 'sent', attempts: 2, replays: 0, duplicates: 0 },
+    ]);
+    const columns = await query<{ column_name: string }>(url, "SELECT column_name FROM information_schema.columns WHERE table_name = 'bots'");
+    expect(columns.map((r) => r.column_name)).not.toEqual(expect.arrayContaining(['webhook_url']));
+    expect(await query(url, "SELECT to_regclass('postbacks') IS NULL AS gone")).toEqual([{ gone: true }]);
   });
 
   it('is a no-op when nothing is pending', async () => {

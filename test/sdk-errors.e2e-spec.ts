@@ -10,7 +10,7 @@ import { useStack } from './e2e-stack.js';
 /** What the SDK endpoints refuse: 400 naming the field, 401 for bad credentials, 404/4404 for unknown sessions, 4401 on the stream. */
 describe('SDK endpoints: validation and authentication errors', () => {
   const webhook = new BotWebhookServer();
-  const stack = useStack({ servers: [webhook], env: { SDK_STREAM_AUTH_TIMEOUT_MS: '300', WEBHOOK_ALLOW_HTTP: 'true' } });
+  const stack = useStack({ servers: [webhook], worker: true, env: { SDK_STREAM_AUTH_TIMEOUT_MS: '300', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
   let bot: SdkBot;
   let other: SdkBot;
   const token = 'valid_user-1';

@@ -9,7 +9,7 @@ import { useStack } from './e2e-stack.js';
 /** The SDK's BotSession against the real gateway: session start → bot webhook, bot → app events, app → bot events. */
 describe('SDK session: BotSession ↔ gateway ↔ bot webhook', () => {
   const webhook = new BotWebhookServer();
-  const stack = useStack({ servers: [webhook], env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '50' } });
+  const stack = useStack({ servers: [webhook], worker: true, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', CALLBACK_BACKOFF_MS: '50' } });
   let bot: SdkBot;
   const token = 'user_42-abcDEF';
   const payload = {
@@ -66,6 +66,10 @@ describe('SDK session: BotSession ↔ gateway ↔ bot webhook', () => {
       const header = call.request.headers[WEBHOOK_SIGNATURE_HEADER];
       expect(verifyWebhookSignature({ secret: bot.secret, header, rawBody: call.request.rawBody })).toBe(true);
       expect(verifyWebhookSignature({ secret: bot.secret, header, rawBody: call.request.rawBody.replace('Ada', 'Eve') })).toBe(false);
+      // The Standard Webhooks headers: webhook-id is the delivery id, stable across retries.
+      expect(call.request.headers['webhook-id']).toBe(call.body.id);
+      expect(verifyWebhookSignature({ secret: bot.secret, headers: call.request.headers, rawBody: call.request.rawBody })).toBe(true);
+      expect(verifyWebhookSignature({ secret: bot.secret, headers: call.request.headers, rawBody: call.request.rawBody.replace('Ada', 'Eve') })).toBe(false);
       expect(errors).toEqual([]);
     } finally {
       session.closeBot();

@@ -1,7 +1,7 @@
 // Helpers of the test/sdk-*.e2e-spec.ts files (mobile SDK sessions, bot events, bot webhooks).
 import { INestApplicationContext } from '@nestjs/common';
 import WebSocket from 'ws';
-import { WebhookSettingsService } from '../apps/gateway/src/bot-webhooks/webhook-settings.service.js';
+import { CallbackSettingsService } from '../apps/gateway/src/callbacks/callback-settings.service.js';
 import { ApiKeyService } from '@platform/accounts';
 import { BotRepository } from '@platform/database';
 
@@ -16,7 +16,7 @@ export interface SdkBot {
 export async function seedSdkBot(app: INestApplicationContext, webhookUrl?: string): Promise<SdkBot> {
   const bot = await app.get(BotRepository, { strict: false }).create('sdk bot');
   const { key } = await app.get(ApiKeyService, { strict: false }).create(bot.id, 'bot code');
-  const secret = webhookUrl ? (await app.get(WebhookSettingsService, { strict: false }).set(bot.id, webhookUrl)).secret! : '';
+  const secret = webhookUrl ? (await app.get(CallbackSettingsService, { strict: false }).setUrl(bot.id, 'webhook', webhookUrl)).secret! : '';
   return { botId: bot.id, apiKey: key, secret };
 }
 

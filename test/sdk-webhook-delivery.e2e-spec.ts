@@ -1,27 +1,37 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { runCli } from '../apps/cli/src/run-cli.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { BotWebhookJob, SdkQueueNames, chatUserId, verifyWebhookSignature } from '@platform/contracts';
+import { CallbackJob, CallbackQueueNames, DEFAULT_LIFECYCLE_STREAM_KEY, LegacyBotWebhookJob, LegacyCallbackQueueNames, chatUserId, verifyWebhookSignature } from '@platform/contracts';
 import { PrismaService } from '@platform/database';
 import { LocalRedis, startLocalRedis } from '@platform/local-infra';
-import { queueToken } from '@platform/queue';
+import { CoreEnv } from '@platform/config';
+import type { Redis } from 'ioredis';
+import { REQUEST_REDIS, queueToken, redisKey } from '@platform/queue';
 import { BotWebhookServer } from '@platform/sandbox';
-import { seedBotAdmin } from '@platform/testing';
+import { seedBotAdmin, testQueue } from '@platform/testing';
 import { SdkBot, eventually, postJson, seedSdkBot, sendBotEvent, startSession } from './sdk-support.js';
 import { useStack } from './e2e-stack.js';
 
-/** Webhook calls to bots: queued durably, retried until the bot's endpoint answers 2xx, signed with the bot's secret. */
+/**
+ * Webhook calls to bots: queued durably by the gateway, sent by the channel worker, retried until the
+ * bot's endpoint answers 2xx, signed with the bot's secret(s), logged with postbacks.
+ */
 describe('bot webhook delivery', () => {
   const webhook = new BotWebhookServer();
-  const stack = useStack({ servers: [webhook], env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '100', WEBHOOK_MAX_ATTEMPTS: '20', WEBHOOK_TIMEOUT_MS: '1000' } });
+  const stack = useStack({
+    servers: [webhook],
+    worker: true,
+    env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', CALLBACK_BACKOFF_MS: '100', CALLBACK_MAX_ATTEMPTS: '20', CALLBACK_TIMEOUT_MS: '1000' },
+  });
 
-  const queue = () => stack.gateway.get<Queue<BotWebhookJob>>(queueToken(SdkQueueNames.botWebhook), { strict: false });
+  const queue = () => stack.gateway.get<Queue<CallbackJob>>(queueToken(CallbackQueueNames.callback), { strict: false });
   async function jobOf(sessionId: string) {
     const jobs = await queue().getJobs(['wait', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
-    return jobs.find((j) => j?.data.delivery.type !== 'message.received' && j.data.delivery.sessionId === sessionId);
+    return jobs.find((j) => j?.data.kind === 'webhook' && j.data.event !== 'message.received' && (JSON.parse(j.data.body) as { sessionId?: string }).sessionId === sessionId);
   }
 
   it('session.started is retried while the endpoint is down and arrives once it is up', async () => {
@@ -61,12 +71,13 @@ describe('bot webhook delivery', () => {
     const delivered = await webhook.waitFor((c) => c.body.id === eventId);
     const attempts = webhook.calls.filter((c) => c.body.id === eventId);
     expect(attempts.map((c) => c.status)).toEqual([503, 500, 200]);
-    expect(attempts.every((c) => c.signatureValid && c.request.headers['x-platform-delivery'] === eventId)).toBe(true);
+    expect(attempts.every((c) => c.signatureValid && c.legacySignatureValid && c.request.headers['x-platform-delivery'] === eventId)).toBe(true);
+    expect(attempts.every((c) => c.request.headers['webhook-id'] === eventId)).toBe(true); // one id: the receiver dedupes
     expect(delivered.body).toMatchObject({ type: 'app.event', code: 'checkout', data: '{"total":12.5}', userId: chatUserId(token) });
   });
 
-  it('gives up after WEBHOOK_MAX_ATTEMPTS and keeps the failed job', async () => {
-    const strict = await createGateway({ ...stack.env, WEBHOOK_MAX_ATTEMPTS: '2' });
+  it('gives up after CALLBACK_MAX_ATTEMPTS and keeps the failed job', async () => {
+    const strict = await createGateway({ ...stack.env, CALLBACK_MAX_ATTEMPTS: '2' });
     const strictUrl = await listenGateway(strict);
     try {
       const bot = await seedSdkBot(strict, `${webhook.baseUrl}/always-failing`);
@@ -82,6 +93,24 @@ describe('bot webhook delivery', () => {
       expect(webhook.calls.filter((c) => c.body.sessionId === sessionId).map((c) => c.status)).toEqual([500, 500]);
     } finally {
       await strict.close();
+    }
+  });
+
+  it('calls an earlier gateway queued to bot-webhook are moved to the callback queue and delivered once', async () => {
+    const bot = await seedSdkBot(stack.gateway, `${webhook.baseUrl}/legacy`);
+    webhook.secret = bot.secret;
+    const legacy = testQueue<LegacyBotWebhookJob>(LegacyCallbackQueueNames.botWebhook, stack.env);
+    try {
+      const delivery = { type: 'app.event' as const, id: randomUUID(), botId: bot.botId, sessionId: randomUUID(), userId: 'u', code: 'legacy', data: '{}', createdAt: new Date().toISOString() };
+      await legacy.add('app.event', { botId: bot.botId, delivery }, { jobId: delivery.id });
+      await legacy.add('app.event', { botId: bot.botId, delivery }, { jobId: `${delivery.id}-again` }); // the same event twice: one callback
+      const call = await webhook.waitFor((c) => c.body.id === delivery.id);
+      expect(call.request.headers['webhook-id']).toBe(delivery.id);
+      expect(call.signatureValid && call.legacySignatureValid).toBe(true);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(webhook.calls.filter((c) => c.body.id === delivery.id)).toHaveLength(1);
+    } finally {
+      await legacy.close();
     }
   });
 
@@ -116,17 +145,29 @@ describe('bot webhook delivery', () => {
       const again = await (await call('PUT', { url: `${webhook.baseUrl}/admin-set-2` })).json();
       expect(again.secret).toBeUndefined();
       const view = await (await call('GET')).json();
-      expect(view).toEqual({ message: expect.any(String), status: 'success', url: `${webhook.baseUrl}/admin-set-2`, secretSet: true });
-      const sealed = await stack.gateway.get(PrismaService, { strict: false }).bot.findUnique({ where: { id: bot.botId } });
-      expect(sealed!.webhookSecretEncrypted).not.toContain(set.secret);
+      expect(view).toEqual({ message: expect.any(String), status: 'success', url: `${webhook.baseUrl}/admin-set-2`, secretSet: true, disabledAt: null });
+      const sealed = await stack.gateway.get(PrismaService, { strict: false }).callbackSecret.findUnique({ where: { botId: bot.botId } });
+      expect(sealed!.secretEncrypted).not.toContain(set.secret);
 
+      // A rotation: the new secret is shown once, and calls carry both signatures until it ends.
       const rotated = await (await call('PUT', { url: `${webhook.baseUrl}/admin-set-2`, rotateSecret: true })).json();
       expect(rotated.secret).toMatch(/^whsec_/);
       expect(rotated.secret).not.toBe(set.secret);
+      expect(Date.parse(rotated.previousSecretValidUntil)).toBeGreaterThan(Date.now());
       webhook.secret = rotated.secret;
-      const { sessionId } = await startSession(stack.url, bot.botId, 'admin_user');
-      const delivered = await webhook.waitFor((c) => c.body.sessionId === sessionId);
-      expect(delivered.request.path).toBe('/admin-set-2');
+      const during = await startSession(stack.url, bot.botId, 'admin_user');
+      const both = await webhook.waitFor((c) => c.body.sessionId === during.sessionId);
+      expect(both.request.path).toBe('/admin-set-2');
+      for (const secret of [set.secret, rotated.secret]) {
+        expect(verifyWebhookSignature({ secret, headers: both.request.headers, rawBody: both.request.rawBody })).toBe(true);
+        expect(verifyWebhookSignature({ secret, header: both.request.headers['x-platform-signature'], rawBody: both.request.rawBody })).toBe(true);
+      }
+
+      const ended = await fetch(`${stack.url}/v1/bots/${bot.botId}/callbacks/secret/previous`, { method: 'DELETE', headers: { 'x-auth-token': token } });
+      expect(ended.status).toBe(200);
+      const after = await startSession(stack.url, bot.botId, 'admin_user_2');
+      const delivered = await webhook.waitFor((c) => c.body.sessionId === after.sessionId);
+      expect(verifyWebhookSignature({ secret: set.secret, headers: delivered.request.headers, rawBody: delivered.request.rawBody })).toBe(false);
       expect(verifyWebhookSignature({ secret: set.secret, header: delivered.request.headers['x-platform-signature'], rawBody: delivered.request.rawBody })).toBe(false);
     });
 
@@ -136,11 +177,102 @@ describe('bot webhook delivery', () => {
         expect(res.status).toBe(400);
         expect((await res.json()).message).toMatch(/^url must/);
       }
+      const unknown = await call('PUT', { url: 'https://nowhere.invalid/hook' });
+      expect(unknown.status).toBe(400);
+      expect((await unknown.json()).message).toMatch(/^url host cannot be resolved: nowhere.invalid does not resolve/);
       expect((await call('GET', undefined, '')).status).toBe(401);
       const developer = await seedBotAdmin(stack.gateway, bot.botId, 'developer');
       expect((await call('PUT', { url: `${webhook.baseUrl}/x` }, developer.accessToken)).status).toBe(403);
       expect((await call('DELETE')).status).toBe(200);
-      expect(await (await call('GET')).json()).toMatchObject({ url: null, secretSet: false });
+      expect(await (await call('GET')).json()).toMatchObject({ url: null, secretSet: false, disabledAt: null });
+    });
+  });
+
+  describe('one delivery log, replays and endpoint health (callbacks API)', () => {
+    const api = async <T>(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+      const res = await fetch(`${stack.url}${path}`, {
+        method,
+        headers: { 'x-auth-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as T };
+    };
+    interface Entry { id: string; kind: string; event: string; url: string; attempts: number; replays: number; duplicates: number; lastStatus: number | null; deliveredAt: string | null }
+
+    it('lists webhook calls with their attempts; a replay re-sends the same webhook-id and counts as a replay and a duplicate', async () => {
+      const bot = await seedSdkBot(stack.gateway, `${webhook.baseUrl}/logged`);
+      webhook.secret = bot.secret;
+      const token = (await seedBotAdmin(stack.gateway, bot.botId)).accessToken;
+      webhook.failNext(500);
+      const { sessionId } = await startSession(stack.url, bot.botId, 'logged_user');
+      const id = (await webhook.waitFor((c) => c.body.sessionId === sessionId)).body.id as string;
+      const entryOf = async () => (await api<{ items: Entry[]; total: number }>(token, 'GET', `/v1/bots/${bot.botId}/callbacks/deliveries?kind=webhook`)).body.items.find((e) => e.id === id);
+      const logged = await eventually(async () => ((await entryOf())?.deliveredAt ? entryOf() : undefined), 10_000, 'the delivery logged');
+      expect(logged).toMatchObject({ kind: 'webhook', event: 'session.started', url: `${webhook.baseUrl}/logged`, attempts: 2, replays: 0, duplicates: 0, lastStatus: 200 });
+      expect((await api<{ total: number }>(token, 'GET', `/v1/bots/${bot.botId}/callbacks/deliveries?kind=postback`)).body.total).toBe(0);
+
+      const replay = await api<{ delivery: Entry }>(token, 'POST', `/v1/bots/${bot.botId}/callbacks/deliveries/${id}/replay`);
+      expect(replay.status).toBe(200);
+      await eventually(async () => (webhook.delivered.filter((c) => c.body.id === id).length === 2) || undefined, 10_000, 'the replay delivered');
+      expect(webhook.delivered.filter((c) => c.body.id === id).map((c) => c.request.headers['webhook-id'])).toEqual([id, id]);
+      await eventually(async () => ((await entryOf())?.replays === 1 || undefined), 10_000, 'the replay logged');
+      expect(await entryOf()).toMatchObject({ attempts: 3, replays: 1, duplicates: 1 });
+      expect((await api(token, 'POST', `/v1/bots/${bot.botId}/callbacks/deliveries/nope/replay`)).status).toBe(404);
+      expect((await api(token, 'GET', `/v1/bots/${bot.botId}/callbacks/deliveries?kind=email`)).status).toBe(400);
+    });
+
+    it('POST callbacks/secret/rotate: a new secret, the previous one valid for the hours asked; both sign until then', async () => {
+      const bot = await seedSdkBot(stack.gateway, `${webhook.baseUrl}/rotating`);
+      const token = (await seedBotAdmin(stack.gateway, bot.botId)).accessToken;
+      expect((await api(token, 'POST', `/v1/bots/${bot.botId}/callbacks/secret/rotate`, { previousValidHours: 0 })).status).toBe(400);
+      const bodyless = await fetch(`${stack.url}/v1/bots/${bot.botId}/callbacks/secret/rotate`, { method: 'POST', headers: { 'x-auth-token': token } });
+      expect(bodyless.status).toBe(200); // the default overlap, CALLBACK_SECRET_ROTATION_HOURS
+      const first = (await bodyless.json()) as { secret: string; previousSecretValidUntil: string };
+      expect(Math.abs(Date.parse(first.previousSecretValidUntil) - (Date.now() + 24 * 3600_000))).toBeLessThan(60_000);
+      const rotated = await api<{ secret: string; previousSecretValidUntil: string }>(token, 'POST', `/v1/bots/${bot.botId}/callbacks/secret/rotate`, { previousValidHours: 2 });
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.secret).toMatch(/^whsec_/);
+      expect(Math.abs(Date.parse(rotated.body.previousSecretValidUntil) - (Date.now() + 2 * 3600_000))).toBeLessThan(60_000);
+      const view = await api<{ secretSet: boolean; previousSecretValidUntil: string; webhook: { url: string } }>(token, 'GET', `/v1/bots/${bot.botId}/callbacks`);
+      expect(view.body).toMatchObject({ secretSet: true, previousSecretValidUntil: rotated.body.previousSecretValidUntil, webhook: { url: `${webhook.baseUrl}/rotating` }, postback: null });
+      webhook.secret = rotated.body.secret;
+      const { sessionId } = await startSession(stack.url, bot.botId, 'rotating_user');
+      const call = await webhook.waitFor((c) => c.body.sessionId === sessionId);
+      // The secret before this rotation and the new one; the one before that no longer signs.
+      for (const secret of [first.secret, rotated.body.secret]) expect(verifyWebhookSignature({ secret, headers: call.request.headers, rawBody: call.request.rawBody })).toBe(true);
+      expect(verifyWebhookSignature({ secret: bot.secret, headers: call.request.headers, rawBody: call.request.rawBody })).toBe(false);
+    });
+
+    it('disables an endpoint that failed every call for CALLBACK_DISABLE_AFTER_HOURS, says so, and enables it when its URL is set again', async () => {
+      const bot = await seedSdkBot(stack.gateway, `${webhook.baseUrl}/dying`);
+      webhook.secret = bot.secret;
+      const token = (await seedBotAdmin(stack.gateway, bot.botId)).accessToken;
+      // As if it had been failing for 73 hours (the default window is 72).
+      const prisma = stack.gateway.get(PrismaService, { strict: false });
+      await prisma.callbackEndpoint.update({ where: { botId_kind: { botId: bot.botId, kind: 'webhook' } }, data: { failingSince: new Date(Date.now() - 73 * 3600_000) } });
+      webhook.failNext(500);
+      const { sessionId } = await startSession(stack.url, bot.botId, 'dying_user');
+      const settings = await eventually(async () => {
+        const view = (await api<{ webhook: { disabledAt: string | null; disabledReason: string | null } }>(token, 'GET', `/v1/bots/${bot.botId}/callbacks`)).body;
+        return view.webhook.disabledAt ? view : undefined;
+      }, 10_000, 'the endpoint disabled');
+      expect(settings.webhook.disabledReason).toBe('answered 500');
+      expect((await api<{ disabledAt: string | null }>(token, 'GET', `/v1/bots/${bot.botId}/webhook`)).body.disabledAt).toBe(settings.webhook.disabledAt);
+      const failed = await eventually(async () => ((await (await jobOf(sessionId))?.isFailed()) ? jobOf(sessionId) : undefined), 10_000, 'the call given up');
+      expect(failed!.failedReason).toMatch(/disabled/);
+      expect(webhook.calls.filter((c) => c.body.sessionId === sessionId)).toHaveLength(1); // not called again once disabled
+
+      const redis = stack.gateway.get<Redis>(REQUEST_REDIS, { strict: false });
+      const entries = await redis.xrange(redisKey(stack.gateway.get(CoreEnv, { strict: false }), DEFAULT_LIFECYCLE_STREAM_KEY), '-', '+');
+      const events = entries.map(([, fields]) => Object.fromEntries(fields.flatMap((_, i) => (i % 2 ? [] : [[fields[i], fields[i + 1]]]))));
+      expect(events.filter((e) => e.type === 'endpoint.disabled' && e.botId === bot.botId)).toEqual([
+        { type: 'endpoint.disabled', botId: bot.botId, kind: 'webhook', url: `${webhook.baseUrl}/dying`, at: settings.webhook.disabledAt, reason: 'answered 500' },
+      ]);
+
+      expect((await api(token, 'PUT', `/v1/bots/${bot.botId}/webhook`, { url: `${webhook.baseUrl}/dying` })).status).toBe(200);
+      expect((await api<{ webhook: { disabledAt: string | null; failingSince: string | null } }>(token, 'GET', `/v1/bots/${bot.botId}/callbacks`)).body.webhook).toMatchObject({ disabledAt: null, failingSince: null });
+      const again = await startSession(stack.url, bot.botId, 'revived_user');
+      await webhook.waitFor((c) => c.body.sessionId === again.sessionId);
     });
   });
 
@@ -168,11 +300,13 @@ describe('bot webhook delivery', () => {
       expect((await cli(['webhook', 'show', '--bot', bot.botId])).lines).toEqual(['url: (none)', 'signing secret: not set']);
     });
 
-    it('refuses http URLs unless WEBHOOK_ALLOW_HTTP=true, and unknown bots (exit 2)', async () => {
+    it('refuses http URLs unless WEBHOOK_ALLOW_HTTP=true, non-public addresses unless allowed, and unknown bots (exit 2)', async () => {
       const bot = await seedSdkBot(stack.gateway);
       const http = await cli(['webhook', 'set', '--bot', bot.botId, '--url', 'http://example.com/hook'], { WEBHOOK_ALLOW_HTTP: 'false' });
       expect(http).toEqual({ code: 2, lines: ['error: --url must be an https URL'] });
-      expect((await cli(['webhook', 'set', '--bot', bot.botId, '--url', 'https://example.com/hook'], { WEBHOOK_ALLOW_HTTP: 'false' })).code).toBe(0);
+      const loopback = await cli(['webhook', 'set', '--bot', bot.botId, '--url', 'https://127.0.0.1/hook'], { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' });
+      expect(loopback).toEqual({ code: 2, lines: ['error: --url must reach a public address: 127.0.0.1 resolves to 127.0.0.1, which is not a public address'] });
+      expect((await cli(['webhook', 'set', '--bot', bot.botId, '--url', 'https://localhost/hook'], { WEBHOOK_ALLOW_HTTP: 'false' })).code).toBe(0);
       expect((await cli(['webhook', 'show', '--bot', '00000000-0000-4000-8000-000000000000'])).code).toBe(2);
     });
   });
@@ -188,7 +322,7 @@ describe('SDK endpoints while Redis is down', () => {
   beforeAll(async () => {
     redis = await startLocalRedis({ dataDir: join(dir, 'redis') });
   }, 60_000);
-  const stack = useStack({ servers: [webhook], env: () => ({ REDIS_URL: redis.url, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_BACKOFF_MS: '100' }) });
+  const stack = useStack({ servers: [webhook], worker: true, env: () => ({ REDIS_URL: redis.url, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', CALLBACK_BACKOFF_MS: '100' }) });
   afterAll(async () => {
     await redis?.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { ApiKeyService, UserService } from '@platform/accounts';
 import { SecretBox } from '@platform/crypto';
 import { generateWebhookSecret } from '@platform/contracts';
-import { BotRepository, BotWebhookRepository, ChannelSenderRepository, PrismaService, TemplateRepository } from '@platform/database';
+import { BotRepository, CallbackSettingsRepository, ChannelSenderRepository, PrismaService, TemplateRepository } from '@platform/database';
 import { TemplateSyncService } from '@platform/whatsapp';
 import { CliModule } from '../../apps/cli/src/cli.module.js';
 import { localPath, readJson, writeJson } from './local-state.js';
@@ -72,7 +72,8 @@ export async function seedDemo(
     writeJson(file, demo);
     if (!echoBotUrl) return { ...demo, apiKey: key, admin };
     const webhookSecret = generateWebhookSecret();
-    await app.get(BotWebhookRepository).set(demo.botId, echoBotUrl, app.get(SecretBox).encrypt(webhookSecret));
+    await app.get(CallbackSettingsRepository).setSecret(demo.botId, app.get(SecretBox).encrypt(webhookSecret));
+    await app.get(CallbackSettingsRepository).setUrl(demo.botId, 'webhook', echoBotUrl);
     return { ...demo, apiKey: key, admin, webhookSecret };
   } finally {
     await app.close();

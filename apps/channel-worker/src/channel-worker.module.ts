@@ -4,13 +4,17 @@ import { ConfigModule, LoadedEnv } from '@platform/config';
 import { CryptoModule } from '@platform/crypto';
 import { CarouselCatalogModule, DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
-import { PostbackQueueNames } from '@platform/contracts';
+import { CallbackQueueNames } from '@platform/contracts';
 import { MessageLifecyclePublisher, QueueModule } from '@platform/queue';
 import { CarouselDispatchHandler } from './carousel-dispatch/carousel-dispatch.handler.js';
 import { CarouselDispatchWorker } from './carousel-dispatch/carousel-dispatch.worker.js';
 import { StalledMessageSettler } from './carousel-dispatch/stalled-message.settler.js';
-import { PostbackSender } from './postbacks/postback-sender.js';
-import { PostbackWorker } from './postbacks/postback.worker.js';
+import { CallbackSender } from './callbacks/callback-sender.js';
+import { CallbackWorker } from './callbacks/callback.worker.js';
+import { EndpointHealth } from './callbacks/endpoint-health.js';
+import { LegacyBotWebhookDrain } from './callbacks/legacy-bot-webhook-drain.worker.js';
+import { LegacyPostbackDrain } from './callbacks/legacy-postback-drain.worker.js';
+import { MessageDeliveryOrder } from './callbacks/message-delivery-order.js';
 import { ConversationReplyHandler } from './conversation-reply/conversation-reply.handler.js';
 import { ConversationReplyWorker } from './conversation-reply/conversation-reply.worker.js';
 import { SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
@@ -24,8 +28,8 @@ export class ChannelWorkerModule {
   static forRoot(env: LoadedEnv, clock: Clock = new Clock()): DynamicModule {
     return {
       module: ChannelWorkerModule,
-      imports: [ConfigModule.forEnv(env), DatabaseModule, CarouselCatalogModule, CryptoModule, QueueModule.forProducers([PostbackQueueNames.postback]), HealthModule],
-      providers: [{ provide: Clock, useValue: clock }, WhatsAppCloudClient, SenderPacer, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker, ConversationReplyHandler, ConversationReplyWorker, MessageLifecyclePublisher, PostbackSender, PostbackWorker],
+      imports: [ConfigModule.forEnv(env), DatabaseModule, CarouselCatalogModule, CryptoModule, QueueModule.forProducers([CallbackQueueNames.callback]), HealthModule],
+      providers: [{ provide: Clock, useValue: clock }, WhatsAppCloudClient, SenderPacer, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker, ConversationReplyHandler, ConversationReplyWorker, MessageLifecyclePublisher, EndpointHealth, MessageDeliveryOrder, CallbackSender, CallbackWorker, LegacyBotWebhookDrain, LegacyPostbackDrain],
     };
   }
 }

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AccountsModule } from '@platform/accounts';
 import { ConfigModule } from '@platform/config';
-import { PostbackQueueNames } from '@platform/contracts';
+import { CallbackQueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { QueueModule } from '@platform/queue';
@@ -14,7 +14,7 @@ export class CliModule {
   static forRoot(env: Record<string, string> = {}): DynamicModule {
     return {
       module: CliModule,
-      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([PostbackQueueNames.postback], { startupCheck: false }), AccountsModule, TemplateSyncModule],
+      imports: [ConfigModule.forRoot(CLI_ENV, env), DatabaseModule, CryptoModule, QueueModule.forProducers([CallbackQueueNames.callback], { startupCheck: false }), AccountsModule, TemplateSyncModule],
     };
   }
 }

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, LoadedEnv } from '@platform/config';
-import { ConversationQueueNames, PostbackQueueNames, QueueNames, SdkQueueNames } from '@platform/contracts';
+import { CallbackQueueNames, ConversationQueueNames, QueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
@@ -19,11 +19,10 @@ import { OAuthClientsModule } from './oauth-clients/oauth-clients.module.js';
 import { PushModule } from './push/push.module.js';
 import { SdkSessionsModule } from './sdk-sessions/sdk-sessions.module.js';
 import { BotEventsModule } from './bot-events/bot-events.module.js';
-import { BotWebhooksModule } from './bot-webhooks/bot-webhooks.module.js';
+import { CallbacksModule } from './callbacks/callbacks.module.js';
 import { WhatsAppWebhooksModule } from './whatsapp-webhooks/whatsapp-webhooks.module.js';
 import { ConversationsModule } from './conversations/conversations.module.js';
 import { WebChatPageModule } from './web-chat-page/web-chat-page.module.js';
-import { PostbacksModule } from './postbacks/postbacks.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -35,7 +34,7 @@ export class GatewayModule {
         ConfigModule.forEnv(env),
         DatabaseModule,
         CryptoModule,
-        QueueModule.forProducers([QueueNames.carouselDispatch, SdkQueueNames.botWebhook, ConversationQueueNames.conversationReply, PostbackQueueNames.postback]),
+        QueueModule.forProducers([QueueNames.carouselDispatch, CallbackQueueNames.callback, ConversationQueueNames.conversationReply]),
         HealthModule,
         CarouselModule,
         MessagesModule,
@@ -51,11 +50,10 @@ export class GatewayModule {
         PushModule,
         SdkSessionsModule,
         BotEventsModule,
-        BotWebhooksModule,
+        CallbacksModule,
         WhatsAppWebhooksModule,
         ConversationsModule,
         WebChatPageModule,
-        PostbacksModule,
       ],
     };
   }

@@ -18,3 +18,4 @@ export * from './console/index.js';
 export * from './conversations/index.js';
 export * from './whatsapp/sender-throughput.js';
 export * from './postbacks/index.js';
+export * from './callbacks/index.js';

@@ -1,8 +1,8 @@
 import type { CarouselDispatchJob } from './carousel/carousel-dispatch.job.js';
 import { ConversationQueueNames, type ConversationReplyJob } from './conversations/conversation-reply.job.js';
 import { PushQueueNames, type PushBatchJob, type PushPlanJob } from './push/push-queues.js';
-import { PostbackQueueNames, type PostbackJob } from './postbacks/postback.job.js';
-import { SdkQueueNames, type BotWebhookJob } from './sdk/webhook.dto.js';
+import { CallbackQueueNames, type CallbackJob } from './callbacks/callback.job.js';
+import { LegacyCallbackQueueNames, type LegacyBotWebhookJob, type LegacyPostbackJob } from './callbacks/legacy-callback-queues.js';
 
 /** BullMQ queue names shared by producers and workers. */
 export const QueueNames = {
@@ -17,12 +17,13 @@ export const QueueNames = {
 export interface QueueJobs {
   [QueueNames.carouselDispatch]: { send: CarouselDispatchJob };
   [PushQueueNames.fanout]: { plan: PushPlanJob; batch: PushBatchJob };
-  /** Named after the delivery's type. */
-  [SdkQueueNames.botWebhook]: { 'session.started': BotWebhookJob; 'app.event': BotWebhookJob; 'message.received': BotWebhookJob };
   /** Named after the conversation's channel. */
   [ConversationQueueNames.conversationReply]: { whatsapp: ConversationReplyJob };
-  /** `deliver`: a status change's first delivery; `replay`: an administrator re-sends a logged one. */
-  [PostbackQueueNames.postback]: { deliver: PostbackJob; replay: PostbackJob };
+  /** Bot webhook calls and postbacks. `deliver`: an event's first delivery; `replay`: an administrator re-sends a logged one. */
+  [CallbackQueueNames.callback]: { deliver: CallbackJob; replay: CallbackJob };
+  /** Drained into the callback queue (what an earlier version queued). */
+  [LegacyCallbackQueueNames.botWebhook]: { 'session.started': LegacyBotWebhookJob; 'app.event': LegacyBotWebhookJob; 'message.received': LegacyBotWebhookJob };
+  [LegacyCallbackQueueNames.postback]: { deliver: LegacyPostbackJob; replay: LegacyPostbackJob };
 }
 
 export type QueueName = keyof QueueJobs;
@@ -33,7 +34,8 @@ export type JobData<Q extends QueueName, N extends JobName<Q> = JobName<Q>> = Qu
 export const QueueJobNames: { readonly [Q in QueueName]: ReadonlyArray<JobName<Q>> } = {
   [QueueNames.carouselDispatch]: ['send'],
   [PushQueueNames.fanout]: ['plan', 'batch'],
-  [SdkQueueNames.botWebhook]: ['session.started', 'app.event', 'message.received'],
   [ConversationQueueNames.conversationReply]: ['whatsapp'],
-  [PostbackQueueNames.postback]: ['deliver', 'replay'],
+  [CallbackQueueNames.callback]: ['deliver', 'replay'],
+  [LegacyCallbackQueueNames.botWebhook]: ['session.started', 'app.event', 'message.received'],
+  [LegacyCallbackQueueNames.postback]: ['deliver', 'replay'],
 };

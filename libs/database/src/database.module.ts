@@ -9,11 +9,11 @@ import { PushConfigRepository } from './repositories/push-config.repository.js';
 import { DeviceRepository } from './repositories/device.repository.js';
 import { NotificationRepository } from './repositories/notification.repository.js';
 import { SdkSessionRepository } from './repositories/sdk-session.repository.js';
-import { BotWebhookRepository } from './repositories/bot-webhook.repository.js';
+import { CallbackSettingsRepository } from './repositories/callback-settings.repository.js';
 import { MembershipRepository } from './repositories/membership.repository.js';
 import { MessageLogRepository } from './repositories/message-log.repository.js';
 import { DeviceDirectoryRepository } from './repositories/device-directory.repository.js';
-import { PostbackRepository } from './repositories/postback.repository.js';
+import { CallbackDeliveryRepository } from './repositories/callback-delivery.repository.js';
 import { UserRepository } from './repositories/user.repository.js';
 import { TokenRepository } from './repositories/token.repository.js';
 import { OAuthClientRepository } from './repositories/oauth-client.repository.js';
@@ -21,9 +21,9 @@ import { AuthorizationCodeRepository } from './repositories/authorization-code.r
 import { ConversationRepository } from './repositories/conversation.repository.js';
 import { HeldStatusRepository } from './repositories/held-status.repository.js';
 
-const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, BotWebhookRepository,
+const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, CallbackSettingsRepository,
   UserRepository, TokenRepository, OAuthClientRepository, AuthorizationCodeRepository, ConversationRepository,
-  MembershipRepository, MessageLogRepository, DeviceDirectoryRepository, PostbackRepository, HeldStatusRepository];
+  MembershipRepository, MessageLogRepository, DeviceDirectoryRepository, CallbackDeliveryRepository, HeldStatusRepository];
 
 @Global()
 @Module({ providers: [PrismaService, ...repositories], exports: [PrismaService, ...repositories] })

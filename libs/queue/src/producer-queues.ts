@@ -1,4 +1,4 @@
-import { ConversationQueueNames, PostbackQueueNames, PushQueueNames, QueueNames, SdkQueueNames, type QueueName } from '@platform/contracts';
+import { CallbackQueueNames, ConversationQueueNames, LegacyCallbackQueueNames, PushQueueNames, QueueNames, type QueueName } from '@platform/contracts';
 import type { ProducerQueue } from './queue-jobs.js';
 
 /** A class that is only a Nest injection token: its instance type is queue Q's producer. */
@@ -19,13 +19,15 @@ function producerQueueToken<Q extends QueueName>(queueName: Q): ProducerQueueTok
 export abstract class CarouselDispatchQueue extends producerQueueToken(QueueNames.carouselDispatch) {}
 export abstract class ConversationReplyQueue extends producerQueueToken(ConversationQueueNames.conversationReply) {}
 export abstract class PushFanoutQueue extends producerQueueToken(PushQueueNames.fanout) {}
-export abstract class BotWebhookQueue extends producerQueueToken(SdkQueueNames.botWebhook) {}
-export abstract class PostbackQueue extends producerQueueToken(PostbackQueueNames.postback) {}
+export abstract class CallbackQueue extends producerQueueToken(CallbackQueueNames.callback) {}
+export abstract class LegacyBotWebhookQueue extends producerQueueToken(LegacyCallbackQueueNames.botWebhook) {}
+export abstract class LegacyPostbackQueue extends producerQueueToken(LegacyCallbackQueueNames.postback) {}
 
 export const ProducerQueueTokens: { readonly [Q in QueueName]: ProducerQueueToken<Q> } = {
   [QueueNames.carouselDispatch]: CarouselDispatchQueue,
   [ConversationQueueNames.conversationReply]: ConversationReplyQueue,
   [PushQueueNames.fanout]: PushFanoutQueue,
-  [SdkQueueNames.botWebhook]: BotWebhookQueue,
-  [PostbackQueueNames.postback]: PostbackQueue,
+  [CallbackQueueNames.callback]: CallbackQueue,
+  [LegacyCallbackQueueNames.botWebhook]: LegacyBotWebhookQueue,
+  [LegacyCallbackQueueNames.postback]: LegacyPostbackQueue,
 };

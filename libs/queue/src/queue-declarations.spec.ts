@@ -1,4 +1,4 @@
-import { PostbackEnv, PushEnv, WebhookDeliveryEnv, WhatsAppRetryEnv } from '@platform/config';
+import { CallbackEnv, PushEnv, WhatsAppRetryEnv } from '@platform/config';
 import { QueueJobNames, type QueueName } from '@platform/contracts';
 import { ProducerQueueTokens } from './producer-queues.js';
 import { QueueDeclarations } from './queue-declarations.js';
@@ -7,8 +7,7 @@ const WEEK_S = 7 * 24 * 3600;
 const envs = new Map<unknown, object>([
   [WhatsAppRetryEnv, { WHATSAPP_MAX_ATTEMPTS: 7, WHATSAPP_BACKOFF_MS: 1500 }],
   [PushEnv, { PUSH_JOB_ATTEMPTS: 3, PUSH_JOB_BACKOFF_MS: 900 }],
-  [WebhookDeliveryEnv, { WEBHOOK_MAX_ATTEMPTS: 12, WEBHOOK_BACKOFF_MS: 2000 }],
-  [PostbackEnv, { POSTBACK_MAX_ATTEMPTS: 15, POSTBACK_BACKOFF_MS: 5000 }],
+  [CallbackEnv, { CALLBACK_MAX_ATTEMPTS: 15, CALLBACK_BACKOFF_MS: 5000 }],
 ]);
 const optionsOf = (queue: QueueName) => QueueDeclarations[queue].jobOptions(envs.get(QueueDeclarations[queue].env));
 
@@ -28,7 +27,10 @@ describe('QueueDeclarations', () => {
     });
     expect(optionsOf('conversation-reply')).toMatchObject({ attempts: 7, backoff: { type: 'exponential', delay: 1500, jitter: 0.5 } });
     expect(optionsOf('push-fanout')).toEqual({ attempts: 3, backoff: { type: 'exponential', delay: 900, jitter: 0.5 }, removeOnComplete: { age: 3600 }, removeOnFail: { age: WEEK_S } });
-    expect(optionsOf('bot-webhook')).toMatchObject({ attempts: 12, backoff: { type: 'exponential', delay: 2000, jitter: 0.2 } });
-    expect(optionsOf('message-postback')).toMatchObject({ attempts: 15, backoff: { type: 'exponential', delay: 5000, jitter: 0.2 } });
+    const callbacks = { attempts: 15, backoff: { type: 'exponential', delay: 5000, jitter: 0.2 }, removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: WEEK_S } };
+    expect(optionsOf('callbacks')).toEqual(callbacks);
+    // Jobs an earlier version queued are drained into `callbacks`, retried alike.
+    expect(optionsOf('bot-webhook')).toEqual(callbacks);
+    expect(optionsOf('message-postback')).toEqual(callbacks);
   });
 });

@@ -1,6 +1,6 @@
 import type { DefaultJobOptions } from 'bullmq';
-import { PostbackEnv, PushEnv, WebhookDeliveryEnv, WhatsAppRetryEnv } from '@platform/config';
-import { ConversationQueueNames, PostbackQueueNames, PushQueueNames, QueueNames, SdkQueueNames, type QueueName } from '@platform/contracts';
+import { CallbackEnv, PushEnv, WhatsAppRetryEnv } from '@platform/config';
+import { CallbackQueueNames, ConversationQueueNames, LegacyCallbackQueueNames, PushQueueNames, QueueNames, type QueueName } from '@platform/contracts';
 
 const DAY_S = 24 * 3600;
 const WEEK_S = 7 * DAY_S;
@@ -46,18 +46,21 @@ export const QueueDeclarations: { readonly [Q in QueueName]: QueueDeclaration } 
     removeOnComplete: { age: 3600 },
     removeOnFail: { age: WEEK_S },
   })),
-  /** Calls to bots' webhooks (about 2.3 h of retries with the defaults). */
-  [SdkQueueNames.botWebhook]: declare(WebhookDeliveryEnv, (env) => ({
-    attempts: env.WEBHOOK_MAX_ATTEMPTS,
-    backoff: { type: 'exponential', delay: env.WEBHOOK_BACKOFF_MS, jitter: 0.2 },
-    removeOnComplete: { age: 3600, count: 1000 },
-    removeOnFail: { age: WEEK_S },
-  })),
-  /** Message postbacks (about a day of retries with the defaults). */
-  [PostbackQueueNames.postback]: declare(PostbackEnv, (env) => ({
-    attempts: env.POSTBACK_MAX_ATTEMPTS,
-    backoff: { type: 'exponential', delay: env.POSTBACK_BACKOFF_MS, jitter: 0.2 },
-    removeOnComplete: { age: 3600, count: 1000 },
-    removeOnFail: { age: WEEK_S },
-  })),
+  /**
+   * Bot webhook calls and postbacks: one retry schedule, exponential backoff (about a day with the
+   * defaults). The job id is the event's, so queueing the same event twice is one job.
+   */
+  [CallbackQueueNames.callback]: declare(CallbackEnv, callbackJobOptions),
+  /** What an earlier version queued for bot webhooks and postbacks: only drained into the callback queue. */
+  [LegacyCallbackQueueNames.botWebhook]: declare(CallbackEnv, callbackJobOptions),
+  [LegacyCallbackQueueNames.postback]: declare(CallbackEnv, callbackJobOptions),
 };
+
+function callbackJobOptions(env: CallbackEnv): DefaultJobOptions {
+  return {
+    attempts: env.CALLBACK_MAX_ATTEMPTS,
+    backoff: { type: 'exponential', delay: env.CALLBACK_BACKOFF_MS, jitter: 0.2 },
+    removeOnComplete: { age: 3600, count: 1000 },
+    removeOnFail: { age: WEEK_S },
+  };
+}

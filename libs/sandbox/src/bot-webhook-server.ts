@@ -7,8 +7,10 @@ export interface WebhookCall {
   request: RecordedRequest;
   /** The parsed JSON body (type, id, botId, sessionId, userId, payload | code + data, ...). */
   body: Record<string, unknown>;
-  /** The x-platform-signature verified against the raw body with the bot's secret. */
+  /** The Standard Webhooks signature (webhook-id, webhook-timestamp, webhook-signature) verified against the raw body with the bot's secret. */
   signatureValid: boolean;
+  /** The earlier x-platform-signature, verified the same way (bots written against it keep working). */
+  legacySignatureValid: boolean;
   /** What the bot answered. */
   status: number;
   /**
@@ -57,10 +59,11 @@ export class BotWebhookServer extends HttpJsonServer {
 
   protected handle(req: RecordedRequest, res: ServerResponse): void {
     const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
-    const signatureValid = verifyWebhookSignature({ secret: this.secret, header: req.headers[WEBHOOK_SIGNATURE_HEADER], rawBody: req.rawBody });
+    const signatureValid = !!req.headers['webhook-signature'] && verifyWebhookSignature({ secret: this.secret, headers: req.headers, rawBody: req.rawBody });
+    const legacySignatureValid = verifyWebhookSignature({ secret: this.secret, header: req.headers[WEBHOOK_SIGNATURE_HEADER], rawBody: req.rawBody });
     const failure = this.failures.shift();
-    const status = req.method !== 'POST' ? 405 : failure ?? (signatureValid ? 200 : 401);
-    const call = { request: req, body, signatureValid, status, decoded: decodeJsonObject(body.type === 'app.event' ? body.data : body.payload) };
+    const status = req.method !== 'POST' ? 405 : failure ?? (signatureValid && legacySignatureValid ? 200 : 401);
+    const call = { request: req, body, signatureValid, legacySignatureValid, status, decoded: decodeJsonObject(body.type === 'app.event' ? body.data : body.payload) };
     this.calls.push(call);
     sendJson(res, status, status === 200 ? { ok: true } : { error: `answered ${status}` });
     if (status === 200) this.onDelivered?.(call);

@@ -1,39 +1,10 @@
-import { CoreEnv, WebhookUrlEnv } from '@platform/config';
-import {
-  NonPublicAddressError,
-  UnresolvableHostError,
-  generateWebhookSecret,
-  isLifecycleStatus,
-  isUuid,
-  resolvePublicAddresses,
-  webhookUrlProblem,
-} from '@platform/contracts';
-import { SecretBox } from '@platform/crypto';
-import { BotWebhookRepository, PostbackRepository } from '@platform/database';
-import { PostbackQueue, withTimeout } from '@platform/queue';
+import { CoreEnv } from '@platform/config';
+import { CallbackJob, isLifecycleStatus, isUuid } from '@platform/contracts';
+import { CallbackDeliveryRepository } from '@platform/database';
+import { CallbackQueue, withTimeout } from '@platform/queue';
 import { CliCommand, requireString } from '../command.js';
 import { UsageError } from '../usage.error.js';
-
-type App = Parameters<CliCommand['run']>[0];
-
-async function requireBot(app: App, botId: string) {
-  const settings = await app.get(BotWebhookRepository).find(botId).catch(() => null);
-  if (!settings) throw new UsageError(`no bot ${botId}`);
-  return settings;
-}
-
-/** The gateway's rule: https (http with WEBHOOK_ALLOW_HTTP), every resolved address public unless allowed. */
-async function checkUrl(app: App, url: string): Promise<void> {
-  const env = app.get(WebhookUrlEnv);
-  const problem = webhookUrlProblem(url, env.WEBHOOK_ALLOW_HTTP);
-  if (problem) throw new UsageError(`--url ${problem}`);
-  try {
-    await resolvePublicAddresses(new URL(url).hostname, env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES);
-  } catch (err) {
-    if (err instanceof NonPublicAddressError || err instanceof UnresolvableHostError) throw new UsageError(`--url refused: ${err.message}`);
-    throw err;
-  }
-}
+import { clearCallbackUrl, requireBotCallbacks, setCallbackUrl } from './callback-settings.js';
 
 function positiveInt(args: Record<string, unknown>, name: string, fallback: number, max: number): number {
   const raw = args[name];
@@ -54,11 +25,7 @@ export const postbackCommands: CliCommand[] = [
     async run(app, args, out) {
       const botId = requireString(args, 'bot');
       const url = requireString(args, 'url');
-      const current = await requireBot(app, botId);
-      await checkUrl(app, url);
-      const secret = current.secretEncrypted ? undefined : generateWebhookSecret();
-      if (secret) await app.get(BotWebhookRepository).setSecret(botId, app.get(SecretBox).encrypt(secret));
-      await app.get(PostbackRepository).setBotUrl(botId, url);
+      const secret = await setCallbackUrl(app, botId, 'postback', url, false);
       out(`postback URL set for bot ${botId}: ${url}`);
       if (secret) {
         out('signing secret (shown once; receivers verify webhook-signature with it):');
@@ -74,9 +41,11 @@ export const postbackCommands: CliCommand[] = [
     options: { bot: { description: 'Bot id', required: true } },
     async run(app, args, out) {
       const botId = requireString(args, 'bot');
-      const settings = await requireBot(app, botId);
-      out(`url: ${(await app.get(PostbackRepository).botUrl(botId)) ?? '(none)'}`);
-      out(`signing secret: ${settings.secretEncrypted ? 'set' : 'not set'}`);
+      const settings = await requireBotCallbacks(app, botId);
+      const postback = settings.endpoints.postback;
+      out(`url: ${postback?.url ?? '(none)'}`);
+      out(`signing secret: ${settings.secret ? 'set' : 'not set'}`);
+      if (postback?.disabledAt) out(`disabled: ${postback.disabledAt.toISOString()} (${postback.disabledReason ?? ''}); set the URL again to enable it`);
     },
   },
   {
@@ -85,8 +54,7 @@ export const postbackCommands: CliCommand[] = [
     options: { bot: { description: 'Bot id', required: true } },
     async run(app, args, out) {
       const botId = requireString(args, 'bot');
-      await requireBot(app, botId);
-      await app.get(PostbackRepository).setBotUrl(botId, null);
+      await clearCallbackUrl(app, botId, 'postback');
       out(`postback URL removed for bot ${botId}`);
     },
   },
@@ -100,10 +68,10 @@ export const postbackCommands: CliCommand[] = [
     },
     async run(app, args, out) {
       const botId = requireString(args, 'bot');
-      await requireBot(app, botId);
+      await requireBotCallbacks(app, botId);
       const page = positiveInt(args, 'page', 1, 1_000_000);
       const pageSize = positiveInt(args, 'page-size', 20, 100);
-      const { items, total } = await app.get(PostbackRepository).page(botId, page, pageSize);
+      const { items, total } = await app.get(CallbackDeliveryRepository).page(botId, page, pageSize, 'postback');
       out(`${total} postback(s); page ${page}`);
       for (const p of items) {
         const state = p.deliveredAt ? `delivered ${p.deliveredAt.toISOString()}` : `not delivered (${p.lastError ?? 'pending'})`;
@@ -118,10 +86,10 @@ export const postbackCommands: CliCommand[] = [
     async run(app, args, out) {
       const botId = requireString(args, 'bot');
       const id = requireString(args, 'id');
-      const entry = isUuid(botId) ? await app.get(PostbackRepository).find(botId, id) : null;
-      if (!entry || !isLifecycleStatus(entry.status)) throw new UsageError(`no postback ${id} for bot ${botId}`);
-      const queue = app.get(PostbackQueue);
-      const data = { id: entry.id, botId, messageId: entry.messageId, status: entry.status, url: entry.url, body: entry.body };
+      const entry = isUuid(botId) ? await app.get(CallbackDeliveryRepository).find(botId, id) : null;
+      if (!entry || entry.kind !== 'postback' || !entry.messageId || !entry.status || !isLifecycleStatus(entry.status)) throw new UsageError(`no postback ${id} for bot ${botId}`);
+      const queue = app.get(CallbackQueue);
+      const data: CallbackJob = { id: entry.id, botId, kind: 'postback', event: entry.event, messageId: entry.messageId, status: entry.status, url: entry.url, body: entry.body };
       await withTimeout(queue.add('replay', data, { jobId: `${entry.id}.replay.${Date.now()}` }), app.get(CoreEnv).REDIS_COMMAND_TIMEOUT_MS, 'queueing the replay');
       out(`postback ${id} queued again`);
     },

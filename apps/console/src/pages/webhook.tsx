@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
 import { Bot, api, roleAtLeast } from '../api.js';
 import { ShownOnce } from '../ui-secret.js';
-import { ErrorNotice, Field, NotAllowed, Spinner, Success, useAction, useLoad } from '../ui.js';
+import { ErrorNotice, Field, NotAllowed, Spinner, Success, useAction, useLoad, when } from '../ui.js';
 
 interface WebhookView {
   url: string | null;
   secretSet: boolean;
+  /** Set when the platform stopped calling it after it failed every call for days. */
+  disabledAt?: string | null;
 }
 
 export function WebhookPage({ bot }: { bot: Bot }) {
@@ -25,10 +27,10 @@ function Webhook({ bot }: { bot: Bot }) {
     const problem = !value.trim() ? 'URL is required' : !/^https?:\/\/\S+$/.test(value.trim()) ? 'URL must be an http(s) URL' : null;
     setUrlError(problem);
     if (problem) return;
-    const a = await action.run(() => api<{ message: string; secret?: string }>('PUT', `/v1/bots/${bot.id}/webhook`, { url: value.trim(), rotateSecret }));
+    const a = await action.run(() => api<{ message: string; secret?: string; previousSecretValidUntil?: string }>('PUT', `/v1/bots/${bot.id}/webhook`, { url: value.trim(), rotateSecret }));
     if (a) {
       setSecret(a.secret ?? null);
-      setDone(a.message);
+      setDone(a.previousSecretValidUntil ? `${a.message}. The previous secret also signs calls until ${when(a.previousSecretValidUntil)}.` : a.message);
       void current.reload(true);
     }
   };
@@ -42,6 +44,12 @@ function Webhook({ bot }: { bot: Bot }) {
       <p>Where the platform POSTs session starts and app events of <strong>{bot.name}</strong>, signed with a secret (see the SDK docs).</p>
       <ErrorNotice error={current.error} />
       {done && <Success>{done}</Success>}
+      {current.data?.disabledAt && (
+        <div class="notice warning" role="alert" data-testid="webhook-disabled">
+          <strong>Disabled. </strong>
+          Every call failed for days, so none has been made since {when(current.data.disabledAt)}. Save the URL again to enable it.
+        </div>
+      )}
       {secret && <ShownOnce title="Signing secret" label="Webhook signing secret" testId="webhook-secret" value={secret} onDismiss={() => setSecret(null)} />}
       {current.loading && !current.data ? (
         <Spinner label="Loading the webhook…" />

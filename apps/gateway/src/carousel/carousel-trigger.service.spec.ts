@@ -9,7 +9,7 @@ import {
   type Template,
 } from '@platform/database';
 import { RedisUnavailableError } from '@platform/queue';
-import type { PostbackUrlChecker } from '../postbacks/postback-url.checker.js';
+import type { CallbackUrlChecker } from '../callbacks/callback-url.checker.js';
 import type { PostgresLiveness } from './postgres-liveness.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
 import type { TriggerBatcher } from './trigger-batcher.js';
@@ -70,7 +70,7 @@ function setup(o: Options = {}) {
       if (o.postgresDown) throw new DatabaseUnavailableError('the last connection check of Postgres failed');
     },
   } as unknown as PostgresLiveness;
-  const postbackUrls = { problem: async () => null } as unknown as PostbackUrlChecker;
+  const postbackUrls = { problem: async () => null } as unknown as CallbackUrlChecker;
   return { service: new CarouselTriggerService(catalog, senders, batcher, postgres, postbackUrls), enqueued, lookups };
 }
 

@@ -5,7 +5,7 @@ import { CarouselDispatchJob, TemplateCardSpec, TriggerCarouselDto, isUuid } fro
 import { CarouselCatalog, ChannelSenderRepository } from '@platform/database';
 import { PostgresLiveness } from './postgres-liveness.js';
 import { templateValues } from './template-values.js';
-import { PostbackUrlChecker } from '../postbacks/postback-url.checker.js';
+import { CallbackUrlChecker } from '../callbacks/callback-url.checker.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 
 const queued = new Counter({ name: 'carousel_messages_queued_total', help: 'Carousel messages accepted and queued' });
@@ -22,7 +22,7 @@ export class CarouselTriggerService {
     private readonly senders: ChannelSenderRepository,
     private readonly batcher: TriggerBatcher,
     private readonly postgres: PostgresLiveness,
-    private readonly postbackUrls: PostbackUrlChecker,
+    private readonly postbackUrls: CallbackUrlChecker,
   ) {}
 
   /** Returns the message id (`messageId` when given: an Idempotency-Key's record names it) once the job is in Redis. */

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
 import { CarouselCatalogModule } from '@platform/database';
 import { PostgresLiveness } from './postgres-liveness.js';
-import { PostbacksModule } from '../postbacks/postbacks.module.js';
+import { CallbacksModule } from '../callbacks/callbacks.module.js';
 import { CarouselTriggerRoute } from './carousel-trigger.route.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
 import { CorkedTurn } from './corked-turn.js';
@@ -11,5 +11,5 @@ import { TriggerGate } from './trigger-gate.js';
 import { TriggerGuards } from './trigger-guards.js';
 import { TriggerIdempotency } from './trigger-idempotency.js';
 
-@Module({ imports: [AuthModule, CarouselCatalogModule, PostbacksModule], providers: [CarouselTriggerRoute, CarouselTriggerService, CorkedTurn, TriggerBatcher, TriggerGate, TriggerIdempotency, TriggerGuards, PostgresLiveness], exports: [CarouselTriggerService] })
+@Module({ imports: [AuthModule, CarouselCatalogModule, CallbacksModule], providers: [CarouselTriggerRoute, CarouselTriggerService, CorkedTurn, TriggerBatcher, TriggerGate, TriggerIdempotency, TriggerGuards, PostgresLiveness], exports: [CarouselTriggerService] })
 export class CarouselModule {}

@@ -6,7 +6,7 @@ import { WEB_CHAT_EVENT, WHATSAPP_SESSION_WINDOW_MS, type SendConversationMessag
 import type { ConversationMessageRow, ConversationRepository, InboundMessage } from '@platform/database';
 import { RedisUnavailableError, type ConversationReplyQueue } from '@platform/queue';
 import type { SdkEventStore } from '../bot-events/sdk-event.store.js';
-import type { WebhookDispatcher } from '../bot-webhooks/webhook-dispatcher.service.js';
+import type { WebhookDispatcher } from '../callbacks/webhook-dispatcher.service.js';
 import { ConversationService } from './conversation.service.js';
 import { WhatsAppWindowClosedError } from './whatsapp-window-closed.error.js';
 

@@ -12,7 +12,7 @@ import { ConversationRepository, InboundMessage } from '@platform/database';
 import type { ConversationChannel } from '@platform/database';
 import { ConversationReplyQueue, withTimeout } from '@platform/queue';
 import { SdkEventStore } from '../bot-events/sdk-event.store.js';
-import { WebhookDispatcher } from '../bot-webhooks/webhook-dispatcher.service.js';
+import { WebhookDispatcher } from '../callbacks/webhook-dispatcher.service.js';
 import { toMessageView } from './message-view.js';
 import { WhatsAppWindowClosedError } from './whatsapp-window-closed.error.js';
 

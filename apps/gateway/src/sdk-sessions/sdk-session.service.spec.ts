@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { ConflictException, NotFoundException } from '@nestjs/common';
 import type { SdkEnv } from '@platform/config';
 import { WebhookDelivery, chatUserId } from '@platform/contracts';
-import type { BotWebhookRepository, ConversationRepository, SdkSession, SdkSessionRepository } from '@platform/database';
-import type { WebhookDispatcher } from '../bot-webhooks/webhook-dispatcher.service.js';
+import type { CallbackSettingsRepository, ConversationRepository, SdkSession, SdkSessionRepository } from '@platform/database';
+import type { WebhookDispatcher } from '../callbacks/webhook-dispatcher.service.js';
 import { SdkSessionService } from './sdk-session.service.js';
 
 const BOT = '0b6f3c52-94a5-4d0e-9e77-7d8f5b0b2c11';
@@ -26,8 +26,8 @@ function setup(webhookUrl: string | null = 'https://bot.example.com/hook', enque
     touch: async () => ({ count: 1 }),
   } as unknown as SdkSessionRepository;
   const webhooks = {
-    find: async (botId: string) => (botId === BOT ? { url: webhookUrl, secretEncrypted: webhookUrl && 'sealed' } : null),
-  } as unknown as BotWebhookRepository;
+    find: async (botId: string) => (botId === BOT ? { endpoints: webhookUrl ? { webhook: { url: webhookUrl } } : {}, secret: webhookUrl ? { secretEncrypted: 'sealed' } : null } : null),
+  } as unknown as CallbackSettingsRepository;
   const dispatcher = { enqueue: async (_bot: string, d: WebhookDelivery) => (queued.push(d), enqueue(d)) } as unknown as WebhookDispatcher;
   const env = { SDK_SESSION_TTL_SECONDS: 60 } as SdkEnv;
   const conversations = { upsert: async () => ({ id: 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b' }) } as unknown as ConversationRepository;

@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { SdkEnv } from '@platform/config';
 import { AppEventDto, StartSessionDto, chatUserId, isChatToken, isUuid } from '@platform/contracts';
 import { safeEqual } from '@platform/crypto';
-import { BotWebhookRepository, ConversationRepository, SdkSessionRepository } from '@platform/database';
+import { CallbackSettingsRepository, ConversationRepository, SdkSessionRepository } from '@platform/database';
 import type { SdkSession } from '@platform/database';
-import { WebhookDispatcher } from '../bot-webhooks/webhook-dispatcher.service.js';
+import { WebhookDispatcher } from '../callbacks/webhook-dispatcher.service.js';
 
 export type SessionCheck = SdkSession | 'unauthorized' | 'gone';
 
@@ -14,7 +14,7 @@ export type SessionCheck = SdkSession | 'unauthorized' | 'gone';
 export class SdkSessionService {
   constructor(
     private readonly sessions: SdkSessionRepository,
-    private readonly webhooks: BotWebhookRepository,
+    private readonly callbacks: CallbackSettingsRepository,
     private readonly dispatcher: WebhookDispatcher,
     private readonly env: SdkEnv,
     private readonly conversations: ConversationRepository,
@@ -22,8 +22,8 @@ export class SdkSessionService {
 
   /** Creates the session; when the bot has a webhook, answers only once the session.started call is queued. */
   async start(botId: string, dto: StartSessionDto): Promise<SdkSession> {
-    const webhook = isUuid(botId) ? await this.webhooks.find(botId) : null;
-    if (!webhook) throw new NotFoundException(`No bot ${botId}`);
+    const settings = isUuid(botId) ? await this.callbacks.find(botId) : null;
+    if (!settings) throw new NotFoundException(`No bot ${botId}`);
     const now = new Date();
     const session = await this.sessions.create({
       botId,
@@ -32,7 +32,7 @@ export class SdkSessionService {
       ...(dto.deviceToken !== undefined ? { deviceToken: dto.deviceToken.trim() } : {}),
       expiresAt: this.expiry(now),
     });
-    if (!webhook.url) return session;
+    if (!settings.endpoints.webhook) return session;
     try {
       // The bot answers the user with the reply API, into the user's web-chat conversation.
       const conversation = await this.conversations.upsert(botId, 'web', session.userId);
@@ -72,8 +72,8 @@ export class SdkSessionService {
 
   /** Queues an app event for the bot's webhook; returns the delivery id. */
   async sendAppEvent(session: SdkSession, dto: AppEventDto): Promise<string> {
-    const webhook = await this.webhooks.find(session.botId);
-    if (!webhook?.url) throw new ConflictException('This bot has no webhook to deliver app events to');
+    const settings = await this.callbacks.find(session.botId);
+    if (!settings?.endpoints.webhook) throw new ConflictException('This bot has no webhook to deliver app events to');
     const id = randomUUID();
     await this.dispatcher.enqueue(session.botId, {
       type: 'app.event',

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
-import { BotWebhooksModule } from '../bot-webhooks/bot-webhooks.module.js';
+import { CallbacksModule } from '../callbacks/callbacks.module.js';
 import { ChatTokenGuard } from './chat-token.guard.js';
 import { SdkSessionService } from './sdk-session.service.js';
 import { SdkSessionsController } from './sdk-sessions.controller.js';
@@ -8,7 +8,7 @@ import { SessionSweeper } from './session-sweeper.js';
 import { StreamUrls } from './stream-url.js';
 
 @Module({
-  imports: [AuthModule, BotWebhooksModule],
+  imports: [AuthModule, CallbacksModule],
   controllers: [SdkSessionsController],
   providers: [SdkSessionService, ChatTokenGuard, StreamUrls, SessionSweeper],
   exports: [SdkSessionService],

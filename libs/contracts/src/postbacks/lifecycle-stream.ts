@@ -20,3 +20,24 @@ export function lifecycleStreamFields(change: MessageStatusChange): string[] {
     'customPayload', JSON.stringify(change.customPayload ?? null),
   ];
 }
+
+/** A callback endpoint the platform stopped calling because every attempt failed for too long. */
+export interface EndpointDisabledEvent {
+  type: 'endpoint.disabled';
+  botId: string;
+  /** webhook | postback */
+  kind: string;
+  url: string;
+  /** ISO 8601 */
+  at: string;
+  /** The last failure. */
+  reason: string;
+}
+
+/**
+ * The XADD field/value list of an `endpoint.disabled` event. It shares the stream with status changes
+ * (whose entries have no `type` field and always a `messageId`), so one consumer group sees both.
+ */
+export function endpointDisabledStreamFields(event: EndpointDisabledEvent): string[] {
+  return ['type', event.type, 'botId', event.botId, 'kind', event.kind, 'url', event.url, 'at', event.at, 'reason', event.reason];
+}

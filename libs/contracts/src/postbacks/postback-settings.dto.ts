@@ -23,23 +23,3 @@ export class PostbackLogQueryDto {
   @IsInt({ message: '$property must be an integer' })
   pageSize?: number;
 }
-
-export interface PostbackView {
-  url: string | null;
-  /** Whether the bot has a signing secret (the webhook secret); postbacks are not sent without one. */
-  secretSet: boolean;
-}
-
-/** One delivery log entry. */
-export interface PostbackLogEntry {
-  id: string;
-  messageId: string;
-  status: string;
-  url: string;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}

@@ -1,8 +1,3 @@
-/** BullMQ queue of postback calls (produced by the gateway and the channel worker, consumed by the channel worker). */
-export const PostbackQueueNames = {
-  postback: 'message-postback',
-} as const;
-
 /** The message statuses that are reported, to postback URLs and on the lifecycle stream. */
 export const LIFECYCLE_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
 export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
@@ -37,18 +32,6 @@ export interface PostbackBody {
   timestamp: string;
   error: { code: string | null; text: string } | null;
   customPayload: unknown;
-}
-
-/** Job `deliver` of the postback queue. `replay` jobs re-send a logged body. */
-export interface PostbackJob {
-  /** Postback (delivery log) id = webhook-id. */
-  id: string;
-  botId: string;
-  messageId: string;
-  status: LifecycleStatus;
-  url: string;
-  /** The exact JSON text to send. */
-  body: string;
 }
 
 /** The postback id of a message's status: stable, so a duplicate report is one delivery. */

@@ -1,3 +1,4 @@
+import { signPostback } from '../callbacks/standard-webhook-signature.js';
 import { generateWebhookSecret, signWebhookBody, verifyWebhookSignature } from './webhook-signature.js';
 
 describe('webhook signature', () => {
@@ -34,5 +35,23 @@ describe('webhook signature', () => {
     expect(verifyWebhookSignature({ secret, header, rawBody: body, now: t })).toBe(true);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(other).not.toBe(secret);
+  });
+
+  it('signs with every secret of a rotation, one v1= each', () => {
+    const other = generateWebhookSecret();
+    const header = signWebhookBody([secret, other], body, t);
+    expect(header).toMatch(/^t=1760000000,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    for (const s of [secret, other]) expect(verifyWebhookSignature({ secret: s, header, rawBody: body, now: t })).toBe(true);
+    expect(verifyWebhookSignature({ secret: generateWebhookSecret(), header, rawBody: body, now: t })).toBe(false);
+  });
+
+  it('given all headers, checks the Standard Webhooks ones, and x-platform-signature when a call has none', () => {
+    const standard = signPostback(secret, 'd1', body, t);
+    expect(verifyWebhookSignature({ secret, headers: standard, rawBody: body, now: t })).toBe(true);
+    expect(verifyWebhookSignature({ secret, headers: { ...standard, 'webhook-id': 'd2' }, rawBody: body, now: t })).toBe(false);
+    // A forged Standard signature is not rescued by a valid x-platform-signature beside it.
+    const both = { ...standard, 'webhook-signature': 'v1,AAAA', 'x-platform-signature': signWebhookBody(secret, body, t) };
+    expect(verifyWebhookSignature({ secret, headers: both, rawBody: body, now: t })).toBe(false);
+    expect(verifyWebhookSignature({ secret, headers: { 'x-platform-signature': signWebhookBody(secret, body, t) }, rawBody: body, now: t })).toBe(true);
   });
 });

@@ -1,7 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { POSTBACK_HEADERS, verifyPostbackSignature } from '../callbacks/standard-webhook-signature.js';
 
 /**
- * Signature of every webhook call the platform makes to a bot (Stripe-style):
+ * Webhook calls to bots are signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`, like postbacks) and, so that bots written against the earlier scheme keep
+ * working, also Stripe-style:
  * `x-platform-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
  * The timestamp is signed with the body, so a captured call cannot be replayed after the tolerance.
  */
@@ -18,16 +21,22 @@ function hmacHex(secret: string, timestamp: number, rawBody: string): string {
   return createHmac('sha256', secret).update(`${timestamp}.${rawBody}`, 'utf8').digest('hex');
 }
 
-/** The header value for `rawBody` (exactly the bytes sent) at `timestamp` (unix seconds). */
-export function signWebhookBody(secret: string, rawBody: string, timestamp = Math.floor(Date.now() / 1000)): string {
-  return `t=${timestamp},v1=${hmacHex(secret, timestamp, rawBody)}`;
+/**
+ * The header value for `rawBody` (exactly the bytes sent) at `timestamp` (unix seconds); one `v1=`
+ * per secret while a rotation keeps two valid.
+ */
+export function signWebhookBody(secret: string | readonly string[], rawBody: string, timestamp = Math.floor(Date.now() / 1000)): string {
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  return [`t=${timestamp}`, ...secrets.map((s) => `v1=${hmacHex(s, timestamp, rawBody)}`)].join(',');
 }
 
 export interface VerifyWebhookOptions {
   /** The bot's signing secret (`whsec_...`). */
   secret: string;
-  /** The x-platform-signature header as received. */
-  header: string | string[] | undefined;
+  /** All request headers as received: the Standard Webhooks headers are checked when present. */
+  headers?: Record<string, string | string[] | undefined>;
+  /** The x-platform-signature header as received (the earlier scheme), when `headers` is not given. */
+  header?: string | string[] | undefined;
   /** The request body exactly as received, before any JSON parsing. */
   rawBody: string | Buffer;
   /** How old a signature may be; default 300 s. */
@@ -37,11 +46,16 @@ export interface VerifyWebhookOptions {
 }
 
 /**
- * For bots: true only when the header carries a v1 signature of this body under `secret` and its
- * timestamp is within the tolerance. Compares in constant time.
+ * For bots: true only when the call carries a v1 signature of this body under `secret` and its
+ * timestamp is within the tolerance. Given `headers`, it checks the Standard Webhooks headers (or, when
+ * a call has none, x-platform-signature); given `header`, the earlier scheme. Compares in constant time.
  */
 export function verifyWebhookSignature(options: VerifyWebhookOptions): boolean {
-  const header = Array.isArray(options.header) ? options.header[0] : options.header;
+  if (options.headers?.[POSTBACK_HEADERS.signature] !== undefined) {
+    return verifyPostbackSignature({ ...options, headers: options.headers });
+  }
+  const raw = options.header ?? options.headers?.[WEBHOOK_SIGNATURE_HEADER];
+  const header = Array.isArray(raw) ? raw[0] : raw;
   if (typeof header !== 'string') return false;
   let timestamp: number | undefined;
   const signatures: string[] = [];

@@ -279,14 +279,29 @@ export class ConversationRepository {
     });
   }
 
-  /** Deletes a user's conversations with the bot (all channels unless one is given), messages included. */
+  /**
+   * Deletes a user's conversations with the bot (all channels unless one is given), messages included,
+   * and the copies of those messages that the callback delivery log keeps (message.received calls).
+   */
   async deleteUser(botId: string, userId: string, channel?: ConversationChannel): Promise<number> {
-    const { count } = await this.db.conversation.deleteMany({ where: { botId, userId, ...(channel ? { channel } : {}) } });
+    const [, { count }] = await this.db.$transaction([
+      this.db.$executeRaw`DELETE FROM "callback_deliveries" AS d
+        WHERE d."bot_id" = ${botId}::uuid AND d."kind" = 'webhook' AND d."event" = 'message.received'
+          AND d."id" IN (SELECT m."id"::text FROM "conversation_messages" AS m JOIN "conversations" AS c ON c."id" = m."conversation_id"
+                         WHERE c."bot_id" = ${botId}::uuid AND c."user_id" = ${userId} AND (${channel ?? null}::text IS NULL OR c."channel"::text = ${channel ?? null}::text))`,
+      this.db.conversation.deleteMany({ where: { botId, userId, ...(channel ? { channel } : {}) } }),
+    ]);
     return count;
   }
 
-  /** Deletes up to `limit` messages created before `before`; returns how many. */
+  /**
+   * Deletes up to `limit` messages created before `before`, and as many of the message.received calls
+   * the callback delivery log keeps from before then (the log must not outlive the messages); returns
+   * how many messages.
+   */
   async deleteMessagesBefore(before: Date, limit = 1000): Promise<number> {
+    await this.db.$executeRaw`DELETE FROM "callback_deliveries" WHERE "id" IN (
+      SELECT "id" FROM "callback_deliveries" WHERE "kind" = 'webhook' AND "event" = 'message.received' AND "created_at" < ${before} LIMIT ${limit})`;
     return this.db.$executeRaw`DELETE FROM "conversation_messages" WHERE "id" IN (SELECT "id" FROM "conversation_messages" WHERE "created_at" < ${before} LIMIT ${limit})`;
   }
 

@@ -33,7 +33,7 @@ export interface AcceptedMessage {
 const CHANGE_COLUMNS = (m: string, status: string, at: string) =>
   `${m}."id"::text AS "messageId", ${m}."bot_id"::text AS "botId", ${status}::text AS "status", ${at} AS "at",
    ${m}."last_error_code" AS "errorCode", ${m}."last_error_text" AS "errorText", ${m}."custom_payload" AS "customPayload",
-   COALESCE(${m}."postback_url", (SELECT b."postback_url" FROM "bots" b WHERE b."id" = ${m}."bot_id")) AS "postbackUrl"`;
+   COALESCE(${m}."postback_url", (SELECT e."url" FROM "callback_endpoints" e WHERE e."bot_id" = ${m}."bot_id" AND e."kind" = 'postback')) AS "postbackUrl"`;
 
 interface ChangeRow {
   messageId: string;

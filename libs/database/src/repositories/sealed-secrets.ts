@@ -11,7 +11,8 @@ import { PrismaService } from '../prisma.service.js';
 export const SEALED_COLUMNS = [
   { kind: 'pushConfigs', label: 'Firebase service accounts (push configs)', table: 'push_configs', column: 'credentials_encrypted', keyIdColumn: 'key_id' },
   { kind: 'senderAccessTokens', label: 'WhatsApp sender access tokens', table: 'channel_senders', column: 'access_token_encrypted' },
-  { kind: 'webhookSecrets', label: 'bot webhook signing secrets', table: 'bots', column: 'webhook_secret_encrypted' },
+  { kind: 'webhookSecrets', label: 'bot webhook signing secrets', table: 'callback_secrets', column: 'secret_encrypted' },
+  { kind: 'previousWebhookSecrets', label: 'bot webhook signing secrets being rotated out', table: 'callback_secrets', column: 'previous_secret_encrypted' },
 ] as const satisfies ReadonlyArray<{ kind: string; label: string; table: string; column: string; keyIdColumn?: string }>;
 
 export type SealedSecretKind = (typeof SEALED_COLUMNS)[number]['kind'];

@@ -1,21 +1,21 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import type { CoreEnv, PostbackEnv } from '@platform/config';
-import type { MessageStatusChange, PostbackJob } from '@platform/contracts';
-import type { PostbackQueue } from '../producer-queues.js';
+import type { CoreEnv, LifecycleStreamEnv } from '@platform/config';
+import type { CallbackJob, MessageStatusChange } from '@platform/contracts';
+import type { CallbackQueue } from '../producer-queues.js';
 import type { RedisClient } from '../redis-connections.js';
 import { MessageLifecyclePublisher } from './message-lifecycle.publisher.js';
 
 const core = { REDIS_COMMAND_TIMEOUT_MS: 100, REDIS_KEY_PREFIX: 'p:' } as CoreEnv;
-const env = { LIFECYCLE_STREAM_MAXLEN: 5000 } as PostbackEnv;
+const env = { LIFECYCLE_STREAM_MAXLEN: 5000 } as LifecycleStreamEnv;
 
 type Behaviour = 'ok' | 'hangs' | 'entry fails';
 
 /** A Redis client whose pipelines record their XADDs and answer as told; a postback queue recording its addBulk calls. */
 function setup(opts: { redis?: Behaviour; queueFails?: boolean } = {}) {
   const pipelines: string[][][] = [];
-  const bulks: Array<Array<{ name: string; data: PostbackJob; opts: { jobId: string } }>> = [];
+  const bulks: Array<Array<{ name: string; data: CallbackJob; opts: { jobId: string } }>> = [];
   const redis = {
     pipeline() {
       const commands: string[][] = [];
@@ -30,12 +30,12 @@ function setup(opts: { redis?: Behaviour; queueFails?: boolean } = {}) {
     },
   } as unknown as RedisClient;
   const queue = {
-    addBulk: async (jobs: Array<{ name: string; data: PostbackJob; opts: { jobId: string } }>) => {
+    addBulk: async (jobs: Array<{ name: string; data: CallbackJob; opts: { jobId: string } }>) => {
       if (opts.queueFails) throw new Error('Connection is closed.');
       bulks.push(jobs);
       return [];
     },
-  } as unknown as PostbackQueue;
+  } as unknown as CallbackQueue;
   return { publisher: new MessageLifecyclePublisher(redis, queue, env, core), pipelines, bulks };
 }
 

@@ -1,14 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CoreEnv, PostbackEnv } from '@platform/config';
+import { CoreEnv, LifecycleStreamEnv } from '@platform/config';
 import {
+  CallbackJob,
   MessageStatusChange,
-  PostbackJob,
   lifecycleStreamFields,
   postbackBody,
   postbackId,
 } from '@platform/contracts';
 import { REQUEST_REDIS } from '../queue.module.js';
-import { PostbackQueue } from '../producer-queues.js';
+import { CallbackQueue } from '../producer-queues.js';
 import { type RedisClient, withTimeout } from '../redis-connections.js';
 import { lifecycleStreamKey } from '../redis-keys.js';
 
@@ -27,8 +27,8 @@ export class MessageLifecyclePublisher {
 
   constructor(
     @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
-    private readonly queue: PostbackQueue,
-    private readonly env: PostbackEnv,
+    private readonly queue: CallbackQueue,
+    private readonly env: LifecycleStreamEnv,
     private readonly core: CoreEnv,
   ) {}
 
@@ -69,9 +69,11 @@ export class MessageLifecyclePublisher {
     const jobs = changes
       .filter((c) => c.postbackUrl)
       .map((c) => {
-        const data: PostbackJob = {
+        const data: CallbackJob = {
           id: postbackId(c.messageId, c.status),
           botId: c.botId,
+          kind: 'postback',
+          event: 'message.status',
           messageId: c.messageId,
           status: c.status,
           url: c.postbackUrl!,

@@ -1,4 +1,0 @@
-/** A postback URL whose host name does not resolve. */
-export class UnresolvableHostError extends Error {
-  override name = 'UnresolvableHostError';
-}
