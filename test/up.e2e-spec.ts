@@ -1,0 +1,93 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { freePort } from '@platform/local-infra';
+import { TEST_ENCRYPTION_KEYS, createTestDatabase, until } from '@platform/testing';
+import { RawStream, postJson, startSession } from './sdk-support.js';
+
+/**
+ * `npm run up` (its built entry, dist/tools/up/main.js) on the test's database, with a Redis of its own:
+ * it restarts an app that crashes, saying so, and a Ctrl-C (SIGINT to its whole process group, as a
+ * terminal sends it) stops every app within its own bound while an SDK WebSocket and a console event
+ * stream are open.
+ */
+describe('npm run up', () => {
+  let up: ChildProcess;
+  let output = '';
+  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  let base: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      DATABASE_URL: await createTestDatabase(),
+      REDIS_URL: undefined,
+      REDIS_CLUSTER_NODES: undefined,
+      LOCAL_REDIS_PORT: String(await freePort()),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WHATSAPP_SANDBOX_PORT: String(await freePort()),
+      ECHO_BOT_PORT: String(await freePort()),
+      WORKER_HEALTH_PORT: String(await freePort()),
+      PUSH_SERVICE_HEALTH_PORT: String(await freePort()),
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      OPENAPI_UI: 'false',
+    };
+    // Detached: a process group of its own, which the test signals as a terminal would.
+    up = spawn(process.execPath, ['dist/tools/up/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    up.stdout!.on('data', (c: Buffer) => (output += c));
+    up.stderr!.on('data', (c: Buffer) => (output += c));
+    exited = new Promise((resolve) => up.once('exit', (code, signal) => resolve({ code, signal })));
+    await until(async () => (output.includes('Ctrl-C stops everything') ? true : undefined), 120_000, `up started; output: ${output}`);
+    await until(() => fetch(`${base}/health`).then((r) => (r.status === 200 ? true : undefined), () => undefined), 60_000, 'the gateway healthy');
+  }, 180_000);
+
+  afterAll(async () => {
+    if (up.exitCode === null && up.signalCode === null) {
+      process.kill(-up.pid!, 'SIGKILL');
+      await exited;
+    }
+  }, 30_000);
+
+  const pidOf = (name: string) => Number([...output.matchAll(new RegExp(`\\[${name}\\] started \\(pid (\\d+)\\)`, 'g'))].at(-1)?.[1]);
+
+  it('restarts an app that crashed, with a line saying so, and it answers again', async () => {
+    const first = pidOf('gateway');
+    expect(first).toBeGreaterThan(0);
+    process.kill(first, 'SIGKILL');
+    await until(async () => (output.includes('[gateway] exited with SIGKILL; restarting (1 of 5)') ? true : undefined), 30_000, 'the restart line');
+    await until(async () => (pidOf('gateway') !== first ? true : undefined), 30_000, 'a new gateway process');
+    await until(() => fetch(`${base}/health`).then((r) => (r.status === 200 ? true : undefined), () => undefined), 60_000, 'the restarted gateway healthy');
+  }, 120_000);
+
+  it('Ctrl-C stops every app within its bound, with an SDK WebSocket and a console event stream open', async () => {
+    const botId = /demo bot:\s+(\S+)/.exec(output)![1];
+    const email = /sign in as (\S+)/.exec(output)![1];
+    const password = /password\s+(\S+)/.exec(output)![1];
+    const { streamUrl } = await startSession(base, botId, 'ctrl_c_user');
+    const socket = await RawStream.connect(streamUrl, 'ctrl_c_user');
+    const login = await postJson(`${base}/v1/auth/login`, { email, password });
+    expect(login.status).toBe(200);
+    const { access_token } = (await login.json()) as { access_token: string };
+    const ticket = await fetch(`${base}/v1/bots/${botId}/messages/stream-ticket`, { method: 'POST', headers: { authorization: `Bearer ${access_token}` } });
+    expect(ticket.status).toBe(201);
+    const { url } = (await ticket.json()) as { url: string };
+    await new Promise<void>((resolve, reject) => {
+      const req = request(`${base}${url}`, { headers: { accept: 'text/event-stream' } }, (res) => {
+        res.resume();
+        if (res.statusCode === 200) resolve();
+        else reject(new Error(`event stream answered ${res.statusCode}`));
+      });
+      req.on('error', () => undefined); // ended by the shutdown
+      req.end();
+    });
+
+    process.kill(-up.pid!, 'SIGINT');
+    const exit = await exited;
+    await socket.closed;
+    expect(output).toContain('stopped.');
+    expect(output).not.toMatch(/shutdown did not finish|did not stop within|killed/);
+    expect(exit).toEqual({ code: 0, signal: null });
+  }, 120_000);
+});
