@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { seedBotAdmin } from '@platform/testing';
 import { AppProcess, startAppProcess } from './app-process.js';
+import { reconnectingClients } from './reconnecting-clients.js';
 import { RawStream, seedSdkBot, startSession } from './sdk-support.js';
 import { useStack } from './e2e-stack.js';
 
@@ -19,8 +20,9 @@ function openMessageStream(url: string): Promise<{ ended: Promise<string> }> {
 }
 
 /**
- * SIGTERM with an SDK WebSocket and a console event stream open: the gateway ends both (the WebSocket
- * with 1001, so the SDK reconnects elsewhere) and exits well within its 10 s, not killed by its own bound.
+ * SIGTERM with SDK WebSockets and console event streams open, whose clients reconnect as soon as
+ * theirs ends: the gateway ends them (the WebSocket with 1001, so the SDK reconnects elsewhere), lets
+ * none back in, and exits well within its 10 s, not ended by its own bound.
  */
 describe('gateway shutdown with open streams', () => {
   const stack = useStack({ seed: true }, 120_000);
@@ -38,10 +40,15 @@ describe('gateway shutdown with open streams', () => {
     expect(ticket.status).toBe(201);
     const sse = await openMessageStream(`${gateway.url}${((await ticket.json()) as { url: string }).url}`);
 
+    // Clients that come straight back when their stream ends, as the SDK and the console do.
+    const returning = reconnectingClients(gateway.url, streamUrl, 'returning_user', `${gateway.url}/v1/bots/${stack.seed.botId}/messages/stream-ticket`, admin.accessToken);
+    await new Promise((r) => setTimeout(r, 1_000));
+
     const started = Date.now();
     gateway.child.kill('SIGTERM');
     const exit = await gateway.exited;
     const ms = Date.now() - started;
+    returning.stop();
 
     expect(await socket.closed).toEqual({ code: 1001, reason: 'server shutting down' });
     expect(await sse.ended).toContain('the server is shutting down');
