@@ -1,12 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { freePort } from '@platform/local-infra';
-import { TEST_ENCRYPTION_KEYS, createTestDatabase, until } from '@platform/testing';
+import { TEST_ENCRYPTION_KEYS, until } from '@platform/testing';
 import { reconnectingClients } from './reconnecting-clients.js';
 import { RawStream, postJson, startSession } from './sdk-support.js';
 
 /**
- * `npm run up` (its built entry, dist/tools/up/main.js) on the test's database, with a Redis of its own:
+ * `npm run up` (its built entry, dist/tools/up/main.js) with its own Postgres and Redis (under .local/):
  * it restarts an app that crashes, saying so, and a Ctrl-C (SIGINT to its whole process group, as a
  * terminal sends it) stops every app within its own bound while an SDK WebSocket and a console event
  * stream are open.
@@ -22,7 +22,9 @@ describe('npm run up', () => {
     base = `http://127.0.0.1:${port}`;
     const env: Record<string, string | undefined> = {
       ...process.env,
-      DATABASE_URL: await createTestDatabase(),
+      // Its own Postgres and Redis, as a developer's `up` runs them: a terminal's Ctrl-C reaches them too.
+      DATABASE_URL: undefined,
+      LOCAL_PG_PORT: String(await freePort()),
       REDIS_URL: undefined,
       REDIS_CLUSTER_NODES: undefined,
       LOCAL_REDIS_PORT: String(await freePort()),
@@ -46,8 +48,11 @@ describe('npm run up', () => {
 
   afterAll(async () => {
     if (up.exitCode === null && up.signalCode === null) {
-      process.kill(-up.pid!, 'SIGKILL');
+      // Its own way out first (it stops its Postgres and Redis), then by force.
+      process.kill(-up.pid!, 'SIGINT');
+      const timer = setTimeout(() => process.kill(-up.pid!, 'SIGKILL'), 20_000);
       await exited;
+      clearTimeout(timer);
     }
   }, 30_000);
 
