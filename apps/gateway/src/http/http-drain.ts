@@ -25,7 +25,10 @@ export class HttpDrain {
   private readonly inFlight = new Set<ServerResponse>();
   private onIdle?: () => void;
 
-  constructor(private readonly fastify: FastifyInstance) {
+  constructor(
+    private readonly fastify: FastifyInstance,
+    private readonly timing: { minMs: number; maxMs: number } = { minMs: DRAIN_MIN_MS, maxMs: DRAIN_MAX_MS },
+  ) {
     fastify.addHook('onRequest', (req, reply, done) => {
       if (this.closed) {
         void reply.status(503).header('connection', 'close').header('retry-after', '1').send(SHUTTING_DOWN_BODY);
@@ -47,9 +50,9 @@ export class HttpDrain {
     // listener being closed already.
     if (server.listening) Server.prototype.close.call(server);
     const started = Date.now();
-    await delay(DRAIN_MIN_MS);
+    await delay(this.timing.minMs);
     if (this.inFlight.size > 0) {
-      await Promise.race([new Promise<void>((resolve) => (this.onIdle = resolve)), delay(Math.max(0, DRAIN_MAX_MS - (Date.now() - started)))]);
+      await Promise.race([new Promise<void>((resolve) => (this.onIdle = resolve)), delay(Math.max(0, this.timing.maxMs - (Date.now() - started)))]);
     }
     this.closed = true;
     server.closeIdleConnections();
