@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { seedBotAdmin } from '@platform/testing';
 import { AppProcess, startAppProcess } from './app-process.js';
 import { reconnectingClients } from './reconnecting-clients.js';
@@ -22,7 +23,8 @@ function openMessageStream(url: string): Promise<{ ended: Promise<string> }> {
 /**
  * SIGTERM with SDK WebSockets and console event streams open, whose clients reconnect as soon as
  * theirs ends: the gateway ends them (the WebSocket with 1001, so the SDK reconnects elsewhere), lets
- * none back in, and exits well within its 10 s, not ended by its own bound.
+ * none back in, closes a connection a browser opened ahead of need and never used, and exits well
+ * within its 10 s, not ended by its own bound.
  */
 describe('gateway shutdown with open streams', () => {
   const stack = useStack({ seed: true }, 120_000);
@@ -44,11 +46,17 @@ describe('gateway shutdown with open streams', () => {
     const returning = reconnectingClients(gateway.url, streamUrl, 'returning_user', `${gateway.url}/v1/bots/${stack.seed.botId}/messages/stream-ticket`, admin.accessToken);
     await new Promise((r) => setTimeout(r, 1_000));
 
+    // A connection opened and never used, as browsers open ahead of need.
+    const silent = connect(gateway.port, '127.0.0.1');
+    silent.on('error', () => undefined);
+    await new Promise((r) => silent.once('connect', r));
+
     const started = Date.now();
     gateway.child.kill('SIGTERM');
     const exit = await gateway.exited;
     const ms = Date.now() - started;
     returning.stop();
+    silent.destroy();
 
     expect(await socket.closed).toEqual({ code: 1001, reason: 'server shutting down' });
     expect(await sse.ended).toContain('the server is shutting down');

@@ -63,10 +63,11 @@ describe('HttpDrain', () => {
 
   afterAll(() => (release(), fastify.close()));
 
-  it('refuses new connections, answers held ones with Connection: close, then 503s with the platform body', async () => {
+  it('refuses new connections, answers held ones with Connection: close, closes idle and never-used ones, then 503s with the platform body', async () => {
     const busy = await KeptAlive.open(port);
     const idle = await KeptAlive.open(port);
     const during = await KeptAlive.open(port);
+    const silent = await KeptAlive.open(port);
     // Kept alive after an answer, and idle since.
     idle.get('/fast');
     await idle.next();
@@ -89,11 +90,12 @@ describe('HttpDrain', () => {
     await drained; // the slow request outlasted the bound
     await new Promise((r) => setTimeout(r, 20));
     expect(idle.closed).toBe(true);
+    expect(silent.closed).toBe(true);
     release();
     expect((await busy.next()).head).toMatch(/^http\/1\.1 200/);
     busy.get('/fast');
     const late = await busy.next();
-    for (const k of [busy, idle, during]) k.socket.destroy();
+    for (const k of [busy, idle, during, silent]) k.socket.destroy();
     expect(late.head).toMatch(/^http\/1\.1 503/);
     expect(JSON.parse(late.body)).toEqual({ message: 'The server is shutting down; retry the request.', status: 'error' });
   });

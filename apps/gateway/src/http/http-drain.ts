@@ -1,4 +1,4 @@
-import { Server } from 'node:net';
+import { Server, Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SHUTTING_DOWN_BODY } from './shutting-down.js';
@@ -24,12 +24,20 @@ export class HttpDrain {
   private closed = false;
   private readonly inFlight = new Set<ServerResponse>();
   private onIdle?: () => void;
+  /** Open connections, and those that carried a request: a connection that never did is not idle to Node. */
+  private readonly connections = new Set<Socket>();
+  private readonly used = new WeakSet<Socket>();
 
   constructor(
     private readonly fastify: FastifyInstance,
     private readonly timing: { minMs: number; maxMs: number } = { minMs: DRAIN_MIN_MS, maxMs: DRAIN_MAX_MS },
   ) {
+    fastify.server.on('connection', (socket: Socket) => {
+      this.connections.add(socket);
+      socket.once('close', () => this.connections.delete(socket));
+    });
     fastify.addHook('onRequest', (req, reply, done) => {
+      this.used.add(req.raw.socket);
       if (this.closed) {
         void reply.status(503).header('connection', 'close').header('retry-after', '1').send(SHUTTING_DOWN_BODY);
         return;
@@ -56,6 +64,9 @@ export class HttpDrain {
     }
     this.closed = true;
     server.closeIdleConnections();
+    // Connections opened but never used (a browser's speculative ones) would hold the server's close
+    // until Node's headers timeout, past the process's shutdown bound.
+    for (const socket of this.connections) if (!this.used.has(socket)) socket.destroy();
   }
 
   private track(res: ServerResponse): void {
