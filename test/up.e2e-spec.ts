@@ -1,5 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { freePort } from '@platform/local-infra';
 import { TEST_ENCRYPTION_KEYS, until } from '@platform/testing';
 import { reconnectingClients } from './reconnecting-clients.js';
@@ -9,16 +10,19 @@ import { RawStream, postJson, startSession } from './sdk-support.js';
  * `npm run up` (its built entry, dist/tools/up/main.js) with its own Postgres and Redis (under .local/):
  * it restarts an app that crashes, saying so, and a Ctrl-C (SIGINT to its whole process group, as a
  * terminal sends it) stops every app within its own bound while an SDK WebSocket and a console event
- * stream are open.
+ * stream are open (their clients coming straight back) and each app holds a connection never used.
  */
 describe('npm run up', () => {
   let up: ChildProcess;
   let output = '';
   let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   let base: string;
+  let port: number;
+  let workerPort: number;
+  let pushPort: number;
 
   beforeAll(async () => {
-    const port = await freePort();
+    [port, workerPort, pushPort] = [await freePort(), await freePort(), await freePort()];
     base = `http://127.0.0.1:${port}`;
     const env: Record<string, string | undefined> = {
       ...process.env,
@@ -32,8 +36,8 @@ describe('npm run up', () => {
       HOST: '127.0.0.1',
       WHATSAPP_SANDBOX_PORT: String(await freePort()),
       ECHO_BOT_PORT: String(await freePort()),
-      WORKER_HEALTH_PORT: String(await freePort()),
-      PUSH_SERVICE_HEALTH_PORT: String(await freePort()),
+      WORKER_HEALTH_PORT: String(workerPort),
+      PUSH_SERVICE_HEALTH_PORT: String(pushPort),
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
       OPENAPI_UI: 'false',
     };
@@ -49,7 +53,11 @@ describe('npm run up', () => {
   afterAll(async () => {
     if (up.exitCode === null && up.signalCode === null) {
       // Its own way out first (it stops its Postgres and Redis), then by force.
-      process.kill(-up.pid!, 'SIGINT');
+      // Connections opened and left unused, as a browser opens them ahead of need (or a monitor leaves them), to each app.
+    const silent = [port, workerPort, pushPort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
+    await Promise.all(silent.map((s) => new Promise((r) => s.once('connect', r))));
+
+    process.kill(-up.pid!, 'SIGINT');
       const timer = setTimeout(() => process.kill(-up.pid!, 'SIGKILL'), 20_000);
       await exited;
       clearTimeout(timer);
@@ -93,9 +101,14 @@ describe('npm run up', () => {
     const returning = reconnectingClients(base, streamUrl, 'returning_user', `${base}/v1/bots/${botId}/messages/stream-ticket`, access_token);
     await new Promise((r) => setTimeout(r, 1_000));
 
+    // Connections opened and left unused, as a browser opens them ahead of need (or a monitor leaves them), to each app.
+    const silent = [port, workerPort, pushPort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
+    await Promise.all(silent.map((s) => new Promise((r) => s.once('connect', r))));
+
     process.kill(-up.pid!, 'SIGINT');
     const exit = await exited;
     returning.stop();
+    for (const s of silent) s.destroy();
     await socket.closed;
     expect(output).toContain('stopped.');
     // Each app ended by itself on the signal: none overran its bound (runMain's line, up's kill) or exited otherwise.
