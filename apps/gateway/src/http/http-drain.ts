@@ -60,7 +60,12 @@ export class HttpDrain {
     const started = Date.now();
     await delay(this.timing.minMs);
     if (this.inFlight.size > 0) {
-      await Promise.race([new Promise<void>((resolve) => (this.onIdle = resolve)), delay(Math.max(0, this.timing.maxMs - (Date.now() - started)))]);
+      let bound: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.onIdle = resolve;
+        bound = setTimeout(resolve, Math.max(0, this.timing.maxMs - (Date.now() - started)));
+      });
+      clearTimeout(bound);
     }
     this.closed = true;
     server.closeIdleConnections();
