@@ -42,6 +42,8 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
+  // The apps and Redis run in process groups of their own: a closed terminal must stop them through `up` too.
+  process.on('SIGHUP', () => void shutdown(0));
 
   try {
     let databaseUrl = process.env.DATABASE_URL;
