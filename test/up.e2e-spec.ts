@@ -1,13 +1,16 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort } from '@platform/local-infra';
 import { TEST_ENCRYPTION_KEYS, until } from '@platform/testing';
 import { reconnectingClients } from './reconnecting-clients.js';
 import { RawStream, postJson, startSession } from './sdk-support.js';
 
 /**
- * `npm run up` (its built entry, dist/tools/up/main.js) with its own Postgres and Redis (under .local/):
+ * `npm run up` (its built entry, dist/tools/up/main.js) with its own Postgres and Redis (in a .local/ of the test's):
  * it restarts an app that crashes, saying so, and a Ctrl-C (SIGINT to its whole process group, as a
  * terminal sends it) stops every app within its own bound while an SDK WebSocket and a console event
  * stream are open (their clients coming straight back) and each app holds a connection never used.
@@ -20,6 +23,9 @@ describe('npm run up', () => {
   let port: number;
   let workerPort: number;
   let pushPort: number;
+
+  // Its .local/ in a folder of the test's own, not the developer's.
+  const localDir = mkdtempSync(join(tmpdir(), 'up-local-'));
 
   beforeAll(async () => {
     [port, workerPort, pushPort] = [await freePort(), await freePort(), await freePort()];
@@ -40,6 +46,7 @@ describe('npm run up', () => {
       PUSH_SERVICE_HEALTH_PORT: String(pushPort),
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
       OPENAPI_UI: 'false',
+      UP_LOCAL_DIR: localDir,
     };
     // Detached: a process group of its own, which the test signals as a terminal would.
     up = spawn(process.execPath, ['dist/tools/up/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -62,6 +69,7 @@ describe('npm run up', () => {
       await exited;
       clearTimeout(timer);
     }
+    rmSync(localDir, { recursive: true, force: true });
   }, 30_000);
 
   const pidOf = (name: string) => Number([...output.matchAll(new RegExp(`\\[${name}\\] started \\(pid (\\d+)\\)`, 'g'))].at(-1)?.[1]);
