@@ -5,6 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import { CHANNEL_WORKER_ENV } from '../apps/channel-worker/src/channel-worker-env.js';
 import { CHANNEL_WORKER_SHUTDOWN_TIMEOUT_MS } from '../apps/channel-worker/src/shutdown-timeout.js';
 import { GATEWAY_ENV } from '../apps/gateway/src/gateway-env.js';
+import { GATEWAY_SHUTDOWN_TIMEOUT_MS } from '../apps/gateway/src/shutdown-timeout.js';
 import { PUSH_SERVICE_ENV } from '../apps/push-service/src/push-service-env.js';
 import { EnvClass, loadEnv } from '@platform/config';
 import { QueueNames } from '@platform/contracts';
@@ -138,6 +139,16 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     for (const name of Object.keys(apps)) {
       expect(find('Deployment', name).spec.template.spec.terminationGracePeriodSeconds * 1000).toBeGreaterThan(CHANNEL_WORKER_SHUTDOWN_TIMEOUT_MS);
     }
+  });
+
+  it('keeps the gateway serving for a preStop delay before SIGTERM, inside a grace period that also holds its shutdown bound', () => {
+    const spec = find('Deployment', 'gateway').spec.template.spec;
+    const command: string[] = container('gateway').lifecycle?.preStop?.exec?.command ?? [];
+    expect(command[0]).toBe('sleep');
+    const preStopSeconds = Number(command[1]);
+    // Endpoint removal reaches kube-proxy and ingresses within a few seconds.
+    expect(preStopSeconds).toBeGreaterThanOrEqual(3);
+    expect(spec.terminationGracePeriodSeconds * 1000).toBeGreaterThan(preStopSeconds * 1000 + GATEWAY_SHUTDOWN_TIMEOUT_MS);
   });
 
   it('runs migrations as a Job on the direct connection, not through the pooler', () => {

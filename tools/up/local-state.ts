@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** .local/ keeps what the local stack must remember across runs: data folders, keys, the demo bot's ids. */
-export const LOCAL_DIR = join(process.cwd(), '.local');
+/**
+ * .local/ keeps what the local stack must remember across runs: data folders, keys, the demo bot's ids.
+ * UP_LOCAL_DIR puts it elsewhere (tests run `up` without touching a developer's own state).
+ */
+export const LOCAL_DIR = process.env.UP_LOCAL_DIR ?? join(process.cwd(), '.local');
 
 export function localPath(...parts: string[]): string {
   mkdirSync(LOCAL_DIR, { recursive: true, mode: 0o700 });

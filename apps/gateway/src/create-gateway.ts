@@ -10,9 +10,14 @@ import { documentWhatsAppWebhooks } from './whatsapp-webhooks/whatsapp-webhook.o
 import { GATEWAY_ENV } from './gateway-env.js';
 import { GatewayModule } from './gateway.module.js';
 import { ErrorResponseFilter } from './http/error-response.filter.js';
+import { answerClientError } from './http/client-error-handler.js';
 import { configureFastify } from './http/fastify-setup.js';
+import { HttpDrain } from './http/http-drain.js';
+import { depthLimitedJsonParser } from './http/json-body-parser.js';
 import { withValidatorSchemas } from './http/openapi-schemas.js';
 import { createValidationPipe } from './http/validation.pipe.js';
+
+const BODY_LIMIT = 1024 * 1024;
 
 /** Builds the gateway (not listening yet). `env` overrides process.env, which tests use. */
 export async function createGateway(env: Record<string, string> = {}): Promise<NestFastifyApplication> {
@@ -22,13 +27,17 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
   const adapter = new PlatformFastifyAdapter({
     loggerInstance: logger,
     childLoggerFactory: lazyChildLoggerFactory,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: 8192 }, // FCM device tokens (~160+ chars) are a path parameter of DELETE /v1/bots/:botId/devices/:token
     trustProxy: http.TRUST_PROXY,
     skipMiddie: true, // no Nest middleware: hooks instead (fastify-setup.ts), so no per-request middleware engine
+    clientErrorHandler: answerClientError,
+    return503OnClosing: false, // HttpDrain answers those, with the platform's body
   });
   configureFastify(adapter.getInstance());
   refuseNonFormOAuthBodies(adapter.getInstance()); // before Nest registers the OAuth routes: it hooks their registration
+  // Through Nest's adapter, so that Nest keeps it instead of registering its own JSON parser at init.
+  adapter.useBodyParser('application/json', false, { bodyLimit: BODY_LIMIT }, depthLimitedJsonParser(adapter.getInstance()));
   registerConsole(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forRoot(config), adapter, {
     logger: new PinoNestLogger(logger),
@@ -57,8 +66,16 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
  * handler only sees what fails before it (body parsing, hooks), so ours is kept and Nest's dropped.
  */
 class PlatformFastifyAdapter extends FastifyAdapter {
+  private readonly drain = new HttpDrain(this.getInstance());
+
   override setErrorHandler(): ReturnType<FastifyAdapter['setErrorHandler']> {
     return this.getInstance();
+  }
+
+  /** Nest's first shutdown step, before any module is destroyed: the requests in flight are answered first. */
+  override async beforeClose(): Promise<void> {
+    super.beforeClose();
+    await this.drain.drain();
   }
 }
 

@@ -20,7 +20,9 @@ export async function createPushService(env: Record<string, string> = {}): Promi
   const core = config.get(CoreEnv);
   const push = config.get(PushEnv);
   const logger = createLogger('push-service', core.LOG_LEVEL);
-  const app = await NestFactory.create<NestFastifyApplication>(PushServiceModule.forRoot(config), new FastifyAdapter({ loggerInstance: logger }), {
+  // Its HTTP server only answers /health and /metrics: nothing to drain, and a connection left open
+  // (a browser's, a monitor's) must not hold its close, which comes before the workers' own shutdown.
+  const app = await NestFactory.create<NestFastifyApplication>(PushServiceModule.forRoot(config), new FastifyAdapter({ loggerInstance: logger, forceCloseConnections: true }), {
     logger: new PinoNestLogger(logger),
     abortOnError: false, // a start-up refusal (StartupError) reaches runMain, which prints it
   });

@@ -6,7 +6,7 @@ import { PrismaClient } from './generated/client.js';
 import { PostgresPool } from './postgres-pool.js';
 
 /**
- * The Prisma client over node-postgres. Connection attempts time out fast so outages answer 500, not hang;
+ * The Prisma client over node-postgres. Connection attempts and statements time out fast so outages answer 500, not hang;
  * every failure to reach Postgres, through Prisma or `query`, rejects with DatabaseUnavailableError
  * (PostgresPool).
  * `pool` is the same node-postgres pool, for the few hot-path statements where Prisma's own per-query
@@ -20,7 +20,7 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
     const pool = new PostgresPool({
       connectionString: env.DATABASE_URL,
       connectionTimeoutMillis: db.DATABASE_CONNECT_TIMEOUT_MS,
-      query_timeout: 5000,
+      query_timeout: db.DATABASE_QUERY_TIMEOUT_MS,
       max: db.DATABASE_POOL_SIZE,
       preparedStatements: db.DATABASE_PREPARED_STATEMENTS,
     });

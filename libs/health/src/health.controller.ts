@@ -1,9 +1,12 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import { PrismaService } from '@platform/database';
-import { REQUEST_REDIS, type RedisClient } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, queueWorkerLiveness } from '@platform/queue';
 
-/** GET /health: 200 when this process reaches Postgres and Redis, 503 naming what is down otherwise. */
+/**
+ * GET /health: 200 when this process reaches Postgres and Redis and each of its queue workers still
+ * takes jobs; 503 naming what is down otherwise.
+ */
 @Controller('health')
 export class HealthController {
   constructor(
@@ -19,6 +22,11 @@ export class HealthController {
     return this.health.check([
       () => this.indicators.check('postgres').attempt(() => this.db.$queryRaw`SELECT 1`.then(() => undefined)).withTimeout(1500),
       () => this.indicators.check('redis').attempt(() => this.redis.ping().then(() => undefined)).withTimeout(1500),
+      () => {
+        const stopped = queueWorkerLiveness.stopped();
+        const workers = this.indicators.check('queue-workers');
+        return stopped.length ? workers.down({ stopped }) : workers.up();
+      },
     ]);
   }
 }

@@ -25,7 +25,17 @@ export function ensureRedisServerInstalled(): string {
 }
 
 /** Starts redis-server on 127.0.0.1 with AOF (appendfsync always) so an acknowledged job survives a crash. */
-export async function startLocalRedis(opts: { dataDir: string; port?: number; /** More redis-server arguments. */ args?: string[] }): Promise<LocalRedis> {
+export async function startLocalRedis(opts: {
+  dataDir: string;
+  port?: number;
+  /** More redis-server arguments. */
+  args?: string[];
+  /**
+   * A process group of its own, out of reach of a terminal's Ctrl-C: the caller stops it, after the
+   * apps that need Redis to shut down cleanly.
+   */
+  ownProcessGroup?: boolean;
+}): Promise<LocalRedis> {
   const bin = ensureRedisServerInstalled();
   const port = opts.port ?? (await freePort());
   mkdirSync(opts.dataDir, { recursive: true });
@@ -36,12 +46,12 @@ export async function startLocalRedis(opts: { dataDir: string; port?: number; /*
       bin,
       ['--port', String(port), '--bind', '127.0.0.1', '--dir', opts.dataDir, '--appendonly', 'yes',
         '--appendfsync', 'always', '--save', '', '--databases', '1024', '--protected-mode', 'no', '--daemonize', 'no', '--loglevel', 'warning', ...(opts.args ?? [])],
-      { stdio: 'ignore' },
+      { stdio: 'ignore', detached: opts.ownProcessGroup ?? false },
     );
     await waitForPort(port, true);
   };
   const stop = async () => {
-    if (!proc || proc.exitCode !== null) return;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((r) => proc!.once('exit', r));
     proc.kill('SIGTERM');
     await exited;

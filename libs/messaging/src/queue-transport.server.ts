@@ -3,6 +3,7 @@ import { CustomTransportStrategy, MessageHandler, Server, WritePacket } from '@n
 import { Job, Worker } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import { queueWorkerLiveness } from '@platform/queue';
 import { registerConsumer, unregisterConsumer } from './consumer-registry.js';
 import { HandlerFailureError } from './handler-failure.error.js';
 import { QueueTransportContext } from './queue-transport.context.js';
@@ -46,6 +47,7 @@ export class QueueTransportServer extends Server<Events> implements CustomTransp
   private redis?: Redis | Cluster;
   private workerConnection?: Redis | Cluster;
   private heartbeat?: NodeJS.Timeout;
+  private unlist?: () => void;
 
   constructor(private readonly options: QueueTransportServerOptions) {
     super();
@@ -63,6 +65,9 @@ export class QueueTransportServer extends Server<Events> implements CustomTransp
         concurrency,
       });
       this.worker.on('error', (err) => this.logger.error(`${queueName} consumer: ${err.message}`));
+      // A consumer whose loop ended takes no more requests: the process's /health says so.
+      const worker = this.worker;
+      this.unlist = queueWorkerLiveness.add(queueName, () => worker.isRunning());
       await this.worker.waitUntilReady();
       // Said only once the worker takes jobs, so a caller that sees this consumer is served.
       const beat = () => registerConsumer(this.redis!, queueName, this.consumerId, consumerTtlMs, keyPrefix).catch(() => undefined);
@@ -78,6 +83,7 @@ export class QueueTransportServer extends Server<Events> implements CustomTransp
   /** Stops saying it listens first, so callers stop queueing here; then lets the requests under way finish. */
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
+    this.unlist?.();
     if (this.redis) await unregisterConsumer(this.redis, this.options.queueName, this.consumerId, this.options.keyPrefix).catch(() => undefined);
     await this.worker?.close();
     await this.workerConnection?.quit().catch(() => this.workerConnection?.disconnect()); // BullMQ leaves a passed-in connection open

@@ -13,3 +13,4 @@ export * from './worker-base.js';
 export * from './lifecycle/message-lifecycle.publisher.js';
 export * from './redis-eviction-policy.error.js';
 export * from './redis-startup-check.js';
+export * from './queue-worker-liveness.js';

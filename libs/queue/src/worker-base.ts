@@ -3,6 +3,7 @@ import { DelayedError, Job, RateLimitError, UnrecoverableError, WaitingChildrenE
 import type { QueueName } from '@platform/contracts';
 import { isFinalAttempt } from './final-attempt.js';
 import { QueueJob, isQueueJob } from './queue-jobs.js';
+import { queueWorkerLiveness } from './queue-worker-liveness.js';
 import { RedisClient, RedisTarget, bullPrefix, createWorkerRedis } from './redis-connections.js';
 import { SettleStalledJob, StalledJobSettler } from './stalled-job-settler.js';
 import { isStalledLimitFailure } from './stalled-limit.js';
@@ -31,6 +32,9 @@ export interface WorkerBaseOptions<Q extends QueueName> {
   giveUp?: (job: QueueJob<Q>, err: unknown) => Promise<void>;
 }
 
+/** What WorkerBase uses of a BullMQ Worker (tests hand it a stand-in). */
+type BullWorker = Pick<Worker, 'on' | 'close'> & Partial<Pick<Worker, 'isRunning'>>;
+
 /** Errors BullMQ uses to move a job elsewhere: not failures, so never given up on. */
 const NOT_FAILURES = [DelayedError, WaitingChildrenError, WaitingError, RateLimitError];
 
@@ -44,7 +48,8 @@ const NOT_FAILURES = [DelayedError, WaitingChildrenError, WaitingError, RateLimi
  */
 export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBootstrap, OnApplicationShutdown {
   protected readonly logger: Logger;
-  private worker?: Pick<Worker, 'on' | 'close'>;
+  private worker?: BullWorker;
+  private unlist?: () => void;
   private connection?: RedisClient;
   private readonly stalled?: StalledJobSettler<Q>;
 
@@ -69,6 +74,11 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
         maxStalledCount: lock.maxStalledCount,
       }),
     }));
+    // Until this process shuts it down, a worker whose loop ended (closed, or failed for good) makes /health say so.
+    this.unlist = queueWorkerLiveness.add(queue, () => worker.isRunning?.() ?? true);
+    worker.on('closed', () => {
+      if (this.worker === worker) this.logger.error(`the ${queue} worker closed: this process takes no more of its jobs`);
+    });
     worker.on('error', (err) => this.logger.error(`worker error: ${err.message}`));
     worker.on('failed', (job, err) => this.logFailure(job, err));
     worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its process stopped); it will run again unless it stalled too often`));
@@ -82,6 +92,7 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
   async onApplicationShutdown() {
     const [worker, connection] = [this.worker, this.connection];
     this.worker = this.connection = undefined;
+    this.unlist?.();
     await worker?.close();
     await this.stalled?.close();
     await connection?.quit().catch(() => connection.disconnect()); // BullMQ leaves a passed-in connection open
@@ -97,7 +108,7 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
     return settler.sweep(connection);
   }
 
-  protected createWorker(processor: (job: Job, token?: string) => Promise<unknown>, settings: WorkerOptions): Pick<Worker, 'on' | 'close'> {
+  protected createWorker(processor: (job: Job, token?: string) => Promise<unknown>, settings: WorkerOptions): BullWorker {
     return new Worker(this.options.queue, processor, settings);
   }
 

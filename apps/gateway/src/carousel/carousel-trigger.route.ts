@@ -6,6 +6,7 @@ import { authenticateApiKey } from '@platform/auth';
 import { TriggerCarouselDto, TriggerCarouselResponse } from '@platform/contracts';
 import { RedisUnavailableError } from '@platform/queue';
 import { readIdempotencyKey } from '../http/idempotency-key.js';
+import { useDepthLimitedJsonParser } from '../http/json-body-parser.js';
 import { assertJsonContentType } from '../http/json-content-type.guard.js';
 import { createValidationPipe } from '../http/validation.pipe.js';
 import { bodyFingerprint } from './body-fingerprint.js';
@@ -54,16 +55,10 @@ export class CarouselTriggerRoute implements OnModuleInit {
   async onModuleInit() {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     // In a plugin scope of its own, where the JSON parser keeps the text it parsed; the parsing is
-    // Fastify's default JSON parser's, with the instance's settings, as everywhere else.
+    // the one every route has (nesting limit, Fastify's default parser with the instance's settings).
     await fastify.register(async (scope) => {
-      const { onProtoPoisoning, onConstructorPoisoning } = scope.initialConfig;
-      const parseJson = scope.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
       scope.decorateRequest('rawJson', '');
-      scope.removeContentTypeParser('application/json');
-      scope.addContentTypeParser('application/json', { parseAs: 'string' }, (req, text, done) => {
-        (req as TriggerRequest).rawJson = text as string;
-        parseJson(req, text as string, done);
-      });
+      useDepthLimitedJsonParser(scope, (req, text) => ((req as TriggerRequest).rawJson = text));
       scope.post(CAROUSEL_TRIGGER_PATH, { schema: RESPONSE_SCHEMA }, (req, reply) => this.handle(req as TriggerRequest, reply));
     });
   }

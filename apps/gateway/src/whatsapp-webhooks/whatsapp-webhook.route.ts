@@ -4,6 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WhatsAppWebhookEnv } from '@platform/config';
 import { safeEqual } from '@platform/crypto';
 import { HUB_SIGNATURE_HEADER, WebhookEnvelopeError, WhatsAppWebhookNotification, isValidHubSignature, readWebhookNotification } from '@platform/whatsapp';
+import { JSON_MAX_DEPTH, jsonNestedDeeperThan } from '../http/json-nesting.js';
+import { JsonTooDeepError } from '../http/json-too-deep.error.js';
 import { InboundMessagesService } from './inbound-messages.service.js';
 import { MessageReceiptsService } from './message-receipts.service.js';
 
@@ -32,7 +34,10 @@ export class WhatsAppWebhookRoute implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     await fastify.register(async (scope) => {
       scope.removeContentTypeParser('application/json');
-      scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+      // The nesting limit every JSON body has, checked on the bytes (parsed after the signature).
+      scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) =>
+        jsonNestedDeeperThan(body as Buffer, JSON_MAX_DEPTH) ? done(new JsonTooDeepError(), undefined) : done(null, body),
+      );
       // At warn, Fastify's request lines, which carry the URL and so the verify token, are not written.
       scope.get(WHATSAPP_WEBHOOK_PATH, { logLevel: 'warn' }, (req, reply) => this.verify(req, reply));
       scope.post(WHATSAPP_WEBHOOK_PATH, (req) => this.notify(req));

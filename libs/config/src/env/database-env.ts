@@ -17,6 +17,15 @@ export class DatabaseEnv {
   DATABASE_CONNECT_TIMEOUT_MS: number = 1000;
 
   /**
+   * Longest wait for the answer to one statement on a connection already open. A Postgres that holds
+   * its connections but answers nothing (frozen, or cut off without a reset) makes every request wait
+   * this long before its 500: 1.5 s keeps outage answers within the 2 s docs/api.md promises. The
+   * platform's statements take milliseconds; raise it only for a server that is slow when healthy.
+   */
+  @IntEnv({ min: 100, max: 600000 })
+  DATABASE_QUERY_TIMEOUT_MS: number = 1500;
+
+  /**
    * Named prepared statements on the hot paths. Set false behind PgBouncer in transaction mode older
    * than 1.21 (or without max_prepared_statements): a statement prepared on one server connection is
    * missing on the next, so statements then go unnamed (parsed on every run).

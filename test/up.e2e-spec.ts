@@ -1,0 +1,126 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { connect } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '@platform/local-infra';
+import { TEST_ENCRYPTION_KEYS, until } from '@platform/testing';
+import { reconnectingClients } from './reconnecting-clients.js';
+import { RawStream, postJson, startSession } from './sdk-support.js';
+
+/**
+ * `npm run up` (its built entry, dist/tools/up/main.js) with its own Postgres and Redis (in a .local/ of the test's):
+ * it restarts an app that crashes, saying so, and a Ctrl-C (SIGINT to its whole process group, as a
+ * terminal sends it) stops every app within its own bound while an SDK WebSocket and a console event
+ * stream are open (their clients coming straight back) and each app holds a connection never used.
+ */
+describe('npm run up', () => {
+  let up: ChildProcess;
+  let output = '';
+  let exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  let base: string;
+  let port: number;
+  let workerPort: number;
+  let pushPort: number;
+
+  // Its .local/ in a folder of the test's own, not the developer's.
+  const localDir = mkdtempSync(join(tmpdir(), 'up-local-'));
+
+  beforeAll(async () => {
+    [port, workerPort, pushPort] = [await freePort(), await freePort(), await freePort()];
+    base = `http://127.0.0.1:${port}`;
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      // Its own Postgres and Redis, as a developer's `up` runs them: a terminal's Ctrl-C reaches them too.
+      DATABASE_URL: undefined,
+      LOCAL_PG_PORT: String(await freePort()),
+      REDIS_URL: undefined,
+      REDIS_CLUSTER_NODES: undefined,
+      LOCAL_REDIS_PORT: String(await freePort()),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      WHATSAPP_SANDBOX_PORT: String(await freePort()),
+      ECHO_BOT_PORT: String(await freePort()),
+      WORKER_HEALTH_PORT: String(workerPort),
+      PUSH_SERVICE_HEALTH_PORT: String(pushPort),
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      OPENAPI_UI: 'false',
+      UP_LOCAL_DIR: localDir,
+    };
+    // Detached: a process group of its own, which the test signals as a terminal would.
+    up = spawn(process.execPath, ['dist/tools/up/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    up.stdout!.on('data', (c: Buffer) => (output += c));
+    up.stderr!.on('data', (c: Buffer) => (output += c));
+    exited = new Promise((resolve) => up.once('exit', (code, signal) => resolve({ code, signal })));
+    await until(async () => (output.includes('Ctrl-C stops everything') ? true : undefined), 120_000, `up started; output: ${output}`);
+    await until(() => fetch(`${base}/health`).then((r) => (r.status === 200 ? true : undefined), () => undefined), 60_000, 'the gateway healthy');
+  }, 180_000);
+
+  afterAll(async () => {
+    if (up.exitCode === null && up.signalCode === null) {
+      // Its own way out first (it stops its Postgres and Redis), then by force.
+      // Connections opened and left unused, as a browser opens them ahead of need (or a monitor leaves them), to each app.
+    const silent = [port, workerPort, pushPort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
+    await Promise.all(silent.map((s) => new Promise((r) => s.once('connect', r))));
+
+    process.kill(-up.pid!, 'SIGINT');
+      const timer = setTimeout(() => process.kill(-up.pid!, 'SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(localDir, { recursive: true, force: true });
+  }, 30_000);
+
+  const pidOf = (name: string) => Number([...output.matchAll(new RegExp(`\\[${name}\\] started \\(pid (\\d+)\\)`, 'g'))].at(-1)?.[1]);
+
+  it('restarts an app that crashed, with a line saying so, and it answers again', async () => {
+    const first = pidOf('gateway');
+    expect(first).toBeGreaterThan(0);
+    process.kill(first, 'SIGKILL');
+    await until(async () => (output.includes('[gateway] exited with SIGKILL; restarting (1 of 5)') ? true : undefined), 30_000, 'the restart line');
+    await until(async () => (pidOf('gateway') !== first ? true : undefined), 30_000, 'a new gateway process');
+    await until(() => fetch(`${base}/health`).then((r) => (r.status === 200 ? true : undefined), () => undefined), 60_000, 'the restarted gateway healthy');
+  }, 120_000);
+
+  it('Ctrl-C stops every app within its bound, with an SDK WebSocket and a console event stream open', async () => {
+    const botId = /demo bot:\s+(\S+)/.exec(output)![1];
+    const email = /sign in as (\S+)/.exec(output)![1];
+    const password = /password\s+(\S+)/.exec(output)![1];
+    const { streamUrl } = await startSession(base, botId, 'ctrl_c_user');
+    const socket = await RawStream.connect(streamUrl, 'ctrl_c_user');
+    const login = await postJson(`${base}/v1/auth/login`, { email, password });
+    expect(login.status).toBe(200);
+    const { access_token } = (await login.json()) as { access_token: string };
+    const ticket = await fetch(`${base}/v1/bots/${botId}/messages/stream-ticket`, { method: 'POST', headers: { authorization: `Bearer ${access_token}` } });
+    expect(ticket.status).toBe(201);
+    const { url } = (await ticket.json()) as { url: string };
+    await new Promise<void>((resolve, reject) => {
+      const req = request(`${base}${url}`, { headers: { accept: 'text/event-stream' } }, (res) => {
+        res.resume();
+        if (res.statusCode === 200) resolve();
+        else reject(new Error(`event stream answered ${res.statusCode}`));
+      });
+      req.on('error', () => undefined); // ended by the shutdown
+      req.end();
+    });
+
+    // Clients that come straight back when their stream ends, as the chat page's SDK and the console do.
+    const returning = reconnectingClients(base, streamUrl, 'returning_user', `${base}/v1/bots/${botId}/messages/stream-ticket`, access_token);
+    await new Promise((r) => setTimeout(r, 1_000));
+
+    // Connections opened and left unused, as a browser opens them ahead of need (or a monitor leaves them), to each app.
+    const silent = [port, workerPort, pushPort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
+    await Promise.all(silent.map((s) => new Promise((r) => s.once('connect', r))));
+
+    process.kill(-up.pid!, 'SIGINT');
+    const exit = await exited;
+    returning.stop();
+    for (const s of silent) s.destroy();
+    await socket.closed;
+    expect(output).toContain('stopped.');
+    // Each app ended by itself on the signal: none overran its bound (runMain's line, up's kill) or exited otherwise.
+    expect(output.slice(output.lastIndexOf('stopping…'))).not.toMatch(/shutdown did not finish|did not stop within|exited with/);
+    expect(exit).toEqual({ code: 0, signal: null });
+  }, 120_000);
+});
