@@ -40,14 +40,7 @@ interface RunResult {
   aofRewrites: number;
 }
 
-async function drain(opts: {
-  name: string;
-  infra: BenchInfra;
-  fake: WhatsAppFakeProcess;
-  queue: Queue;
-  worker: ChildProcess;
-  make: () => QueuedTrigger;
-}): Promise<RunResult & { t0: number }> {
+async function drain(opts: { name: string; infra: BenchInfra; fake: WhatsAppFakeProcess; queue: Queue; worker: ChildProcess; make: () => QueuedTrigger }): Promise<RunResult & { t0: number }> {
   const { fake, queue, worker } = opts;
   fake.reset();
   if (WARMUP > 0) {
@@ -81,10 +74,7 @@ async function main(): Promise<void> {
   const { seed } = infra;
   const failures: string[] = [];
   try {
-    const { rows: senders } = await db.query<{ id: string }>(
-      `SELECT "id" FROM "channel_senders" WHERE "bot_id" = $1 AND "phone_number_id" = $2`,
-      [seed.botId, seed.phoneNumberId],
-    );
+    const { rows: senders } = await db.query<{ id: string }>(`SELECT "id" FROM "channel_senders" WHERE "bot_id" = $1 AND "phone_number_id" = $2`, [seed.botId, seed.phoneNumberId]);
     const { rows: templates } = await db.query<{ provider_name: string; language: string; card_header_format: string }>(
       `SELECT "provider_name", "language", "card_header_format"::text FROM "templates" WHERE "id" = $1`,
       [seed.templateId],

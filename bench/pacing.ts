@@ -32,7 +32,10 @@ const OTHER_PHONE_NUMBER_ID = '1065999000111';
 
 /** Sums of the counters a channel worker serves on /metrics, by name (labels folded together unless named). */
 async function workerCounters(url: string): Promise<Record<string, number>> {
-  const text = await fetch(url).then((r) => r.text(), () => '');
+  const text = await fetch(url).then(
+    (r) => r.text(),
+    () => '',
+  );
   const out: Record<string, number> = {};
   for (const m of text.matchAll(/^(carousel_paced_total|carousel_pace_refused_total|carousel_send_attempts_total)(\{[^}]*\})? (\S+)$/gm)) {
     const key = m[1] + (m[2]?.includes('outcome=') ? `:${/outcome="([^"]+)"/.exec(m[2])![1]}` : '');
@@ -45,7 +48,10 @@ async function workerCounters(url: string): Promise<Record<string, number>> {
 function histogram(perSecond: Array<[number, number]>): string {
   const seen = new Map<number, number>();
   for (const [, n] of perSecond) seen.set(n, (seen.get(n) ?? 0) + 1);
-  return [...seen].sort((a, b) => b[0] - a[0]).map(([n, seconds]) => `${n}×${seconds}`).join(', ');
+  return [...seen]
+    .sort((a, b) => b[0] - a[0])
+    .map(([n, seconds]) => `${n}×${seconds}`)
+    .join(', ');
 }
 
 async function main(): Promise<void> {
@@ -55,10 +61,11 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   try {
     // The seeded number at the set rate; a second number of the same bot (same token) at the default.
-    const { rows: senders } = await db.query<{ id: string }>(
-      `UPDATE "channel_senders" SET "throughput" = $3 WHERE "bot_id" = $1 AND "phone_number_id" = $2 RETURNING "id"`,
-      [seed.botId, seed.phoneNumberId, RATE],
-    );
+    const { rows: senders } = await db.query<{ id: string }>(`UPDATE "channel_senders" SET "throughput" = $3 WHERE "bot_id" = $1 AND "phone_number_id" = $2 RETURNING "id"`, [
+      seed.botId,
+      seed.phoneNumberId,
+      RATE,
+    ]);
     const { rows: others } = await db.query<{ id: string }>(
       `INSERT INTO "channel_senders" ("id", "bot_id", "channel", "number", "phone_number_id", "access_token_encrypted")
        SELECT gen_random_uuid(), "bot_id", "channel", $2, $3, "access_token_encrypted" FROM "channel_senders" WHERE "id" = $1 RETURNING "id"`,
@@ -82,10 +89,7 @@ async function main(): Promise<void> {
     cleanups.unshift(() => queue.close());
     process.stderr.write(`pacing: queueing ${fmt(PACED)} messages for the number at ${RATE}/s, then ${fmt(OTHER)} for another number (queue paused)\n`);
     await queue.pause();
-    await enqueue(queue, [
-      ...Array.from({ length: PACED }, () => queuedTrigger(source(senders[0].id), retry)),
-      ...Array.from({ length: OTHER }, () => queuedTrigger(source(others[0].id), retry)),
-    ]);
+    await enqueue(queue, [...Array.from({ length: PACED }, () => queuedTrigger(source(senders[0].id), retry)), ...Array.from({ length: OTHER }, () => queuedTrigger(source(others[0].id), retry))]);
     const rewrites = await aofRewrites(infra.redisUrl);
     process.stderr.write(`pacing: draining with ${WORKERS} workers (about ${Math.ceil(PACED / RATE)} s)\n`);
     // Date.now(): the clock the fake counts seconds by (and Redis' TIME, which the pacer reads)

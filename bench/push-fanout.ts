@@ -63,7 +63,6 @@ async function main(): Promise<void> {
   const { databaseUrl } = infra;
   const cleanups: Array<() => Promise<unknown>> = [() => infra.stop()];
   try {
-
     const child = fork(fileURLToPath(import.meta.url), ['--providers', ...(FAKE === 'node' ? ['--fcm'] : [])], { stdio: 'inherit' });
     cleanups.push(() => new Promise((resolve) => (child.once('exit', resolve), child.send({ type: 'stop' }))));
     const ready = await new Promise<ChildReady>((resolve) => child.once('message', (m) => resolve(m as ChildReady)));

@@ -30,10 +30,7 @@ export interface ProviderStats {
   fcm: { received: number; ok: number; duplicatedTokens: number; extraMessages: number };
 }
 
-export type ProvidersRequest =
-  | { type: 'account'; clientEmail: string; projectId: string; publicKey: string }
-  | { type: 'stats'; withRecipients?: boolean }
-  | { type: 'stop' };
+export type ProvidersRequest = { type: 'account'; clientEmail: string; projectId: string; publicKey: string } | { type: 'stats'; withRecipients?: boolean } | { type: 'stop' };
 
 function whatsappStats(cloud: WhatsAppCloudSandbox, withRecipients: boolean): ProviderStats['whatsapp'] {
   const perRecipient = new Map<string, number>();

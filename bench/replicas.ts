@@ -294,8 +294,7 @@ async function main(): Promise<void> {
       if (push.sent !== pushLastSent) {
         pushLastSent = push.sent;
         pushLastChange = Date.now();
-      }
-      else if (Date.now() - pushLastChange > STALL_MS) throw new Error(`push stalled: ${JSON.stringify(push)}`);
+      } else if (Date.now() - pushLastChange > STALL_MS) throw new Error(`push stalled: ${JSON.stringify(push)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
     const pushSeconds = Number(process.hrtime.bigint() - pushStarted) / 1e9;

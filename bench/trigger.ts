@@ -22,7 +22,21 @@ import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
 import { carouselBody } from '@platform/testing';
-import { BenchInfra, aofRewrites, cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy, runBench, reportFailures } from './common.js';
+import {
+  BenchInfra,
+  aofRewrites,
+  cpuSecondsOf,
+  cpuSecondsWithChildren,
+  describeMachine,
+  fmt,
+  machineLine,
+  startInfra,
+  startNode,
+  stopProcess,
+  waitHealthy,
+  runBench,
+  reportFailures,
+} from './common.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
@@ -220,10 +234,8 @@ async function main(): Promise<void> {
     const [base, gw, ...others] = await measureInTurns(infra, [...targets, ...compared], headers, body);
 
     const ratio = gw.reqPerSec / base.reqPerSec;
-    const row = (label: string, r: Run) =>
-      `| ${label} | ${fmt(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors + r.timeouts} | ${fmt(r.total)} |`;
-    const cpuRow = (label: string, r: Run) =>
-      `| ${label} | ${fmt(r.cpu.server)} | ${fmt(r.cpu.redis)} | ${fmt(r.cpu.postgres)} | ${fmt(r.cpu.autocannon)} |`;
+    const row = (label: string, r: Run) => `| ${label} | ${fmt(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors + r.timeouts} | ${fmt(r.total)} |`;
+    const cpuRow = (label: string, r: Run) => `| ${label} | ${fmt(r.cpu.server)} | ${fmt(r.cpu.redis)} | ${fmt(r.cpu.postgres)} | ${fmt(r.cpu.autocannon)} |`;
     const notes: string[] = [];
     for (const r of [base, gw, ...others]) {
       if (r.aofRewritesDuringRun > 0) notes.push(`- Redis rewrote its AOF ${r.aofRewritesDuringRun}× during the ${r.target.name} run.`);

@@ -70,9 +70,7 @@ class CountingWhatsAppSandbox extends WhatsAppCloudSandbox {
   }
 
   arrivalsByNumber(): Record<string, NumberArrivals> {
-    return Object.fromEntries(
-      [...this.byNumber].map(([id, n]) => [id, { accepted: n.accepted, first: n.first, last: n.last, perSecond: [...n.perSecond].sort((a, b) => a[0] - b[0]) }]),
-    );
+    return Object.fromEntries([...this.byNumber].map(([id, n]) => [id, { accepted: n.accepted, first: n.first, last: n.last, perSecond: [...n.perSecond].sort((a, b) => a[0] - b[0]) }]));
   }
 }
 

@@ -64,8 +64,7 @@ export class WhatsAppFakeProcess {
       if (accepted !== last) {
         last = accepted;
         lastChange = Date.now();
-      }
-      else if (Date.now() - lastChange > STALL_MS) throw new Error(`stalled at ${accepted}/${total} accepted (${rejected} rejected)`);
+      } else if (Date.now() - lastChange > STALL_MS) throw new Error(`stalled at ${accepted}/${total} accepted (${rejected} rejected)`);
     }
   }
 

@@ -47,7 +47,10 @@ export async function startAppProcess(entry: string, env: Record<string, string>
     await until(
       async () => {
         if (gone) throw new Error(`${entry} exited before it answered: ${output}`);
-        return fetch(`${url}${options.readyPath ?? '/metrics'}`).then((r) => (r.status === 200 ? true : undefined), () => undefined);
+        return fetch(`${url}${options.readyPath ?? '/metrics'}`).then(
+          (r) => (r.status === 200 ? true : undefined),
+          () => undefined,
+        );
       },
       90_000,
       `${entry} answering`,

@@ -67,11 +67,13 @@ describe('bot administrators: login, refresh, logout and AdminTokenGuard', () =>
     });
 
     it('an API key of the bot is not an admin token', async () => {
-      const created = await (await fetch(`${stack.url}/v1/bots/${botId}/api-keys`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },
-        body: JSON.stringify({ name: 'not an admin token' }),
-      })).json();
+      const created = await (
+        await fetch(`${stack.url}/v1/bots/${botId}/api-keys`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },
+          body: JSON.stringify({ name: 'not an admin token' }),
+        })
+      ).json();
       expect((await listKeys({ 'x-auth-token': created.key })).status).toBe(401);
       expect((await listKeys({ authorization: `Bearer ${created.key}` })).status).toBe(401);
     });

@@ -82,11 +82,13 @@ describe('API keys managed by bot administrators, across two gateway replicas', 
     const otherBot = (await stack.gateway.get(BotRepository, { strict: false }).create('other')).id;
     const otherAdmin = await seedBotAdmin(stack.gateway, otherBot);
     expect((await create('not theirs', otherAdmin.accessToken)).status).toBe(403);
-    const own = await (await fetch(keysUrl(stack.url, otherBot), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-auth-token': otherAdmin.accessToken },
-      body: JSON.stringify({ name: 'theirs' }),
-    })).json();
+    const own = await (
+      await fetch(keysUrl(stack.url, otherBot), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-auth-token': otherAdmin.accessToken },
+        body: JSON.stringify({ name: 'theirs' }),
+      })
+    ).json();
     expect((await revoke(own.id)).status).toBe(404);
     expect(await useKey(stack.url, own.key)).toBe(404); // still live
   });
@@ -108,8 +110,7 @@ describe('API keys managed by bot administrators, across two gateway replicas', 
       ['DELETE', `${keysUrl(urlB)}/${id}`],
     ];
     for (const [method, u] of routes) {
-      const init = (headers: Record<string, string>) =>
-        method === 'POST' ? { method, headers: { 'content-type': 'application/json', ...headers }, body: '{"name":"x"}' } : { method, headers };
+      const init = (headers: Record<string, string>) => (method === 'POST' ? { method, headers: { 'content-type': 'application/json', ...headers }, body: '{"name":"x"}' } : { method, headers });
       expect((await fetch(u, init({}))).status).toBe(401);
       expect((await fetch(u, init({ 'x-auth-token': key }))).status).toBe(401);
       expect((await fetch(u, init({ authorization: `Bearer ${key}` }))).status).toBe(401);

@@ -70,8 +70,18 @@ describe('CLI: admin create / admin role / oauth-client', () => {
 
   it('oauth-client create prints client_id and a secret that authenticates; list and revoke', async () => {
     const { code, lines } = await cli(
-      'oauth-client', 'create', '--bot', botId, '--name', 'Partner', '--type', 'confidential',
-      '--redirect-uris', 'https://partner.example/cb,http://127.0.0.1:7000/cb', '--scopes', 'bot:admin',
+      'oauth-client',
+      'create',
+      '--bot',
+      botId,
+      '--name',
+      'Partner',
+      '--type',
+      'confidential',
+      '--redirect-uris',
+      'https://partner.example/cb,http://127.0.0.1:7000/cb',
+      '--scopes',
+      'bot:admin',
     );
     expect(code).toBe(0);
     const clientId = lines.find((l) => l.startsWith('client_id: '))!.slice('client_id: '.length);

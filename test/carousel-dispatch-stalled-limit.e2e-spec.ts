@@ -49,9 +49,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
 
   const expectStalledFailure = (s: MessageStatusResponse) => {
     expect(s).toMatchObject({ status: 'failed', attempts: 1, providerMessageId: null, lastError: { code: 'stalled' } });
-    expect(s.lastError!.text).toBe(
-      'The delivery job stalled too often (its worker process stopped mid-run 1 time, more than WORKER_MAX_STALLED_COUNT allows); the message is not tried again.',
-    );
+    expect(s.lastError!.text).toBe('The delivery job stalled too often (its worker process stopped mid-run 1 time, more than WORKER_MAX_STALLED_COUNT allows); the message is not tried again.');
   };
 
   it('the worker that fails the job (its stalled checker) fails the message, and it is not sent again', async () => {

@@ -48,11 +48,26 @@ describe('carousel dispatch: per-sender pacing across worker processes', () => {
       workers.push(spawn(process.execPath, ['dist/apps/channel-worker/src/main.js'], { env: { ...process.env, ...env, WORKER_HEALTH_PORT: String(port) }, stdio: 'ignore' }));
     }
     // every worker takes jobs before the first message is queued
-    await until(async () => {
-      const exited = workers.find((w) => w.exitCode !== null);
-      if (exited) throw new Error(`a worker exited with code ${exited.exitCode} before it was healthy`);
-      return (await Promise.all(healthUrls.map((u) => fetch(u).then((r) => r.ok, () => false)))).every(Boolean) ? true : undefined;
-    }, 120_000, 'workers healthy'); // three Node processes starting at once on a busy two-core host can take a minute
+    await until(
+      async () => {
+        const exited = workers.find((w) => w.exitCode !== null);
+        if (exited) throw new Error(`a worker exited with code ${exited.exitCode} before it was healthy`);
+        return (
+          await Promise.all(
+            healthUrls.map((u) =>
+              fetch(u).then(
+                (r) => r.ok,
+                () => false,
+              ),
+            ),
+          )
+        ).every(Boolean)
+          ? true
+          : undefined;
+      },
+      120_000,
+      'workers healthy',
+    ); // three Node processes starting at once on a busy two-core host can take a minute
   }, 150_000);
 
   it(`${PACED} messages at ${RATE}/s: no second over ${RATE} at the Cloud API; the other number's messages go first`, async () => {

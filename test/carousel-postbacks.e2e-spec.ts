@@ -129,7 +129,17 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
       const log = await (await admin('GET', '/postbacks?page=1&pageSize=100')).json();
       return log.items.find((i: { id: string; deliveredAt: string | null }) => i.id === `${msgId}.sent` && i.deliveredAt);
     });
-    expect(entry).toMatchObject({ kind: 'postback', event: 'message.status', messageId: msgId, status: 'sent', attempts: 3, replays: 0, lastStatus: 200, lastError: null, url: `${receiver.baseUrl}/bot-default` });
+    expect(entry).toMatchObject({
+      kind: 'postback',
+      event: 'message.status',
+      messageId: msgId,
+      status: 'sent',
+      attempts: 3,
+      replays: 0,
+      lastStatus: 200,
+      lastError: null,
+      url: `${receiver.baseUrl}/bot-default`,
+    });
 
     const paged = await (await admin('GET', '/postbacks?page=1&pageSize=1')).json();
     expect(paged).toMatchObject({ status: 'success', page: 1, pageSize: 1, total: expect.any(Number) });
@@ -155,9 +165,7 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
     await report(wamid as string, 'delivered');
     const seen: Array<Record<string, string>> = [];
     await until(async () => {
-      const answer = (await redis.xreadgroup('GROUP', 'integrator', 'consumer-1', 'COUNT', 100, 'STREAMS', lifecycleKey, '>')) as
-        | Array<[string, Array<[string, string[]]>]>
-        | null;
+      const answer = (await redis.xreadgroup('GROUP', 'integrator', 'consumer-1', 'COUNT', 100, 'STREAMS', lifecycleKey, '>')) as Array<[string, Array<[string, string[]]>]> | null;
       for (const [id, fields] of answer?.[0][1] ?? []) {
         const entry: Record<string, string> = {};
         for (let i = 0; i < fields.length; i += 2) entry[fields[i]] = fields[i + 1];

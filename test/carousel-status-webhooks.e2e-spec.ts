@@ -173,7 +173,10 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
       await report({ id: 'wamid.\u0000x', status: 'read', timestamp: t }, { id: m.wamid, status: 'delivered', timestamp: t });
       expect(await status(m.msgId)).toMatchObject({ status: 'delivered' });
       const text = { from: '919876543210', id: `wamid.in-${m.wamid}`, timestamp: t, type: 'text', text: { body: 'a\u0000b\ud800' } };
-      const inbound = { object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'messages', value: { metadata: { phone_number_id: stack.seed.phoneNumberId }, messages: [text] } }] }] };
+      const inbound = {
+        object: 'whatsapp_business_account',
+        entry: [{ id: '1', changes: [{ field: 'messages', value: { metadata: { phone_number_id: stack.seed.phoneNumberId }, messages: [text] } }] }],
+      };
       const res = await post(JSON.stringify(inbound));
       expect([res.status, await res.json()]).toEqual([200, { message: 'Statuses recorded', status: 'success' }]);
     });

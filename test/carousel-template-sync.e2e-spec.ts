@@ -140,13 +140,21 @@ describe('carousel templates synced from the Cloud API, triggers with buttons', 
   });
 
   it('refuses a template Meta has not approved, and keeps sending hand-registered templates without buttons', async () => {
-    const pending = await trigger({ ...summerBody([summerCard(1), summerCard(2)]), notification: { ...summerBody([]).notification, templateId: byName.demo_autumn_carousel.id, params: { cards: [summerCard(1), summerCard(2)] } } });
+    const pending = await trigger({
+      ...summerBody([summerCard(1), summerCard(2)]),
+      notification: { ...summerBody([]).notification, templateId: byName.demo_autumn_carousel.id, params: { cards: [summerCard(1), summerCard(2)] } },
+    });
     expect(pending.status).toBe(400);
     expect((await pending.json()).message).toBe('notification.templateId names template demo_autumn_carousel, whose status at Meta is PENDING, not APPROVED');
 
     const manual = await trigger({
       userDetails: { number: '+919876543210' },
-      notification: { templateId: stack.seed.templateId, type: 'whatsapp', sender: `+${stack.seed.senderNumber}`, params: { cards: [1, 2, 3].map((i) => ({ media: { mediaLink: `https://cdn.example.com/${i}.jpg` } })) } },
+      notification: {
+        templateId: stack.seed.templateId,
+        type: 'whatsapp',
+        sender: `+${stack.seed.senderNumber}`,
+        params: { cards: [1, 2, 3].map((i) => ({ media: { mediaLink: `https://cdn.example.com/${i}.jpg` } })) },
+      },
     });
     expect(manual.status).toBe(200);
   });

@@ -28,18 +28,22 @@ describe('carousel dispatch: Meta throttling answers', () => {
     ['130429', 130429],
     ['80007', 80007],
     ['4', 4],
-  ] as const)('%s: the message waits and is sent, its attempt not used up', async (_name, code) => {
-    const recipient = newRecipient();
-    cloud.replyTo(recipient, { ...THROTTLING_REPLIES[code], retryAfterSeconds: 1 });
-    const msgId = await send(recipient);
-    const final = await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'], 20_000);
-    expect(final).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
-    expect(requestsTo(recipient)).toHaveLength(2);
-    // the row says sent just before BullMQ completes the job that sent it
-    const job = await until(async () => ((await queue.getJob(msgId))?.finishedOn ? queue.getJob(msgId) : undefined), 10_000, 'job completed');
-    expect(job?.attemptsMade).toBe(1); // the run that sent it; the throttled one is not counted
-    expect(job?.data.throttles).toBe(1);
-  }, 30_000);
+  ] as const)(
+    '%s: the message waits and is sent, its attempt not used up',
+    async (_name, code) => {
+      const recipient = newRecipient();
+      cloud.replyTo(recipient, { ...THROTTLING_REPLIES[code], retryAfterSeconds: 1 });
+      const msgId = await send(recipient);
+      const final = await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'], 20_000);
+      expect(final).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
+      expect(requestsTo(recipient)).toHaveLength(2);
+      // the row says sent just before BullMQ completes the job that sent it
+      const job = await until(async () => ((await queue.getJob(msgId))?.finishedOn ? queue.getJob(msgId) : undefined), 10_000, 'job completed');
+      expect(job?.attemptsMade).toBe(1); // the run that sent it; the throttled one is not counted
+      expect(job?.data.throttles).toBe(1);
+    },
+    30_000,
+  );
 
   it("130429 slows the sender number's pacing down", async () => {
     const redis = testRedis(stack.env);

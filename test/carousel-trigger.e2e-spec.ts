@@ -72,9 +72,7 @@ describe('carousel trigger: HTTP → queue → worker → WhatsApp Cloud API', (
             type: 'carousel',
             cards: [0, 1, 2].map((i) => ({
               card_index: i,
-              components: [
-                { type: 'header', parameters: [{ type: 'image', image: { link: `https://cdn.example.com/card-${i}.jpg` } }] },
-              ],
+              components: [{ type: 'header', parameters: [{ type: 'image', image: { link: `https://cdn.example.com/card-${i}.jpg` } }] }],
             })),
           },
         ],
@@ -117,9 +115,7 @@ describe('carousel trigger: HTTP → queue → worker → WhatsApp Cloud API', (
     const doc = await (await fetch(`${url}/docs/openapi.json`)).json();
     const op = doc.paths['/api/engagements/notifications/v2/push']?.post;
     expect(op).toMatchObject({ tags: ['carousel'], responses: { '200': expect.any(Object), '400': expect.any(Object), '401': expect.any(Object) } });
-    expect(op.parameters).toEqual(
-      expect.arrayContaining([expect.objectContaining({ name: 'bot', in: 'query', required: true }), expect.objectContaining({ name: 'x-api-key', in: 'header' })]),
-    );
+    expect(op.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'bot', in: 'query', required: true }), expect.objectContaining({ name: 'x-api-key', in: 'header' })]));
     // The body's schema comes from the DTOs' class-validator rules, nested DTOs included.
     expect(op.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TriggerCarouselDto' });
     const { schemas } = doc.components;

@@ -215,9 +215,7 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
       const link = session.connectWebView(
         {
           postMessage: (message) => {
-            void page
-              .evaluate(([m, where]) => (where === 'ios' ? window : document).dispatchEvent(new MessageEvent('message', { data: m })), [message, platform] as const)
-              .catch(() => undefined);
+            void page.evaluate(([m, where]) => (where === 'ios' ? window : document).dispatchEvent(new MessageEvent('message', { data: m })), [message, platform] as const).catch(() => undefined);
           },
         },
         { onClose: () => host.push('closed'), onReady: () => host.push('ready') },

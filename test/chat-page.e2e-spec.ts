@@ -27,18 +27,22 @@ function pictureServer(): Server {
 
 const inboundText = (phoneNumberId: string, from: string, wamid: string, body: string) => ({
   object: 'whatsapp_business_account',
-  entry: [{
-    id: '102290129340398',
-    changes: [{
-      field: 'messages',
-      value: {
-        messaging_product: 'whatsapp',
-        metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId },
-        contacts: [{ profile: { name: 'Ada' }, wa_id: from }],
-        messages: [{ from, id: wamid, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body } }],
-      },
-    }],
-  }],
+  entry: [
+    {
+      id: '102290129340398',
+      changes: [
+        {
+          field: 'messages',
+          value: {
+            messaging_product: 'whatsapp',
+            metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId },
+            contacts: [{ profile: { name: 'Ada' }, wa_id: from }],
+            messages: [{ from, id: wamid, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body } }],
+          },
+        },
+      ],
+    },
+  ],
 });
 
 jest.setTimeout(90_000); // a real browser on a shared machine
@@ -145,7 +149,9 @@ describe('conversations as a person uses them: the hosted chat page in a real br
   it('opens the same chat from the <script> embed on another site', async () => {
     const site = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<!doctype html><html lang="en"><title>Shop</title><body><h1>Shop</h1><script src="${stack.url}/web/bot/embed.js" data-bot-id="${stack.seed.botId}" data-token="user_embed_1"></script></body></html>`);
+      res.end(
+        `<!doctype html><html lang="en"><title>Shop</title><body><h1>Shop</h1><script src="${stack.url}/web/bot/embed.js" data-bot-id="${stack.seed.botId}" data-token="user_embed_1"></script></body></html>`,
+      );
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

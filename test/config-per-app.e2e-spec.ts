@@ -64,7 +64,10 @@ describe('configuration: each app validates what it reads', () => {
       async () => {
         if (exited) throw new Error(`push service exited with ${exited.code}: ${exited.output}`);
         // Under load the first checks of Postgres and Redis may time out (503): wait for a 200.
-        return fetch(`http://127.0.0.1:${port}/health`).then((r) => (r.status === 200 ? r.status : undefined), () => undefined);
+        return fetch(`http://127.0.0.1:${port}/health`).then(
+          (r) => (r.status === 200 ? r.status : undefined),
+          () => undefined,
+        );
       },
       40_000,
       'the push service answering /health',

@@ -135,9 +135,7 @@ describe('console API: cookie sessions, account, message log, members, served co
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const { status, body }: { status: number; body: { messages: Array<{ msgId: string }>; nextCursor: string | null } } = await list(
-          `?limit=7${cursor ? `&cursor=${cursor}` : ''}`,
-        );
+        const { status, body }: { status: number; body: { messages: Array<{ msgId: string }>; nextCursor: string | null } } = await list(`?limit=7${cursor ? `&cursor=${cursor}` : ''}`);
         expect(status).toBe(200);
         seen.push(...body.messages.map((m) => m.msgId));
         cursor = body.nextCursor;
@@ -190,7 +188,10 @@ describe('console API: cookie sessions, account, message log, members, served co
       expect(added.status).toBe(200);
       expect((await added.json()).member).toMatchObject({ userId: other.userId, email: other.email, role: 'developer' });
       const listed = await (await get(`/v1/bots/${bot.botId}/members`, owner.accessToken)).json();
-      expect(listed.members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([[owner.email, 'admin'], [other.email, 'developer']]);
+      expect(listed.members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
+        [owner.email, 'admin'],
+        [other.email, 'developer'],
+      ]);
 
       expect(await (await put({ email: 'nobody@example.com', role: 'viewer' })).json()).toEqual({ message: expect.stringMatching(/^No user with e-mail nobody@example.com/), status: 'error' });
       expect((await (await put({ email: other.email, role: 'owner' })).json()).message).toBe('role must be one of admin, developer, viewer');
@@ -232,7 +233,9 @@ describe('console API: cookie sessions, account, message log, members, served co
         });
 
       const listed = await (await call('GET', '/senders', viewer)).json();
-      expect(listed.senders).toEqual([{ id: expect.any(String), channel: 'whatsapp', number: '+15550001111', phoneNumberId: bot.phoneNumberId, accessTokenSet: true, wabaId: null, throughput: 80, createdAt: expect.any(String) }]);
+      expect(listed.senders).toEqual([
+        { id: expect.any(String), channel: 'whatsapp', number: '+15550001111', phoneNumberId: bot.phoneNumberId, accessTokenSet: true, wabaId: null, throughput: 80, createdAt: expect.any(String) },
+      ]);
       expect(JSON.stringify(listed)).not.toContain(bot.accessToken);
 
       expect((await call('POST', '/senders', viewer, { number: '+15550002222', phoneNumberId: '1', accessToken: 'x' })).status).toBe(403);

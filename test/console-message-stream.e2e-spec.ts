@@ -86,8 +86,7 @@ describe('console message stream: tickets and live message events', () => {
     other = await seedCarouselBot(stack.gateway);
   });
 
-  const ticketFor = (botId: string, token?: string) =>
-    fetch(`${stack.url}/v1/bots/${botId}/messages/stream-ticket`, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const ticketFor = (botId: string, token?: string) => fetch(`${stack.url}/v1/bots/${botId}/messages/stream-ticket`, { method: 'POST', headers: token ? { authorization: `Bearer ${token}` } : {} });
   const open = async (path: string) => {
     const reader = await EventStreamReader.open(`${stack.url}${path}`);
     readers.push(reader);

@@ -123,7 +123,10 @@ describe('console: a bot administrator in a real browser', () => {
     await screenshots(page, 'api-keys-revoke');
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('revoked: every gateway refuses it now').waitFor();
-    await page.getByRole('row', { name: /console e2e/ }).getByText(/^Revoked/).waitFor();
+    await page
+      .getByRole('row', { name: /console e2e/ })
+      .getByText(/^Revoked/)
+      .waitFor();
     expect((await trigger(key)).status).toBe(401);
     await expectAccessible();
     await screenshots(page, 'api-keys');
@@ -215,7 +218,10 @@ describe('console: a bot administrator in a real browser', () => {
 
     await page.getByLabel('Service-account file (JSON)').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"type":"user"}') });
     await page.getByRole('button', { name: 'Upload' }).click();
-    await page.getByRole('alert').getByText(/Error 400: .*type/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/Error 400: .*type/)
+      .waitFor();
 
     await page.getByLabel('Service-account file (JSON)').setInputFiles({ name: 'sa.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(account)) });
     await page.getByRole('button', { name: 'Upload' }).click();
@@ -238,7 +244,11 @@ describe('console: a bot administrator in a real browser', () => {
 
   it('Push: devices are counted and listed, one is unlinked; the service account is removed', async () => {
     const api = (method: string, path: string, body?: unknown) =>
-      fetch(`${stack.url}/v1/bots/${stack.seed.botId}${path}`, { method, headers: { authorization: `Bearer ${stack.seed.apiKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      fetch(`${stack.url}/v1/bots/${stack.seed.botId}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${stack.seed.apiKey}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
     for (let i = 0; i < 3; i++) expect((await api('POST', '/devices', { userId: `user-${i}`, token: `fcm-token-of-user-${i}-0123456789`, platform: 'android' })).status).toBe(201);
     await page.reload();
     await page.getByTestId('device-counts').getByText('3 registered: 3 live, 0 no longer reachable.').waitFor();
@@ -265,7 +275,10 @@ describe('console: a bot administrator in a real browser', () => {
     await manual.getByTestId('header-format').getByText('image').waitFor();
     await manual.getByText('Registered by hand', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Sync from Meta' }).click();
-    await page.getByRole('alert').getByText(/^Error 400: no WhatsApp sender of this bot has a wabaId/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/^Error 400: no WhatsApp sender of this bot has a wabaId/)
+      .waitFor();
   });
 
   it('WhatsApp → Senders: throughput and Business Account edited by keyboard, the access token written but never shown', async () => {
@@ -314,13 +327,20 @@ describe('console: a bot administrator in a real browser', () => {
     await page.getByRole('form', { name: 'Add a sender number' }).getByLabel('Throughput (messages/s)').fill('40');
     await page.getByRole('button', { name: 'Add sender' }).click();
     await page.getByText('Sender +15550002222 added.').waitFor();
-    await page.getByRole('row', { name: /\+15550002222/ }).getByTestId('throughput').getByText('40 msg/s').waitFor();
+    await page
+      .getByRole('row', { name: /\+15550002222/ })
+      .getByTestId('throughput')
+      .getByText('40 msg/s')
+      .waitFor();
     expect(await page.content()).not.toContain('EAAG-console-secret-token');
     await page.getByLabel('Number', { exact: true }).fill('+15550002222');
     await page.getByLabel('Phone-number id').fill('106500000000002');
     await page.getByLabel('Access token', { exact: true }).fill('EAAG-console-secret-token');
     await page.getByRole('button', { name: 'Add sender' }).click();
-    await page.getByRole('alert').getByText(/Error 409: number \+15550002222 is already a sender/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/Error 409: number \+15550002222 is already a sender/)
+      .waitFor();
     await expectAccessible();
     await screenshots(page, 'whatsapp-senders');
   });
@@ -414,21 +434,33 @@ describe('console: a bot administrator in a real browser', () => {
     await page.getByLabel('Name', { exact: true }).fill('Acme CRM');
     await page.getByLabel('Redirect URIs').fill('http://localhost/cb#fragment');
     await page.getByRole('button', { name: 'Register client' }).click();
-    await page.getByRole('alert').getByText(/Error 400: .*fragment/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/Error 400: .*fragment/)
+      .waitFor();
     await page.getByLabel('Redirect URIs').fill('https://crm.example.com/oauth/callback');
     await page.getByRole('button', { name: 'Register client' }).click();
     expect(await page.getByTestId('client-secret').inputValue()).toMatch(/^bcs_/);
-    await page.getByRole('row', { name: /Acme CRM/ }).getByText('https://crm.example.com/oauth/callback').waitFor();
+    await page
+      .getByRole('row', { name: /Acme CRM/ })
+      .getByText('https://crm.example.com/oauth/callback')
+      .waitFor();
     await expectAccessible();
     await screenshots(page, 'oauth-clients');
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Delete client Acme CRM' }).click();
-    await page.getByRole('row', { name: /Acme CRM/ }).getByText(/^Deleted/).waitFor();
+    await page
+      .getByRole('row', { name: /Acme CRM/ })
+      .getByText(/^Deleted/)
+      .waitFor();
   });
 
   it('Members: lists the bot’s members with their roles', async () => {
     await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Members' }).click();
-    await page.getByRole('row', { name: new RegExp(viewer.email) }).getByText('viewer').waitFor();
+    await page
+      .getByRole('row', { name: new RegExp(viewer.email) })
+      .getByText('viewer')
+      .waitFor();
     await expectAccessible();
     await screenshots(page, 'members');
   });

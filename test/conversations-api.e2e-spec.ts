@@ -55,7 +55,7 @@ describe('conversations API: paging, erasure, retention', () => {
     return (await res.json()) as Page;
   }
 
-  describe('listing a conversation\'s messages', () => {
+  describe("listing a conversation's messages", () => {
     it('pages oldest first: first page, next pages by cursor, and a last page whose next is null', async () => {
       const { conversationId, ids } = await conversation(botA, '919800000101', ['m1', 'm2', 'm3', 'm4', 'm5']);
       const first = await page(botA, conversationId, '?limit=2');
@@ -123,7 +123,7 @@ describe('conversations API: paging, erasure, retention', () => {
       expect(body.message).toMatch(new RegExp(`^${param} `));
     });
 
-    it('answers 404 for an unknown conversation or another bot\'s, and 401 for another bot\'s key', async () => {
+    it("answers 404 for an unknown conversation or another bot's, and 401 for another bot's key", async () => {
       const { conversationId } = await conversation(botB, '919800000103', ['of bot B']);
       for (const id of [randomUUID(), 'not-a-uuid', conversationId]) {
         const res = await get(botA, `/${id}/messages`);
@@ -217,7 +217,11 @@ describe('conversations API: paging, erasure, retention', () => {
       const call = (id: string, createdAt: Date, kind = 'webhook', event = 'message.received') => ({ id, botId: botA.botId, kind, event, url: 'https://bot.example/hook', body: '{}', createdAt });
       await db.callbackDelivery.createMany({ data: [call(stale.ids[0], daysAgo(2)), call(mixed.ids[2], new Date()), call(`${mixed.ids[0]}.sent`, daysAgo(2), 'postback', 'message.status')] });
 
-      await eventually(async () => ((await db.conversationMessage.count({ where: { id: { in: [...mixed.ids.slice(0, 2), ...stale.ids, ...used.ids] } } })) === 0 ? true : undefined), 15_000, 'old messages swept');
+      await eventually(
+        async () => ((await db.conversationMessage.count({ where: { id: { in: [...mixed.ids.slice(0, 2), ...stale.ids, ...used.ids] } } })) === 0 ? true : undefined),
+        15_000,
+        'old messages swept',
+      );
       await eventually(async () => ((await get(botA, `/${stale.conversationId}`)).status === 404 ? true : undefined), 15_000, 'stale conversation swept');
 
       const left = await page(botA, mixed.conversationId);

@@ -48,15 +48,19 @@ describe('gateway edge: bad input', () => {
     '/v1/bots/b1/events',
   ];
 
-  it.each(routes)('a JSON body nested 3,000 and 20,000 levels deep to %s is a 400 naming the limit', async (path) => {
-    for (const body of [deepArray(3000), deepObject(3000), deepArray(20_000)]) {
-      const res = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      expect({ status: res.status, body: await res.json() }).toEqual({
-        status: 400,
-        body: { message: 'the JSON body is nested deeper than 100 levels', status: 'error' },
-      });
-    }
-  }, 60_000);
+  it.each(routes)(
+    'a JSON body nested 3,000 and 20,000 levels deep to %s is a 400 naming the limit',
+    async (path) => {
+      for (const body of [deepArray(3000), deepObject(3000), deepArray(20_000)]) {
+        const res = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        expect({ status: res.status, body: await res.json() }).toEqual({
+          status: 400,
+          body: { message: 'the JSON body is nested deeper than 100 levels', status: 'error' },
+        });
+      }
+    },
+    60_000,
+  );
 
   it('a body nested within the limit still reaches the route (its own 400 or 401)', async () => {
     const res = await fetch(`${gateway.url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"email":${deepArray(50)}}` });

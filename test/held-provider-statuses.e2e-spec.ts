@@ -33,8 +33,7 @@ describe('held provider statuses (Postgres)', () => {
     errorText: status === 'failed' ? 'Message undeliverable' : null,
     ...o,
   });
-  const heldRow = async (id: string) =>
-    (await db.heldProviderStatus.findUnique({ where: { wamid: id } })) ?? null;
+  const heldRow = async (id: string) => (await db.heldProviderStatus.findUnique({ where: { wamid: id } })) ?? null;
 
   /** A carousel message claimed for its first attempt (status processing). */
   async function claimedMessage(): Promise<string> {
@@ -60,8 +59,22 @@ describe('held provider statuses (Postgres)', () => {
     const [a, b] = [await claimedMessage(), await claimedMessage()];
     const [wa, wb] = [wamid(), wamid()];
     await held.hold([update(wa, 'read'), update(wb, 'failed')]);
-    const changes = await messages.markSentMany([{ id: a, providerMessageId: wa }, { id: b, providerMessageId: wb }, { id: randomUUID(), providerMessageId: wamid() }]);
-    expect(changes.map((c) => c.map((x) => [x.messageId, x.status]))).toEqual([[[a, 'sent'], [a, 'read']], [[b, 'sent'], [b, 'failed']], []]);
+    const changes = await messages.markSentMany([
+      { id: a, providerMessageId: wa },
+      { id: b, providerMessageId: wb },
+      { id: randomUUID(), providerMessageId: wamid() },
+    ]);
+    expect(changes.map((c) => c.map((x) => [x.messageId, x.status]))).toEqual([
+      [
+        [a, 'sent'],
+        [a, 'read'],
+      ],
+      [
+        [b, 'sent'],
+        [b, 'failed'],
+      ],
+      [],
+    ]);
     expect(changes[0][1].at).toBe(at(2).toISOString());
     expect(changes[1][1].error).toEqual({ code: '131026', text: 'Message undeliverable' });
     expect(await db.message.findUnique({ where: { id: a } })).toMatchObject({ status: 'read', deliveredAt: at(1), readAt: at(2) });

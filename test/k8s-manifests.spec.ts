@@ -45,7 +45,13 @@ async function modelOf(m: Manifest): Promise<new (data: object) => { validate():
 }
 
 const variablesOf = (classes: readonly EnvClass[]) =>
-  new Set(classes.flatMap((c) => getMetadataStorage().getTargetValidationMetadatas(c, '', true, false).map((m) => m.propertyName)));
+  new Set(
+    classes.flatMap((c) =>
+      getMetadataStorage()
+        .getTargetValidationMetadatas(c, '', true, false)
+        .map((m) => m.propertyName),
+    ),
+  );
 
 /** Each Deployment, with the env classes of the app its command starts and the drain bound it must outlast. */
 const apps = {
@@ -84,8 +90,15 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
   it('validate against the Kubernetes (and KEDA) JSON schemas', async () => {
     expect(manifests.map((m) => `${m.kind}/${m.metadata.name}`).sort()).toEqual(
       [
-        'ConfigMap/platform-config', 'Deployment/channel-worker', 'Deployment/gateway', 'Deployment/push-service', 'Job/platform-migrate',
-        'PodDisruptionBudget/gateway', 'ScaledObject/channel-worker', 'Secret/platform-secrets', 'Service/gateway',
+        'ConfigMap/platform-config',
+        'Deployment/channel-worker',
+        'Deployment/gateway',
+        'Deployment/push-service',
+        'Job/platform-migrate',
+        'PodDisruptionBudget/gateway',
+        'ScaledObject/channel-worker',
+        'Secret/platform-secrets',
+        'Service/gateway',
       ].sort(),
     );
     for (const m of manifests) {

@@ -62,12 +62,18 @@ describe('migrate command', () => {
     for (const m of before) cpSync(join(project, m.name), join(dir, m.name), { recursive: true });
     await migrate(url, dir);
     const [a, b, c, m] = ['00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b', '00000000-0000-4000-8000-00000000000c', '00000000-0000-4000-8000-0000000000f1'];
-    await query(url, `INSERT INTO bots (id, name, webhook_url, webhook_secret_encrypted, postback_url) VALUES
+    await query(
+      url,
+      `INSERT INTO bots (id, name, webhook_url, webhook_secret_encrypted, postback_url) VALUES
       ('${a}', 'both', 'https://a.example/hook', 'v1.k.sealed-a', 'https://a.example/pb'),
       ('${b}', 'postbacks only', NULL, 'v1.k.sealed-b', 'https://b.example/pb'),
-      ('${c}', 'neither', NULL, NULL, NULL)`);
-    await query(url, `INSERT INTO postbacks (id, bot_id, message_id, status, url, body, attempts, last_status, updated_at) VALUES
-      ('${m}.sent', '${a}', '${m}', 'sent', 'https://a.example/pb', '{}', 2, 200, now())`);
+      ('${c}', 'neither', NULL, NULL, NULL)`,
+    );
+    await query(
+      url,
+      `INSERT INTO postbacks (id, bot_id, message_id, status, url, body, attempts, last_status, updated_at) VALUES
+      ('${m}.sent', '${a}', '${m}', 'sent', 'https://a.example/pb', '{}', 2, 200, now())`,
+    );
 
     cpSync(join(project, '20261204200000_callbacks'), join(dir, '20261204200000_callbacks'), { recursive: true });
     expect((await migrate(url, dir)).applied).toEqual(['20261204200000_callbacks']);

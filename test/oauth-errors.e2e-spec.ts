@@ -20,11 +20,17 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
     botId = (await stack.gateway.get(BotRepository, { strict: false }).create('errors bot')).id;
     admin = await seedBotAdmin(stack.gateway, botId);
     client = await registerOAuthClient(stack.url, botId, admin.accessToken, {
-      name: 'main', type: 'confidential', redirect_uris: [REDIRECT, 'http://127.0.0.1:8765/cb'], scopes: ['bot:read', 'bot:admin'],
+      name: 'main',
+      type: 'confidential',
+      redirect_uris: [REDIRECT, 'http://127.0.0.1:8765/cb'],
+      scopes: ['bot:read', 'bot:admin'],
     });
     other = await registerOAuthClient(stack.url, botId, admin.accessToken, { name: 'other', type: 'confidential', redirect_uris: [REDIRECT] });
     noRefresh = await registerOAuthClient(stack.url, botId, admin.accessToken, {
-      name: 'no refresh', type: 'confidential', redirect_uris: [REDIRECT], grant_types: ['authorization_code'],
+      name: 'no refresh',
+      type: 'confidential',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code'],
     });
     pub = await registerOAuthClient(stack.url, botId, admin.accessToken, { name: 'spa', type: 'public', redirect_uris: ['http://localhost:3000/cb'] });
   });
@@ -32,8 +38,7 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
   const login = () => ({ email: admin.email, password: admin.password });
   const codeFor = (c: { client_id: string }, extra: Record<string, string> = {}) =>
     authorizeCode(stack.url, { client_id: c.client_id, response_type: 'code', redirect_uri: REDIRECT, ...extra }, login(), from()).then((r) => r.code);
-  const token = (fields: Record<string, string>, opts: Parameters<typeof oauthPost>[3] = {}) =>
-    oauthPost(stack.url, '/oauth/token', fields, { ...opts, headers: { ...from(), ...opts.headers } });
+  const token = (fields: Record<string, string>, opts: Parameters<typeof oauthPost>[3] = {}) => oauthPost(stack.url, '/oauth/token', fields, { ...opts, headers: { ...from(), ...opts.headers } });
   const withSecret = (fields: Record<string, string>, c: { client_id: string; client_secret: string } = client) => token({ client_id: c.client_id, client_secret: c.client_secret, ...fields });
 
   async function expectError(res: Response, status: number, error: string) {
@@ -67,7 +72,9 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
     });
 
     it('repeated client_id → 400 page', async () => {
-      const res = await fetch(`${stack.url}/oauth/authorize?client_id=${client.client_id}&client_id=${other.client_id}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}`, { redirect: 'manual' });
+      const res = await fetch(`${stack.url}/oauth/authorize?client_id=${client.client_id}&client_id=${other.client_id}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}`, {
+        redirect: 'manual',
+      });
       expect(res.status).toBe(400);
       expect(res.headers.get('location')).toBeNull();
     });
@@ -93,7 +100,9 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
     });
 
     it('a repeated parameter → invalid_request', async () => {
-      const res = await fetch(`${stack.url}/oauth/authorize?client_id=${client.client_id}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}&scope=bot:read&scope=bot:admin&state=s`, { redirect: 'manual' });
+      const res = await fetch(`${stack.url}/oauth/authorize?client_id=${client.client_id}&response_type=code&redirect_uri=${encodeURIComponent(REDIRECT)}&scope=bot:read&scope=bot:admin&state=s`, {
+        redirect: 'manual',
+      });
       const location = new URL(res.headers.get('location')!);
       expect(location.searchParams.get('error')).toBe('invalid_request');
       expect(location.searchParams.get('state')).toBe('s');

@@ -33,8 +33,7 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
   });
   const post = (fields: Record<string, string>) =>
     oauthPost(stack.url, '/oauth/token', { client_id: confidential.client_id, client_secret: confidential.client_secret, ...fields }, { headers: from() });
-  const basic = (fields: Record<string, string>) =>
-    oauthPost(stack.url, '/oauth/token', fields, { basic: { id: confidential.client_id, secret: confidential.client_secret }, headers: from() });
+  const basic = (fields: Record<string, string>) => oauthPost(stack.url, '/oauth/token', fields, { basic: { id: confidential.client_id, secret: confidential.client_secret }, headers: from() });
 
   it('authorize → login and consent form → code → token → admin route → refresh → old refresh token refused (grant revoked)', async () => {
     const { verifier, challenge } = pkcePair();
@@ -96,10 +95,15 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
     const tokens = await (await basic({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT })).json();
     expect((await listKeys(tokens.access_token)).status).toBe(200);
 
-    const revokeAccess = await oauthPost(stack.url, '/oauth/revoke', { token: tokens.access_token, token_type_hint: 'access_token' }, {
-      basic: { id: confidential.client_id, secret: confidential.client_secret },
-      headers: from(),
-    });
+    const revokeAccess = await oauthPost(
+      stack.url,
+      '/oauth/revoke',
+      { token: tokens.access_token, token_type_hint: 'access_token' },
+      {
+        basic: { id: confidential.client_id, secret: confidential.client_secret },
+        headers: from(),
+      },
+    );
     expect(revokeAccess.status).toBe(200);
     expect((await listKeys(tokens.access_token)).status).toBe(401);
 
@@ -116,10 +120,15 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
     const after = await basic({ grant_type: 'refresh_token', refresh_token: refreshed.refresh_token });
     expect((await after.json()).error).toBe('invalid_grant');
 
-    const unknown = await oauthPost(stack.url, '/oauth/revoke', { token: 'bat_' + 'x'.repeat(43) }, {
-      basic: { id: confidential.client_id, secret: confidential.client_secret },
-      headers: from(),
-    });
+    const unknown = await oauthPost(
+      stack.url,
+      '/oauth/revoke',
+      { token: 'bat_' + 'x'.repeat(43) },
+      {
+        basic: { id: confidential.client_id, secret: confidential.client_secret },
+        headers: from(),
+      },
+    );
     expect(unknown.status).toBe(200);
   });
 
@@ -268,7 +277,9 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
 
     it('escapes what it shows', async () => {
       const evil = await registerOAuthClient(stack.url, botId, admin.accessToken, {
-        name: '<script>alert(1)</script>"', type: 'confidential', redirect_uris: [REDIRECT],
+        name: '<script>alert(1)</script>"',
+        type: 'confidential',
+        redirect_uris: [REDIRECT],
       });
       const page = await openAuthorize(stack.url, { client_id: evil.client_id, response_type: 'code', redirect_uri: REDIRECT, state: '"><img src=x onerror=alert(1)>' }, from());
       expect(page.status).toBe(200);
@@ -309,7 +320,14 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
   it('revoking the client revokes its tokens', async () => {
     const client = await registerOAuthClient(stack.url, botId, admin.accessToken, { name: 'short-lived', type: 'confidential', redirect_uris: [REDIRECT] });
     const { code } = await authorizeCode(stack.url, { ...authParams(), client_id: client.client_id }, login(), from());
-    const tokens = await (await oauthPost(stack.url, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.client_id, client_secret: client.client_secret }, { headers: from() })).json();
+    const tokens = await (
+      await oauthPost(
+        stack.url,
+        '/oauth/token',
+        { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.client_id, client_secret: client.client_secret },
+        { headers: from() },
+      )
+    ).json();
     expect((await listKeys(tokens.access_token)).status).toBe(200);
     const del = await fetch(`${stack.url}/v1/bots/${botId}/oauth-clients/${client.id}`, { method: 'DELETE', headers: { 'x-auth-token': admin.accessToken } });
     expect(del.status).toBe(200);

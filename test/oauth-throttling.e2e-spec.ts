@@ -61,10 +61,15 @@ describe('abuse limits of login and OAuth endpoints (two replicas, one Redis)', 
     await expect429(res);
     expect(await res.json()).toEqual({ error: 'too_many_requests', error_description: expect.any(String) });
     // Also when the client authenticates by HTTP Basic (the limit follows the client id, not the method).
-    const basic = await oauthPost(urls[1], '/oauth/token', { grant_type: 'authorization_code', code: 'bac_x', redirect_uri: REDIRECT }, {
-      basic: { id: client.client_id, secret: client.client_secret },
-      headers: { 'x-forwarded-for': freshIp() },
-    });
+    const basic = await oauthPost(
+      urls[1],
+      '/oauth/token',
+      { grant_type: 'authorization_code', code: 'bac_x', redirect_uri: REDIRECT },
+      {
+        basic: { id: client.client_id, secret: client.client_secret },
+        headers: { 'x-forwarded-for': freshIp() },
+      },
+    );
     await expect429(basic);
   });
 

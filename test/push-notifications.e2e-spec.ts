@@ -43,10 +43,7 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
     });
 
     it('keeps only ciphertext in Postgres: no key material, no client e-mail', async () => {
-      const [row] = await sql<{ credentials_encrypted: string; key_id: string; project_id: string }>(
-        'SELECT credentials_encrypted, key_id, project_id FROM push_configs WHERE bot_id = $1',
-        [botId],
-      );
+      const [row] = await sql<{ credentials_encrypted: string; key_id: string; project_id: string }>('SELECT credentials_encrypted, key_id, project_id FROM push_configs WHERE bot_id = $1', [botId]);
       expect(row.key_id).toBe('test1');
       expect(row.project_id).toBe('demo-push');
       expect(row.credentials_encrypted).toMatch(/^v1\.test1\./);
@@ -212,7 +209,12 @@ describe('push notifications: saveBotConfig, devices, fan-out through FCM HTTP v
       fcm.script('tok-dave', FcmErrors.unavailable, FcmErrors.internal, 'ok');
       const notificationId = await notify({ userIds: ['dave'], title: 'Hi', body: 'retry' });
       expect(await waitForCompletion(notificationId)).toMatchObject({ status: 'completed', total: 1, sent: 1, failed: 0, pending: 0 });
-      expect(fcm.received('tok-dave').slice(-3).map((m) => m.status)).toEqual([503, 500, 200]);
+      expect(
+        fcm
+          .received('tok-dave')
+          .slice(-3)
+          .map((m) => m.status),
+      ).toEqual([503, 500, 200]);
     });
 
     it('honours Retry-After on 429 QUOTA_EXCEEDED', async () => {

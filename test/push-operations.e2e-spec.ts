@@ -95,7 +95,9 @@ describe('push service operations', () => {
   const sealed = async () => {
     const [push] = await sql<{ key_id: string; credentials_encrypted: string }>('SELECT key_id, credentials_encrypted FROM push_configs WHERE bot_id = $1', [botId]);
     const [sender] = await sql<{ access_token_encrypted: string }>('SELECT access_token_encrypted FROM channel_senders WHERE bot_id = $1', [botId]);
-    const [callbacks] = await sql<{ secret_encrypted: string; previous_secret_encrypted: string }>('SELECT secret_encrypted, previous_secret_encrypted FROM callback_secrets WHERE bot_id = $1', [botId]);
+    const [callbacks] = await sql<{ secret_encrypted: string; previous_secret_encrypted: string }>('SELECT secret_encrypted, previous_secret_encrypted FROM callback_secrets WHERE bot_id = $1', [
+      botId,
+    ]);
     return { keyId: push.key_id, values: [push.credentials_encrypted, sender.access_token_encrypted, callbacks.secret_encrypted, callbacks.previous_secret_encrypted] };
   };
 
@@ -143,7 +145,9 @@ describe('push service operations', () => {
     });
     const again = await cli(rotating, 'push', 'reencrypt'); // the old name; a second run has nothing to do
     expect(again.code).toBe(0);
-    expect(again.out).toContain('  Firebase service accounts (push configs): 0\n  WhatsApp sender access tokens: 0\n  bot webhook signing secrets: 0\n  bot webhook signing secrets being rotated out: 0\n');
+    expect(again.out).toContain(
+      '  Firebase service accounts (push configs): 0\n  WhatsApp sender access tokens: 0\n  bot webhook signing secrets: 0\n  bot webhook signing secrets being rotated out: 0\n',
+    );
 
     const after = await sealed();
     expect(after.keyId).toBe('test2');

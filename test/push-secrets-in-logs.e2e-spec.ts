@@ -81,9 +81,7 @@ describe('push: no private key or access token in any answer or log line (built 
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all(
-      children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => (c.once('exit', r), c.kill('SIGTERM'))))),
-    );
+    await Promise.all(children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => (c.once('exit', r), c.kill('SIGTERM'))))));
     if (process.env.PUSH_LOG_DUMP) writeFileSync(process.env.PUSH_LOG_DUMP, capturedLogs());
     rmSync(logDir, { recursive: true, force: true });
     await seeder?.close();
@@ -111,10 +109,15 @@ describe('push: no private key or access token in any answer or log line (built 
     expect((await save({ ...account, token_uri: 'http://10.1.2.3/token' })).status).toBe(400);
     expect((await save({ ...account, type: 'user', private_key: account.private_key.replace(/A/g, 'B') })).status).toBe(400);
     expect((await call('POST', `/api/data/vault/saveBotConfig?bot=${botId}`, { 'x-auth-token': 'wrong' }, { notification: { firebaseConfig: { serviceAccount: account } } })).status).toBe(401);
-    expect((await call('POST', `/api/data/vault/saveBotConfig?bot=${botId}`, { 'x-auth-token': adminToken }, `{"notification":{"firebaseConfig":{"serviceAccount":${JSON.stringify(account)}`)).status).toBe(400);
+    expect(
+      (await call('POST', `/api/data/vault/saveBotConfig?bot=${botId}`, { 'x-auth-token': adminToken }, `{"notification":{"firebaseConfig":{"serviceAccount":${JSON.stringify(account)}`)).status,
+    ).toBe(400);
     expect((await call('GET', `/api/data/vault/botConfig?bot=${botId}`, { 'x-auth-token': adminToken })).status).toBe(200);
 
-    for (const [user, token] of [['a', 'tok-log-a'], ['b', 'tok-log-gone']]) {
+    for (const [user, token] of [
+      ['a', 'tok-log-a'],
+      ['b', 'tok-log-gone'],
+    ]) {
       expect((await call('POST', `/v1/bots/${botId}/devices`, key(), { userId: user, token, platform: 'android' })).status).toBe(201);
     }
     fcm.always('tok-log-gone', FcmErrors.unregistered);
@@ -153,7 +156,10 @@ describe('push: no private key or access token in any answer or log line (built 
   it('no log line and no answer holds the private key, parts of it, or an access token', () => {
     const keyLines = account.private_key.split('\n').filter((l) => l.length > 20 && !l.startsWith('-----'));
     expect(keyLines.length).toBeGreaterThan(20);
-    for (const [name, text] of [['logs', capturedLogs()], ['answers', answers.join('\n')]] as const) {
+    for (const [name, text] of [
+      ['logs', capturedLogs()],
+      ['answers', answers.join('\n')],
+    ] as const) {
       expect({ name, found: text.includes('PRIVATE KEY') }).toEqual({ name, found: false });
       expect({ name, found: text.includes('ya29.') }).toEqual({ name, found: false });
       // A line of the key as such, and with JSON's escaping of the newlines around it.

@@ -28,8 +28,7 @@ describe('SDK endpoints: validation and authentication errors', () => {
   }
 
   describe('POST /v1/bots/:botId/sessions', () => {
-    const start = (body: unknown, botId = bot.botId, headers: Record<string, string> = {}) =>
-      postJson(`${stack.url}/v1/bots/${botId}/sessions`, body, headers);
+    const start = (body: unknown, botId = bot.botId, headers: Record<string, string> = {}) => postJson(`${stack.url}/v1/bots/${botId}/sessions`, body, headers);
     const good = { authToken: token, payload: { a: 1 }, version: 2 };
 
     it.each([
@@ -71,8 +70,7 @@ describe('SDK endpoints: validation and authentication errors', () => {
       userId: chatUserId('events_user'),
       event: { code: 'sendReactNativeEvent', data: { code: 'logout', data: '{"actionType":"button"}', ...inner }, ...overrides },
     });
-    const send = (body: unknown, key: string | null = bot.apiKey, botId = bot.botId) =>
-      postJson(`${stack.url}/v1/bots/${botId}/events`, body, key === null ? {} : { authorization: `Bearer ${key}` });
+    const send = (body: unknown, key: string | null = bot.apiKey, botId = bot.botId) => postJson(`${stack.url}/v1/bots/${botId}/events`, body, key === null ? {} : { authorization: `Bearer ${key}` });
 
     it('202 for a good event (control)', async () => {
       expect((await send(event())).status).toBe(202);

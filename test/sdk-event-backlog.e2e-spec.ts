@@ -41,7 +41,7 @@ describe('SDK event backlog: offline delivery, acks and redelivery', () => {
 
     one.ack(got[0].id);
     one.ack(got[1].id);
-    await eventually(async () => ((await stored(token)).length === 1) || undefined, 5000, 'two acks applied');
+    await eventually(async () => (await stored(token)).length === 1 || undefined, 5000, 'two acks applied');
     await one.close();
 
     // Reconnect: only the unacked event comes again, with the same id, then new events follow it.
@@ -68,7 +68,7 @@ describe('SDK event backlog: offline delivery, acks and redelivery', () => {
     const [redelivered] = await two.waitForEvents(1);
     expect(redelivered).toEqual(live);
     two.ack(redelivered.id);
-    await eventually(async () => ((await stored(token)).length === 0) || undefined, 5000, 'ack applied');
+    await eventually(async () => (await stored(token)).length === 0 || undefined, 5000, 'ack applied');
     await two.close();
 
     const three = await RawStream.connect(streamUrl, token);
@@ -106,7 +106,7 @@ describe('SDK event backlog: offline delivery, acks and redelivery', () => {
         { code: 'promo', data: { name: 'promo' } },
         { code: 'logout', data: { name: 'logout' } },
       ]);
-      await eventually(async () => ((await stored(token)).length === 0) || undefined, 5000, 'acked by the SDK');
+      await eventually(async () => (await stored(token)).length === 0 || undefined, 5000, 'acked by the SDK');
     } finally {
       session.closeBot();
     }

@@ -67,11 +67,7 @@ describe('SDK events across gateway replicas', () => {
     // the presence TTL (2 pings + 5 s) would, so 2 s is enough and expiry cannot make this pass.
     const hubs = [stack.gateway, b].map((app) => app.get(StreamHub, { strict: false }));
     await eventually(() => hubs.every((h) => h.connections().length === 0) || undefined, 2000, 'replicas saw the close');
-    await eventually(
-      async () => (await (await sendBotEvent(stack.url, bot, chatUserId(token), 'refresh', { n: 2 })).json()).delivered === 0 || undefined,
-      2000,
-      'closed streams no longer counted',
-    );
+    await eventually(async () => (await (await sendBotEvent(stack.url, bot, chatUserId(token), 'refresh', { n: 2 })).json()).delivered === 0 || undefined, 2000, 'closed streams no longer counted');
   });
 
   it('a replica shutting down closes its streams with 1001 (the SDK reconnects) and stops counting them', async () => {

@@ -91,7 +91,7 @@ describe('SDK session: BotSession ↔ gateway ↔ bot webhook', () => {
       expect(events[0].meta).toEqual({ id: answer.eventId, platformCode: 'sendReactNativeEvent' });
       // The SDK acked it: the server dropped it.
       const store = stack.gateway.get(SdkEventStore, { strict: false });
-      await eventually(async () => ((await store.readAfter(bot.botId, chatUserId(token), '0-0', 10)).length === 0) || undefined, 5000, 'event dropped after ack');
+      await eventually(async () => (await store.readAfter(bot.botId, chatUserId(token), '0-0', 10)).length === 0 || undefined, 5000, 'event dropped after ack');
       expect(errors).toEqual([]);
     } finally {
       session.closeBot();
@@ -102,7 +102,14 @@ describe('SDK session: BotSession ↔ gateway ↔ bot webhook', () => {
     const { session } = openBot();
     try {
       const { sessionId } = await session.start();
-      const data = { items: 2, cart: [{ sku: 'A-1', qty: 1 }, { sku: 'B-2', qty: null }], note: 'ünïcödé' };
+      const data = {
+        items: 2,
+        cart: [
+          { sku: 'A-1', qty: 1 },
+          { sku: 'B-2', qty: null },
+        ],
+        note: 'ünïcödé',
+      };
       await session.sendEventToBot('cart-updated', data);
       const call = await webhook.waitFor((c) => c.body.type === 'app.event' && c.body.sessionId === sessionId);
       expect(call.signatureValid).toBe(true);

@@ -37,11 +37,7 @@ export async function startSession(base: string, botId: string, authToken: strin
 
 /** The bot's app.sendEvent through the platform API. */
 export function sendBotEvent(base: string, bot: SdkBot, userId: string, name: string, data: object, platform = 'sendReactNativeEvent') {
-  return postJson(
-    `${base}/v1/bots/${bot.botId}/events`,
-    { userId, event: { code: platform, data: { code: name, data: JSON.stringify(data) } } },
-    { authorization: `Bearer ${bot.apiKey}` },
-  );
+  return postJson(`${base}/v1/bots/${bot.botId}/events`, { userId, event: { code: platform, data: { code: name, data: JSON.stringify(data) } } }, { authorization: `Bearer ${bot.apiKey}` });
 }
 
 export async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000, what = 'condition'): Promise<T> {

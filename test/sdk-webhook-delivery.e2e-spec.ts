@@ -84,11 +84,15 @@ describe('bot webhook delivery', () => {
       webhook.secret = bot.secret;
       webhook.failNext(500, 500);
       const { sessionId } = await startSession(strictUrl, bot.botId, 'give_up_user');
-      const failed = await eventually(async () => {
-        const job = await jobOf(sessionId);
-        // Read again once failed: the copy read before may predate the last attempt (attemptsMade one short).
-        return (await job?.isFailed()) ? await jobOf(sessionId) : undefined;
-      }, 10_000, 'job failed');
+      const failed = await eventually(
+        async () => {
+          const job = await jobOf(sessionId);
+          // Read again once failed: the copy read before may predate the last attempt (attemptsMade one short).
+          return (await job?.isFailed()) ? await jobOf(sessionId) : undefined;
+        },
+        10_000,
+        'job failed',
+      );
       expect(failed.attemptsMade).toBe(2);
       expect(webhook.calls.filter((c) => c.body.sessionId === sessionId).map((c) => c.status)).toEqual([500, 500]);
     } finally {
@@ -197,7 +201,17 @@ describe('bot webhook delivery', () => {
       });
       return { status: res.status, body: (await res.json()) as T };
     };
-    interface Entry { id: string; kind: string; event: string; url: string; attempts: number; replays: number; duplicates: number; lastStatus: number | null; deliveredAt: string | null }
+    interface Entry {
+      id: string;
+      kind: string;
+      event: string;
+      url: string;
+      attempts: number;
+      replays: number;
+      duplicates: number;
+      lastStatus: number | null;
+      deliveredAt: string | null;
+    }
 
     it('lists webhook calls with their attempts; a replay re-sends the same webhook-id and counts as a replay and a duplicate', async () => {
       const bot = await seedSdkBot(stack.gateway, `${webhook.baseUrl}/logged`);
@@ -213,9 +227,9 @@ describe('bot webhook delivery', () => {
 
       const replay = await api<{ delivery: Entry }>(token, 'POST', `/v1/bots/${bot.botId}/callbacks/deliveries/${id}/replay`);
       expect(replay.status).toBe(200);
-      await eventually(async () => (webhook.delivered.filter((c) => c.body.id === id).length === 2) || undefined, 10_000, 'the replay delivered');
+      await eventually(async () => webhook.delivered.filter((c) => c.body.id === id).length === 2 || undefined, 10_000, 'the replay delivered');
       expect(webhook.delivered.filter((c) => c.body.id === id).map((c) => c.request.headers['webhook-id'])).toEqual([id, id]);
-      await eventually(async () => ((await entryOf())?.replays === 1 || undefined), 10_000, 'the replay logged');
+      await eventually(async () => (await entryOf())?.replays === 1 || undefined, 10_000, 'the replay logged');
       expect(await entryOf()).toMatchObject({ attempts: 3, replays: 1, duplicates: 1 });
       expect((await api(token, 'POST', `/v1/bots/${bot.botId}/callbacks/deliveries/nope/replay`)).status).toBe(404);
       expect((await api(token, 'GET', `/v1/bots/${bot.botId}/callbacks/deliveries?kind=email`)).status).toBe(400);
@@ -252,10 +266,14 @@ describe('bot webhook delivery', () => {
       await prisma.callbackEndpoint.update({ where: { botId_kind: { botId: bot.botId, kind: 'webhook' } }, data: { failingSince: new Date(Date.now() - 73 * 3600_000) } });
       webhook.failNext(500);
       const { sessionId } = await startSession(stack.url, bot.botId, 'dying_user');
-      const settings = await eventually(async () => {
-        const view = (await api<{ webhook: { disabledAt: string | null; disabledReason: string | null } }>(token, 'GET', `/v1/bots/${bot.botId}/callbacks`)).body;
-        return view.webhook.disabledAt ? view : undefined;
-      }, 10_000, 'the endpoint disabled');
+      const settings = await eventually(
+        async () => {
+          const view = (await api<{ webhook: { disabledAt: string | null; disabledReason: string | null } }>(token, 'GET', `/v1/bots/${bot.botId}/callbacks`)).body;
+          return view.webhook.disabledAt ? view : undefined;
+        },
+        10_000,
+        'the endpoint disabled',
+      );
       expect(settings.webhook.disabledReason).toBe('answered 500');
       expect((await api<{ disabledAt: string | null }>(token, 'GET', `/v1/bots/${bot.botId}/webhook`)).body.disabledAt).toBe(settings.webhook.disabledAt);
       const failed = await eventually(async () => ((await (await jobOf(sessionId))?.isFailed()) ? jobOf(sessionId) : undefined), 10_000, 'the call given up');
@@ -270,7 +288,10 @@ describe('bot webhook delivery', () => {
       ]);
 
       expect((await api(token, 'PUT', `/v1/bots/${bot.botId}/webhook`, { url: `${webhook.baseUrl}/dying` })).status).toBe(200);
-      expect((await api<{ webhook: { disabledAt: string | null; failingSince: string | null } }>(token, 'GET', `/v1/bots/${bot.botId}/callbacks`)).body.webhook).toMatchObject({ disabledAt: null, failingSince: null });
+      expect((await api<{ webhook: { disabledAt: string | null; failingSince: string | null } }>(token, 'GET', `/v1/bots/${bot.botId}/callbacks`)).body.webhook).toMatchObject({
+        disabledAt: null,
+        failingSince: null,
+      });
       const again = await startSession(stack.url, bot.botId, 'revived_user');
       await webhook.waitFor((c) => c.body.sessionId === again.sessionId);
     });

@@ -17,7 +17,13 @@ describe('up: an app that keeps crashing', () => {
     writeFileSync(script, 'process.exit(3);\n');
     const lines: string[] = [];
     const gaveUp = await new Promise<string>((resolve) => {
-      const app = new SupervisedApp('crasher', script, {}, (line: string) => lines.push(line), (a: { name: string }) => resolve(a.name));
+      const app = new SupervisedApp(
+        'crasher',
+        script,
+        {},
+        (line: string) => lines.push(line),
+        (a: { name: string }) => resolve(a.name),
+      );
       expect(app.start()).toBe(true);
     });
     expect(gaveUp).toBe('crasher');

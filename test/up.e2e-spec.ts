@@ -54,17 +54,25 @@ describe('npm run up', () => {
     up.stderr!.on('data', (c: Buffer) => (output += c));
     exited = new Promise((resolve) => up.once('exit', (code, signal) => resolve({ code, signal })));
     await until(async () => (output.includes('Ctrl-C stops everything') ? true : undefined), 120_000, `up started; output: ${output}`);
-    await until(() => fetch(`${base}/health`).then((r) => (r.status === 200 ? true : undefined), () => undefined), 60_000, 'the gateway healthy');
+    await until(
+      () =>
+        fetch(`${base}/health`).then(
+          (r) => (r.status === 200 ? true : undefined),
+          () => undefined,
+        ),
+      60_000,
+      'the gateway healthy',
+    );
   }, 180_000);
 
   afterAll(async () => {
     if (up.exitCode === null && up.signalCode === null) {
       // Its own way out first (it stops its Postgres and Redis), then by force.
       // Connections opened and left unused, as a browser opens them ahead of need (or a monitor leaves them), to each app.
-    const silent = [port, workerPort, pushPort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
-    await Promise.all(silent.map((s) => new Promise((r) => s.once('connect', r))));
+      const silent = [port, workerPort, pushPort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
+      await Promise.all(silent.map((s) => new Promise((r) => s.once('connect', r))));
 
-    process.kill(-up.pid!, 'SIGINT');
+      process.kill(-up.pid!, 'SIGINT');
       const timer = setTimeout(() => process.kill(-up.pid!, 'SIGKILL'), 20_000);
       await exited;
       clearTimeout(timer);
@@ -80,7 +88,15 @@ describe('npm run up', () => {
     process.kill(first, 'SIGKILL');
     await until(async () => (output.includes('[gateway] exited with SIGKILL; restarting (1 of 5)') ? true : undefined), 30_000, 'the restart line');
     await until(async () => (pidOf('gateway') !== first ? true : undefined), 30_000, 'a new gateway process');
-    await until(() => fetch(`${base}/health`).then((r) => (r.status === 200 ? true : undefined), () => undefined), 60_000, 'the restarted gateway healthy');
+    await until(
+      () =>
+        fetch(`${base}/health`).then(
+          (r) => (r.status === 200 ? true : undefined),
+          () => undefined,
+        ),
+      60_000,
+      'the restarted gateway healthy',
+    );
   }, 120_000);
 
   it('Ctrl-C stops every app within its bound, with an SDK WebSocket and a console event stream open', async () => {

@@ -89,10 +89,14 @@ describe('WhatsApp sends through a Cloud API outage: retried until validity ends
 
     clock.advance(61_000);
     const messages = stack.gateway.get(MessageRepository);
-    const failed = await until(async () => {
-      const m = await messages.findForBot(stack.seed.botId, msgId);
-      return m?.status === 'failed' ? m : undefined;
-    }, 60_000, 'the message failing');
+    const failed = await until(
+      async () => {
+        const m = await messages.findForBot(stack.seed.botId, msgId);
+        return m?.status === 'failed' ? m : undefined;
+      },
+      60_000,
+      'the message failing',
+    );
     expect(failed.lastErrorCode).toBe('expired');
     expect(failed.lastErrorText).toMatch(/validity of 60 s/);
     const events = await redis.xrange(lifecycleStreamKey(stack.env), '-', '+');
@@ -102,10 +106,14 @@ describe('WhatsApp sends through a Cloud API outage: retried until validity ends
     const conversations = stack.gateway.get(ConversationRepository, { strict: false });
     expect((await conversations.findMessage(replyId))?.status).toBe('processing'); // its own validity (4 h) runs on
     clock.advance(4 * 3600 * 1000);
-    const expired = await until(async () => {
-      const m = await conversations.findMessage(replyId);
-      return m?.status === 'failed' ? m : undefined;
-    }, 60_000, 'the reply failing');
+    const expired = await until(
+      async () => {
+        const m = await conversations.findMessage(replyId);
+        return m?.status === 'failed' ? m : undefined;
+      },
+      60_000,
+      'the reply failing',
+    );
     expect(expired.lastErrorCode).toBe('expired');
     expect(cloud.accepted.get(recipient)).toBeUndefined();
     expect(cloud.accepted.get(replyUser)).toBeUndefined();

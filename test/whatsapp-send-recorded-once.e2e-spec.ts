@@ -107,7 +107,10 @@ describe('WhatsApp sends when Postgres fails right after the Cloud API accepts',
     expect(await repo.findMessage(messageId)).toMatchObject({ status: 'sent', providerMessageId: wamids[0] });
     const db = gateway.get(PrismaService, { strict: false });
     const parts = await db.conversationMessagePart.findMany({ where: { messageId }, orderBy: { part: 'asc' } });
-    expect(parts.map((p) => [p.part, p.providerMessageId, p.status])).toEqual([[0, wamids[0], 'sent'], [1, wamids[1], 'sent']]);
+    expect(parts.map((p) => [p.part, p.providerMessageId, p.status])).toEqual([
+      [0, wamids[0], 'sent'],
+      [1, wamids[1], 'sent'],
+    ]);
     const replies = testQueue<ConversationReplyJob>(ConversationQueueNames.conversationReply, env);
     expect((await replies.getJob(messageId))?.data.sentParts).toEqual(wamids);
     await replies.close();

@@ -50,8 +50,7 @@ describe('WhatsApp statuses posted before the send is answered are kept and appl
   }, 30_000);
 
   const webhookUrl = () => `${stack.url}/webhooks/whatsapp`;
-  const statusesBeforeAnswer = (statuses: Array<'delivered' | 'read'>) =>
-    cloud.postStatusesTo({ url: webhookUrl(), appSecret: APP_SECRET, statuses, beforeAnswer: true });
+  const statusesBeforeAnswer = (statuses: Array<'delivered' | 'read'>) => cloud.postStatusesTo({ url: webhookUrl(), appSecret: APP_SECRET, statuses, beforeAnswer: true });
 
   /** The statuses the lifecycle stream holds for a message, in stream order. */
   async function lifecycleOf(msgId: string): Promise<string[]> {
@@ -89,12 +88,22 @@ describe('WhatsApp statuses posted before the send is answered are kept and appl
     // The user writes first: the conversation, with its sender, and the 24-hour window.
     const inbound = JSON.stringify({
       object: 'whatsapp_business_account',
-      entry: [{ id: 'waba', changes: [{ field: 'messages', value: {
-        messaging_product: 'whatsapp',
-        metadata: { display_phone_number: stack.seed.senderNumber, phone_number_id: stack.seed.phoneNumberId },
-        contacts: [{ profile: { name: 'Asha' }, wa_id: USER }],
-        messages: [{ from: USER, id: `wamid.in-${Date.now()}`, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'hello' } }],
-      } }] }],
+      entry: [
+        {
+          id: 'waba',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: stack.seed.senderNumber, phone_number_id: stack.seed.phoneNumberId },
+                contacts: [{ profile: { name: 'Asha' }, wa_id: USER }],
+                messages: [{ from: USER, id: `wamid.in-${Date.now()}`, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'hello' } }],
+              },
+            },
+          ],
+        },
+      ],
     });
     const signature = 'sha256=' + createHmac('sha256', APP_SECRET).update(inbound).digest('hex');
     const posted = await fetch(webhookUrl(), { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body: inbound });

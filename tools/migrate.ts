@@ -15,9 +15,5 @@ runMain(async () => {
     throw new ConfigError(`Invalid configuration:\n  - ${name} must be a postgres:// or postgresql:// URL`);
   }
   const result = await migrate(url!, join(process.cwd(), 'prisma', 'migrations'), (line) => process.stdout.write(`${line}\n`));
-  process.stdout.write(
-    result.applied.length === 0
-      ? `database is up to date (${result.alreadyApplied} migrations applied before)\n`
-      : `applied ${result.applied.length} migration(s)\n`,
-  );
+  process.stdout.write(result.applied.length === 0 ? `database is up to date (${result.alreadyApplied} migrations applied before)\n` : `applied ${result.applied.length} migration(s)\n`);
 });

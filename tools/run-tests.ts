@@ -80,8 +80,7 @@ async function main(): Promise<number> {
     process.stdout.write(`test servers: postgres ${adminUrl.replace(/:[^:@]*@/, ':***@')}, redis ${clusterSeeds ? `cluster ${clusterSeeds}` : redisUrl}\n`);
 
     const args = process.argv.slice(2);
-    const jest = (jestArgs: string[], env: NodeJS.ProcessEnv) =>
-      runNode(['--experimental-vm-modules', '--no-warnings', 'node_modules/jest/bin/jest.js', ...jestArgs], env);
+    const jest = (jestArgs: string[], env: NodeJS.ProcessEnv) => runNode(['--experimental-vm-modules', '--no-warnings', 'node_modules/jest/bin/jest.js', ...jestArgs], env);
     const env = { ...process.env, TEST_DATABASE_URL: adminUrl, TEST_REDIS_URL: redisUrl, TEST_REDIS_CLUSTER_NODES: clusterSeeds };
     const code = await jest(args, env);
     // Then, unless Jest was given test paths to run: the SDK package's own suite (its own CommonJS Jest

@@ -148,7 +148,11 @@ async function main(): Promise<number> {
     const received = cloud.messages.slice(1).map((m) => (m.body as { to: string }).to);
     const distinct = new Set(received);
     check(`all ${DRAIN_MESSAGES} messages ended sent after a worker was killed mid-drain`, pending.size === 0, `${pending.size} not sent`);
-    check('the WhatsApp fake received every recipient', numbers.every((n) => distinct.has(n.slice(1))), `${distinct.size} distinct of ${DRAIN_MESSAGES}`);
+    check(
+      'the WhatsApp fake received every recipient',
+      numbers.every((n) => distinct.has(n.slice(1))),
+      `${distinct.size} distinct of ${DRAIN_MESSAGES}`,
+    );
     process.stdout.write(`duplicates (a send the killed worker made but could not record, repeated by another): ${received.length - distinct.size}\n`);
   } catch (err) {
     check('the compose stack ran', false, err instanceof Error ? err.message : String(err));

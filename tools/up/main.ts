@@ -8,8 +8,7 @@ import { localEncryptionKeys, localPath } from './local-state.js';
 import { seedDemo } from './seed-demo.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
-const within = (ms: number, p: Promise<unknown> | undefined) =>
-  Promise.race([p?.catch(() => undefined), new Promise((r) => setTimeout(r, ms))]);
+const within = (ms: number, p: Promise<unknown> | undefined) => Promise.race([p?.catch(() => undefined), new Promise((r) => setTimeout(r, ms))]);
 
 /**
  * `npm run up`: the whole platform on this machine. Uses DATABASE_URL / REDIS_URL (or REDIS_CLUSTER_NODES) when set, otherwise

@@ -30,11 +30,7 @@ export interface DemoAdmin {
  * with a secret of this run. With `wabaId` (the sandbox's, or WHATSAPP_WABA_ID), the sender names that
  * WhatsApp Business Account and the template is synced from it (`demo_summer_carousel`) instead of typed in.
  */
-export async function seedDemo(
-  env: Record<string, string>,
-  echoBotUrl?: string,
-  wabaId?: string,
-): Promise<DemoBot & { apiKey: string; admin: DemoAdmin; webhookSecret?: string }> {
+export async function seedDemo(env: Record<string, string>, echoBotUrl?: string, wabaId?: string): Promise<DemoBot & { apiKey: string; admin: DemoAdmin; webhookSecret?: string }> {
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(env), { logger: ['error'] });
   try {
     const file = localPath(`demo-bot-${Buffer.from(env.DATABASE_URL).toString('base64url').slice(-12)}.json`);

@@ -29,7 +29,23 @@ export class ChannelWorkerModule {
     return {
       module: ChannelWorkerModule,
       imports: [ConfigModule.forEnv(env), DatabaseModule, CarouselCatalogModule, CryptoModule, QueueModule.forProducers([CallbackQueueNames.callback]), HealthModule],
-      providers: [{ provide: Clock, useValue: clock }, WhatsAppCloudClient, SenderPacer, CarouselDispatchHandler, StalledMessageSettler, CarouselDispatchWorker, ConversationReplyHandler, ConversationReplyWorker, MessageLifecyclePublisher, EndpointHealth, MessageDeliveryOrder, CallbackSender, CallbackWorker, LegacyBotWebhookDrain, LegacyPostbackDrain],
+      providers: [
+        { provide: Clock, useValue: clock },
+        WhatsAppCloudClient,
+        SenderPacer,
+        CarouselDispatchHandler,
+        StalledMessageSettler,
+        CarouselDispatchWorker,
+        ConversationReplyHandler,
+        ConversationReplyWorker,
+        MessageLifecyclePublisher,
+        EndpointHealth,
+        MessageDeliveryOrder,
+        CallbackSender,
+        CallbackWorker,
+        LegacyBotWebhookDrain,
+        LegacyPostbackDrain,
+      ],
     };
   }
 }

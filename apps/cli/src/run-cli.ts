@@ -17,9 +17,7 @@ export async function runCli(argv: string[], out: (line: string) => void, env: R
   try {
     args = parseArgs({
       args: argv.slice(words),
-      options: Object.fromEntries(
-        Object.entries(command.options).map(([k, o]) => [k, { type: o.boolean ? ('boolean' as const) : ('string' as const) }]),
-      ),
+      options: Object.fromEntries(Object.entries(command.options).map(([k, o]) => [k, { type: o.boolean ? ('boolean' as const) : ('string' as const) }])),
       strict: true,
     }).values as Record<string, string | boolean | undefined>;
     for (const [k, o] of Object.entries(command.options)) if (o.required && args[k] === undefined) throw new UsageError(`--${k} is required`);

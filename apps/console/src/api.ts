@@ -41,8 +41,7 @@ async function parse(res: Response): Promise<unknown> {
 
 function errorOf(status: number, body: unknown): ApiError {
   const b = body as { message?: unknown; error_description?: unknown } | null;
-  const message =
-    typeof b?.message === 'string' ? b.message : typeof b?.error_description === 'string' ? b.error_description : `The server answered ${status}`;
+  const message = typeof b?.message === 'string' ? b.message : typeof b?.error_description === 'string' ? b.error_description : `The server answered ${status}`;
   return new ApiError(status, message);
 }
 

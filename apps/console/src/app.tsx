@@ -36,10 +36,18 @@ export function App() {
   useEffect(() => {
     whenSignedOut(() => setSession({ state: 'signed-out', reason: 'Your session has ended; sign in again.' }));
     // A reload keeps the session: the HttpOnly cookie still holds the refresh token.
-    refresh().then((ok) => (ok ? load() : setSession({ state: 'signed-out' })), () => setSession({ state: 'signed-out' }));
+    refresh().then(
+      (ok) => (ok ? load() : setSession({ state: 'signed-out' })),
+      () => setSession({ state: 'signed-out' }),
+    );
   }, []);
 
-  if (session.state === 'checking') return <main class="container"><Spinner label="Opening the console…" /></main>;
+  if (session.state === 'checking')
+    return (
+      <main class="container">
+        <Spinner label="Opening the console…" />
+      </main>
+    );
   if (session.state === 'signed-out') return <SignIn reason={session.reason} onSignedIn={load} />;
 
   const { account } = session;
@@ -52,11 +60,15 @@ export function App() {
 
   return (
     <>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
       <header class="container-fluid topbar">
         <nav aria-label="Account">
           <ul>
-            <li><strong>Bot platform</strong></li>
+            <li>
+              <strong>Bot platform</strong>
+            </li>
           </ul>
           <ul>
             {account.bots.length > 1 && bot && (
@@ -64,14 +76,25 @@ export function App() {
                 <label class="inline">
                   <span class="visually-hidden">Bot</span>
                   <select aria-label="Bot" value={bot.id} onChange={(e) => go('bots', (e.target as HTMLSelectElement).value, section)}>
-                    {account.bots.map((b) => <option value={b.id}>{b.name}</option>)}
+                    {account.bots.map((b) => (
+                      <option value={b.id}>{b.name}</option>
+                    ))}
                   </select>
                 </label>
               </li>
             )}
-            <li class="who" title={account.email}>{account.email}</li>
+            <li class="who" title={account.email}>
+              {account.email}
+            </li>
             <li>
-              <button type="button" class="secondary outline" onClick={async () => { await signOut(); setSession({ state: 'signed-out', reason: 'You are signed out.' }); }}>
+              <button
+                type="button"
+                class="secondary outline"
+                onClick={async () => {
+                  await signOut();
+                  setSession({ state: 'signed-out', reason: 'You are signed out.' });
+                }}
+              >
                 Sign out
               </button>
             </li>
@@ -81,7 +104,11 @@ export function App() {
           <nav aria-label="Sections" class="sections">
             <ul>
               {SECTIONS.map((s) => (
-                <li><a href={href('bots', bot.id, s.path)} aria-current={section === s.path ? 'page' : undefined}>{s.label}</a></li>
+                <li>
+                  <a href={href('bots', bot.id, s.path)} aria-current={section === s.path ? 'page' : undefined}>
+                    {s.label}
+                  </a>
+                </li>
               ))}
             </ul>
           </nav>
@@ -113,7 +140,11 @@ function Page({ bot, section, rest }: { bot: Bot; section: string; rest: string[
     case 'messages':
       return rest[0] ? <MessageDetailPage bot={bot} msgId={rest[0]} /> : <MessagesPage bot={bot} />;
     default:
-      return <p>There is no page here. <a href={href('bots', bot.id, 'messages')}>Go to Messages</a>.</p>;
+      return (
+        <p>
+          There is no page here. <a href={href('bots', bot.id, 'messages')}>Go to Messages</a>.
+        </p>
+      );
   }
 }
 
@@ -125,11 +156,23 @@ function Settings({ bot, sub }: { bot: Bot; sub: string }) {
       <nav aria-label="Settings" class="tabs">
         <ul>
           {SETTINGS.map((s) => (
-            <li><a href={href('bots', bot.id, 'settings', s.path)} aria-current={s.path === current.path ? 'page' : undefined}>{s.label}</a></li>
+            <li>
+              <a href={href('bots', bot.id, 'settings', s.path)} aria-current={s.path === current.path ? 'page' : undefined}>
+                {s.label}
+              </a>
+            </li>
           ))}
         </ul>
       </nav>
-      {current.path === 'api-keys' ? <ApiKeysPage bot={bot} /> : current.path === 'webhook' ? <WebhookPage bot={bot} /> : current.path === 'oauth-clients' ? <OAuthClientsPage bot={bot} /> : <MembersPage bot={bot} />}
+      {current.path === 'api-keys' ? (
+        <ApiKeysPage bot={bot} />
+      ) : current.path === 'webhook' ? (
+        <WebhookPage bot={bot} />
+      ) : current.path === 'oauth-clients' ? (
+        <OAuthClientsPage bot={bot} />
+      ) : (
+        <MembersPage bot={bot} />
+      )}
     </>
   );
 }

@@ -21,10 +21,14 @@ export function ShownOnce({ title, label, value, testId, onDismiss }: { title: s
       </p>
       <div role="group" class="copy-row">
         <input ref={input} readOnly aria-label={label} data-testid={testId} value={value} onFocus={(e) => (e.target as HTMLInputElement).select()} />
-        <button type="button" onClick={copy}>Copy</button>
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
       </div>
       {copied && <p role="status">{copied}</p>}
-      <button type="button" class="secondary" onClick={onDismiss}>I have stored it</button>
+      <button type="button" class="secondary" onClick={onDismiss}>
+        I have stored it
+      </button>
     </article>
   );
 }

@@ -87,13 +87,7 @@ export function Success({ children }: { children: ComponentChildren }) {
 }
 
 /** A labelled input whose error names the field and is tied to it for screen readers. */
-export function Field(props: {
-  id: string;
-  label: string;
-  error?: string | null;
-  hint?: string;
-  children: (aria: Record<string, string | boolean | undefined>) => ComponentChildren;
-}) {
+export function Field(props: { id: string; label: string; error?: string | null; hint?: string; children: (aria: Record<string, string | boolean | undefined>) => ComponentChildren }) {
   const describedBy = [props.hint ? `${props.id}-hint` : '', props.error ? `${props.id}-error` : ''].filter(Boolean).join(' ') || undefined;
   // Hint and error sit outside the <label>: the field's name stays its label, they are its description.
   return (
@@ -157,7 +151,11 @@ export function TableWrap({ children }: { children: ComponentChildren }) {
     rows.observe(wrap, { childList: true, subtree: true });
     return () => rows.disconnect();
   }, []);
-  return <div class="table-wrap" ref={box}>{children}</div>;
+  return (
+    <div class="table-wrap" ref={box}>
+      {children}
+    </div>
+  );
 }
 
 const ROLES: Record<string, string> = { TABLE: 'table', THEAD: 'rowgroup', TBODY: 'rowgroup', TR: 'row', TD: 'cell' };
@@ -165,7 +163,7 @@ const ROLES: Record<string, string> = { TABLE: 'table', THEAD: 'rowgroup', TBODY
 function labelCells(wrap: HTMLElement): void {
   for (const table of wrap.querySelectorAll('table')) {
     // A header that is only there for screen readers (an actions column) gives its cells no visible label.
-    const labels = [...table.querySelectorAll('thead th')].map((th) => (th.querySelector('.visually-hidden') ? '' : th.textContent?.trim() ?? ''));
+    const labels = [...table.querySelectorAll('thead th')].map((th) => (th.querySelector('.visually-hidden') ? '' : (th.textContent?.trim() ?? '')));
     for (const el of table.querySelectorAll<HTMLElement>('thead, tbody, tr, th, td')) {
       el.setAttribute('role', ROLES[el.tagName] ?? (el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader'));
     }

@@ -46,12 +46,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ErrorResponseFilter());
   app.enableShutdownHooks();
-  const openapi = new DocumentBuilder()
-    .setTitle('Bot platform API')
-    .setVersion('1')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key')
-    .addBearerAuth()
-    .build();
+  const openapi = new DocumentBuilder().setTitle('Bot platform API').setVersion('1').addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'x-api-key').addBearerAuth().build();
   SwaggerModule.setup('docs', app, () => withValidatorSchemas(documentWhatsAppWebhooks(documentCarouselTrigger(SwaggerModule.createDocument(app, openapi)))), {
     swaggerUiEnabled: http.OPENAPI_UI,
     jsonDocumentUrl: 'docs/openapi.json',

@@ -2,7 +2,13 @@ import 'reflect-metadata';
 import { runMain } from '@platform/common';
 import { createPushService } from './create-push-service.js';
 
-runMain(async () => {
-  const app = await createPushService();
-  app.getHttpAdapter().getInstance().log.info(`push service ready (health at ${await app.getUrl()}/health)`);
-}, { shutdownTimeoutMs: 10_000 });
+runMain(
+  async () => {
+    const app = await createPushService();
+    app
+      .getHttpAdapter()
+      .getInstance()
+      .log.info(`push service ready (health at ${await app.getUrl()}/health)`);
+  },
+  { shutdownTimeoutMs: 10_000 },
+);

@@ -1,6 +1,9 @@
 /** A failed API call: the status and the server's message. */
 export class ChatApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }

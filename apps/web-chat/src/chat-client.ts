@@ -30,7 +30,11 @@ export class ChatClient {
   private closed = false;
   private readonly storageKey: string;
 
-  constructor(private readonly params: PageParams, private readonly api: string, private readonly on: ChatClientHandlers) {
+  constructor(
+    private readonly params: PageParams,
+    private readonly api: string,
+    private readonly on: ChatClientHandlers,
+  ) {
     this.storageKey = `botchat:${params.botId}`;
   }
 

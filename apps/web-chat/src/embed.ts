@@ -21,7 +21,7 @@
   if (barColor) query.set('statusBarColor', barColor);
   if (closeColor) query.set('closeButtonColor', closeColor);
   const src = `${origin}/web/bot?${query}#ymAuthenticationToken=${encodeURIComponent(d.token ?? '')}`;
-  const color = barColor && barColor.length === 9 ? `#${barColor.slice(3)}${barColor.slice(1, 3)}` : barColor ?? '#1f3a5f';
+  const color = barColor && barColor.length === 9 ? `#${barColor.slice(3)}${barColor.slice(1, 3)}` : (barColor ?? '#1f3a5f');
 
   const button = document.createElement('button');
   button.type = 'button';
@@ -37,7 +37,8 @@
       frame.src = src;
       frame.title = d.title ?? 'Chat';
       frame.allow = 'microphone';
-      frame.style.cssText = 'position:fixed;right:20px;bottom:88px;width:min(380px,calc(100vw - 40px));height:min(600px,calc(100vh - 120px));border:0;border-radius:12px;box-shadow:0 4px 24px rgba(0,0,0,.3);z-index:2147483647;background:#fff';
+      frame.style.cssText =
+        'position:fixed;right:20px;bottom:88px;width:min(380px,calc(100vw - 40px));height:min(600px,calc(100vh - 120px));border:0;border-radius:12px;box-shadow:0 4px 24px rgba(0,0,0,.3);z-index:2147483647;background:#fff';
       document.body.append(frame);
     }
     if (frame) frame.style.display = open ? 'block' : 'none';

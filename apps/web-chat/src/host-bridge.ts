@@ -19,17 +19,21 @@ export function notifyHost(type: 'close' | 'ready'): void {
  * capturing listener on `window` hears both, once).
  */
 export function onHostCommand(handler: (command: HostCommand) => void): void {
-  window.addEventListener('message', (e: Event) => {
-    if (!(e instanceof MessageEvent)) return;
-    let data: unknown = e.data;
-    if (typeof data === 'string') {
-      try {
-        data = JSON.parse(data);
-      } catch {
-        return;
+  window.addEventListener(
+    'message',
+    (e: Event) => {
+      if (!(e instanceof MessageEvent)) return;
+      let data: unknown = e.data;
+      if (typeof data === 'string') {
+        try {
+          data = JSON.parse(data);
+        } catch {
+          return;
+        }
       }
-    }
-    const type = (data as { type?: unknown } | null)?.type;
-    if (type === 'closeBot' || type === 'reloadBot') handler(type);
-  }, true);
+      const type = (data as { type?: unknown } | null)?.type;
+      if (type === 'closeBot' || type === 'reloadBot') handler(type);
+    },
+    true,
+  );
 }

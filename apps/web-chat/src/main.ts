@@ -48,7 +48,7 @@ function main(): void {
     message: (view) => show(view, reply),
     state: (state: ClientState, detail?: string) => {
       setEnabled(state === 'online' || state === 'connecting' || state === 'offline');
-      setStatus(state === 'online' ? '' : detail ?? (state === 'connecting' ? 'Connecting…' : state === 'closed' ? 'Chat closed.' : ''));
+      setStatus(state === 'online' ? '' : (detail ?? (state === 'connecting' ? 'Connecting…' : state === 'closed' ? 'Chat closed.' : '')));
     },
   });
 

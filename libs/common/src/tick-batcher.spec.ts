@@ -42,12 +42,15 @@ describe('TickBatcher', () => {
     expect(await answers).toEqual([1, 2, 3]);
   });
 
-  it('sends a batch at once when it reaches flushAt, and the rest of the turn in the turn\'s flush', async () => {
+  it("sends a batch at once when it reaches flushAt, and the rest of the turn in the turn's flush", async () => {
     const scheduled: Array<() => void> = [];
     const calls: number[][] = [];
     const batcher = new TickBatcher<number, number>(async (items) => (calls.push(items), items), { flushAt: 3, schedule: (flush) => void scheduled.push(flush) });
     const answers = Promise.all([1, 2, 3, 4, 5, 6, 7].map((i) => batcher.submit(i)));
-    expect(calls).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect(calls).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     expect(scheduled).toHaveLength(1);
     scheduled[0]();
     expect(calls).toEqual([[1, 2, 3], [4, 5, 6], [7]]);

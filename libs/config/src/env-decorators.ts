@@ -21,8 +21,7 @@ export function IntEnv(bounds: IntBounds): PropertyDecorator {
       name: 'intEnv',
       constraints: [bounds],
       validator: {
-        validate: (value: unknown) =>
-          Number.isSafeInteger(value) && (value as number) >= bounds.min && (bounds.max === undefined || (value as number) <= bounds.max),
+        validate: (value: unknown) => Number.isSafeInteger(value) && (value as number) >= bounds.min && (bounds.max === undefined || (value as number) <= bounds.max),
         defaultMessage: (args) => intProblem(name, args?.value, bounds),
       },
     })(target, property);
@@ -50,8 +49,7 @@ export function UrlEnv(options: { protocols?: string[] } = {}): PropertyDecorato
     ValidateBy({
       name: 'urlEnv',
       validator: {
-        validate: (value: unknown) =>
-          typeof value === 'string' && isURL(value, { require_tld: false, require_protocol: true, ...(options.protocols && { protocols: options.protocols }) }),
+        validate: (value: unknown) => typeof value === 'string' && isURL(value, { require_tld: false, require_protocol: true, ...(options.protocols && { protocols: options.protocols }) }),
         defaultMessage: () => `${name} must be ${httpOnly ? 'an http(s)' : 'an absolute'} URL`,
       },
     })(target, property);

@@ -24,7 +24,14 @@ function configError(load: () => unknown): string {
 describe('loadEnv', () => {
   it('applies defaults and derives the public URLs from HOST and PORT', () => {
     const env = loadEnv(ALL, base);
-    expect(env.get(HttpEnv)).toMatchObject({ PORT: 3000, BASE_URL: 'http://127.0.0.1:3000', AUTH_URL: 'http://127.0.0.1:3000', CLOUD_URL: 'http://127.0.0.1:3000', TRUST_PROXY: false, OPENAPI_UI: true });
+    expect(env.get(HttpEnv)).toMatchObject({
+      PORT: 3000,
+      BASE_URL: 'http://127.0.0.1:3000',
+      AUTH_URL: 'http://127.0.0.1:3000',
+      CLOUD_URL: 'http://127.0.0.1:3000',
+      TRUST_PROXY: false,
+      OPENAPI_UI: true,
+    });
     expect(env.get(WhatsAppRetryEnv).WHATSAPP_MAX_ATTEMPTS).toBe(5);
     expect(env.get(JobLockEnv).WORKER_MAX_STALLED_COUNT).toBe(3);
   });
@@ -36,9 +43,7 @@ describe('loadEnv', () => {
   });
 
   it('reports the problems of every class together, one line per variable', () => {
-    const message = configError(() =>
-      loadEnv([CoreEnv, CryptoEnv, AuthEnv, SdkEnv], { REDIS_URL: 'localhost:6379', AUTH_CODE_TTL_SECONDS: '3600', SDK_SESSION_TTL_SECONDS: 'a day' }),
-    );
+    const message = configError(() => loadEnv([CoreEnv, CryptoEnv, AuthEnv, SdkEnv], { REDIS_URL: 'localhost:6379', AUTH_CODE_TTL_SECONDS: '3600', SDK_SESSION_TTL_SECONDS: 'a day' }));
     expect(message).toBe(
       [
         'Invalid configuration:',

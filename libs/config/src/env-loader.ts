@@ -61,9 +61,7 @@ function loadOne(envClass: EnvClass, source: EnvSource): { value: object; proble
   }
   const value = plainToInstance(envClass, plain, { exposeDefaultValues: true });
   const errors = validateSync(value, { forbidUnknownValues: false });
-  const problems = errors.map((e) =>
-    e.value === undefined ? `${e.property} is required` : Object.values(e.constraints ?? {}).join('; '),
-  );
+  const problems = errors.map((e) => (e.value === undefined ? `${e.property} is required` : Object.values(e.constraints ?? {}).join('; ')));
   if (problems.length === 0 && hasCrossFieldRules(value)) problems.push(...value.crossFieldProblems());
   return { value, problems };
 }

@@ -21,9 +21,28 @@ import { AuthorizationCodeRepository } from './repositories/authorization-code.r
 import { ConversationRepository } from './repositories/conversation.repository.js';
 import { HeldStatusRepository } from './repositories/held-status.repository.js';
 
-const repositories = [BotRepository, ApiKeyRepository, ChannelSenderRepository, TemplateRepository, MessageRepository, PushConfigRepository, DeviceRepository, NotificationRepository, SdkSessionRepository, CallbackSettingsRepository,
-  UserRepository, TokenRepository, OAuthClientRepository, AuthorizationCodeRepository, ConversationRepository,
-  MembershipRepository, MessageLogRepository, DeviceDirectoryRepository, CallbackDeliveryRepository, HeldStatusRepository];
+const repositories = [
+  BotRepository,
+  ApiKeyRepository,
+  ChannelSenderRepository,
+  TemplateRepository,
+  MessageRepository,
+  PushConfigRepository,
+  DeviceRepository,
+  NotificationRepository,
+  SdkSessionRepository,
+  CallbackSettingsRepository,
+  UserRepository,
+  TokenRepository,
+  OAuthClientRepository,
+  AuthorizationCodeRepository,
+  ConversationRepository,
+  MembershipRepository,
+  MessageLogRepository,
+  DeviceDirectoryRepository,
+  CallbackDeliveryRepository,
+  HeldStatusRepository,
+];
 
 @Global()
 @Module({ providers: [PrismaService, ...repositories], exports: [PrismaService, ...repositories] })

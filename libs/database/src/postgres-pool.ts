@@ -47,7 +47,10 @@ class OutageAwareClient extends pg.Client {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg's Pool declares it so; an override must match
   override query(config: unknown, values?: unknown, callback?: unknown): any {
     const base = (...args: unknown[]) => Reflect.apply(pg.Client.prototype.query, this, args) as unknown;
-    const wrap = (cb: Callback): Callback => (err, result) => cb(err ? toDatabaseOutage(err) : err, result);
+    const wrap =
+      (cb: Callback): Callback =>
+      (err, result) =>
+        cb(err ? toDatabaseOutage(err) : err, result);
     const submittable = typeof (config as { submit?: unknown } | null)?.submit === 'function';
     if (submittable) return base(config, values, callback);
     if (this.unnamed && typeof (config as { name?: unknown } | null)?.name === 'string') config = { ...(config as object), name: undefined };

@@ -20,8 +20,16 @@ export class HealthController {
   @HealthCheck()
   check() {
     return this.health.check([
-      () => this.indicators.check('postgres').attempt(() => this.db.$queryRaw`SELECT 1`.then(() => undefined)).withTimeout(1500),
-      () => this.indicators.check('redis').attempt(() => this.redis.ping().then(() => undefined)).withTimeout(1500),
+      () =>
+        this.indicators
+          .check('postgres')
+          .attempt(() => this.db.$queryRaw`SELECT 1`.then(() => undefined))
+          .withTimeout(1500),
+      () =>
+        this.indicators
+          .check('redis')
+          .attempt(() => this.redis.ping().then(() => undefined))
+          .withTimeout(1500),
       () => {
         const stopped = queueWorkerLiveness.stopped();
         const workers = this.indicators.check('queue-workers');

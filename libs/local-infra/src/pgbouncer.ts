@@ -80,9 +80,7 @@ export async function startLocalPgBouncer(opts: PgBouncerOptions): Promise<Local
     for (const f of ['', 'userlist.txt', 'pgbouncer.ini']) chownSync(join(opts.dataDir, f), uid, Number(gid.stdout.trim()));
     chmodSync(opts.dataDir, 0o700);
   }
-  const [cmd, args] = asRoot
-    ? ['runuser', ['-u', 'postgres', '--', bin, join(opts.dataDir, 'pgbouncer.ini')]]
-    : [bin, [join(opts.dataDir, 'pgbouncer.ini')]];
+  const [cmd, args] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, join(opts.dataDir, 'pgbouncer.ini')]] : [bin, [join(opts.dataDir, 'pgbouncer.ini')]];
   const proc: ChildProcess = spawn(cmd, args, { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   await Promise.race([

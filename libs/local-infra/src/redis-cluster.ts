@@ -56,11 +56,35 @@ export async function startLocalRedisCluster(opts: LocalRedisClusterOptions): Pr
         node.proc = spawn(
           bin,
           [
-            '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--cluster-enabled', 'yes', '--cluster-port', String(busPort),
-            '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(nodeTimeoutMs),
+            '--port',
+            String(port),
+            '--bind',
+            '127.0.0.1',
+            '--dir',
+            dir,
+            '--cluster-enabled',
+            'yes',
+            '--cluster-port',
+            String(busPort),
+            '--cluster-config-file',
+            'nodes.conf',
+            '--cluster-node-timeout',
+            String(nodeTimeoutMs),
             // A replica takes over however long it was cut off from its master (tests kill masters at will).
-            '--cluster-replica-validity-factor', '0',
-            '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--protected-mode', 'no', '--daemonize', 'no', '--loglevel', 'warning',
+            '--cluster-replica-validity-factor',
+            '0',
+            '--appendonly',
+            'yes',
+            '--appendfsync',
+            'always',
+            '--save',
+            '',
+            '--protected-mode',
+            'no',
+            '--daemonize',
+            'no',
+            '--loglevel',
+            'warning',
           ],
           { stdio: 'ignore' },
         );
@@ -87,11 +111,10 @@ export async function startLocalRedisCluster(opts: LocalRedisClusterOptions): Pr
   };
   try {
     await Promise.all(nodes.map((n) => n.start()));
-    const created = spawnSync(
-      'redis-cli',
-      ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', String(replicas), '--cluster-yes'],
-      { encoding: 'utf8', timeout: 60_000 },
-    );
+    const created = spawnSync('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', String(replicas), '--cluster-yes'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stderr || created.stdout}`);
   } catch (err) {
     await stopAll();

@@ -44,8 +44,29 @@ export async function startLocalRedis(opts: {
   const start = async () => {
     proc = spawn(
       bin,
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', opts.dataDir, '--appendonly', 'yes',
-        '--appendfsync', 'always', '--save', '', '--databases', '1024', '--protected-mode', 'no', '--daemonize', 'no', '--loglevel', 'warning', ...(opts.args ?? [])],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        opts.dataDir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+        '--databases',
+        '1024',
+        '--protected-mode',
+        'no',
+        '--daemonize',
+        'no',
+        '--loglevel',
+        'warning',
+        ...(opts.args ?? []),
+      ],
       { stdio: 'ignore', detached: opts.ownProcessGroup ?? false },
     );
     await waitForPort(port, true);
@@ -66,7 +87,10 @@ export async function waitForPort(port: number, open: boolean, timeoutMs = 10_00
   while (Date.now() < deadline) {
     const isOpen = await new Promise<boolean>((resolve) => {
       const s = connect(port, '127.0.0.1');
-      s.once('connect', () => { s.destroy(); resolve(true); });
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once('error', () => resolve(false));
     });
     if (isOpen === open) return;

@@ -57,11 +57,7 @@ export class LazyChildLogger {
 }
 
 /** Fastify's `childLoggerFactory` for a pino logger: lazy children, unless a route sets its own level or serializers. */
-export function lazyChildLoggerFactory<L extends { child(bindings: Bindings, options?: ChildLoggerOptions): L }>(
-  logger: L,
-  bindings: Bindings,
-  options: ChildLoggerOptions,
-): L {
+export function lazyChildLoggerFactory<L extends { child(bindings: Bindings, options?: ChildLoggerOptions): L }>(logger: L, bindings: Bindings, options: ChildLoggerOptions): L {
   if (options.level || options.serializers) return logger.child(bindings, options);
   return new LazyChildLogger(logger as unknown as Logger, bindings, options) as unknown as L;
 }

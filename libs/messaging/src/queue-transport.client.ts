@@ -154,10 +154,7 @@ export class QueueTransportClient extends ClientProxy {
     const keepAnswerMs = options.keepAnswerMs ?? this.options.keepAnswerMs ?? 24 * 3600_000;
     const job: RequestJobData = { data, deadline };
     // An error answer fails the job, which goes at once: nothing was done, so the same id may run again.
-    await this.bounded(
-      this.queue.add(pattern, job, { jobId, removeOnComplete: options.jobId ? { age: Math.ceil(keepAnswerMs / 1000) } : true, removeOnFail: true }),
-      'queueing the request',
-    );
+    await this.bounded(this.queue.add(pattern, job, { jobId, removeOnComplete: options.jobId ? { age: Math.ceil(keepAnswerMs / 1000) } : true, removeOnFail: true }), 'queueing the request');
     if (options.jobId === undefined) return undefined;
     const existing = await this.bounded(this.queue.getJob(jobId), 'reading the request');
     if (existing?.finishedOn && !existing.failedReason && existing.returnvalue) return { response: existing.returnvalue.response, isDisposed: true };

@@ -133,9 +133,7 @@ export class QueueTransportServer extends Server<Events> implements CustomTransp
         else last = packet.response;
       };
       const produce = async () => this.transformToObservable(await handler(data, context));
-      Promise.resolve(this.handleRequest(context, produce, respond) as unknown).catch(() =>
-        reject(new HandlerFailureError({ status: 'error', message: 'Internal server error' })),
-      );
+      Promise.resolve(this.handleRequest(context, produce, respond) as unknown).catch(() => reject(new HandlerFailureError({ status: 'error', message: 'Internal server error' })));
     });
   }
 }

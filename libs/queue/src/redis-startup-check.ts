@@ -29,9 +29,7 @@ export async function checkRedisAtStartup(redis: RedisClient, allowEviction: boo
     try {
       settings = await configGet(node, ['maxmemory-policy', 'appendonly', 'appendfsync']);
     } catch (err) {
-      logger.warn(
-        `Redis ${name} refused CONFIG GET (${(err as Error).message}): could not check that its maxmemory-policy is noeviction or whether AOF is on; make sure of both with your provider`,
-      );
+      logger.warn(`Redis ${name} refused CONFIG GET (${(err as Error).message}): could not check that its maxmemory-policy is noeviction or whether AOF is on; make sure of both with your provider`);
       continue;
     }
     const policy = settings['maxmemory-policy'];
@@ -53,10 +51,7 @@ async function configGet(node: Redis, names: string[]): Promise<Record<string, s
 
 function withBound<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
-  ]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
 }
 
 function ready(redis: RedisClient, ms: number): Promise<boolean> {
@@ -72,4 +67,3 @@ function ready(redis: RedisClient, ms: number): Promise<boolean> {
     redis.on('ready', onReady);
   });
 }
-

@@ -92,9 +92,7 @@ export class StalledJobSettler<Q extends QueueName> {
     try {
       await this.settle(job, err);
     } catch (settleErr) {
-      this.logger.error(
-        `${job.name} job ${job.id} ${err.message}, but its failure could not be recorded (${(settleErr as Error)?.message ?? settleErr}); the next start-up tries again`,
-      );
+      this.logger.error(`${job.name} job ${job.id} ${err.message}, but its failure could not be recorded (${(settleErr as Error)?.message ?? settleErr}); the next start-up tries again`);
     }
   }
 }

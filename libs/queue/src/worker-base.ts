@@ -120,9 +120,7 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
       const { giveUp } = this.options;
       const final = err instanceof UnrecoverableError || isFinalAttempt(job);
       if (giveUp && final && !NOT_FAILURES.some((type) => err instanceof type)) {
-        await giveUp(job, err).catch((giveUpErr: unknown) =>
-          this.logger.error(`${job.name} job ${job.id}: its final failure could not be recorded (${(giveUpErr as Error)?.message ?? giveUpErr})`),
-        );
+        await giveUp(job, err).catch((giveUpErr: unknown) => this.logger.error(`${job.name} job ${job.id}: its final failure could not be recorded (${(giveUpErr as Error)?.message ?? giveUpErr})`));
       }
       throw err;
     }

@@ -62,7 +62,7 @@ export class BotWebhookServer extends HttpJsonServer {
     const signatureValid = !!req.headers['webhook-signature'] && verifyWebhookSignature({ secret: this.secret, headers: req.headers, rawBody: req.rawBody });
     const legacySignatureValid = verifyWebhookSignature({ secret: this.secret, header: req.headers[WEBHOOK_SIGNATURE_HEADER], rawBody: req.rawBody });
     const failure = this.failures.shift();
-    const status = req.method !== 'POST' ? 405 : failure ?? (signatureValid && legacySignatureValid ? 200 : 401);
+    const status = req.method !== 'POST' ? 405 : (failure ?? (signatureValid && legacySignatureValid ? 200 : 401));
     const call = { request: req, body, signatureValid, legacySignatureValid, status, decoded: decodeJsonObject(body.type === 'app.event' ? body.data : body.payload) };
     this.calls.push(call);
     sendJson(res, status, status === 200 ? { ok: true } : { error: `answered ${status}` });

@@ -28,7 +28,10 @@ export class EchoBot {
   /** Replies the API refused (status and body), for tests to look at. */
   readonly refused: Array<{ status: number; body: string }> = [];
 
-  constructor(private readonly options: EchoBotOptions, secret = '') {
+  constructor(
+    private readonly options: EchoBotOptions,
+    secret = '',
+  ) {
     this.server = new BotWebhookServer(secret);
     this.server.onDelivered = (call) => void this.handle(call).catch((err: Error) => this.options.log?.(`echo bot: ${err.message}`));
   }

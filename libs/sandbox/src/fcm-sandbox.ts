@@ -2,10 +2,7 @@ import { Http2Server, Http2ServerRequest, Http2ServerResponse, createServer } fr
 import { AddressInfo } from 'node:net';
 
 /** A scripted FCM answer for one request to a token. */
-export type FcmReply =
-  | 'ok'
-  | { status: number; errorCode?: string; errorStatus?: string; message?: string; retryAfter?: string }
-  | { hang: true };
+export type FcmReply = 'ok' | { status: number; errorCode?: string; errorStatus?: string; message?: string; retryAfter?: string } | { hang: true };
 
 /** Shorthands for FCM HTTP v1's documented errors. */
 export const FcmErrors = {
@@ -121,7 +118,11 @@ export class FcmSandbox {
       const owner = this.options.verifyAccessToken(bearer);
       if (!owner) return this.error(res, { status: 401, errorStatus: 'UNAUTHENTICATED', message: 'Request had invalid authentication credentials.' });
       if (owner.projectId !== projectId) {
-        return this.error(res, { status: 403, errorStatus: 'PERMISSION_DENIED', message: `Permission 'cloudmessaging.messages.create' denied on resource '//cloudresourcemanager.googleapis.com/projects/${projectId}'` });
+        return this.error(res, {
+          status: 403,
+          errorStatus: 'PERMISSION_DENIED',
+          message: `Permission 'cloudmessaging.messages.create' denied on resource '//cloudresourcemanager.googleapis.com/projects/${projectId}'`,
+        });
       }
     }
     let message: Record<string, unknown>;
@@ -153,9 +154,7 @@ export class FcmSandbox {
         code: e.status,
         message: e.message ?? 'error',
         status: e.errorStatus ?? 'UNKNOWN',
-        ...(e.errorCode
-          ? { details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: e.errorCode }] }
-          : {}),
+        ...(e.errorCode ? { details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: e.errorCode }] } : {}),
       },
     };
     res.writeHead(e.status, { 'content-type': 'application/json; charset=UTF-8', ...(e.retryAfter ? { 'retry-after': e.retryAfter } : {}) });

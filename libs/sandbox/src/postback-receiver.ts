@@ -49,7 +49,7 @@ export class PostbackReceiver extends HttpJsonServer {
     const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
     const signatureValid = verifyPostbackSignature({ secret: this.secret, headers: req.headers, rawBody: req.rawBody });
     const failure = this.failures.shift();
-    const status = req.method !== 'POST' ? 405 : failure ?? (signatureValid ? 200 : 401);
+    const status = req.method !== 'POST' ? 405 : (failure ?? (signatureValid ? 200 : 401));
     const id = req.headers[POSTBACK_HEADERS.id];
     this.calls.push({ request: req, body, webhookId: Array.isArray(id) ? id[0] : id, signatureValid, status });
     sendJson(res, status, status === 200 ? { ok: true } : { error: `answered ${status}` });

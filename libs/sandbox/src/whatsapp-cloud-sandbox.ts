@@ -5,9 +5,7 @@ import { SandboxTemplate, sandboxMessageTemplates } from './whatsapp-sandbox-tem
 import { StatusWebhookOptions, WhatsAppStatusPoster } from './whatsapp-status-poster.js';
 
 /** A scripted answer: an HTTP status with a Graph API error (and a Retry-After, in seconds), or a drop to simulate faults. */
-export type SandboxReply =
-  | { status: number; errorCode?: number; errorMessage?: string; retryAfterSeconds?: number }
-  | { hang: true };
+export type SandboxReply = { status: number; errorCode?: number; errorMessage?: string; retryAfterSeconds?: number } | { hang: true };
 
 /** Meta's throttling answers (HTTP 400 with these codes and titles). */
 export const THROTTLING_REPLIES = {
@@ -134,7 +132,9 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
       statuses?.schedule(id, match[1], to);
       return;
     }
-    const answer = statuses?.beforeAnswer ? () => statuses.postBeforeAnswer(id, match[1], to).then(accept) : () => {
+    const answer = statuses?.beforeAnswer
+      ? () => statuses.postBeforeAnswer(id, match[1], to).then(accept)
+      : () => {
           accept();
           statuses?.schedule(id, match[1], to);
         };
@@ -180,9 +180,7 @@ function cursor(offset: number): string {
   return Buffer.from(String(offset)).toString('base64url');
 }
 
-const THROTTLING_NUMBERS = new Map(
-  (Object.keys(THROTTLING_REPLIES).map(Number) as Array<keyof typeof THROTTLING_REPLIES>).map((code) => [throttlingTestNumber(code), code]),
-);
+const THROTTLING_NUMBERS = new Map((Object.keys(THROTTLING_REPLIES).map(Number) as Array<keyof typeof THROTTLING_REPLIES>).map((code) => [throttlingTestNumber(code), code]));
 
 function graphError(code: number, message: string, type = 'OAuthException') {
   return { error: { message, type, code, error_data: { messaging_product: 'whatsapp', details: message }, fbtrace_id: 'sandbox' } };

@@ -12,7 +12,11 @@ export interface SandboxTemplate {
 }
 
 const card = (format: 'IMAGE' | 'VIDEO', body: string, buttons: unknown[]) => ({
-  components: [{ type: 'HEADER', format, example: { header_handle: ['4::aW1hZ2U='] } }, { type: 'BODY', text: body }, { type: 'BUTTONS', buttons }],
+  components: [
+    { type: 'HEADER', format, example: { header_handle: ['4::aW1hZ2U='] } },
+    { type: 'BODY', text: body },
+    { type: 'BUTTONS', buttons },
+  ],
 });
 
 /**
@@ -56,7 +60,15 @@ export function sandboxMessageTemplates(): SandboxTemplate[] {
       category: 'MARKETING',
       components: [
         { type: 'BODY', text: 'Conheça a loja' },
-        { type: 'CAROUSEL', cards: [1, 2].map(() => card('VIDEO', 'Veja', [{ type: 'QUICK_REPLY', text: 'Quero' }, { type: 'QUICK_REPLY', text: 'Não' }])) },
+        {
+          type: 'CAROUSEL',
+          cards: [1, 2].map(() =>
+            card('VIDEO', 'Veja', [
+              { type: 'QUICK_REPLY', text: 'Quero' },
+              { type: 'QUICK_REPLY', text: 'Não' },
+            ]),
+          ),
+        },
       ],
     },
     {

@@ -87,7 +87,10 @@ export class WhatsAppStatusPoster {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
       body,
-    }).then((r) => r.status, (err: Error) => err.message);
+    }).then(
+      (r) => r.status,
+      (err: Error) => err.message,
+    );
     this.log?.(`whatsapp sandbox: ${status} webhook for ${wamid} -> ${answer}`);
     return answer;
   }

@@ -6,12 +6,7 @@ type ClientType = RegisterOAuthClientDto['type'];
 export type RegisteredClient<T extends ClientType> = RegisteredOAuthClientResponse & (T extends 'confidential' ? { client_secret: string } : unknown);
 
 /** Registers an OAuth client of the bot through the admin API with an administrator's access token; its 201 answer. */
-export async function registerOAuthClient<T extends ClientType>(
-  gatewayUrl: string,
-  botId: string,
-  accessToken: string,
-  body: RegisterOAuthClientDto & { type: T },
-): Promise<RegisteredClient<T>> {
+export async function registerOAuthClient<T extends ClientType>(gatewayUrl: string, botId: string, accessToken: string, body: RegisterOAuthClientDto & { type: T }): Promise<RegisteredClient<T>> {
   const res = await fetch(`${gatewayUrl}/v1/bots/${botId}/oauth-clients`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-auth-token': accessToken },

@@ -70,7 +70,9 @@ describe('CallbackSender', () => {
   });
   const sender = (allowPrivate: boolean, settings: CallbackSettings | null = settingsOf()) =>
     new CallbackSender(
-      { recordAttempt: async (e: { replay?: boolean; url: string }, outcome: CallbackAttemptOutcome) => void attempts.push({ ...outcome, replay: e.replay, url: e.url }) } as unknown as CallbackDeliveryRepository,
+      {
+        recordAttempt: async (e: { replay?: boolean; url: string }, outcome: CallbackAttemptOutcome) => void attempts.push({ ...outcome, replay: e.replay, url: e.url }),
+      } as unknown as CallbackDeliveryRepository,
       { find: async () => settings } as unknown as CallbackSettingsRepository,
       {
         answered: async (_b: string, kind: string) => void health.push(`${kind} ok`),
@@ -108,8 +110,7 @@ describe('CallbackSender', () => {
 
   it('signs with both secrets while a rotation runs, and with the new one only once the previous expired', async () => {
     reply = (res) => res.writeHead(200).end();
-    const rotating = (expires: Date) =>
-      settingsOf({ secret: { secretEncrypted: box.encrypt(secret), previousSecretEncrypted: box.encrypt(previous), previousExpiresAt: expires } });
+    const rotating = (expires: Date) => settingsOf({ secret: { secretEncrypted: box.encrypt(secret), previousSecretEncrypted: box.encrypt(previous), previousExpiresAt: expires } });
     await sender(true, rotating(new Date(Date.now() + 60_000))).send(webhook);
     const [call] = seen;
     expect(String(call.headers['webhook-signature']).split(' ')).toHaveLength(2);
@@ -141,7 +142,12 @@ describe('CallbackSender', () => {
     await expect(sender(true).send(postback())).rejects.toThrow('no answer within 300 ms');
     await expect(sender(true).send(postback('nowhere.test'))).rejects.toBeInstanceOf(CallbackDeliveryError);
     expect(attempts.map((a) => a.httpStatus)).toEqual([503, 302, null, null]);
-    expect(health).toEqual(['postback failed: answered 503', 'webhook failed: answered 302', expect.stringMatching(/^postback failed: unreachable/), expect.stringMatching(/^postback failed: unreachable/)]);
+    expect(health).toEqual([
+      'postback failed: answered 503',
+      'webhook failed: answered 302',
+      expect.stringMatching(/^postback failed: unreachable/),
+      expect.stringMatching(/^postback failed: unreachable/),
+    ]);
   });
 
   it('does not call a disabled endpoint; the callback ends', async () => {

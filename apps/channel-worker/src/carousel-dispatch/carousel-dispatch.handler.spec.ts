@@ -4,15 +4,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { register } from 'prom-client';
 import type { CarouselDispatchJob } from '@platform/contracts';
 import type { SecretBox } from '@platform/crypto';
-import {
-  DatabaseUnavailableError,
-  type AcceptedMessage,
-  type CarouselCatalog,
-  type ChannelSender,
-  type ClaimedMessage,
-  type MessageRepository,
-  type Template,
-} from '@platform/database';
+import { DatabaseUnavailableError, type AcceptedMessage, type CarouselCatalog, type ChannelSender, type ClaimedMessage, type MessageRepository, type Template } from '@platform/database';
 import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
 import type { WhatsAppRetryEnv } from '@platform/config';
 import type { Clock } from '@platform/common';
@@ -144,9 +136,7 @@ describe('CarouselDispatchHandler', () => {
     const countedBefore = await attemptsCounted('sent');
     await expect(handler.handle(job)).resolves.toBe('wamid.1');
     expect(await attemptsCounted('sent')).toBe(countedBefore + 1);
-    expect(claimed).toEqual([
-      { id: 'm1', botId: 'b1', templateId: 't1', senderId: 's1', channel: 'whatsapp', recipient: '5511999990000', acceptedAt: new Date('2026-01-02T03:04:05Z') },
-    ]);
+    expect(claimed).toEqual([{ id: 'm1', botId: 'b1', templateId: 't1', senderId: 's1', channel: 'whatsapp', recipient: '5511999990000', acceptedAt: new Date('2026-01-02T03:04:05Z') }]);
     expect(sends).toHaveLength(1);
     expect(sends[0].phoneNumberId).toBe('pn-1');
     expect(sends[0].token).toBe('plain:sealed-token');
@@ -283,9 +273,7 @@ describe('CarouselDispatchHandler', () => {
     });
     const err = await handler.handle(fakeJob().job).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnrecoverableError);
-    expect(errors).toEqual([
-      ['m1', 'credentials', 'sender access token cannot be decrypted: Secret was encrypted under key "old", which is not configured', true],
-    ]);
+    expect(errors).toEqual([['m1', 'credentials', 'sender access token cannot be decrypted: Secret was encrypted under key "old", which is not configured', true]]);
     expect(sends).toEqual([]);
   });
 

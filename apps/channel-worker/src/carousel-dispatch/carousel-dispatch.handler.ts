@@ -7,17 +7,7 @@ import { SecretBox } from '@platform/crypto';
 import { Clock, TickBatcher } from '@platform/common';
 import { AcceptedMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository } from '@platform/database';
 import { MessageLifecyclePublisher } from '@platform/queue';
-import {
-  Backoff,
-  SendOutcome,
-  SenderPacer,
-  WhatsAppCloudClient,
-  backoffDelayMs,
-  deliveryDeadline,
-  renderCarouselMessage,
-  retryWithin,
-  throttleDelayMs,
-} from '@platform/whatsapp';
+import { Backoff, SendOutcome, SenderPacer, WhatsAppCloudClient, backoffDelayMs, deliveryDeadline, renderCarouselMessage, retryWithin, throttleDelayMs } from '@platform/whatsapp';
 
 const attempts = new Counter({
   name: 'carousel_send_attempts_total',
@@ -205,7 +195,6 @@ export class CarouselDispatchHandler {
       return undefined;
     });
     if (factor !== undefined) this.logger.warn(`sender ${phoneNumberId}: Meta reports its throughput used up; pacing at ${factor} of its rate for a while`);
-
   }
 
   /** Publishes a message's final failure (lifecycle stream, postback). */

@@ -113,7 +113,12 @@ describe('ConversationReplyHandler', () => {
   });
 
   it('resumes after a transient failure of a later part from that part: the parts sent before are not sent again', async () => {
-    const { handler, job, events, failed, delays } = setup({ outcomes: [{ kind: 'sent', providerMessageId: 'wamid.a' }, { kind: 'retry', code: 'http_503', text: 'Service Unavailable' }] });
+    const { handler, job, events, failed, delays } = setup({
+      outcomes: [
+        { kind: 'sent', providerMessageId: 'wamid.a' },
+        { kind: 'retry', code: 'http_503', text: 'Service Unavailable' },
+      ],
+    });
     await expect(handler.handle(job, 'lock-1')).rejects.toBeInstanceOf(DelayedError);
     expect(job.data.sentParts).toEqual(['wamid.a']);
     expect(failed).toEqual([['r1', 'http_503', 'Service Unavailable (message 2 of 2)', false]]);
@@ -131,7 +136,12 @@ describe('ConversationReplyHandler', () => {
   });
 
   it('fails the reply when a later part is refused for good, naming that part; the parts sent before stay recorded', async () => {
-    const { handler, job, events, failed } = setup({ outcomes: [{ kind: 'sent', providerMessageId: 'wamid.a' }, { kind: 'failed', code: '131051', text: 'Unsupported message type' }] });
+    const { handler, job, events, failed } = setup({
+      outcomes: [
+        { kind: 'sent', providerMessageId: 'wamid.a' },
+        { kind: 'failed', code: '131051', text: 'Unsupported message type' },
+      ],
+    });
     await expect(handler.handle(job)).rejects.toBeInstanceOf(UnrecoverableError);
     expect(failed).toEqual([['r1', '131051', 'Unsupported message type (message 2 of 2)', true]]);
     expect(events).toContain('recorded r1 parts wamid.a');

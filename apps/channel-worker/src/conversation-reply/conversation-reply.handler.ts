@@ -6,17 +6,7 @@ import { ConversationQueueNames, DEFAULT_VALIDITY_SECONDS, EXPIRED_ERROR_CODE, M
 import { SecretBox } from '@platform/crypto';
 import { ChannelSenderRepository, ConversationRepository, DatabaseUnavailableError } from '@platform/database';
 import { QueueJob } from '@platform/queue';
-import {
-  Backoff,
-  SendOutcome,
-  SenderPacer,
-  WhatsAppCloudClient,
-  backoffDelayMs,
-  deliveryDeadline,
-  renderWhatsAppSession,
-  retryWithin,
-  throttleDelayMs,
-} from '@platform/whatsapp';
+import { Backoff, SendOutcome, SenderPacer, WhatsAppCloudClient, backoffDelayMs, deliveryDeadline, renderWhatsAppSession, retryWithin, throttleDelayMs } from '@platform/whatsapp';
 
 type ReplyJob = QueueJob<typeof ConversationQueueNames.conversationReply>;
 

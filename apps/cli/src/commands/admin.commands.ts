@@ -54,7 +54,7 @@ export const adminCommands: CliCommand[] = [
   },
   {
     name: 'admin role',
-    summary: "Give an existing user a role on a bot (or change it)",
+    summary: 'Give an existing user a role on a bot (or change it)',
     options: {
       bot: { description: 'Bot id', required: true },
       email: { description: 'E-mail of the user', required: true },

@@ -6,7 +6,7 @@ import { UsageError } from '../usage.error.js';
 export const apiKeyCommands: CliCommand[] = [
   {
     name: 'key create',
-    summary: "Create an API key for a bot (printed once; only its hash is stored)",
+    summary: 'Create an API key for a bot (printed once; only its hash is stored)',
     options: { bot: { description: 'Bot id', required: true }, name: { description: 'What the key is for', required: true } },
     async run(app, args, out) {
       const { key, record } = await app.get(ApiKeyService).create(requireString(args, 'bot'), requireString(args, 'name'));

@@ -10,7 +10,10 @@ type App = Parameters<CliCommand['run']>[0];
 const HOUR_MS = 3600_000;
 
 export async function requireBotCallbacks(app: App, botId: string): Promise<CallbackSettings> {
-  const settings = await app.get(CallbackSettingsRepository).find(botId).catch(() => null);
+  const settings = await app
+    .get(CallbackSettingsRepository)
+    .find(botId)
+    .catch(() => null);
   if (!settings) throw new UsageError(`no bot ${botId}`);
   return settings;
 }

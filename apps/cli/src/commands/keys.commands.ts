@@ -21,10 +21,14 @@ export function reencryptReport(r: ReencryptSecretsResult): string[] {
   }
   const others = Object.entries(r.stillUnderOtherKeys);
   if (others.length === 0) {
-    lines.push(`nothing stored is sealed under another key: once every gateway, worker and push service runs with ENCRYPTION_ACTIVE_KEY_ID=${r.activeKeyId}, the other keys can be removed from ENCRYPTION_KEYS`);
+    lines.push(
+      `nothing stored is sealed under another key: once every gateway, worker and push service runs with ENCRYPTION_ACTIVE_KEY_ID=${r.activeKeyId}, the other keys can be removed from ENCRYPTION_KEYS`,
+    );
   } else {
     const list = others.map(([id, n]) => `${id === '' ? '(not a sealed value)' : id}: ${n}`).join(', ');
-    lines.push(`still sealed under other keys (${list}): do not remove those keys yet; make every app use ENCRYPTION_ACTIVE_KEY_ID=${r.activeKeyId}, add any missing key back to ENCRYPTION_KEYS and run this again`);
+    lines.push(
+      `still sealed under other keys (${list}): do not remove those keys yet; make every app use ENCRYPTION_ACTIVE_KEY_ID=${r.activeKeyId}, add any missing key back to ENCRYPTION_KEYS and run this again`,
+    );
   }
   return lines;
 }

@@ -6,7 +6,12 @@ import { UsageError } from '../usage.error.js';
 
 function list(args: CommandArgs, name: string): string[] | undefined {
   const value = args[name];
-  return typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  return typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 }
 
 export const oauthClientCommands: CliCommand[] = [

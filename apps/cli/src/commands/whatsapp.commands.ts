@@ -6,7 +6,10 @@ import { CliCommand, requireString } from '../command.js';
 import { UsageError } from '../usage.error.js';
 
 async function requireBot(app: Parameters<CliCommand['run']>[0], botId: string) {
-  const bot = await app.get(BotRepository).findById(botId).catch(() => null);
+  const bot = await app
+    .get(BotRepository)
+    .findById(botId)
+    .catch(() => null);
   if (!bot) throw new UsageError(`no bot ${botId}`);
   return bot;
 }
@@ -101,7 +104,10 @@ export const whatsappCommands: CliCommand[] = [
       const bot = await requireBot(app, requireString(args, 'bot'));
       const throughput = throughputOption(args)!;
       const senderId = requireString(args, 'sender');
-      const sender = await app.get(ChannelSenderRepository).setThroughput(bot.id, senderId, throughput).catch(() => null);
+      const sender = await app
+        .get(ChannelSenderRepository)
+        .setThroughput(bot.id, senderId, throughput)
+        .catch(() => null);
       if (!sender) throw new UsageError(`bot ${bot.id} has no sender ${senderId}`);
       out(`sender ${sender.id} (+${sender.number}): ${sender.throughput} messages/s (workers apply it within CATALOG_CACHE_MS)`);
     },

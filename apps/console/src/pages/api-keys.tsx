@@ -14,9 +14,7 @@ interface ApiKey {
 
 export function ApiKeysPage({ bot }: { bot: Bot }) {
   if (!roleAtLeast(bot.role, 'admin')) {
-    return (
-      <NotAllowed needed="admin" role={bot.role} />
-    );
+    return <NotAllowed needed="admin" role={bot.role} />;
   }
   return <ApiKeys bot={bot} />;
 }
@@ -30,8 +28,17 @@ function ApiKeys({ bot }: { bot: Bot }) {
 
   return (
     <section>
-      <p>Keys let your back end call the API for <strong>{bot.name}</strong> (the carousel trigger takes one in <code>x-api-key</code>).</p>
-      <GenerateKey bot={bot} onCreated={(k) => { setCreated(k); setDone(null); void list.reload(true); }} />
+      <p>
+        Keys let your back end call the API for <strong>{bot.name}</strong> (the carousel trigger takes one in <code>x-api-key</code>).
+      </p>
+      <GenerateKey
+        bot={bot}
+        onCreated={(k) => {
+          setCreated(k);
+          setDone(null);
+          void list.reload(true);
+        }}
+      />
       {created && <ShownOnce title={`New key “${created.name}”`} label="New API key" testId="new-key" value={created.key} onDismiss={() => setCreated(null)} />}
       {done && <Success>{done}</Success>}
       <h2>Keys</h2>
@@ -46,11 +53,28 @@ function ApiKeys({ bot }: { bot: Bot }) {
             <table class="striped" aria-busy={list.loading}>
               <caption class="visually-hidden">API keys of {bot.name}</caption>
               <thead>
-                <tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Prefix</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">State</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {paged.rows.map((k) => (
-                  <KeyRow key={k.id} k={k} bot={bot} onRevoked={(name) => { setDone(`Key “${name}” revoked: every gateway refuses it now.`); void list.reload(true); }} />
+                  <KeyRow
+                    key={k.id}
+                    k={k}
+                    bot={bot}
+                    onRevoked={(name) => {
+                      setDone(`Key “${name}” revoked: every gateway refuses it now.`);
+                      void list.reload(true);
+                    }}
+                  />
                 ))}
               </tbody>
             </table>
@@ -83,7 +107,9 @@ function GenerateKey({ bot, onCreated }: { bot: Bot; onCreated: (k: ApiKey & { k
       <Field id="key-name" label="Key name" error={nameError} hint="What the key is for, e.g. “CRM production”.">
         {(aria) => <input {...aria} name="name" maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}
       </Field>
-      <button type="submit" aria-busy={action.busy} disabled={action.busy}>Generate New Key</button>
+      <button type="submit" aria-busy={action.busy} disabled={action.busy}>
+        Generate New Key
+      </button>
       <ErrorNotice error={action.error} />
     </form>
   );
@@ -102,22 +128,32 @@ function KeyRow({ k, bot, onRevoked }: { k: ApiKey; bot: Bot; onRevoked: (name: 
   return (
     <tr>
       <th scope="row">{k.name}</th>
-      <td><code>{k.prefix}…</code></td>
+      <td>
+        <code>{k.prefix}…</code>
+      </td>
       <td>{when(k.createdAt)}</td>
       <td>{k.lastUsedAt ? when(k.lastUsedAt) : 'Never'}</td>
       <td>{k.revokedAt ? <span class="badge muted">Revoked {when(k.revokedAt)}</span> : <span class="badge ok">Active</span>}</td>
       <td>
         {!k.revokedAt && (
           <>
-            <button type="button" class="secondary outline small" onClick={() => dialog.current?.showModal()} aria-label={`Revoke key ${k.name}`}>Revoke</button>
+            <button type="button" class="secondary outline small" onClick={() => dialog.current?.showModal()} aria-label={`Revoke key ${k.name}`}>
+              Revoke
+            </button>
             <dialog ref={dialog} aria-labelledby={`revoke-${k.id}`}>
               <article>
                 <h2 id={`revoke-${k.id}`}>Revoke “{k.name}”?</h2>
-                <p>Every call made with <code>{k.prefix}…</code> will be refused at once, by every gateway. This cannot be undone.</p>
+                <p>
+                  Every call made with <code>{k.prefix}…</code> will be refused at once, by every gateway. This cannot be undone.
+                </p>
                 <ErrorNotice error={action.error} />
                 <footer>
-                  <button type="button" class="secondary" onClick={() => dialog.current?.close()}>Cancel</button>
-                  <button type="button" class="danger" aria-busy={action.busy} disabled={action.busy} onClick={revoke}>Revoke key</button>
+                  <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
+                    Cancel
+                  </button>
+                  <button type="button" class="danger" aria-busy={action.busy} disabled={action.busy} onClick={revoke}>
+                    Revoke key
+                  </button>
                 </footer>
               </article>
             </dialog>

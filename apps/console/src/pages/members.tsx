@@ -18,8 +18,22 @@ export function MembersPage({ bot }: { bot: Bot }) {
   const admin = roleAtLeast(bot.role, 'admin');
   return (
     <section>
-      <p>People who may administer <strong>{bot.name}</strong>. Admins do everything; developers and viewers less (see the roles in the docs).</p>
-      {admin ? <SetRole bot={bot} onSaved={(m) => { setDone(m); void list.reload(true); }} /> : <p><em>Only admins change roles; your role is {bot.role}.</em></p>}
+      <p>
+        People who may administer <strong>{bot.name}</strong>. Admins do everything; developers and viewers less (see the roles in the docs).
+      </p>
+      {admin ? (
+        <SetRole
+          bot={bot}
+          onSaved={(m) => {
+            setDone(m);
+            void list.reload(true);
+          }}
+        />
+      ) : (
+        <p>
+          <em>Only admins change roles; your role is {bot.role}.</em>
+        </p>
+      )}
       {done && <Success>{done}</Success>}
       <ErrorNotice error={list.error ?? remove.error} />
       {list.loading && !list.data ? (
@@ -29,7 +43,18 @@ export function MembersPage({ bot }: { bot: Bot }) {
           <TableWrap>
             <table class="striped">
               <caption class="visually-hidden">Members of {bot.name}</caption>
-              <thead><tr><th scope="col">E-mail</th><th scope="col">Role</th><th scope="col">Since</th>{admin && <th scope="col"><span class="visually-hidden">Actions</span></th>}</tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">E-mail</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Since</th>
+                  {admin && (
+                    <th scope="col">
+                      <span class="visually-hidden">Actions</span>
+                    </th>
+                  )}
+                </tr>
+              </thead>
               <tbody>
                 {paged.rows.map((m) => (
                   <tr>
@@ -38,12 +63,22 @@ export function MembersPage({ bot }: { bot: Bot }) {
                     <td>{when(m.since)}</td>
                     {admin && (
                       <td>
-                        <button type="button" class="secondary outline small" aria-label={`Remove ${m.email}`} disabled={remove.busy}
+                        <button
+                          type="button"
+                          class="secondary outline small"
+                          aria-label={`Remove ${m.email}`}
+                          disabled={remove.busy}
                           onClick={async () => {
                             if (!confirm(`Remove ${m.email} from ${bot.name}?`)) return;
                             const ok = await remove.run(() => api('DELETE', `/v1/bots/${bot.id}/members/${m.userId}`));
-                            if (ok) { setDone(`${m.email} removed.`); void list.reload(true); }
-                          }}>Remove</button>
+                            if (ok) {
+                              setDone(`${m.email} removed.`);
+                              void list.reload(true);
+                            }
+                          }}
+                        >
+                          Remove
+                        </button>
                       </td>
                     )}
                   </tr>
@@ -69,7 +104,10 @@ function SetRole({ bot, onSaved }: { bot: Bot; onSaved: (message: string) => voi
     setEmailError(problem);
     if (problem) return;
     const a = await action.run(() => api<{ message: string }>('PUT', `/v1/bots/${bot.id}/members`, { email: email.trim(), role }));
-    if (a) { setEmail(''); onSaved(a.message); }
+    if (a) {
+      setEmail('');
+      onSaved(a.message);
+    }
   };
   return (
     <form onSubmit={submit} noValidate class="inline-form" aria-label="Add a member or change a role">
@@ -79,11 +117,15 @@ function SetRole({ bot, onSaved }: { bot: Bot; onSaved: (message: string) => voi
       <Field id="member-role" label="Role">
         {(aria) => (
           <select {...aria} value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value as Role)}>
-            <option value="viewer">viewer</option><option value="developer">developer</option><option value="admin">admin</option>
+            <option value="viewer">viewer</option>
+            <option value="developer">developer</option>
+            <option value="admin">admin</option>
           </select>
         )}
       </Field>
-      <button type="submit" aria-busy={action.busy} disabled={action.busy}>Save role</button>
+      <button type="submit" aria-busy={action.busy} disabled={action.busy}>
+        Save role
+      </button>
       <ErrorNotice error={action.error} />
     </form>
   );

@@ -35,8 +35,19 @@ function applied(m: MessageEntry, e: MessageLiveEvent): MessageEntry {
 /** A message just queued, as the log shows it until the worker's first attempt gives it a row. */
 function queuedEntry(bot: Bot, e: MessageLiveEvent): MessageEntry {
   return {
-    msgId: e.msgId, botId: bot.id, channel: 'whatsapp', recipient: e.recipient ?? '', status: 'queued', attempts: 0, providerMessageId: null,
-    lastError: null, createdAt: e.at, updatedAt: e.at, sentAt: null, deliveredAt: null, readAt: null,
+    msgId: e.msgId,
+    botId: bot.id,
+    channel: 'whatsapp',
+    recipient: e.recipient ?? '',
+    status: 'queued',
+    attempts: 0,
+    providerMessageId: null,
+    lastError: null,
+    createdAt: e.at,
+    updatedAt: e.at,
+    sentAt: null,
+    deliveredAt: null,
+    readAt: null,
   };
 }
 
@@ -162,18 +173,26 @@ export function MessagesPage({ bot }: { bot: Bot }) {
           {(aria) => (
             <select {...aria} value={draft.status} onChange={set('status')}>
               <option value="">Any</option>
-              {STATUSES.map((s) => <option value={s}>{s}</option>)}
+              {STATUSES.map((s) => (
+                <option value={s}>{s}</option>
+              ))}
             </select>
           )}
         </Field>
         <Field id="f-recipient" label="Recipient" error={errors.recipient}>
           {(aria) => <input {...aria} inputMode="tel" placeholder="+91…" value={draft.recipient} onInput={set('recipient')} />}
         </Field>
-        <Field id="f-since" label="From">{(aria) => <input {...aria} type="datetime-local" value={draft.since} onInput={set('since')} />}</Field>
-        <Field id="f-until" label="To" error={errors.until}>{(aria) => <input {...aria} type="datetime-local" value={draft.until} onInput={set('until')} />}</Field>
+        <Field id="f-since" label="From">
+          {(aria) => <input {...aria} type="datetime-local" value={draft.since} onInput={set('since')} />}
+        </Field>
+        <Field id="f-until" label="To" error={errors.until}>
+          {(aria) => <input {...aria} type="datetime-local" value={draft.until} onInput={set('until')} />}
+        </Field>
         <button type="submit">Filter</button>
       </form>
-      <p class="live" role="status" data-live={live}>{LIVE_TEXT[live]}</p>
+      <p class="live" role="status" data-live={live}>
+        {LIVE_TEXT[live]}
+      </p>
       <ErrorNotice error={error} />
       {loading && !data ? (
         <Spinner label="Loading messages…" />
@@ -185,13 +204,27 @@ export function MessagesPage({ bot }: { bot: Bot }) {
             <table class="striped" aria-busy={loading} data-testid="message-log">
               <caption class="visually-hidden">Messages of {bot.name}, newest first</caption>
               <thead>
-                <tr><th scope="col">Status</th><th scope="col">Recipient</th><th scope="col">Created</th><th scope="col">Template</th><th scope="col">Attempts</th></tr>
+                <tr>
+                  <th scope="col">Status</th>
+                  <th scope="col">Recipient</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Template</th>
+                  <th scope="col">Attempts</th>
+                </tr>
               </thead>
               <tbody>
                 {data.messages.map((m) => (
                   <tr data-msg-id={m.msgId}>
-                    <td><span class={`badge status-${m.status}`} data-testid="status">{m.status}</span></td>
-                    <td><a href={href('bots', bot.id, 'messages', m.msgId)} aria-label={`Message to +${m.recipient}, ${when(m.createdAt)}`}>+{m.recipient}</a></td>
+                    <td>
+                      <span class={`badge status-${m.status}`} data-testid="status">
+                        {m.status}
+                      </span>
+                    </td>
+                    <td>
+                      <a href={href('bots', bot.id, 'messages', m.msgId)} aria-label={`Message to +${m.recipient}, ${when(m.createdAt)}`}>
+                        +{m.recipient}
+                      </a>
+                    </td>
                     <td>{when(m.createdAt)}</td>
                     <td>{m.templateName ?? '—'}</td>
                     <td>{m.attempts}</td>
@@ -201,8 +234,30 @@ export function MessagesPage({ bot }: { bot: Bot }) {
             </table>
           </TableWrap>
           <nav aria-label="Message pages" class="pager">
-            <button type="button" class="secondary" disabled={pages.length === 0} onClick={() => { const p = [...pages]; const prev = p.pop(); setPages(p); setCursor(prev || undefined); }}>Newer</button>
-            <button type="button" class="secondary" disabled={!data.nextCursor} onClick={() => { setPages([...pages, cursor ?? '']); setCursor(data.nextCursor!); }}>Older</button>
+            <button
+              type="button"
+              class="secondary"
+              disabled={pages.length === 0}
+              onClick={() => {
+                const p = [...pages];
+                const prev = p.pop();
+                setPages(p);
+                setCursor(prev || undefined);
+              }}
+            >
+              Newer
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              disabled={!data.nextCursor}
+              onClick={() => {
+                setPages([...pages, cursor ?? '']);
+                setCursor(data.nextCursor!);
+              }}
+            >
+              Older
+            </button>
           </nav>
         </>
       ) : null}

@@ -27,8 +27,17 @@ function OAuthClients({ bot }: { bot: Bot }) {
   const paged = usePage(list.data?.clients ?? [], 10);
   return (
     <section>
-      <p>Applications that may ask administrators of <strong>{bot.name}</strong> for access (OAuth 2.0 authorization code with PKCE).</p>
-      <CreateClient bot={bot} onCreated={(c) => { setCreated(c); setDone(`Client “${c.name}” registered: ${c.client_id}`); void list.reload(true); }} />
+      <p>
+        Applications that may ask administrators of <strong>{bot.name}</strong> for access (OAuth 2.0 authorization code with PKCE).
+      </p>
+      <CreateClient
+        bot={bot}
+        onCreated={(c) => {
+          setCreated(c);
+          setDone(`Client “${c.name}” registered: ${c.client_id}`);
+          void list.reload(true);
+        }}
+      />
       {done && <Success>{done}</Success>}
       {created?.client_secret && <ShownOnce title={`Secret of “${created.name}”`} label="Client secret" testId="client-secret" value={created.client_secret} onDismiss={() => setCreated(null)} />}
       <ErrorNotice error={list.error ?? revoke.error} />
@@ -41,24 +50,54 @@ function OAuthClients({ bot }: { bot: Bot }) {
           <TableWrap>
             <table class="striped">
               <caption class="visually-hidden">OAuth clients</caption>
-              <thead><tr><th scope="col">Name</th><th scope="col">Client id</th><th scope="col">Type</th><th scope="col">Redirect URIs</th><th scope="col">Scopes</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Client id</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Redirect URIs</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">State</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {paged.rows.map((c) => (
                   <tr>
                     <th scope="row">{c.name}</th>
-                    <td><code>{c.client_id}</code></td>
+                    <td>
+                      <code>{c.client_id}</code>
+                    </td>
                     <td>{c.type}</td>
-                    <td>{c.redirect_uris.map((u) => <div><code>{u}</code></div>)}</td>
+                    <td>
+                      {c.redirect_uris.map((u) => (
+                        <div>
+                          <code>{u}</code>
+                        </div>
+                      ))}
+                    </td>
                     <td>{c.scopes.join(' ')}</td>
                     <td>{c.revoked_at ? <span class="badge muted">Deleted {when(c.revoked_at)}</span> : <span class="badge ok">Active since {when(c.created_at)}</span>}</td>
                     <td>
                       {!c.revoked_at && (
-                        <button type="button" class="secondary outline small" aria-label={`Delete client ${c.name}`} disabled={revoke.busy}
+                        <button
+                          type="button"
+                          class="secondary outline small"
+                          aria-label={`Delete client ${c.name}`}
+                          disabled={revoke.busy}
                           onClick={async () => {
                             if (!confirm(`Delete “${c.name}”? Its grants and tokens stop working at once.`)) return;
                             const ok = await revoke.run(() => api('DELETE', `/v1/bots/${bot.id}/oauth-clients/${c.id}`));
-                            if (ok) { setDone(`Client “${c.name}” deleted.`); void list.reload(true); }
-                          }}>Delete</button>
+                            if (ok) {
+                              setDone(`Client “${c.name}” deleted.`);
+                              void list.reload(true);
+                            }
+                          }}
+                        >
+                          Delete
+                        </button>
                       )}
                     </td>
                   </tr>
@@ -81,7 +120,10 @@ function CreateClient({ bot, onCreated }: { bot: Bot; onCreated: (c: Client & { 
   const action = useAction();
   const submit = async (e: Event) => {
     e.preventDefault();
-    const list = uris.split(/\s+/).map((u) => u.trim()).filter(Boolean);
+    const list = uris
+      .split(/\s+/)
+      .map((u) => u.trim())
+      .filter(Boolean);
     const found = {
       name: !name.trim() ? 'Name is required' : undefined,
       uris: list.length === 0 ? 'Redirect URIs: give at least one' : list.length > 10 ? 'Redirect URIs: at most 10' : undefined,
@@ -89,22 +131,37 @@ function CreateClient({ bot, onCreated }: { bot: Bot; onCreated: (c: Client & { 
     setErrors(found);
     if (found.name || found.uris) return;
     const c = await action.run(() => api<Client & { client_secret?: string }>('POST', `/v1/bots/${bot.id}/oauth-clients`, { name: name.trim(), type, redirect_uris: list }));
-    if (c) { setName(''); setUris(''); onCreated(c); }
+    if (c) {
+      setName('');
+      setUris('');
+      onCreated(c);
+    }
   };
   return (
     <details>
-      <summary role="button" class="secondary outline">Register a client</summary>
+      <summary role="button" class="secondary outline">
+        Register a client
+      </summary>
       <form onSubmit={submit} noValidate aria-label="Register an OAuth client">
         <div class="grid">
-          <Field id="client-name" label="Name" error={errors.name}>{(a) => <input {...a} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
+          <Field id="client-name" label="Name" error={errors.name}>
+            {(a) => <input {...a} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}
+          </Field>
           <Field id="client-type" label="Type" hint="Confidential: a server keeping a secret. Public: a browser or mobile app (PKCE, no secret).">
-            {(a) => <select {...a} value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as 'confidential' | 'public')}><option value="confidential">confidential</option><option value="public">public</option></select>}
+            {(a) => (
+              <select {...a} value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as 'confidential' | 'public')}>
+                <option value="confidential">confidential</option>
+                <option value="public">public</option>
+              </select>
+            )}
           </Field>
         </div>
         <Field id="client-uris" label="Redirect URIs" error={errors.uris} hint="One per line; matched exactly.">
           {(a) => <textarea {...a} rows={3} value={uris} onInput={(e) => setUris((e.target as HTMLTextAreaElement).value)} />}
         </Field>
-        <button type="submit" aria-busy={action.busy} disabled={action.busy}>Register client</button>
+        <button type="submit" aria-busy={action.busy} disabled={action.busy}>
+          Register client
+        </button>
         <ErrorNotice error={action.error} />
       </form>
     </details>

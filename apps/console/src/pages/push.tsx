@@ -55,8 +55,23 @@ function Push({ bot }: { bot: Bot }) {
         <p>No service account saved: this bot cannot send push notifications yet.</p>
       )}
       {saved && <Success>{saved}</Success>}
-      <Upload bot={bot} replacing={!!current} onSaved={(m) => { setSaved(m); void config.reload(true); }} />
-      {current && <RemoveConfig bot={bot} onRemoved={(m) => { setSaved(m); void config.reload(true); }} />}
+      <Upload
+        bot={bot}
+        replacing={!!current}
+        onSaved={(m) => {
+          setSaved(m);
+          void config.reload(true);
+        }}
+      />
+      {current && (
+        <RemoveConfig
+          bot={bot}
+          onRemoved={(m) => {
+            setSaved(m);
+            void config.reload(true);
+          }}
+        />
+      )}
       {current && <TestSend bot={bot} />}
       <Devices bot={bot} />
     </section>
@@ -77,9 +92,7 @@ function Upload({ bot, replacing, onSaved }: { bot: Bot; replacing: boolean; onS
       return setFileError(`Service-account file: ${file.name} is not a JSON document`);
     }
     setFileError(null);
-    const answer = await action.run(() =>
-      api<{ message: string }>('POST', `/api/data/vault/saveBotConfig?bot=${bot.id}`, { notification: { firebaseConfig: { serviceAccount: doc } } }),
-    );
+    const answer = await action.run(() => api<{ message: string }>('POST', `/api/data/vault/saveBotConfig?bot=${bot.id}`, { notification: { firebaseConfig: { serviceAccount: doc } } }));
     if (answer) {
       (e.target as HTMLFormElement).reset();
       setFile(null);
@@ -88,11 +101,17 @@ function Upload({ bot, replacing, onSaved }: { bot: Bot; replacing: boolean; onS
   };
   return (
     <form onSubmit={submit} noValidate aria-label={replacing ? 'Replace the service account' : 'Upload a service account'}>
-      <Field id="service-account" label={replacing ? 'Replace with another service-account file' : 'Service-account file (JSON)'} error={fileError}
-        hint="Firebase console → Project settings → Service accounts → Generate new private key. The key is stored encrypted and never shown.">
+      <Field
+        id="service-account"
+        label={replacing ? 'Replace with another service-account file' : 'Service-account file (JSON)'}
+        error={fileError}
+        hint="Firebase console → Project settings → Service accounts → Generate new private key. The key is stored encrypted and never shown."
+      >
         {(aria) => <input {...aria} type="file" accept="application/json,.json" onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />}
       </Field>
-      <button type="submit" aria-busy={action.busy} disabled={action.busy}>{replacing ? 'Replace' : 'Upload'}</button>
+      <button type="submit" aria-busy={action.busy} disabled={action.busy}>
+        {replacing ? 'Replace' : 'Upload'}
+      </button>
       <ErrorNotice error={action.error} />
     </form>
   );
@@ -122,15 +141,23 @@ function TestSend({ bot }: { bot: Bot }) {
           {(aria) => <input {...aria} value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} />}
         </Field>
         <div class="grid">
-          <Field id="test-title" label="Title">{(aria) => <input {...aria} value={title} onInput={(e) => setTitle((e.target as HTMLInputElement).value)} />}</Field>
-          <Field id="test-body" label="Text">{(aria) => <input {...aria} value={body} onInput={(e) => setBody((e.target as HTMLInputElement).value)} />}</Field>
+          <Field id="test-title" label="Title">
+            {(aria) => <input {...aria} value={title} onInput={(e) => setTitle((e.target as HTMLInputElement).value)} />}
+          </Field>
+          <Field id="test-body" label="Text">
+            {(aria) => <input {...aria} value={body} onInput={(e) => setBody((e.target as HTMLInputElement).value)} />}
+          </Field>
         </div>
-        <button type="submit" aria-busy={action.busy} disabled={action.busy}>Send test</button>
+        <button type="submit" aria-busy={action.busy} disabled={action.busy}>
+          Send test
+        </button>
       </form>
       <ErrorNotice error={action.error} />
       {answer && (
         <section aria-labelledby="fcm-answer" data-testid="fcm-answer">
-          <h3 id="fcm-answer">FCM answered HTTP {answer.fcm.httpStatus} ({answer.accepted ? 'accepted' : 'not accepted'})</h3>
+          <h3 id="fcm-answer">
+            FCM answered HTTP {answer.fcm.httpStatus} ({answer.accepted ? 'accepted' : 'not accepted'})
+          </h3>
           <pre tabIndex={0}>{JSON.stringify(answer.fcm.body, null, 2)}</pre>
         </section>
       )}
@@ -147,7 +174,9 @@ function RemoveConfig({ bot, onRemoved }: { bot: Bot; onRemoved: (message: strin
   };
   return (
     <>
-      <button type="button" class="secondary outline" aria-busy={action.busy} disabled={action.busy} onClick={remove}>Remove the service account</button>
+      <button type="button" class="secondary outline" aria-busy={action.busy} disabled={action.busy} onClick={remove}>
+        Remove the service account
+      </button>
       <ErrorNotice error={action.error} />
     </>
   );
@@ -180,7 +209,11 @@ function Devices({ bot }: { bot: Bot }) {
   return (
     <>
       <h2>Registered devices</h2>
-      {d && <p data-testid="device-counts">{d.total} registered: {d.live} live, {d.dead} no longer reachable.</p>}
+      {d && (
+        <p data-testid="device-counts">
+          {d.total} registered: {d.live} live, {d.dead} no longer reachable.
+        </p>
+      )}
       {done && <Success>{done}</Success>}
       <ErrorNotice error={list.error ?? unlink.error} />
       {list.loading && !d ? (
@@ -190,22 +223,53 @@ function Devices({ bot }: { bot: Bot }) {
           <TableWrap>
             <table class="striped" aria-busy={list.loading}>
               <caption class="visually-hidden">Registered devices</caption>
-              <thead><tr><th scope="col">User</th><th scope="col">Platform</th><th scope="col">Token</th><th scope="col">Registered</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">User</th>
+                  <th scope="col">Platform</th>
+                  <th scope="col">Token</th>
+                  <th scope="col">Registered</th>
+                  <th scope="col">State</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {d.devices.map((x) => (
                   <tr>
                     <th scope="row">{x.userId}</th>
                     <td>{x.platform}</td>
-                    <td><code>{x.tokenPreview}</code></td>
-                    <td>{when(x.registeredAt)}</td>
-                    <td>{x.deadAt ? <span class="badge muted" title={x.deadReason ?? ''}>Unreachable</span> : <span class="badge ok">Live</span>}</td>
                     <td>
-                      <button type="button" class="secondary outline small" aria-label={`Unlink device ${x.tokenPreview} of ${x.userId}`} disabled={unlink.busy}
+                      <code>{x.tokenPreview}</code>
+                    </td>
+                    <td>{when(x.registeredAt)}</td>
+                    <td>
+                      {x.deadAt ? (
+                        <span class="badge muted" title={x.deadReason ?? ''}>
+                          Unreachable
+                        </span>
+                      ) : (
+                        <span class="badge ok">Live</span>
+                      )}
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        class="secondary outline small"
+                        aria-label={`Unlink device ${x.tokenPreview} of ${x.userId}`}
+                        disabled={unlink.busy}
                         onClick={async () => {
                           if (!confirm(`Unlink this device of ${x.userId}? It gets no notifications until the app registers again.`)) return;
                           const ok = await unlink.run(() => api('DELETE', `/v1/bots/${bot.id}/push/devices/${x.id}`));
-                          if (ok) { setDone('Device unlinked.'); void list.reload(true); }
-                        }}>Unlink</button>
+                          if (ok) {
+                            setDone('Device unlinked.');
+                            void list.reload(true);
+                          }
+                        }}
+                      >
+                        Unlink
+                      </button>
                     </td>
                   </tr>
                 ))}
@@ -213,8 +277,12 @@ function Devices({ bot }: { bot: Bot }) {
             </table>
           </TableWrap>
           <nav aria-label="Device pages" class="pager">
-            <button type="button" class="secondary" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>Previous</button>
-            <button type="button" class="secondary" disabled={!d.nextCursor} onClick={() => setCursors([...cursors, d.nextCursor!])}>Next</button>
+            <button type="button" class="secondary" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
+              Previous
+            </button>
+            <button type="button" class="secondary" disabled={!d.nextCursor} onClick={() => setCursors([...cursors, d.nextCursor!])}>
+              Next
+            </button>
           </nav>
         </>
       ) : (

@@ -36,9 +36,7 @@ export function SignIn({ reason, onSignedIn }: { reason?: string; onSignedIn: ()
             {(aria) => <input {...aria} type="email" name="email" autocomplete="username" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />}
           </Field>
           <Field id="password" label="Password" error={errors.password}>
-            {(aria) => (
-              <input {...aria} type="password" name="password" autocomplete="current-password" value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
-            )}
+            {(aria) => <input {...aria} type="password" name="password" autocomplete="current-password" value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}
           </Field>
           <button type="submit" aria-busy={action.busy} disabled={action.busy}>
             {action.busy ? 'Signing in…' : 'Sign in'}

@@ -37,11 +37,18 @@ function Webhook({ bot }: { bot: Bot }) {
   const remove = async () => {
     if (!confirm('Remove the webhook? Session starts and app events are no longer delivered.')) return;
     const a = await action.run(() => api<{ message: string }>('DELETE', `/v1/bots/${bot.id}/webhook`));
-    if (a) { setUrl(''); setSecret(null); setDone(a.message); void current.reload(true); }
+    if (a) {
+      setUrl('');
+      setSecret(null);
+      setDone(a.message);
+      void current.reload(true);
+    }
   };
   return (
     <section>
-      <p>Where the platform POSTs session starts and app events of <strong>{bot.name}</strong>, signed with a secret (see the SDK docs).</p>
+      <p>
+        Where the platform POSTs session starts and app events of <strong>{bot.name}</strong>, signed with a secret (see the SDK docs).
+      </p>
       <ErrorNotice error={current.error} />
       {done && <Success>{done}</Success>}
       {current.data?.disabledAt && (
@@ -54,14 +61,36 @@ function Webhook({ bot }: { bot: Bot }) {
       {current.loading && !current.data ? (
         <Spinner label="Loading the webhook…" />
       ) : (
-        <form onSubmit={(e) => { e.preventDefault(); void save(false); }} noValidate aria-label="Webhook">
-          <Field id="webhook-url" label="Webhook URL" error={urlError} hint={current.data?.secretSet ? 'A signing secret is set (never shown again).' : 'No signing secret yet: one is created when you save.'}>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save(false);
+          }}
+          noValidate
+          aria-label="Webhook"
+        >
+          <Field
+            id="webhook-url"
+            label="Webhook URL"
+            error={urlError}
+            hint={current.data?.secretSet ? 'A signing secret is set (never shown again).' : 'No signing secret yet: one is created when you save.'}
+          >
             {(a) => <input {...a} type="url" placeholder="https://bot.example.com/platform-events" value={value} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />}
           </Field>
           <div class="button-row">
-            <button type="submit" aria-busy={action.busy} disabled={action.busy}>Save</button>
-            {current.data?.secretSet && <button type="button" class="secondary" disabled={action.busy} onClick={() => void save(true)}>Save and rotate secret</button>}
-            {current.data?.url && <button type="button" class="secondary outline" disabled={action.busy} onClick={remove}>Remove</button>}
+            <button type="submit" aria-busy={action.busy} disabled={action.busy}>
+              Save
+            </button>
+            {current.data?.secretSet && (
+              <button type="button" class="secondary" disabled={action.busy} onClick={() => void save(true)}>
+                Save and rotate secret
+              </button>
+            )}
+            {current.data?.url && (
+              <button type="button" class="secondary outline" disabled={action.busy} onClick={remove}>
+                Remove
+              </button>
+            )}
           </div>
           <ErrorNotice error={action.error} />
         </form>

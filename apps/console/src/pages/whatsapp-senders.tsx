@@ -29,8 +29,8 @@ export function SendersPage({ bot }: { bot: Bot }) {
     <>
       {done && <Success>{done}</Success>}
       <p class="muted">
-        Throughput is how many messages per second the workers send through a number, all together: Meta's tier of the
-        number ({SENDER_THROUGHPUT.default} by default, up to {SENDER_THROUGHPUT.max}). Meta's throttling answers are retried.
+        Throughput is how many messages per second the workers send through a number, all together: Meta's tier of the number ({SENDER_THROUGHPUT.default} by default, up to {SENDER_THROUGHPUT.max}).
+        Meta's throttling answers are retried.
       </p>
       <ErrorNotice error={senders.error} />
       {senders.loading && !senders.data ? (
@@ -43,23 +43,42 @@ export function SendersPage({ bot }: { bot: Bot }) {
             <caption class="visually-hidden">Sender numbers</caption>
             <thead>
               <tr>
-                <th scope="col">Number</th><th scope="col">Phone-number id</th><th scope="col">Business Account</th>
-                <th scope="col">Throughput</th><th scope="col">Access token</th><th scope="col">Added</th>
-                {admin && <th scope="col"><span class="visually-hidden">Actions</span></th>}
+                <th scope="col">Number</th>
+                <th scope="col">Phone-number id</th>
+                <th scope="col">Business Account</th>
+                <th scope="col">Throughput</th>
+                <th scope="col">Access token</th>
+                <th scope="col">Added</th>
+                {admin && (
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
               {senders.data?.senders.map((s) => (
                 <tr data-sender-id={s.id}>
                   <th scope="row">{s.number}</th>
-                  <td><code>{s.phoneNumberId}</code></td>
+                  <td>
+                    <code>{s.phoneNumberId}</code>
+                  </td>
                   <td>{s.wabaId ? <code>{s.wabaId}</code> : '—'}</td>
                   <td data-testid="throughput">{s.throughput} msg/s</td>
                   <td>Set (never shown)</td>
                   <td>{when(s.createdAt)}</td>
                   {admin && (
                     <td>
-                      <button type="button" class="secondary outline small" aria-label={`Edit sender ${s.number}`} aria-expanded={editing === s.id} onClick={() => { setDone(null); setEditing(editing === s.id ? null : s.id); }}>
+                      <button
+                        type="button"
+                        class="secondary outline small"
+                        aria-label={`Edit sender ${s.number}`}
+                        aria-expanded={editing === s.id}
+                        onClick={() => {
+                          setDone(null);
+                          setEditing(editing === s.id ? null : s.id);
+                        }}
+                      >
                         Edit
                       </button>
                     </td>
@@ -116,8 +135,12 @@ function EditSender({ bot, sender, onSaved, onCancel }: { bot: Bot; sender: Send
         {(a) => <input {...a} type="password" autocomplete="off" value={form.accessToken} onInput={set('accessToken')} />}
       </Field>
       <div class="button-row">
-        <button type="submit" aria-busy={action.busy} disabled={action.busy}>Save sender</button>
-        <button type="button" class="secondary" onClick={onCancel}>Cancel</button>
+        <button type="submit" aria-busy={action.busy} disabled={action.busy}>
+          Save sender
+        </button>
+        <button type="button" class="secondary" onClick={onCancel}>
+          Cancel
+        </button>
       </div>
       <ErrorNotice error={action.error} />
     </form>
@@ -156,11 +179,17 @@ function AddSender({ bot, onAdded }: { bot: Bot; onAdded: (message: string) => v
   };
   return (
     <details>
-      <summary role="button" class="secondary outline">Add a sender number</summary>
+      <summary role="button" class="secondary outline">
+        Add a sender number
+      </summary>
       <form onSubmit={submit} noValidate aria-label="Add a sender number">
         <div class="grid">
-          <Field id="sender-number" label="Number" error={errors.number}>{(a) => <input {...a} inputMode="tel" value={form.number} onInput={set('number')} />}</Field>
-          <Field id="sender-pnid" label="Phone-number id" error={errors.phoneNumberId}>{(a) => <input {...a} inputMode="numeric" value={form.phoneNumberId} onInput={set('phoneNumberId')} />}</Field>
+          <Field id="sender-number" label="Number" error={errors.number}>
+            {(a) => <input {...a} inputMode="tel" value={form.number} onInput={set('number')} />}
+          </Field>
+          <Field id="sender-pnid" label="Phone-number id" error={errors.phoneNumberId}>
+            {(a) => <input {...a} inputMode="numeric" value={form.phoneNumberId} onInput={set('phoneNumberId')} />}
+          </Field>
         </div>
         <div class="grid">
           <Field id="sender-throughput" label="Throughput (messages/s)" error={errors.throughput} hint={`Optional; ${SENDER_THROUGHPUT.default} when empty.`}>
@@ -173,7 +202,9 @@ function AddSender({ bot, onAdded }: { bot: Bot; onAdded: (message: string) => v
         <Field id="sender-token" label="Access token" error={errors.accessToken} hint="Stored encrypted; it can be replaced but never read back.">
           {(a) => <input {...a} type="password" autocomplete="off" value={form.accessToken} onInput={set('accessToken')} />}
         </Field>
-        <button type="submit" aria-busy={action.busy} disabled={action.busy}>Add sender</button>
+        <button type="submit" aria-busy={action.busy} disabled={action.busy}>
+          Add sender
+        </button>
         <ErrorNotice error={action.error} />
       </form>
     </details>

@@ -21,12 +21,14 @@ export function TemplatesPage({ bot }: { bot: Bot }) {
   return (
     <>
       <p class="muted">
-        Carousel templates are approved by Meta in your WhatsApp Business Account. Syncing reads them through the Cloud API
-        (from every sender with a Business Account id) with their status, cards, headers and buttons; only approved ones are sent.
+        Carousel templates are approved by Meta in your WhatsApp Business Account. Syncing reads them through the Cloud API (from every sender with a Business Account id) with their status, cards,
+        headers and buttons; only approved ones are sent.
       </p>
       {roleAtLeast(bot.role, 'admin') ? (
         <div class="button-row">
-          <button type="button" onClick={run} aria-busy={sync.busy} disabled={sync.busy}>Sync from Meta</button>
+          <button type="button" onClick={run} aria-busy={sync.busy} disabled={sync.busy}>
+            Sync from Meta
+          </button>
         </div>
       ) : (
         <p class="muted">An admin of the bot can sync the templates from Meta.</p>
@@ -40,11 +42,15 @@ export function TemplatesPage({ bot }: { bot: Bot }) {
       {templates.loading && !templates.data ? (
         <Spinner label="Loading templates…" />
       ) : paged.rows.length === 0 ? (
-        <p>No templates yet: sync them from Meta, or the operator registers one (<code>npm run cli -- template create</code>).</p>
+        <p>
+          No templates yet: sync them from Meta, or the operator registers one (<code>npm run cli -- template create</code>).
+        </p>
       ) : (
         <>
           <ul class="templates" aria-busy={templates.loading}>
-            {paged.rows.map((t) => <TemplateItem t={t} />)}
+            {paged.rows.map((t) => (
+              <TemplateItem t={t} />
+            ))}
           </ul>
           <Pager {...paged} label="Templates" />
         </>
@@ -58,12 +64,16 @@ function SyncResult({ result }: { result: TemplateSyncView }) {
   return (
     <Success>
       <p data-testid="sync-result">
-        Synced from WhatsApp Business Account {accounts}: {result.created} created, {result.updated} updated, {result.unchanged} unchanged,{' '}
-        {result.deleted} deleted{result.skipped ? `, ${result.skipped} skipped (not carousels)` : ''}.
+        Synced from WhatsApp Business Account {accounts}: {result.created} created, {result.updated} updated, {result.unchanged} unchanged, {result.deleted} deleted
+        {result.skipped ? `, ${result.skipped} skipped (not carousels)` : ''}.
       </p>
       {result.templates.length > 0 && (
         <ul>
-          {result.templates.map((t) => <li>{t.name} ({t.language}, {t.status}): {t.change}</li>)}
+          {result.templates.map((t) => (
+            <li>
+              {t.name} ({t.language}, {t.status}): {t.change}
+            </li>
+          ))}
         </ul>
       )}
     </Success>
@@ -77,29 +87,49 @@ function TemplateItem({ t }: { t: TemplateView }) {
       <article aria-labelledby={headingId} data-template-id={t.id}>
         <header>
           <h3 id={headingId}>{t.name}</h3>
-          <span class={`badge ${t.status === 'APPROVED' ? 'ok' : 'muted'}`} data-testid="template-status">{t.status}</span>{' '}
+          <span class={`badge ${t.status === 'APPROVED' ? 'ok' : 'muted'}`} data-testid="template-status">
+            {t.status}
+          </span>{' '}
           <span class="badge muted">{t.source === 'synced' ? 'Synced from Meta' : 'Registered by hand'}</span>
         </header>
         <dl class="facts">
-          <dt>Language</dt><dd>{t.language}</dd>
-          <dt>Category</dt><dd>{t.category}</dd>
-          <dt>Cards</dt><dd data-testid="card-count">{t.cardCount}</dd>
-          <dt>Card header</dt><dd data-testid="header-format">{t.cardHeaderFormat}</dd>
-          <dt>Body placeholders</dt><dd>{t.bodyParameterCount}</dd>
-          <dt>Updated</dt><dd>{when(t.updatedAt)}</dd>
-          <dt>Id</dt><dd><code>{t.id}</code></dd>
+          <dt>Language</dt>
+          <dd>{t.language}</dd>
+          <dt>Category</dt>
+          <dd>{t.category}</dd>
+          <dt>Cards</dt>
+          <dd data-testid="card-count">{t.cardCount}</dd>
+          <dt>Card header</dt>
+          <dd data-testid="header-format">{t.cardHeaderFormat}</dd>
+          <dt>Body placeholders</dt>
+          <dd>{t.bodyParameterCount}</dd>
+          <dt>Updated</dt>
+          <dd>{when(t.updatedAt)}</dd>
+          <dt>Id</dt>
+          <dd>
+            <code>{t.id}</code>
+          </dd>
         </dl>
         {t.cards ? (
           <ol class="cards" aria-label={`Cards of ${t.name}`}>
             {t.cards.map((card, i) => (
               <li data-testid="template-card">
                 <strong>Card {i + 1}</strong>
-                {card.bodyParameterCount > 0 && <span class="muted"> · {card.bodyParameterCount} body placeholder{card.bodyParameterCount > 1 ? 's' : ''}</span>}
+                {card.bodyParameterCount > 0 && (
+                  <span class="muted">
+                    {' '}
+                    · {card.bodyParameterCount} body placeholder{card.bodyParameterCount > 1 ? 's' : ''}
+                  </span>
+                )}
                 {card.buttons.length === 0 ? (
                   <p class="muted">No buttons.</p>
                 ) : (
                   <ul class="buttons" aria-label={`Buttons of card ${i + 1}`}>
-                    {card.buttons.map((b) => <li><ButtonSpec b={b} /></li>)}
+                    {card.buttons.map((b) => (
+                      <li>
+                        <ButtonSpec b={b} />
+                      </li>
+                    ))}
                   </ul>
                 )}
               </li>
@@ -120,9 +150,24 @@ function ButtonSpec({ b }: { b: TemplateButtonSpec }) {
   return (
     <>
       <span class="badge">{BUTTON_TYPES[b.type] ?? b.type}</span> “{b.text}”
-      {b.url && <> → <code>{b.url}</code></>}
-      {kind === 'url' && <span class="muted"> (dynamic suffix: each trigger gives <code>urlSuffix</code>)</span>}
-      {kind === 'quick_reply' && <span class="muted"> (each trigger gives its <code>payload</code>)</span>}
+      {b.url && (
+        <>
+          {' '}
+          → <code>{b.url}</code>
+        </>
+      )}
+      {kind === 'url' && (
+        <span class="muted">
+          {' '}
+          (dynamic suffix: each trigger gives <code>urlSuffix</code>)
+        </span>
+      )}
+      {kind === 'quick_reply' && (
+        <span class="muted">
+          {' '}
+          (each trigger gives its <code>payload</code>)
+        </span>
+      )}
     </>
   );
 }

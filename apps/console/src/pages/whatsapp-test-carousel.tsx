@@ -14,7 +14,13 @@ function TestCarouselLoader({ bot }: { bot: Bot }) {
   const senders = useLoad(() => api<{ senders: SenderView[] }>('GET', `/v1/bots/${bot.id}/whatsapp/senders`), [bot.id]);
   const templates = useLoad(() => api<{ templates: TemplateView[] }>('GET', `/v1/bots/${bot.id}/whatsapp/templates`), [bot.id]);
   const approved = templates.data?.templates.filter((t) => t.status === 'APPROVED') ?? [];
-  if (senders.error || templates.error) return <><ErrorNotice error={senders.error} /><ErrorNotice error={templates.error} /></>;
+  if (senders.error || templates.error)
+    return (
+      <>
+        <ErrorNotice error={senders.error} />
+        <ErrorNotice error={templates.error} />
+      </>
+    );
   if (!senders.data || !templates.data) return <Spinner label="Loading senders and templates…" />;
   if (approved.length === 0 || senders.data.senders.length === 0) {
     return <p>A test carousel needs a sender number and an approved carousel template (see Senders and Templates).</p>;
@@ -51,19 +57,57 @@ function TestCarousel({ bot, templates, senders }: { bot: Bot; templates: Templa
     <>
       <form onSubmit={submit} noValidate aria-label="Send a test carousel">
         <div class="grid">
-          <Field id="tc-template" label="Template">{(a) => <select {...a} value={templateId} onChange={(e) => setTemplateId((e.target as HTMLSelectElement).value)}>{templates.map((t) => <option value={t.id}>{t.name} ({t.cardCount} cards)</option>)}</select>}</Field>
-          <Field id="tc-sender" label="Sender">{(a) => <select {...a} value={sender} onChange={(e) => setSender((e.target as HTMLSelectElement).value)}>{senders.map((s) => <option value={s.number}>{s.number}</option>)}</select>}</Field>
-          <Field id="tc-number" label="Recipient" error={errors.number}>{(a) => <input {...a} inputMode="tel" placeholder="+919876543210" value={number} onInput={(e) => setNumber((e.target as HTMLInputElement).value)} />}</Field>
+          <Field id="tc-template" label="Template">
+            {(a) => (
+              <select {...a} value={templateId} onChange={(e) => setTemplateId((e.target as HTMLSelectElement).value)}>
+                {templates.map((t) => (
+                  <option value={t.id}>
+                    {t.name} ({t.cardCount} cards)
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="tc-sender" label="Sender">
+            {(a) => (
+              <select {...a} value={sender} onChange={(e) => setSender((e.target as HTMLSelectElement).value)}>
+                {senders.map((s) => (
+                  <option value={s.number}>{s.number}</option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field id="tc-number" label="Recipient" error={errors.number}>
+            {(a) => <input {...a} inputMode="tel" placeholder="+919876543210" value={number} onInput={(e) => setNumber((e.target as HTMLInputElement).value)} />}
+          </Field>
         </div>
         {Array.from({ length: template.cardCount }, (_, i) => (
           <Field id={`tc-card-${i}`} label={`Card ${i + 1} ${template.cardHeaderFormat} link`} error={errors[`card${i}`]}>
-            {(a) => <input {...a} type="url" placeholder="https://…" value={link(i)} onInput={(e) => { const next = [...links]; next[i] = (e.target as HTMLInputElement).value; setLinks(next); }} />}
+            {(a) => (
+              <input
+                {...a}
+                type="url"
+                placeholder="https://…"
+                value={link(i)}
+                onInput={(e) => {
+                  const next = [...links];
+                  next[i] = (e.target as HTMLInputElement).value;
+                  setLinks(next);
+                }}
+              />
+            )}
           </Field>
         ))}
-        <button type="submit" aria-busy={action.busy} disabled={action.busy}>Send test carousel</button>
+        <button type="submit" aria-busy={action.busy} disabled={action.busy}>
+          Send test carousel
+        </button>
       </form>
       <ErrorNotice error={action.error} />
-      {sent && <Success>Queued. <a href={href('bots', bot.id, 'messages', sent)}>Follow message {sent.slice(0, 8)}…</a></Success>}
+      {sent && (
+        <Success>
+          Queued. <a href={href('bots', bot.id, 'messages', sent)}>Follow message {sent.slice(0, 8)}…</a>
+        </Success>
+      )}
     </>
   );
 }

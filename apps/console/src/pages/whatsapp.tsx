@@ -19,7 +19,11 @@ export function WhatsAppPage({ bot, sub }: { bot: Bot; sub: string }) {
       <nav aria-label="WhatsApp" class="tabs">
         <ul>
           {TABS.map((t) => (
-            <li><a href={href('bots', bot.id, 'whatsapp', t.path)} aria-current={t.path === current.path ? 'page' : undefined}>{t.label}</a></li>
+            <li>
+              <a href={href('bots', bot.id, 'whatsapp', t.path)} aria-current={t.path === current.path ? 'page' : undefined}>
+                {t.label}
+              </a>
+            </li>
           ))}
         </ul>
       </nav>

@@ -50,7 +50,11 @@ type ScriptedRedis = RedisClient & {
 export class SdkEventStore {
   private readonly redis: ScriptedRedis;
 
-  constructor(@Inject(REQUEST_REDIS) redis: RedisClient, private readonly env: SdkEnv, private readonly core: CoreEnv) {
+  constructor(
+    @Inject(REQUEST_REDIS) redis: RedisClient,
+    private readonly env: SdkEnv,
+    private readonly core: CoreEnv,
+  ) {
     if (!('sdkEventAppend' in redis)) {
       redis.defineCommand('sdkEventAppend', { numberOfKeys: 2, lua: APPEND });
       redis.defineCommand('sdkEventRead', { numberOfKeys: 1, lua: READ });
@@ -72,14 +76,7 @@ export class SdkEventStore {
   async append(botId: string, userId: string, event: WireBotEvent): Promise<{ id: string; live: number }> {
     const { events, presence } = this.keys(botId, userId);
     const [id, live] = await this.timed(
-      this.redis.sdkEventAppend(
-        events,
-        presence,
-        JSON.stringify(event),
-        this.env.SDK_EVENT_MAX_PER_USER,
-        this.env.SDK_EVENT_RETENTION_SECONDS * 1000,
-        this.channel(botId, userId),
-      ),
+      this.redis.sdkEventAppend(events, presence, JSON.stringify(event), this.env.SDK_EVENT_MAX_PER_USER, this.env.SDK_EVENT_RETENTION_SECONDS * 1000, this.channel(botId, userId)),
       'storing the event',
     );
     return { id, live: Number(live) };
@@ -88,10 +85,7 @@ export class SdkEventStore {
   /** Up to `count` unacked events after `cursor` (a stream id; '0-0' for all), oldest first. */
   async readAfter(botId: string, userId: string, cursor: string, count: number): Promise<StoredEvent[]> {
     const { events } = this.keys(botId, userId);
-    const rows = await this.timed(
-      this.redis.sdkEventRead(events, cursor, this.env.SDK_EVENT_RETENTION_SECONDS * 1000, count),
-      'reading events',
-    );
+    const rows = await this.timed(this.redis.sdkEventRead(events, cursor, this.env.SDK_EVENT_RETENTION_SECONDS * 1000, count), 'reading events');
     return rows.map(([id, fields]) => ({ id, event: JSON.parse(fields[fields.indexOf('e') + 1]) as WireBotEvent }));
   }
 

@@ -56,7 +56,11 @@ describe('StreamConnection', () => {
     socket.frame({ type: 'auth', token: 'good' });
     await tick();
     expect(calls).toEqual(['register']);
-    expect(socket.sent).toEqual([{ type: 'ready', heartbeatMs: 10_000 }, { type: 'event', ...ev('1-0', 'a') }, { type: 'event', ...ev('2-0', 'b') }]);
+    expect(socket.sent).toEqual([
+      { type: 'ready', heartbeatMs: 10_000 },
+      { type: 'event', ...ev('1-0', 'a') },
+      { type: 'event', ...ev('2-0', 'b') },
+    ]);
     store.push(ev('3-0', 'c'));
     connection.pull();
     await tick();

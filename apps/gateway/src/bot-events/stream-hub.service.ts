@@ -89,9 +89,7 @@ export class StreamHub implements BeforeApplicationShutdown {
       this.channels.delete(name);
       this.subscriber.unsubscribe(name).catch(() => undefined);
     }
-    await this.store
-      .markGone(connection.botId, connection.userId, connection.id)
-      .catch((err: Error) => this.logger.debug(`clearing presence failed: ${err.message}`));
+    await this.store.markGone(connection.botId, connection.userId, connection.id).catch((err: Error) => this.logger.debug(`clearing presence failed: ${err.message}`));
   }
 
   private async heartbeat(connection: StreamConnection): Promise<void> {

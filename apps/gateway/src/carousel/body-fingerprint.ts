@@ -22,7 +22,8 @@ export function withoutWhitespaceBetweenTokens(json: string): string {
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character (\" does not end the string)
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character (\" does not end the string)
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

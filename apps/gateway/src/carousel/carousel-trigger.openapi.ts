@@ -11,7 +11,11 @@ export function documentCarouselTrigger(document: OpenAPIObject): OpenAPIObject 
     'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' } },
   };
   const retryAfter = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } } };
-  const error = (description: string, headers: NonNullable<NonNullable<OpenAPIObject['components']>['headers']> = rateHeaders) => ({ description, headers, content: { 'application/json': { schema: errorBody } } });
+  const error = (description: string, headers: NonNullable<NonNullable<OpenAPIObject['components']>['headers']> = rateHeaders) => ({
+    description,
+    headers,
+    content: { 'application/json': { schema: errorBody } },
+  });
   document.paths[CAROUSEL_TRIGGER_PATH] = {
     post: {
       operationId: 'CarouselTrigger_push',
@@ -20,7 +24,7 @@ export function documentCarouselTrigger(document: OpenAPIObject): OpenAPIObject 
       security: [{ 'x-api-key': [] }],
       parameters: [
         { name: 'bot', in: 'query', required: true, description: 'Id of the bot that owns the template', schema: { type: 'string' } },
-        { name: 'x-api-key', in: 'header', required: true, description: "An API key of that bot", schema: { type: 'string' } },
+        { name: 'x-api-key', in: 'header', required: true, description: 'An API key of that bot', schema: { type: 'string' } },
         {
           name: 'Idempotency-Key',
           in: 'header',

@@ -82,10 +82,7 @@ export class CarouselTriggerRoute implements OnModuleInit {
     setRateHeaders(reply, admission.rate);
     if (admission.verdict === 'over-quota') {
       reply.header('retry-after', String(admission.rate.resetSeconds));
-      throw new HttpException(
-        `Trigger quota of ${admission.rate.limit} per minute reached for this bot; retry in ${admission.rate.resetSeconds} s`,
-        HttpStatus.TOO_MANY_REQUESTS,
-      );
+      throw new HttpException(`Trigger quota of ${admission.rate.limit} per minute reached for this bot; retry in ${admission.rate.resetSeconds} s`, HttpStatus.TOO_MANY_REQUESTS);
     }
     if (invalid || !body) throw invalid;
     switch (admission.verdict) {

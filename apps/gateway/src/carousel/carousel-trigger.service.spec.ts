@@ -1,13 +1,7 @@
 import 'reflect-metadata';
 import { BadRequestException } from '@nestjs/common';
 import type { CarouselDispatchJob, TriggerCarouselDto } from '@platform/contracts';
-import {
-  DatabaseUnavailableError,
-  type CarouselCatalog,
-  type ChannelSender,
-  type ChannelSenderRepository,
-  type Template,
-} from '@platform/database';
+import { DatabaseUnavailableError, type CarouselCatalog, type ChannelSender, type ChannelSenderRepository, type Template } from '@platform/database';
 import { RedisUnavailableError } from '@platform/queue';
 import type { CallbackUrlChecker } from '../callbacks/callback-url.checker.js';
 import type { PostgresLiveness } from './postgres-liveness.js';
@@ -27,10 +21,7 @@ function dto(overrides: { templateId?: string; sender?: string; number?: string;
       type: 'whatsapp',
       sender: overrides.sender ?? '+15550001111',
       params: {
-        cards: overrides.cards ?? [
-          { media: { mediaLink: 'https://cdn.example/1.jpg' }, bodyParameters: ['Ana', '10%'] },
-          { media: { mediaLink: 'https://cdn.example/2.jpg' } },
-        ],
+        cards: overrides.cards ?? [{ media: { mediaLink: 'https://cdn.example/1.jpg' }, bodyParameters: ['Ana', '10%'] }, { media: { mediaLink: 'https://cdn.example/2.jpg' } }],
       },
     },
   } as TriggerCarouselDto;

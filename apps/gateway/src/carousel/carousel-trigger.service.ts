@@ -41,16 +41,12 @@ export class CarouselTriggerService {
     if (!sender) {
       const count = await this.senders.countByChannel(botId, notification.type);
       throw new BadRequestException(
-        count === 0
-          ? `notification.type ${notification.type} has no sender configured for this bot`
-          : `notification.sender is not a ${notification.type} sender of this bot`,
+        count === 0 ? `notification.type ${notification.type} has no sender configured for this bot` : `notification.sender is not a ${notification.type} sender of this bot`,
       );
     }
     const cards = notification.params.cards;
     if (cards.length !== template.cardCount) {
-      throw new BadRequestException(
-        `notification.params.cards must have exactly ${template.cardCount} cards for this template (got ${cards.length})`,
-      );
+      throw new BadRequestException(`notification.params.cards must have exactly ${template.cardCount} cards for this template (got ${cards.length})`);
     }
     const values = templateValues(notification.params, {
       bodyParameterCount: template.bodyParameterCount,

@@ -11,5 +11,9 @@ import { TriggerGate } from './trigger-gate.js';
 import { TriggerGuards } from './trigger-guards.js';
 import { TriggerIdempotency } from './trigger-idempotency.js';
 
-@Module({ imports: [AuthModule, CarouselCatalogModule, CallbacksModule], providers: [CarouselTriggerRoute, CarouselTriggerService, CorkedTurn, TriggerBatcher, TriggerGate, TriggerIdempotency, TriggerGuards, PostgresLiveness], exports: [CarouselTriggerService] })
+@Module({
+  imports: [AuthModule, CarouselCatalogModule, CallbacksModule],
+  providers: [CarouselTriggerRoute, CarouselTriggerService, CorkedTurn, TriggerBatcher, TriggerGate, TriggerIdempotency, TriggerGuards, PostgresLiveness],
+  exports: [CarouselTriggerService],
+})
 export class CarouselModule {}

@@ -8,7 +8,12 @@ describe('CorkedTurn', () => {
     const events: string[] = [];
     const turn = new CorkedTurn({ stream: { cork: () => events.push('cork'), uncork: () => events.push('uncork') } } as unknown as Redis);
     turn.schedule(() => events.push('quota script'));
-    turn.schedule(() => void Promise.resolve().then(() => Promise.resolve()).then(() => events.push('job add')));
+    turn.schedule(
+      () =>
+        void Promise.resolve()
+          .then(() => Promise.resolve())
+          .then(() => events.push('job add')),
+    );
     expect(events).toEqual([]);
     await turnOver();
     expect(events).toEqual(['cork', 'quota script', 'job add', 'uncork']);

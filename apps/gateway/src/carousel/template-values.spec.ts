@@ -51,13 +51,9 @@ describe('templateValues', () => {
   it('names the card and button whose kind does not match the template', () => {
     const p = params();
     p.cards[1].buttons = [{ urlSuffix: 'x' }, { urlSuffix: 'y' }];
-    expect(refusal(() => templateValues(p, synced))).toBe(
-      "notification.params.cards[1].buttons[0] must be a quick-reply payload (the template's card 2 button 1 is QUICK_REPLY)",
-    );
+    expect(refusal(() => templateValues(p, synced))).toBe("notification.params.cards[1].buttons[0] must be a quick-reply payload (the template's card 2 button 1 is QUICK_REPLY)");
     p.cards[1].buttons = [{ payload: 'x' }, { payload: 'y' }];
-    expect(refusal(() => templateValues(p, synced))).toBe(
-      "notification.params.cards[1].buttons[1] must be a URL suffix (the template's card 2 button 3 is URL https://shop.example/{{1}})",
-    );
+    expect(refusal(() => templateValues(p, synced))).toBe("notification.params.cards[1].buttons[1] must be a URL suffix (the template's card 2 button 3 is URL https://shop.example/{{1}})");
   });
 
   it('refuses a wrong number of buttons or body parameters, naming the field', () => {
@@ -68,14 +64,10 @@ describe('templateValues', () => {
     );
     const q = params();
     delete q.cards[1].bodyParameters;
-    expect(refusal(() => templateValues(q, synced))).toBe(
-      "notification.params.cards[1].bodyParameters must have exactly 1 values (the template's card 2 body has 1 placeholders; got 0)",
-    );
+    expect(refusal(() => templateValues(q, synced))).toBe("notification.params.cards[1].bodyParameters must have exactly 1 values (the template's card 2 body has 1 placeholders; got 0)");
     const r = params();
     delete r.bodyParameters;
-    expect(refusal(() => templateValues(r, synced))).toBe(
-      "notification.params.bodyParameters must have exactly 1 values (the template's message body has 1 placeholders; got 0)",
-    );
+    expect(refusal(() => templateValues(r, synced))).toBe("notification.params.bodyParameters must have exactly 1 values (the template's message body has 1 placeholders; got 0)");
   });
 
   it('sends the values of a template registered by hand unchecked, each button at its own position', () => {

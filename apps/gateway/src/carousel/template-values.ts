@@ -64,7 +64,5 @@ function checkedButtons(given: CardButtonDto[], spec: TemplateCardSpec, card: nu
 
 /** A hand-registered template: each value goes to the button at its own position. */
 function uncheckedButtons(given: CardButtonDto[]): DispatchButton[] {
-  return given.map((b, index) =>
-    b.payload !== undefined ? { type: 'quick_reply', index, payload: b.payload } : { type: 'url', index, text: b.urlSuffix ?? '' },
-  );
+  return given.map((b, index) => (b.payload !== undefined ? { type: 'quick_reply', index, payload: b.payload } : { type: 'url', index, text: b.urlSuffix ?? '' }));
 }

@@ -40,11 +40,7 @@ export class TriggerBatcher {
     // One `add` per job in the turn's corked write: the commands leave together, as a pipeline would send
     // them, without BullMQ's addBulk pipeline, whose construction alone (ioredis copies BullMQ's 64
     // scripts onto every pipeline) costs ~60 µs.
-    await withTimeout(
-      Promise.all(batch.map((job) => this.queue.add('send', job, { jobId: job.messageId }))),
-      this.core.REDIS_COMMAND_TIMEOUT_MS,
-      'queueing the messages',
-    );
+    await withTimeout(Promise.all(batch.map((job) => this.queue.add('send', job, { jobId: job.messageId }))), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the messages');
     return batch.map(() => undefined);
   }
 }

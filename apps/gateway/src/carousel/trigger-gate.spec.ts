@@ -44,11 +44,7 @@ function setup(opts: { hangs?: boolean; delay?: () => Promise<void> } = {}) {
 describe('TriggerGate', () => {
   it("makes one corked call per bot per event-loop turn, giving each trigger its place in the bot's window", async () => {
     const { gate, calls } = setup();
-    const results = await Promise.all([
-      gate.pass({ botId: 'a', limit: 10 }),
-      gate.pass({ botId: 'b', limit: 10 }),
-      gate.pass({ botId: 'a', limit: 10 }),
-    ]);
+    const results = await Promise.all([gate.pass({ botId: 'a', limit: 10 }), gate.pass({ botId: 'b', limit: 10 }), gate.pass({ botId: 'a', limit: 10 })]);
     expect(calls).toEqual([
       { keys: ['trigger-quota:{a}'], corked: true },
       { keys: ['trigger-quota:{b}'], corked: true },

@@ -26,7 +26,7 @@ function setup(opts: { ownQuota?: number | null; result?: Partial<GateResult>; r
 }
 
 describe('TriggerGuards', () => {
-  it("charges the platform default quota unless the bot has its own, and states it for the RateLimit headers", async () => {
+  it('charges the platform default quota unless the bot has its own, and states it for the RateLimit headers', async () => {
     const { guards, passed } = setup({ result: { count: 5 } });
     const admission = await guards.admit('bot-1');
     expect(passed[0]).toEqual({ botId: 'bot-1', limit: 2000, claim: undefined });

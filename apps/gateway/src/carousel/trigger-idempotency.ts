@@ -12,11 +12,7 @@ export interface KeyRecord {
 }
 
 /** How a repeat of a key is answered. */
-export type RepeatOutcome =
-  | { kind: 'replay'; msgId: string }
-  | { kind: 'in-flight' }
-  | { kind: 'other-body' }
-  | { kind: 'retaken'; record: string; msgId: string };
+export type RepeatOutcome = { kind: 'replay'; msgId: string } | { kind: 'in-flight' } | { kind: 'other-body' } | { kind: 'retaken'; record: string; msgId: string };
 
 // Replaces (or deletes, when ARGV[2] is empty) the record only if it is still the one that was read.
 const SWAP_SCRIPT = `

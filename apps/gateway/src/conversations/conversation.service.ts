@@ -1,13 +1,6 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
-import {
-  ConversationMessageView,
-  SendConversationMessageDto,
-  WEB_CHAT_EVENT,
-  WHATSAPP_SESSION_WINDOW_MS,
-  isUuid,
-  toOutboundContent,
-} from '@platform/contracts';
+import { ConversationMessageView, SendConversationMessageDto, WEB_CHAT_EVENT, WHATSAPP_SESSION_WINDOW_MS, isUuid, toOutboundContent } from '@platform/contracts';
 import { ConversationRepository, InboundMessage } from '@platform/database';
 import type { ConversationChannel } from '@platform/database';
 import { ConversationReplyQueue, withTimeout } from '@platform/queue';
@@ -109,11 +102,7 @@ export class ConversationService {
         await this.conversations.markSent(row.id, `web:${row.id}`);
         return view;
       }
-      await withTimeout(
-        this.replies.add('whatsapp', { messageId: row.id, botId }, { jobId: row.id }),
-        this.core.REDIS_COMMAND_TIMEOUT_MS,
-        'queueing the reply',
-      );
+      await withTimeout(this.replies.add('whatsapp', { messageId: row.id, botId }, { jobId: row.id }), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the reply');
       return toMessageView(row);
     } catch (err) {
       await this.conversations.markAttemptFailed(row.id, 'queue_unavailable', 'The reply could not be queued', true).catch(() => undefined);

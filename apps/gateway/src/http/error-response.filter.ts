@@ -45,9 +45,11 @@ export function toErrorResponse(exception: unknown): {
     const statusCode = exception.getStatus();
     const res = exception.getResponse();
     const message =
-      typeof res === 'string' ? res : Array.isArray((res as { message?: unknown }).message)
-        ? ((res as { message: string[] }).message).join('; ')
-        : String((res as { message?: unknown }).message ?? exception.message);
+      typeof res === 'string'
+        ? res
+        : Array.isArray((res as { message?: unknown }).message)
+          ? (res as { message: string[] }).message.join('; ')
+          : String((res as { message?: unknown }).message ?? exception.message);
     const extra = typeof res === 'object' && res !== null ? (res as { details?: unknown }).details : undefined;
     return { statusCode, body: { message, status: 'error', ...(extra ? { details: extra } : {}) }, headers: {} };
   }

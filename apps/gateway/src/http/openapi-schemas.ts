@@ -18,7 +18,7 @@ type Schemas = NonNullable<OpenAPIObject['components']>['schemas'] & object;
 export function withValidatorSchemas(document: OpenAPIObject): OpenAPIObject {
   const options = { refPointerPrefix: '#/components/schemas/', classTransformerMetadataStorage: defaultMetadataStorage };
   const generated = validationMetadatasToSchemas(options) as Schemas;
-  const schemas: Schemas = (document.components ??= {}).schemas ??= {};
+  const schemas: Schemas = ((document.components ??= {}).schemas ??= {});
   const pending = [...Object.keys(schemas), ...refsIn(document.paths)];
   for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
     const schema = generated[name] ?? derivedSchema(name, options);

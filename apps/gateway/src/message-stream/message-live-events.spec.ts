@@ -2,7 +2,15 @@ import { MessageStatusChange, lifecycleStreamFields } from '@platform/contracts'
 import { lifecycleEvent, queuedEvent, streamIdTime } from './message-live-events.js';
 
 describe('message live events', () => {
-  const change: MessageStatusChange = { messageId: 'm-1', botId: 'b-1', status: 'failed', at: '2026-11-25T10:00:00.000Z', error: { code: '131026', text: 'Message undeliverable' }, customPayload: null, postbackUrl: null };
+  const change: MessageStatusChange = {
+    messageId: 'm-1',
+    botId: 'b-1',
+    status: 'failed',
+    at: '2026-11-25T10:00:00.000Z',
+    error: { code: '131026', text: 'Message undeliverable' },
+    customPayload: null,
+    postbackUrl: null,
+  };
 
   it('reads a lifecycle entry as the publisher writes it, with the error of a failed message only', () => {
     expect(lifecycleEvent(lifecycleStreamFields(change))).toEqual({

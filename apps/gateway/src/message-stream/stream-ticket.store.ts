@@ -9,7 +9,6 @@ export interface TicketHolder {
   botId: string;
 }
 
-
 /**
  * Tickets that open the message log's live stream. An EventSource cannot send headers, so the stream is
  * opened with `?ticket=`: a random value that lives 30 s and is deleted by its first use, so a copy in a

@@ -70,9 +70,7 @@ export class OAuthAuthorizeController {
       case 'form': {
         const bot = await this.bots.findById(outcome.pending.botId);
         reply.header('set-cookie', this.cookieHeader(outcome.pending));
-        return sendPage(reply, formStatus, consentPage(outcome.pending, bot?.name ?? outcome.pending.botId, outcome.error, email), [
-          formActionSource(outcome.pending.redirectUri),
-        ]);
+        return sendPage(reply, formStatus, consentPage(outcome.pending, bot?.name ?? outcome.pending.botId, outcome.error, email), [formActionSource(outcome.pending.redirectUri)]);
       }
     }
   }

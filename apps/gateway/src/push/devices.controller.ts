@@ -1,15 +1,7 @@
 import { BadRequestException, Body, Controller, Delete, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  ApiResponse,
-  PushPatterns,
-  RegisterDeviceDto,
-  RegisterDeviceMessage,
-  RegisterDeviceResponse,
-  RegisterDeviceResult,
-  UnregisterDeviceMessage,
-} from '@platform/contracts';
+import { ApiResponse, PushPatterns, RegisterDeviceDto, RegisterDeviceMessage, RegisterDeviceResponse, RegisterDeviceResult, UnregisterDeviceMessage } from '@platform/contracts';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { DeviceCallerGuard } from './device-caller.guard.js';
 import { PushRpcClient } from './push-rpc.client.js';
@@ -34,7 +26,7 @@ export class DevicesController {
 
   @Delete(':token')
   @HttpCode(200)
-  @ApiOperation({ summary: "Unlink an FCM token (e.g. at logout); 404 when the bot (or, with a chat auth token, this user) has no such token" })
+  @ApiOperation({ summary: 'Unlink an FCM token (e.g. at logout); 404 when the bot (or, with a chat auth token, this user) has no such token' })
   async unregister(@Param('botId') botId: string, @Param('token') token: string, @Req() req: FastifyRequest): Promise<ApiResponse> {
     const caller = req.deviceCaller!;
     const message: UnregisterDeviceMessage = caller.kind === 'chatUser' ? { token, userId: caller.userId } : { token };

@@ -2,15 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
-import {
-  ApiResponse,
-  DeviceListQueryDto,
-  DeviceListResponse,
-  PushPatterns,
-  TestNotificationDto,
-  TestNotificationResponse,
-  isUuid,
-} from '@platform/contracts';
+import { ApiResponse, DeviceListQueryDto, DeviceListResponse, PushPatterns, TestNotificationDto, TestNotificationResponse, isUuid } from '@platform/contracts';
 import { DeviceDirectoryRepository } from '@platform/database';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { PushRpcClient } from './push-rpc.client.js';

@@ -43,7 +43,15 @@ describe('SdkSessionService', () => {
     expect(session.userId).toBe(chatUserId('user_1'));
     expect(JSON.stringify([...rows.values()])).not.toContain('user_1');
     expect(queued).toEqual([
-      expect.objectContaining({ type: 'session.started', botId: BOT, sessionId: SESSION, userId: chatUserId('user_1'), payload: '{"a":{"b":[1,null]}}', version: 2, conversationId: 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b' }),
+      expect.objectContaining({
+        type: 'session.started',
+        botId: BOT,
+        sessionId: SESSION,
+        userId: chatUserId('user_1'),
+        payload: '{"a":{"b":[1,null]}}',
+        version: 2,
+        conversationId: 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b',
+      }),
     ]);
   });
 

@@ -25,12 +25,7 @@ export class SdkSessionsController {
   @HttpCode(201)
   @UseGuards(JsonContentTypeGuard)
   @ApiOperation({ summary: 'Start an SDK session; the bot gets session.started with the payload as a JSON string' })
-  async start(
-    @Param('botId') botId: string,
-    @Body() body: StartSessionDto,
-    @Req() req: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<StartSessionResponse> {
+  async start(@Param('botId') botId: string, @Body() body: StartSessionDto, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<StartSessionResponse> {
     await throttleAppCaller(this.limiter, this.env, req, reply);
     const session = await this.sessions.start(botId, body);
     return { sessionId: session.id, streamUrl: this.streamUrls.forSession(botId, session.id) };

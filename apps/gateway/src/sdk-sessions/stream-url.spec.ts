@@ -5,9 +5,7 @@ describe('buildStreamUrl', () => {
   const session = '6c1d2a4e-8f7b-4e57-a0a4-2a2f7a9d4c3e';
 
   it('is wss:// under an https BASE_URL and keeps its path prefix', () => {
-    expect(buildStreamUrl('https://cloud.example.com/api/', bot, session)).toBe(
-      `wss://cloud.example.com/api/v1/bots/${bot}/sessions/${session}/stream`,
-    );
+    expect(buildStreamUrl('https://cloud.example.com/api/', bot, session)).toBe(`wss://cloud.example.com/api/v1/bots/${bot}/sessions/${session}/stream`);
   });
 
   it('is ws:// under http and uses the bound port when PORT was 0', () => {

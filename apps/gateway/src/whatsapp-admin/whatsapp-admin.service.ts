@@ -62,7 +62,16 @@ export class WhatsAppAdminService {
 }
 
 function senderView(s: ChannelSender): SenderView {
-  return { id: s.id, channel: s.channel, number: `+${s.number}`, phoneNumberId: s.phoneNumberId, accessTokenSet: true, wabaId: s.wabaId, throughput: s.throughput, createdAt: s.createdAt.toISOString() };
+  return {
+    id: s.id,
+    channel: s.channel,
+    number: `+${s.number}`,
+    phoneNumberId: s.phoneNumberId,
+    accessTokenSet: true,
+    wabaId: s.wabaId,
+    throughput: s.throughput,
+    createdAt: s.createdAt.toISOString(),
+  };
 }
 
 function templateView(t: Template): TemplateView {

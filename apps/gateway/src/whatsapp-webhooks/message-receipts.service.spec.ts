@@ -5,8 +5,15 @@ import type { ReceiptStatus, StatusEvent } from '@platform/whatsapp';
 import { MessageReceiptsService } from './message-receipts.service.js';
 
 const event = (providerMessageId: string, status: ReceiptStatus, seconds = 1): StatusEvent => ({ providerMessageId, status, at: new Date(seconds * 1000), error: null });
-const change = (messageId: string, status: 'delivered' | 'read'): MessageStatusChange =>
-  ({ messageId, botId: 'bot', status, at: new Date(0).toISOString(), error: null, postbackUrl: null, customPayload: null });
+const change = (messageId: string, status: 'delivered' | 'read'): MessageStatusChange => ({
+  messageId,
+  botId: 'bot',
+  status,
+  at: new Date(0).toISOString(),
+  error: null,
+  postbackUrl: null,
+  customPayload: null,
+});
 
 /**
  * Which statuses the service keeps for later, and the second look it takes after keeping them; the
@@ -17,7 +24,10 @@ function setup(o: { carousel?: string[]; replies?: string[]; heldApplied?: Messa
   const calls: string[] = [];
   const held: ProviderStatusUpdate[] = [];
   const published: MessageStatusChange[][] = [];
-  const known = (ids: string[] = []) => (updates: readonly ProviderStatusUpdate[]) => updates.map((u) => u.providerMessageId).filter((id) => !ids.includes(id));
+  const known =
+    (ids: string[] = []) =>
+    (updates: readonly ProviderStatusUpdate[]) =>
+      updates.map((u) => u.providerMessageId).filter((id) => !ids.includes(id));
   const messages = {
     applyProviderStatuses: async (updates: readonly ProviderStatusUpdate[]) => {
       calls.push('messages.apply');
@@ -57,13 +67,7 @@ describe('MessageReceiptsService: statuses of message ids not recorded yet', () 
 
   it('holds the furthest status of each unknown id, folded, but not a bare sent', async () => {
     const { service, held } = setup({ carousel: ['wamid.C'] });
-    await service.record([
-      event('wamid.C', 'read'),
-      event('wamid.U', 'delivered', 5),
-      event('wamid.U', 'read', 9),
-      event('wamid.S', 'sent'),
-      event('wamid.F', 'failed'),
-    ]);
+    await service.record([event('wamid.C', 'read'), event('wamid.U', 'delivered', 5), event('wamid.U', 'read', 9), event('wamid.S', 'sent'), event('wamid.F', 'failed')]);
     expect(held.map((u) => [u.providerMessageId, u.status, u.deliveredAt, u.readAt])).toEqual([
       ['wamid.U', 'read', new Date(5000), new Date(9000)],
       ['wamid.F', 'failed', null, null],

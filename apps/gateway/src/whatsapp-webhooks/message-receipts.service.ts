@@ -27,7 +27,12 @@ export class MessageReceiptsService {
     await this.lifecycle.publish(changes);
     if (unknown.length === 0) return;
     // Ids of no carousel message may be bot replies in conversations.
-    const notReplies = (await this.conversations.applyProviderStatuses(updates.filter((u) => unknown.includes(u.providerMessageId)), RECEIPT_ORDER)).unknown;
+    const notReplies = (
+      await this.conversations.applyProviderStatuses(
+        updates.filter((u) => unknown.includes(u.providerMessageId)),
+        RECEIPT_ORDER,
+      )
+    ).unknown;
     // A `sent` needs no keeping: recording the send sets it.
     const toHold = updates.filter((u) => notReplies.includes(u.providerMessageId) && u.status !== 'sent');
     if (toHold.length === 0) return;

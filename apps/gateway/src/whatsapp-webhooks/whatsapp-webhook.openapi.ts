@@ -15,11 +15,7 @@ export function documentWhatsAppWebhooks(document: OpenAPIObject): OpenAPIObject
       operationId: 'WhatsAppWebhook_verify',
       tags: ['whatsapp-webhooks'],
       summary: "Meta's verification handshake for the WhatsApp status webhook",
-      parameters: [
-        query('hub.mode', 'subscribe'),
-        query('hub.verify_token', 'Must equal WHATSAPP_WEBHOOK_VERIFY_TOKEN'),
-        query('hub.challenge', 'Echoed back when the token matches'),
-      ],
+      parameters: [query('hub.mode', 'subscribe'), query('hub.verify_token', 'Must equal WHATSAPP_WEBHOOK_VERIFY_TOKEN'), query('hub.challenge', 'Echoed back when the token matches')],
       responses: {
         '200': { description: 'hub.challenge', content: { 'text/plain': { schema: { type: 'string' } } } },
         '403': body('Wrong mode or verify token', 'error'),
@@ -30,12 +26,10 @@ export function documentWhatsAppWebhooks(document: OpenAPIObject): OpenAPIObject
       operationId: 'WhatsAppWebhook_notify',
       tags: ['whatsapp-webhooks'],
       summary: 'Message statuses from Meta (sent, delivered, read, failed); 200 once they are recorded',
-      parameters: [
-        { name: 'x-hub-signature-256', in: 'header', required: true, description: 'sha256=<hex HMAC-SHA256 of the raw body, keyed by WHATSAPP_APP_SECRET>', schema: { type: 'string' } },
-      ],
+      parameters: [{ name: 'x-hub-signature-256', in: 'header', required: true, description: 'sha256=<hex HMAC-SHA256 of the raw body, keyed by WHATSAPP_APP_SECRET>', schema: { type: 'string' } }],
       requestBody: {
         required: true,
-        description: "A WhatsApp Business Account change notification; entry[].changes[field=messages].value.statuses[] and .messages[] are read (docs/api.md)",
+        description: 'A WhatsApp Business Account change notification; entry[].changes[field=messages].value.statuses[] and .messages[] are read (docs/api.md)',
         content: { 'application/json': { schema: { type: 'object', properties: { object: { type: 'string' }, entry: { type: 'array', items: { type: 'object' } } } } } },
       },
       responses: {

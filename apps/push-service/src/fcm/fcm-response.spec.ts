@@ -38,13 +38,12 @@ describe('classifyFcmResponse', () => {
     });
   });
 
-  it.each([
-    [error(503, 'UNAVAILABLE', 'down', 'UNAVAILABLE')],
-    [error(500, 'INTERNAL', 'oops', 'INTERNAL')],
-    [{ status: 502, headers: {}, body: '<html>bad gateway</html>' }],
-  ])('5xx is retried: %#', (res) => {
-    expect(classifyFcmResponse(res)).toMatchObject({ kind: 'retry', quota: false });
-  });
+  it.each([[error(503, 'UNAVAILABLE', 'down', 'UNAVAILABLE')], [error(500, 'INTERNAL', 'oops', 'INTERNAL')], [{ status: 502, headers: {}, body: '<html>bad gateway</html>' }]])(
+    '5xx is retried: %#',
+    (res) => {
+      expect(classifyFcmResponse(res)).toMatchObject({ kind: 'retry', quota: false });
+    },
+  );
 
   it('401 asks for a new access token, except THIRD_PARTY_AUTH_ERROR (APNs/web push credentials)', () => {
     expect(classifyFcmResponse(error(401, 'UNAUTHENTICATED', 'bad token'))).toMatchObject({ kind: 'unauthenticated' });

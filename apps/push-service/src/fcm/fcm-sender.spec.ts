@@ -75,9 +75,7 @@ describe('FcmSender.deliver', () => {
   it("answers sent on 200, posting to the project's messages:send with the access token", async () => {
     const { sender, posts } = setup([ok]);
     await expect(sender.deliver(config, body)).resolves.toEqual({ kind: 'sent' });
-    expect(posts).toEqual([
-      { at: expect.any(Number), authorization: 'Bearer access-1', origin: 'https://fcm.example', path: '/v1/projects/proj-1/messages:send', token: 'device-1' },
-    ]);
+    expect(posts).toEqual([{ at: expect.any(Number), authorization: 'Bearer access-1', origin: 'https://fcm.example', path: '/v1/projects/proj-1/messages:send', token: 'device-1' }]);
   });
 
   it('answers invalid for an unregistered token and for one FCM calls not a valid registration token, without retrying', async () => {
@@ -177,7 +175,13 @@ describe('FcmSender.deliverMany', () => {
   it('answers requests the pool cancelled as not sent, and the others from their answers', async () => {
     const { sender, many } = setup([]);
     const results: Array<[number, unknown]> = [];
-    const done = sender.deliverMany(config, body.parts, ['d0', 'd1', 'd2'], () => true, (i, r) => void results.push([i, r]));
+    const done = sender.deliverMany(
+      config,
+      body.parts,
+      ['d0', 'd1', 'd2'],
+      () => true,
+      (i, r) => void results.push([i, r]),
+    );
     await new Promise((r) => setImmediate(r));
     expect(many).toHaveLength(1);
     expect(many[0]).toMatchObject({ path: '/v1/projects/proj-1/messages:send', headers: { authorization: 'Bearer access-1' }, tokens: ['d0', 'd1', 'd2'] });

@@ -50,9 +50,7 @@ export class GoogleTokenClient {
       const e = err as Error & { cause?: { code?: string } };
       throw new TransientPushError(`token endpoint ${c.tokenUri} unreachable: ${e.name === 'TimeoutError' ? 'timeout' : (e.cause?.code ?? e.message)}`);
     }
-    const body = (await res.json().catch(() => undefined)) as
-      | { access_token?: string; expires_in?: number; error?: string; error_description?: string }
-      | undefined;
+    const body = (await res.json().catch(() => undefined)) as { access_token?: string; expires_in?: number; error?: string; error_description?: string } | undefined;
     if (res.ok && typeof body?.access_token === 'string') {
       const lifetime = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 3600;
       return { accessToken: body.access_token, expiresAt: started + lifetime * 1000 };

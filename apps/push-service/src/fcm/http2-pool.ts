@@ -106,7 +106,7 @@ export class Http2Pool implements OnApplicationShutdown {
     if (this.pumping) return; // an answer given while pumping queued more: this loop sends it
     this.pumping = true;
     try {
-      for (let j = 0; j < this.queue.length && this.inFlight.size < this.env.FCM_MAX_IN_FLIGHT; ) {
+      for (let j = 0; j < this.queue.length && this.inFlight.size < this.env.FCM_MAX_IN_FLIGHT;) {
         const job = this.queue[j];
         const hold = job.holdMs?.() ?? 0;
         if (hold > 0) {

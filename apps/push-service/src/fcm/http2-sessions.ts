@@ -34,8 +34,7 @@ export function http2Sessions(http2: typeof import('node:http2')): Http2Sessions
     request(origin, headers) {
       let list = byOrigin.get(origin);
       if (!list) byOrigin.set(origin, (list = []));
-      const entry =
-        list.find((e) => !e.session.closed && !e.session.destroyed && e.open < (e.session.remoteSettings.maxConcurrentStreams ?? 100)) ?? connect(origin, list);
+      const entry = list.find((e) => !e.session.closed && !e.session.destroyed && e.open < (e.session.remoteSettings.maxConcurrentStreams ?? 100)) ?? connect(origin, list);
       const stream = entry.session.request(headers);
       entry.open++;
       stream.once('close', () => entry.open--);

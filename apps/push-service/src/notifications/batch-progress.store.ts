@@ -78,11 +78,18 @@ export class OutcomeRecorder {
     const first = !this.expirySet;
     this.expirySet = true;
     const write = first
-      ? this.redis.pipeline().hset(this.key, ...fields).expire(this.key, KEEP_SECONDS).exec().then(failIfError)
+      ? this.redis
+          .pipeline()
+          .hset(this.key, ...fields)
+          .expire(this.key, KEEP_SECONDS)
+          .exec()
+          .then(failIfError)
       : this.redis.hset(this.key, ...fields).then(() => undefined);
-    this.writes.push(write.catch((err: Error) => {
-      this.failure ??= err;
-    }));
+    this.writes.push(
+      write.catch((err: Error) => {
+        this.failure ??= err;
+      }),
+    );
   }
 }
 

@@ -31,7 +31,13 @@ describe('BatchHandler.giveUp (the last attempt of a batch threw)', () => {
   beforeAll(() => Logger.overrideLogger(false));
 
   it('counts the devices without an outcome as failed, keeps the recorded outcomes, through completeBatch', async () => {
-    const { handler, completed, dead, cleared } = setup(async () => new Map<string, DeviceOutcome>([['a', 'sent'], ['b', 'invalid:UNREGISTERED']]));
+    const { handler, completed, dead, cleared } = setup(
+      async () =>
+        new Map<string, DeviceOutcome>([
+          ['a', 'sent'],
+          ['b', 'invalid:UNREGISTERED'],
+        ]),
+    );
     await handler.giveUp(job, new Error('db down'));
     expect(completed).toEqual([['n1', 4, { sent: 1, failed: 2, invalidTokens: 1, skipped: 0 }]]);
     expect(dead).toEqual([['bot1', ['b'], 'UNREGISTERED']]);

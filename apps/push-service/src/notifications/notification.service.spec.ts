@@ -92,9 +92,7 @@ describe('NotificationService', () => {
           priority: 'high',
         },
       ]);
-      expect(added).toEqual([
-        { name: 'plan', data: { notificationId: NOTIFICATION_ID }, opts: { jobId: `plan-${NOTIFICATION_ID}` } },
-      ]);
+      expect(added).toEqual([{ name: 'plan', data: { notificationId: NOTIFICATION_ID }, opts: { jobId: `plan-${NOTIFICATION_ID}` } }]);
     });
 
     it('answers 400 without storing anything when the bot has no service account', async () => {

@@ -78,9 +78,7 @@ export class PlanHandler {
     const attempts = job.opts.attempts ?? 1;
     const stalled = err instanceof StalledTooOftenError;
     this.logger.error(`notification ${id}: planning gave up${stalled ? '' : ` after ${attempts} attempts`}: ${(err as Error)?.message ?? err}`);
-    const why = stalled
-      ? err.message
-      : `failed after ${attempts} attempt${attempts === 1 ? '' : 's'} (last error: ${describeJobError(err)})`;
+    const why = stalled ? err.message : `failed after ${attempts} attempt${attempts === 1 ? '' : 's'} (last error: ${describeJobError(err)})`;
     const reason = `Planning the delivery ${why}; devices not reached by then get nothing. Send the notification again once the cause is fixed.`;
     await this.notifications.failPlanning(id, reason);
   }

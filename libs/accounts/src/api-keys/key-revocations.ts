@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nest
 import { CoreEnv } from '@platform/config';
 import { REQUEST_REDIS, type RedisClient, apiKeyRevocationsChannel, createRequestRedis, withTimeout } from '@platform/queue';
 
-
 /**
  * The revocation broadcast between replicas: Redis pub/sub on its own subscriber connection. A listener
  * hears every revoked key hash, and hears when the subscription (re)starts, since anything revoked while

@@ -1,12 +1,5 @@
 /** RFC 6749 §5.2 error codes (plus RFC 7009's) this server answers. */
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'invalid_scope'
-  | 'unsupported_token_type';
+export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' | 'unsupported_token_type';
 
 /** An OAuth protocol error, answered as `{error, error_description}` by the OAuth routes' exception filter. */
 export class OAuthError extends Error {

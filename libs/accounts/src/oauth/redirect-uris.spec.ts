@@ -1,9 +1,8 @@
 import { buildRedirect, redirectUriProblem } from './redirect-uris.js';
 
 describe('redirect URIs', () => {
-  it.each(['https://app.example.com/cb', 'https://app.example.com/cb?x=1', 'http://127.0.0.1:8080/cb', 'http://[::1]/cb', 'http://localhost:3000/cb', 'com.example.app:/oauth'])(
-    'accepts %s',
-    (uri) => expect(redirectUriProblem(uri)).toBeNull(),
+  it.each(['https://app.example.com/cb', 'https://app.example.com/cb?x=1', 'http://127.0.0.1:8080/cb', 'http://[::1]/cb', 'http://localhost:3000/cb', 'com.example.app:/oauth'])('accepts %s', (uri) =>
+    expect(redirectUriProblem(uri)).toBeNull(),
   );
 
   it.each([

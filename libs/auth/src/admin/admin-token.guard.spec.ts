@@ -18,10 +18,7 @@ class Routes {
 
 function setup(principal: Partial<AccessPrincipal> | null, role: BotRole | null) {
   const tokens = {
-    verifyAccessToken: async (t: string) =>
-      t === TOKEN && principal
-        ? { tokenId: 't', grantId: 'g', userId: 'u', botId: null, clientId: null, scopes: ['bot:admin'], ...principal }
-        : null,
+    verifyAccessToken: async (t: string) => (t === TOKEN && principal ? { tokenId: 't', grantId: 'g', userId: 'u', botId: null, clientId: null, scopes: ['bot:admin'], ...principal } : null),
   } as unknown as TokenService;
   const users = { roleOn: async () => role } as unknown as UserService;
   return new AdminTokenGuard(new Reflector(), tokens, users);

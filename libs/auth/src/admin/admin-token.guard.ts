@@ -1,11 +1,4 @@
-import {
-  BadRequestException,
-  CanActivate,
-  ExecutionContext,
-  ForbiddenException,
-  Injectable,
-  UnauthorizedException,
-} from '@nestjs/common';
+import { BadRequestException, CanActivate, ExecutionContext, ForbiddenException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyRequest } from 'fastify';
 import type { BotRole } from '@platform/database';
@@ -53,8 +46,7 @@ export class AdminTokenGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
-    const required =
-      this.reflector.getAllAndOverride<BotRole | undefined>(REQUIRED_BOT_ROLE, [context.getHandler(), context.getClass()]) ?? 'admin';
+    const required = this.reflector.getAllAndOverride<BotRole | undefined>(REQUIRED_BOT_ROLE, [context.getHandler(), context.getClass()]) ?? 'admin';
     const token = extractAdminToken(req);
     if (!token) throw new UnauthorizedException('An administrator access token is required (x-auth-token or Authorization: Bearer)');
     if (token.startsWith(API_KEY_PREFIX)) {

@@ -31,11 +31,7 @@ export class AuthorizationRequestStore {
 
   async save(request: Omit<PendingAuthorization, 'id' | 'csrf'>): Promise<PendingAuthorization> {
     const pending = { ...request, id: randomToken(24), csrf: randomToken(32) };
-    await withTimeout(
-      this.redis.set(this.key(pending.id), JSON.stringify(pending), 'EX', this.env.AUTH_CONSENT_TTL_SECONDS),
-      this.core.REDIS_COMMAND_TIMEOUT_MS,
-      'saving the authorization request',
-    );
+    await withTimeout(this.redis.set(this.key(pending.id), JSON.stringify(pending), 'EX', this.env.AUTH_CONSENT_TTL_SECONDS), this.core.REDIS_COMMAND_TIMEOUT_MS, 'saving the authorization request');
     return pending;
   }
 

@@ -85,12 +85,7 @@ export class OAuthTokenService {
     const result = await this.tokens.rotate(body.refresh_token, client.id, body.scope);
     if (result.ok) return result.pair;
     if (result.reason === 'invalid_scope') throw new OAuthError('invalid_scope', 'scope exceeds the scope of the grant');
-    throw new OAuthError(
-      'invalid_grant',
-      result.reason === 'reused'
-        ? 'The refresh token was already used; the grant is revoked'
-        : 'The refresh token is invalid, expired or revoked',
-    );
+    throw new OAuthError('invalid_grant', result.reason === 'reused' ? 'The refresh token was already used; the grant is revoked' : 'The refresh token is invalid, expired or revoked');
   }
 
   /**

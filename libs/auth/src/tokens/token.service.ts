@@ -25,9 +25,7 @@ export interface AccessPrincipal {
   scopes: string[];
 }
 
-export type RotateResult =
-  | { ok: true; pair: TokenPair; grant: AuthGrant }
-  | { ok: false; reason: 'invalid' | 'reused' | 'invalid_scope' };
+export type RotateResult = { ok: true; pair: TokenPair; grant: AuthGrant } | { ok: false; reason: 'invalid' | 'reused' | 'invalid_scope' };
 
 /** Issues, checks, rotates and revokes the opaque access and refresh tokens of a grant. */
 @Injectable()

@@ -24,8 +24,7 @@ describe('callback settings (bot webhooks and postbacks): one retry schedule', (
   });
 
   it('refuses values out of bounds, naming the variable', () => {
-    const load = () =>
-      loadEnv([CallbackEnv], { CALLBACK_MAX_ATTEMPTS: '51', CALLBACK_TIMEOUT_MS: '99', CALLBACK_CONCURRENCY: 'many', CALLBACK_DISABLE_AFTER_HOURS: '0' });
+    const load = () => loadEnv([CallbackEnv], { CALLBACK_MAX_ATTEMPTS: '51', CALLBACK_TIMEOUT_MS: '99', CALLBACK_CONCURRENCY: 'many', CALLBACK_DISABLE_AFTER_HOURS: '0' });
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(/CALLBACK_MAX_ATTEMPTS must be at most 50/);
     expect(load).toThrow(/CALLBACK_TIMEOUT_MS must be at least 100/);

@@ -16,8 +16,6 @@ export class CryptoEnv implements CrossFieldRules {
 
   crossFieldProblems(): string[] {
     const keyIds = this.ENCRYPTION_KEYS.split(',').map((pair) => pair.split(':')[0]);
-    return this.ENCRYPTION_ACTIVE_KEY_ID && !keyIds.includes(this.ENCRYPTION_ACTIVE_KEY_ID)
-      ? [`ENCRYPTION_ACTIVE_KEY_ID "${this.ENCRYPTION_ACTIVE_KEY_ID}" is not among ENCRYPTION_KEYS`]
-      : [];
+    return this.ENCRYPTION_ACTIVE_KEY_ID && !keyIds.includes(this.ENCRYPTION_ACTIVE_KEY_ID) ? [`ENCRYPTION_ACTIVE_KEY_ID "${this.ENCRYPTION_ACTIVE_KEY_ID}" is not among ENCRYPTION_KEYS`] : [];
   }
 }

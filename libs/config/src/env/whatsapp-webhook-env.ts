@@ -14,8 +14,6 @@ export class WhatsAppWebhookEnv implements CrossFieldRules {
   WHATSAPP_APP_SECRET?: string;
 
   crossFieldProblems(): string[] {
-    return !this.WHATSAPP_WEBHOOK_VERIFY_TOKEN !== !this.WHATSAPP_APP_SECRET
-      ? ['WHATSAPP_WEBHOOK_VERIFY_TOKEN and WHATSAPP_APP_SECRET must be set together (or neither)']
-      : [];
+    return !this.WHATSAPP_WEBHOOK_VERIFY_TOKEN !== !this.WHATSAPP_APP_SECRET ? ['WHATSAPP_WEBHOOK_VERIFY_TOKEN and WHATSAPP_APP_SECRET must be set together (or neither)'] : [];
   }
 }

@@ -6,14 +6,38 @@ import { UnresolvableHostError } from './unresolvable-host.error.js';
 /** Addresses a callback must never reach: the host's own, its networks', and anything not globally routed. */
 const NON_PUBLIC = new BlockList();
 for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NON_PUBLIC.addSubnet(net, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  NON_PUBLIC.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
-  ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) NON_PUBLIC.addSubnet(net, bits, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  NON_PUBLIC.addSubnet(net, bits, 'ipv6');
 
 /** True when `ip` (v4 or v6 literal) is a globally routed unicast address. IPv4-mapped v6 is judged as its v4. */
 export function isPublicAddress(ip: string): boolean {
@@ -28,8 +52,7 @@ export function isPublicAddress(ip: string): boolean {
 
 export type LookupAll = (host: string) => Promise<LookupAddress[]>;
 
-const systemLookup: LookupAll = (host) =>
-  new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+const systemLookup: LookupAll = (host) => new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
 
 /** Strips the brackets of an IPv6 URL host. */
 function bare(hostname: string): string {
@@ -66,11 +89,7 @@ export async function resolvePublicAddresses(hostname: string, allowPrivate: boo
  * connection use the same answer, so a name that changes between them (DNS rebinding) cannot slip through.
  */
 export function publicOnlyLookup(allowPrivate: boolean, lookupAll: LookupAll = systemLookup) {
-  return (
-    hostname: string,
-    options: { all?: boolean },
-    callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
-  ): void => {
+  return (hostname: string, options: { all?: boolean }, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void => {
     resolvePublicAddresses(hostname, allowPrivate, lookupAll).then(
       (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family)),
       (err: Error) => callback(err as NodeJS.ErrnoException, ''),

@@ -27,12 +27,43 @@ const valid = () => ({
 
 /** A tiny seeded PRNG so that a failure reproduces. */
 function prng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 }
 
-const POOL: unknown[] = [undefined, null, '', ' ', 'x', 0, 1.5, true, [], {}, [''], ['a', 1], 'https://a/1.jpg', 'ftp://a/1.jpg', 'javascript:alert(1)',
-  'https://' + 'a'.repeat(2050), '+12345678', '1234567', '+0123456789', 'whatsapp', 'WhatsApp', 'sms', Array(21).fill('p'), { mediaLink: 'https://a/b' },
-  { payload: 'p' }, { urlSuffix: 's' }, { payload: 'p', urlSuffix: 's' }, { payload: '' }, { payload: 'x'.repeat(257) }, [{ payload: 'p' }], [{ urlSuffix: 1 }], [null]];
+const POOL: unknown[] = [
+  undefined,
+  null,
+  '',
+  ' ',
+  'x',
+  0,
+  1.5,
+  true,
+  [],
+  {},
+  [''],
+  ['a', 1],
+  'https://a/1.jpg',
+  'ftp://a/1.jpg',
+  'javascript:alert(1)',
+  'https://' + 'a'.repeat(2050),
+  '+12345678',
+  '1234567',
+  '+0123456789',
+  'whatsapp',
+  'WhatsApp',
+  'sms',
+  Array(21).fill('p'),
+  { mediaLink: 'https://a/b' },
+  { payload: 'p' },
+  { urlSuffix: 's' },
+  { payload: 'p', urlSuffix: 's' },
+  { payload: '' },
+  { payload: 'x'.repeat(257) },
+  [{ payload: 'p' }],
+  [{ urlSuffix: 1 }],
+  [null],
+];
 
 function paths(value: unknown, prefix: Array<string | number> = []): Array<Array<string | number>> {
   if (value === null || typeof value !== 'object') return [prefix];

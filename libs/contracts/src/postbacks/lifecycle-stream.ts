@@ -11,13 +11,20 @@ export const DEFAULT_LIFECYCLE_STREAM_KEY = 'platform:message-lifecycle';
 /** The XADD field/value list of a change. */
 export function lifecycleStreamFields(change: MessageStatusChange): string[] {
   return [
-    'messageId', change.messageId,
-    'botId', change.botId,
-    'status', change.status,
-    'at', change.at,
-    'errorCode', change.error?.code ?? '',
-    'errorText', change.error?.text ?? '',
-    'customPayload', JSON.stringify(change.customPayload ?? null),
+    'messageId',
+    change.messageId,
+    'botId',
+    change.botId,
+    'status',
+    change.status,
+    'at',
+    change.at,
+    'errorCode',
+    change.error?.code ?? '',
+    'errorText',
+    change.error?.text ?? '',
+    'customPayload',
+    JSON.stringify(change.customPayload ?? null),
   ];
 }
 

@@ -30,13 +30,7 @@ export function fcmDataBytes(data: Record<string, string>): number {
 }
 
 /** Checks a notification's content against FCM's rules; the message names the field, or null when valid. */
-export function fcmPayloadProblem(input: {
-  botId: string;
-  title: string;
-  body: string;
-  journeySlug?: string | null;
-  data?: Record<string, unknown> | null;
-}): string | null {
+export function fcmPayloadProblem(input: { botId: string; title: string; body: string; journeySlug?: string | null; data?: Record<string, unknown> | null }): string | null {
   const extra = input.data ?? {};
   for (const [key, value] of Object.entries(extra)) {
     const problem = reservedDataKeyProblem(key);

@@ -71,9 +71,7 @@ describe('SendBotEventDto', () => {
 
   it('names event.code and event.data.data', () => {
     expect(errorsOf(SendBotEventDto, body('sendEvent', '{}'))).toEqual(['event.code must be a send<Platform>Event identifier, e.g. sendReactNativeEvent']);
-    expect(errorsOf(SendBotEventDto, body('sendAndroidEvent', '[]'))).toEqual([
-      'event.data.data must be a string holding a JSON object, e.g. "{\\"actionType\\":\\"button\\"}"',
-    ]);
+    expect(errorsOf(SendBotEventDto, body('sendAndroidEvent', '[]'))).toEqual(['event.data.data must be a string holding a JSON object, e.g. "{\\"actionType\\":\\"button\\"}"']);
   });
 
   it('isJsonObjectString accepts only strings of JSON objects', () => {

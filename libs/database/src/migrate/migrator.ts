@@ -46,11 +46,7 @@ export function readMigrations(dir: string): MigrationFile[] {
  * Applies pending migrations inside a session advisory lock, recording each in _prisma_migrations
  * with Prisma's columns and checksum (sha256 of the file), so `prisma migrate deploy` can take over.
  */
-export async function migrate(
-  databaseUrl: string,
-  dir: string,
-  log: (line: string) => void = () => {},
-): Promise<MigrateResult> {
+export async function migrate(databaseUrl: string, dir: string, log: (line: string) => void = () => {}): Promise<MigrateResult> {
   const migrations = readMigrations(dir);
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
   await client.connect();
@@ -62,9 +58,7 @@ export async function migrate(
     );
     const failed = rows.find((r) => r.finished_at === null);
     if (failed) {
-      throw new MigrationError(
-        `Migration ${failed.migration_name} started but did not finish; fix the database and mark it rolled back before migrating again`,
-      );
+      throw new MigrationError(`Migration ${failed.migration_name} started but did not finish; fix the database and mark it rolled back before migrating again`);
     }
     const applied = new Map(rows.map((r) => [r.migration_name, r.checksum]));
     for (const m of migrations) {
@@ -76,11 +70,7 @@ export async function migrate(
     const pending = migrations.filter((m) => !applied.has(m.name));
     for (const m of pending) {
       const id = randomUUID();
-      await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name) VALUES ($1, $2, $3)', [
-        id,
-        m.checksum,
-        m.name,
-      ]);
+      await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name) VALUES ($1, $2, $3)', [id, m.checksum, m.name]);
       try {
         await client.query('BEGIN');
         await client.query(m.sql);
@@ -88,16 +78,10 @@ export async function migrate(
       } catch (err) {
         await client.query('ROLLBACK');
         // The transaction rolled back whole, so the row is marked rolled back and the fixed file can run again.
-        await client.query('UPDATE "_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1', [
-          id,
-          String(err),
-        ]);
+        await client.query('UPDATE "_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1', [id, String(err)]);
         throw new MigrationError(`Migration ${m.name} failed: ${(err as Error).message}`);
       }
-      await client.query(
-        'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
-        [id],
-      );
+      await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
       log(`applied ${m.name}`);
     }
     return { applied: pending.map((m) => m.name), alreadyApplied: migrations.length - pending.length };

@@ -98,13 +98,15 @@ export class ConversationRepository {
         await tx.conversation.update({ where: { id: conversation.id }, data: { lastInboundAt: m.at } });
       }
       const rows = await tx.conversationMessage.createManyAndReturn({
-        data: [{
-          conversationId: conversation.id,
-          direction: 'inbound',
-          type: m.type,
-          content: m.content,
-          providerMessageId: m.providerMessageId ?? null,
-        }],
+        data: [
+          {
+            conversationId: conversation.id,
+            direction: 'inbound',
+            type: m.type,
+            content: m.content,
+            providerMessageId: m.providerMessageId ?? null,
+          },
+        ],
         skipDuplicates: true, // a concurrent copy of the same webhook won the race
       });
       if (rows.length === 0) {

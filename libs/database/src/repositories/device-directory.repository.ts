@@ -7,10 +7,7 @@ export class DeviceDirectoryRepository {
   constructor(private readonly db: PrismaService) {}
 
   async counts(botId: string): Promise<{ total: number; dead: number }> {
-    const [total, dead] = await Promise.all([
-      this.db.pushDevice.count({ where: { botId } }),
-      this.db.pushDevice.count({ where: { botId, deadAt: { not: null } } }),
-    ]);
+    const [total, dead] = await Promise.all([this.db.pushDevice.count({ where: { botId } }), this.db.pushDevice.count({ where: { botId, deadAt: { not: null } } })]);
     return { total, dead };
   }
 

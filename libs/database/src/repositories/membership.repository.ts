@@ -33,9 +33,7 @@ export class MembershipRepository {
   }
 
   roleOf(botId: string, userId: string): Promise<BotRole | null> {
-    return this.db.botMembership
-      .findUnique({ where: { userId_botId: { userId, botId } }, select: { role: true } })
-      .then((m) => m?.role ?? null);
+    return this.db.botMembership.findUnique({ where: { userId_botId: { userId, botId } }, select: { role: true } }).then((m) => m?.role ?? null);
   }
 
   /** true when a membership was removed. */

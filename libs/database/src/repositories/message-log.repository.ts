@@ -26,9 +26,7 @@ export class MessageLogRepository {
         ...(f.status ? { status: f.status } : {}),
         ...(f.recipient ? { recipient: { startsWith: f.recipient } } : {}),
         ...(f.since || f.until ? { createdAt } : {}),
-        ...(f.before
-          ? { OR: [{ createdAt: { lt: f.before.createdAt } }, { createdAt: f.before.createdAt, id: { lt: f.before.id } }] }
-          : {}),
+        ...(f.before ? { OR: [{ createdAt: { lt: f.before.createdAt } }, { createdAt: f.before.createdAt, id: { lt: f.before.id } }] } : {}),
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: f.limit,

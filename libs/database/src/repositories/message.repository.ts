@@ -112,8 +112,17 @@ export class MessageRepository {
              ON CONFLICT ("id") DO UPDATE SET "status" = 'processing', "attempts" = "messages"."attempts" + 1, "updated_at" = now()
                WHERE "messages"."status" NOT IN ('sent', 'delivered', 'read', 'failed')
              RETURNING "id"::text AS "id", "template_id"::text AS "templateId", "sender_id"::text AS "senderId", "recipient", "attempts"`,
-      values: [column('id'), column('botId'), column('templateId'), column('senderId'), column('channel'), column('recipient'), column('acceptedAt'),
-        messages.map((m) => m.postbackUrl ?? null), messages.map(payloadJson)],
+      values: [
+        column('id'),
+        column('botId'),
+        column('templateId'),
+        column('senderId'),
+        column('channel'),
+        column('recipient'),
+        column('acceptedAt'),
+        messages.map((m) => m.postbackUrl ?? null),
+        messages.map(payloadJson),
+      ],
     });
     const byId = new Map(rows.map((r) => [r.id, r]));
     return messages.map((m) => byId.get(m.id) ?? null);
@@ -214,10 +223,7 @@ export class MessageRepository {
    * forward in `order` (statuses before its first entry rank lowest); times already recorded are kept.
    * Returns the provider message ids that match no message, and the status changes applied.
    */
-  async applyProviderStatuses(
-    updates: readonly ProviderStatusUpdate[],
-    order: readonly MessageStatus[],
-  ): Promise<{ unknown: string[]; changes: MessageStatusChange[] }> {
+  async applyProviderStatuses(updates: readonly ProviderStatusUpdate[], order: readonly MessageStatus[]): Promise<{ unknown: string[]; changes: MessageStatusChange[] }> {
     const column = <K extends keyof ProviderStatusUpdate>(k: K) => updates.map((u) => u[k]);
     const { rows } = await this.db.query<{ wamid: string | null } & Partial<ChangeRow>>({
       name: 'messages-apply-provider-statuses',

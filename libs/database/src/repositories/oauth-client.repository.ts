@@ -6,16 +6,7 @@ import { PrismaService } from '../prisma.service.js';
 export class OAuthClientRepository {
   constructor(private readonly db: PrismaService) {}
 
-  create(data: {
-    botId: string;
-    clientId: string;
-    name: string;
-    type: OAuthClientType;
-    secretHash: string | null;
-    redirectUris: string[];
-    grantTypes: string[];
-    scopes: string[];
-  }) {
+  create(data: { botId: string; clientId: string; name: string; type: OAuthClientType; secretHash: string | null; redirectUris: string[]; grantTypes: string[]; scopes: string[] }) {
     return this.db.oAuthClient.create({ data });
   }
 

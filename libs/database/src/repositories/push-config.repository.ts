@@ -24,4 +24,3 @@ export class PushConfigRepository {
     return this.db.pushConfig.findUnique({ where: { botId } });
   }
 }
-

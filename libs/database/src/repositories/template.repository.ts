@@ -21,15 +21,7 @@ export interface SyncedTemplateData {
 export class TemplateRepository {
   constructor(private readonly db: PrismaService) {}
 
-  create(data: {
-    botId: string;
-    channel: Channel;
-    providerName: string;
-    language: string;
-    category: string;
-    cardCount: number;
-    cardHeaderFormat: CardHeaderFormat;
-  }) {
+  create(data: { botId: string; channel: Channel; providerName: string; language: string; category: string; cardCount: number; cardHeaderFormat: CardHeaderFormat }) {
     return this.db.template.create({ data });
   }
 

@@ -18,10 +18,7 @@ export class TokenRepository {
     return db.authGrant.findUnique({ where: { id } });
   }
 
-  createAccessToken(
-    data: { tokenHash: string; grantId: string; userId: string; clientId: string | null; scope: string; expiresAt: Date },
-    db: Db = this.db,
-  ) {
+  createAccessToken(data: { tokenHash: string; grantId: string; userId: string; clientId: string | null; scope: string; expiresAt: Date }, db: Db = this.db) {
     return db.accessToken.create({ data });
   }
 

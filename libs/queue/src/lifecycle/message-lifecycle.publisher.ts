@@ -1,12 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CoreEnv, LifecycleStreamEnv } from '@platform/config';
-import {
-  CallbackJob,
-  MessageStatusChange,
-  lifecycleStreamFields,
-  postbackBody,
-  postbackId,
-} from '@platform/contracts';
+import { CallbackJob, MessageStatusChange, lifecycleStreamFields, postbackBody, postbackId } from '@platform/contracts';
 import { REQUEST_REDIS } from '../queue.module.js';
 import { CallbackQueue } from '../producer-queues.js';
 import { type RedisClient, withTimeout } from '../redis-connections.js';

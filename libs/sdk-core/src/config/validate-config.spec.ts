@@ -172,9 +172,7 @@ describe('validateBotConfig', () => {
 
   describe.each(['closeButtonColor', 'statusBarColor'])('%s', (field) => {
     it.each(['#000000', '#ffFFff', '#00112233'])('accepts %s', (color) => expect(findConfigErrors({ ...valid, [field]: color }, { cloudHost })).toEqual([]));
-    it.each(['000000', '#fff', '#12345', '#1234567', '#123456789', '#GGGGGG', 'red', '#ffffff ', ''])('refuses %j', (color) =>
-      expectRule({ [field]: color }, field, 'color'),
-    );
+    it.each(['000000', '#fff', '#12345', '#1234567', '#123456789', '#GGGGGG', 'red', '#ffffff ', ''])('refuses %j', (color) => expectRule({ [field]: color }, field, 'color'));
     it('must be a string', () => expectRule({ [field]: 0xffffff }, field, 'type'));
   });
 

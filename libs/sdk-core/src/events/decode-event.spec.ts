@@ -27,13 +27,7 @@ describe('decodeBotEvent', () => {
   );
   it.each([undefined, null, '{"code":"x"}', []])('refuses inner data %p', (data) => expect(reasonOf({ ...good, data })).toBe('badEvent'));
   it.each([undefined, 3, '', '  '])('refuses the inner code %p', (code) => expect(reasonOf({ ...good, data: { ...good.data, code } })).toBe('badCode'));
-  it.each([undefined, { actionType: 'button' }, 5])('refuses inner data that is not a string (%p)', (data) =>
-    expect(reasonOf({ ...good, data: { code: 'logout', data } })).toBe('dataNotString'),
-  );
-  it.each(['', '{', "{'a':1}", 'undefined'])('refuses inner data that is not JSON (%j)', (data) =>
-    expect(reasonOf({ ...good, data: { code: 'logout', data } })).toBe('dataNotJson'),
-  );
-  it.each(['null', '[]', '"text"', '42', 'true'])('refuses inner JSON that is not an object (%s)', (data) =>
-    expect(reasonOf({ ...good, data: { code: 'logout', data } })).toBe('dataNotObject'),
-  );
+  it.each([undefined, { actionType: 'button' }, 5])('refuses inner data that is not a string (%p)', (data) => expect(reasonOf({ ...good, data: { code: 'logout', data } })).toBe('dataNotString'));
+  it.each(['', '{', "{'a':1}", 'undefined'])('refuses inner data that is not JSON (%j)', (data) => expect(reasonOf({ ...good, data: { code: 'logout', data } })).toBe('dataNotJson'));
+  it.each(['null', '[]', '"text"', '42', 'true'])('refuses inner JSON that is not an object (%s)', (data) => expect(reasonOf({ ...good, data: { code: 'logout', data } })).toBe('dataNotObject'));
 });

@@ -266,9 +266,6 @@ export class BotSession<Events extends { [K in keyof Events]: object } = AnyBotE
  * `new BotSession(config, options)` with the app's event map, e.g.
  * `createBotSession<{ 'order.updated': { orderId: string } }>(config, options)`.
  */
-export function createBotSession<Events extends { [K in keyof Events]: object } = AnyBotEvents>(
-  config: BotConfig,
-  options: BotSessionOptions,
-): BotSession<Events> {
+export function createBotSession<Events extends { [K in keyof Events]: object } = AnyBotEvents>(config: BotConfig, options: BotSessionOptions): BotSession<Events> {
   return new BotSession<Events>(config, options);
 }

@@ -1,8 +1,7 @@
 import type { BotConfig } from '../config/bot-config';
 
 /** From the platform spec: the SDK's web view lacks the speech capability. */
-export const SPEECH_UNSUPPORTED_REASON =
-  'Text-to-speech and speech-to-text are unsupported in the mobile SDK because its web view lacks the speech capability.';
+export const SPEECH_UNSUPPORTED_REASON = 'Text-to-speech and speech-to-text are unsupported in the mobile SDK because its web view lacks the speech capability.';
 export const SPEECH_DISABLED_REASON = 'Speech-to-text is switched off by enableSpeech: false.';
 
 export interface SpeechCapabilities {

@@ -17,7 +17,10 @@ describe('requestJson', () => {
   });
 
   it('turns a non-2xx answer into HttpError, with or without a JSON body', async () => {
-    const { fetch } = recordingFetch([{ status: 401, body: { message: 'bad token', status: 'error' } }, { status: 502, body: '<html>' }]);
+    const { fetch } = recordingFetch([
+      { status: 401, body: { message: 'bad token', status: 'error' } },
+      { status: 502, body: '<html>' },
+    ]);
     await expect(requestJson(fetch, { method: 'GET', url: 'http://127.0.0.1:1/x', timeoutMs: 1000 })).rejects.toMatchObject({ status: 401, serverMessage: 'bad token' });
     const second = requestJson(fetch, { method: 'GET', url: 'http://127.0.0.1:1/x', timeoutMs: 1000 });
     await expect(second).rejects.toBeInstanceOf(HttpError);
@@ -30,8 +33,7 @@ describe('requestJson', () => {
   });
 
   it('aborts after the timeout', async () => {
-    const hanging: FetchLike = (_url, init) =>
-      new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+    const hanging: FetchLike = (_url, init) => new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
     const failure = requestJson(hanging, { method: 'GET', url: 'http://127.0.0.1:1/x', timeoutMs: 30 });
     await expect(failure).rejects.toBeInstanceOf(SdkError);
     await expect(failure).rejects.toThrow('timed out after 30 ms');

@@ -14,12 +14,7 @@ export const WEB_VIEW_PATH = '/web/bot';
 export function buildWebViewUrl(config: BotConfig, options: ConfigCheckOptions): string {
   const resolved = validateBotConfig(config, options);
   const origin = resolved.customBaseUrl ?? `https://${checkCloudHost(options.cloudHost)}`;
-  const query = [
-    param('botId', resolved.botId),
-    param('version', String(resolved.version)),
-    param('enableSpeech', String(resolved.enableSpeech)),
-    param('payload', JSON.stringify(resolved.payload)),
-  ];
+  const query = [param('botId', resolved.botId), param('version', String(resolved.version)), param('enableSpeech', String(resolved.enableSpeech)), param('payload', JSON.stringify(resolved.payload))];
   if (resolved.statusBarColor !== undefined) query.push(param('statusBarColor', resolved.statusBarColor));
   if (resolved.closeButtonColor !== undefined) query.push(param('closeButtonColor', resolved.closeButtonColor));
   const fragment = resolved.ymAuthenticationToken ? `#${param('ymAuthenticationToken', resolved.ymAuthenticationToken)}` : '';

@@ -75,7 +75,11 @@ describe('BotSession.connectWebView', () => {
     const errors: SdkError[] = [];
     bot.onError((e) => errors.push(e));
     bot.connectWebView(view).disconnect();
-    bot.connectWebView({ postMessage: () => { throw new Error('web view unmounted'); } });
+    bot.connectWebView({
+      postMessage: () => {
+        throw new Error('web view unmounted');
+      },
+    });
     bot.closeBot();
     expect(posted).toEqual([]);
     expect(errors).toHaveLength(1);

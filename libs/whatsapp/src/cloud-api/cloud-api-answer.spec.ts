@@ -12,13 +12,13 @@ describe('classifyCloudApiAnswer', () => {
     expect(classifyCloudApiAnswer(200, undefined).kind).toBe('retry');
   });
 
-  it('retries 429 and 5xx with Meta\'s code and the most specific text it gave', () => {
+  it("retries 429 and 5xx with Meta's code and the most specific text it gave", () => {
     expect(classifyCloudApiAnswer(500, graphError(131000, 'Something went wrong', 'Internal error'))).toEqual({ kind: 'retry', code: '131000', text: 'Internal error' });
     expect(classifyCloudApiAnswer(503, undefined)).toEqual({ kind: 'retry', code: 'http_503', text: 'HTTP 503' });
     expect(classifyCloudApiAnswer(429, graphError(613, 'Calls to this api have exceeded the rate limit')).kind).toBe('retry');
   });
 
-  it('fails any other 4xx at once, keeping Meta\'s code and message', () => {
+  it("fails any other 4xx at once, keeping Meta's code and message", () => {
     expect(classifyCloudApiAnswer(400, graphError(131026, 'Message undeliverable'))).toEqual({ kind: 'failed', code: '131026', text: 'Message undeliverable' });
     expect(classifyCloudApiAnswer(401, graphError(190, 'Invalid OAuth access token')).kind).toBe('failed');
     expect(classifyCloudApiAnswer(404, undefined)).toEqual({ kind: 'failed', code: 'http_404', text: 'HTTP 404' });

@@ -71,7 +71,12 @@ export function retryHintMs(headers: AnswerHeaders, now = Date.now()): number | 
   if (usage) {
     try {
       const byBusiness = JSON.parse(usage) as Record<string, Array<{ estimated_time_to_regain_access?: number }>>;
-      const minutes = Math.max(0, ...Object.values(byBusiness).flat().map((u) => Number(u?.estimated_time_to_regain_access) || 0));
+      const minutes = Math.max(
+        0,
+        ...Object.values(byBusiness)
+          .flat()
+          .map((u) => Number(u?.estimated_time_to_regain_access) || 0),
+      );
       if (minutes > 0) return Math.min(minutes * 60_000, MAX_RETRY_HINT_MS);
     } catch {
       /* not JSON: no hint */

@@ -4,10 +4,7 @@ describe('renderCarouselMessage', () => {
   const template = { providerName: 'promo', language: 'pt_BR', cardHeaderFormat: 'video' as const };
 
   it('renders one card per entry with the header media type of the template', () => {
-    const body = renderCarouselMessage(template, '5511999999999', [
-      { mediaLink: 'https://v/1.mp4' },
-      { mediaLink: 'https://v/2.mp4', bodyParameters: ['R$10', 'today'] },
-    ]);
+    const body = renderCarouselMessage(template, '5511999999999', [{ mediaLink: 'https://v/1.mp4' }, { mediaLink: 'https://v/2.mp4', bodyParameters: ['R$10', 'today'] }]);
     expect(body).toEqual({
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
@@ -25,7 +22,13 @@ describe('renderCarouselMessage', () => {
                 card_index: 1,
                 components: [
                   { type: 'header', parameters: [{ type: 'video', video: { link: 'https://v/2.mp4' } }] },
-                  { type: 'body', parameters: [{ type: 'text', text: 'R$10' }, { type: 'text', text: 'today' }] },
+                  {
+                    type: 'body',
+                    parameters: [
+                      { type: 'text', text: 'R$10' },
+                      { type: 'text', text: 'today' },
+                    ],
+                  },
                 ],
               },
             ],

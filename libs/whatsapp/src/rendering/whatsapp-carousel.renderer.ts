@@ -10,12 +10,7 @@ export interface CarouselTemplateInfo {
  * The Cloud API request body of a carousel template message: the message body's parameters, then per
  * card its header media, body parameters and button values.
  */
-export function renderCarouselMessage(
-  template: CarouselTemplateInfo,
-  recipient: string,
-  cards: CarouselDispatchJob['cards'],
-  bodyParameters?: string[],
-) {
+export function renderCarouselMessage(template: CarouselTemplateInfo, recipient: string, cards: CarouselDispatchJob['cards'], bodyParameters?: string[]) {
   const format = template.cardHeaderFormat;
   return {
     messaging_product: 'whatsapp',
@@ -33,9 +28,7 @@ export function renderCarouselMessage(
             card_index: index,
             components: [
               { type: 'header', parameters: [{ type: format, [format]: { link: card.mediaLink } }] },
-              ...(card.bodyParameters?.length
-                ? [{ type: 'body', parameters: card.bodyParameters.map((text) => ({ type: 'text', text })) }]
-                : []),
+              ...(card.bodyParameters?.length ? [{ type: 'body', parameters: card.bodyParameters.map((text) => ({ type: 'text', text })) }] : []),
               ...(card.buttons ?? []).map(renderButton),
             ],
           })),

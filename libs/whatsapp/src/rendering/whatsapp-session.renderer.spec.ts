@@ -14,7 +14,11 @@ describe('renderWhatsAppSession', () => {
     const cards = [1, 2].map((n) => ({ title: `Card ${n}`, imageUrl: `https://x/${n}.jpg`, buttons: [{ title: `Pick ${n}`, payload: `p${n}` }] }));
     const [carousel] = renderWhatsAppSession('1', 'carousel', { cards }) as Array<Record<string, any>>;
     expect(carousel.interactive.type).toBe('carousel');
-    expect(carousel.interactive.action.cards[1]).toMatchObject({ card_index: 1, header: { image: { link: 'https://x/2.jpg' } }, action: { buttons: [{ quick_reply: { id: 'p2', title: 'Pick 2' } }] } });
+    expect(carousel.interactive.action.cards[1]).toMatchObject({
+      card_index: 1,
+      header: { image: { link: 'https://x/2.jpg' } },
+      action: { buttons: [{ quick_reply: { id: 'p2', title: 'Pick 2' } }] },
+    });
   });
 
   it('sends a single card as one reply-button message', () => {

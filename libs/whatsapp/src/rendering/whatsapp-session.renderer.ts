@@ -17,23 +17,25 @@ export function renderWhatsAppSession(to: string, type: string, content: Message
   if (type === 'carousel' && content.cards?.length) {
     const cards = content.cards;
     if (cards.length >= 2 && cards.every((c) => c.imageUrl)) {
-      return [{
-        ...base,
-        type: 'interactive',
-        interactive: {
-          type: 'carousel',
-          body: { text: cards[0].title },
-          action: {
-            cards: cards.map((c, i) => ({
-              card_index: i,
-              type: 'quick_reply',
-              header: { type: 'image', image: { link: c.imageUrl } },
-              body: { text: [c.title, c.subtitle].filter(Boolean).join('\n') },
-              action: { buttons: c.buttons.slice(0, 2).map((b) => ({ type: 'quick_reply', quick_reply: { id: b.payload.slice(0, 256), title: b.title.slice(0, 20) } })) },
-            })),
+      return [
+        {
+          ...base,
+          type: 'interactive',
+          interactive: {
+            type: 'carousel',
+            body: { text: cards[0].title },
+            action: {
+              cards: cards.map((c, i) => ({
+                card_index: i,
+                type: 'quick_reply',
+                header: { type: 'image', image: { link: c.imageUrl } },
+                body: { text: [c.title, c.subtitle].filter(Boolean).join('\n') },
+                action: { buttons: c.buttons.slice(0, 2).map((b) => ({ type: 'quick_reply', quick_reply: { id: b.payload.slice(0, 256), title: b.title.slice(0, 20) } })) },
+              })),
+            },
           },
         },
-      }];
+      ];
     }
     return cards.map((c) => cardAsButtons(base, c.title, c.subtitle, c.imageUrl, c.buttons));
   }

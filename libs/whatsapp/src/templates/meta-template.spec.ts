@@ -54,7 +54,20 @@ describe('parseMetaTemplate', () => {
 
   it('reads video headers and cards without buttons or placeholders', () => {
     const t = carouselTemplate();
-    t.components = [{ type: 'BODY', text: 'New arrivals' }, { type: 'CAROUSEL', cards: [{ components: [{ type: 'HEADER', format: 'VIDEO' }, { type: 'BODY', text: 'One' }] }] }];
+    t.components = [
+      { type: 'BODY', text: 'New arrivals' },
+      {
+        type: 'CAROUSEL',
+        cards: [
+          {
+            components: [
+              { type: 'HEADER', format: 'VIDEO' },
+              { type: 'BODY', text: 'One' },
+            ],
+          },
+        ],
+      },
+    ];
     const parsed = parseMetaTemplate(t);
     expect(parsed.kind === 'carousel' && parsed.template).toMatchObject({ cardHeaderFormat: 'video', bodyParameterCount: 0, cards: [{ bodyParameterCount: 0, buttons: [] }] });
   });

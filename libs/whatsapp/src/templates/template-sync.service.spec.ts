@@ -50,7 +50,11 @@ const carouselTemplate = (): MetaTemplate => ({
     {
       type: 'CAROUSEL',
       cards: [1, 2].map(() => ({
-        components: [{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: '{{1}} off' }, { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'More' }] }],
+        components: [
+          { type: 'HEADER', format: 'IMAGE' },
+          { type: 'BODY', text: '{{1}} off' },
+          { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'More' }] },
+        ],
       })),
     },
   ],
@@ -79,7 +83,10 @@ describe('TemplateSyncService', () => {
     list([{ ...carouselTemplate(), status: 'PAUSED' }]);
     const summary = await service.syncBot('bot-1');
     expect(summary).toMatchObject({ updated: 1, deleted: 1 });
-    expect(templates.rows.map((r) => [r.providerName, r.status])).toEqual([['summer_carousel', 'PAUSED'], ['winter_carousel', 'DELETED']]);
+    expect(templates.rows.map((r) => [r.providerName, r.status])).toEqual([
+      ['summer_carousel', 'PAUSED'],
+      ['winter_carousel', 'DELETED'],
+    ]);
     expect(await service.syncBot('bot-1')).toMatchObject({ updated: 0, deleted: 0, unchanged: 1 });
   });
 

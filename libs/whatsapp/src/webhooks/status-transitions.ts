@@ -34,8 +34,7 @@ export function foldStatusEvents(events: readonly StatusEvent[]): ProviderStatus
   for (const e of events) byId.set(e.providerMessageId, [...(byId.get(e.providerMessageId) ?? []), e]);
   return [...byId].map(([providerMessageId, all]) => {
     const last = all.reduce((a, b) => (supersedes(b.status, a.status) ? b : a));
-    const earliest = (status: ReceiptStatus) =>
-      all.filter((e) => e.status === status).reduce<Date | null>((t, e) => (t && t <= e.at ? t : e.at), null);
+    const earliest = (status: ReceiptStatus) => all.filter((e) => e.status === status).reduce<Date | null>((t, e) => (t && t <= e.at ? t : e.at), null);
     const readAt = earliest('read');
     return {
       providerMessageId,

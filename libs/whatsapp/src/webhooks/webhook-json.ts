@@ -10,13 +10,15 @@ export const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
  */
 export const str = (v: unknown, max = 4096): string | undefined => {
   if (typeof v !== 'string') return undefined;
-  const clean = v.replaceAll('\u0000', '').replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd').slice(0, max);
+  const clean = v
+    .replaceAll('\u0000', '')
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .slice(0, max);
   return clean === '' ? undefined : clean;
 };
 
 /** An id Meta gives (wamid, phone-number id): printable ASCII only, at most `max` characters. */
-export const metaId = (v: unknown, max: number): string | undefined =>
-  typeof v === 'string' && v.length <= max && /^[\x21-\x7e]+$/.test(v) ? v : undefined;
+export const metaId = (v: unknown, max: number): string | undefined => (typeof v === 'string' && v.length <= max && /^[\x21-\x7e]+$/.test(v) ? v : undefined);
 
 /** A Unix time in seconds, as Meta writes it (a string of digits); now when missing or unreadable. */
 export const unixTime = (v: unknown): Date => (typeof v === 'string' && /^\d{1,12}$/.test(v) ? new Date(Number(v) * 1000) : new Date());

@@ -10,18 +10,36 @@ describe('readWebhookNotification', () => {
     const read = readWebhookNotification({
       object: 'whatsapp_business_account',
       entry: [
-        { id: 'waba-1', changes: [change({ statuses: [{ id: 'wamid.A', status: 'sent', timestamp: '1' }, { id: 'wamid.B', status: 'deleted' }] })] },
+        {
+          id: 'waba-1',
+          changes: [
+            change({
+              statuses: [
+                { id: 'wamid.A', status: 'sent', timestamp: '1' },
+                { id: 'wamid.B', status: 'deleted' },
+              ],
+            }),
+          ],
+        },
         {
           id: 'waba-2',
           changes: [
-            change({ messages: [{ from: '919876543210', id: 'wamid.in', timestamp: '2', type: 'text', text: { body: 'hi' } }, { from: '919876543210', id: 'x', type: 'reaction' }] }),
+            change({
+              messages: [
+                { from: '919876543210', id: 'wamid.in', timestamp: '2', type: 'text', text: { body: 'hi' } },
+                { from: '919876543210', id: 'x', type: 'reaction' },
+              ],
+            }),
             change({ statuses: [{ id: 'wamid.C', status: 'read', timestamp: '3' }] }),
             change({ statuses: [{ id: 'wamid.D', status: 'read', timestamp: '3' }] }, 'account_update'),
           ],
         },
       ],
     });
-    expect(read.statuses.map((s) => [s.providerMessageId, s.status])).toEqual([['wamid.A', 'sent'], ['wamid.C', 'read']]);
+    expect(read.statuses.map((s) => [s.providerMessageId, s.status])).toEqual([
+      ['wamid.A', 'sent'],
+      ['wamid.C', 'read'],
+    ]);
     expect(read.messages.map((m) => [m.wamid, m.phoneNumberId, m.content])).toEqual([['wamid.in', '1065', { text: 'hi' }]]);
     expect(read.skipped).toEqual({ statuses: 1, messages: 1 });
   });
