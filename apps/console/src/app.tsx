@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Account, Bot, me, refresh, signOut, whenSignedOut } from './api.js';
 import { go, href, useRoute } from './router.js';
+import { NavLinks, Tab, Tabs, tabOf } from './tabs.js';
 import { Spinner } from './ui.js';
 import { SignIn } from './pages/sign-in.js';
 import { ApiKeysPage } from './pages/api-keys.js';
@@ -14,14 +15,14 @@ import { OAuthClientsPage } from './pages/oauth-clients.js';
 
 type Session = { state: 'checking' } | { state: 'signed-out'; reason?: string } | { state: 'signed-in'; account: Account };
 
-const SECTIONS: Array<{ path: string; label: string }> = [
+const SECTIONS: Tab[] = [
   { path: 'messages', label: 'Messages' },
   { path: 'whatsapp', label: 'WhatsApp' },
   { path: 'push', label: 'Push' },
   { path: 'settings', label: 'Settings' },
 ];
 
-const SETTINGS: Array<{ path: string; label: string }> = [
+const SETTINGS: Tab[] = [
   { path: 'api-keys', label: 'API Keys' },
   { path: 'webhook', label: 'Webhook' },
   { path: 'oauth-clients', label: 'OAuth clients' },
@@ -100,19 +101,7 @@ export function App() {
             </li>
           </ul>
         </nav>
-        {bot && (
-          <nav aria-label="Sections" class="sections">
-            <ul>
-              {SECTIONS.map((s) => (
-                <li>
-                  <a href={href('bots', bot.id, s.path)} aria-current={section === s.path ? 'page' : undefined}>
-                    {s.label}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        )}
+        {bot && <NavLinks label="Sections" class="sections" base={['bots', bot.id]} tabs={SECTIONS} current={section} />}
       </header>
       <main id="main" class="container" tabIndex={-1}>
         {account.bots.length === 0 ? (
@@ -149,21 +138,10 @@ function Page({ bot, section, rest }: { bot: Bot; section: string; rest: string[
 }
 
 function Settings({ bot, sub }: { bot: Bot; sub: string }) {
-  const current = SETTINGS.find((s) => s.path === sub) ?? SETTINGS[0]!;
+  const current = tabOf(SETTINGS, sub);
   return (
     <>
-      <h1>Settings · {current.label}</h1>
-      <nav aria-label="Settings" class="tabs">
-        <ul>
-          {SETTINGS.map((s) => (
-            <li>
-              <a href={href('bots', bot.id, 'settings', s.path)} aria-current={s.path === current.path ? 'page' : undefined}>
-                {s.label}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <Tabs title="Settings" base={['bots', bot.id, 'settings']} tabs={SETTINGS} current={current} />
       {current.path === 'api-keys' ? (
         <ApiKeysPage bot={bot} />
       ) : current.path === 'webhook' ? (

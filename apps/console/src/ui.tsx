@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, Role } from './api.js';
 
 /** A call's state; `slow` turns true when it has taken more than 300 ms (spinners appear then, not at once). */
@@ -48,6 +48,7 @@ export function useAction() {
   }, []);
   return { busy, error, setError, run };
 }
+export type Action = ReturnType<typeof useAction>;
 
 export function Spinner({ label = 'Loading…' }: { label?: string }) {
   return (
@@ -86,24 +87,6 @@ export function Success({ children }: { children: ComponentChildren }) {
   );
 }
 
-/** A labelled input whose error names the field and is tied to it for screen readers. */
-export function Field(props: { id: string; label: string; error?: string | null; hint?: string; children: (aria: Record<string, string | boolean | undefined>) => ComponentChildren }) {
-  const describedBy = [props.hint ? `${props.id}-hint` : '', props.error ? `${props.id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  // Hint and error sit outside the <label>: the field's name stays its label, they are its description.
-  return (
-    <div class="field">
-      <label for={props.id}>{props.label}</label>
-      {props.children({ id: props.id, 'aria-invalid': props.error ? 'true' : undefined, 'aria-describedby': describedBy })}
-      {props.hint && <small id={`${props.id}-hint`}>{props.hint}</small>}
-      {props.error && (
-        <small id={`${props.id}-error`} class="field-error">
-          {props.error}
-        </small>
-      )}
-    </div>
-  );
-}
-
 export function when(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
@@ -121,57 +104,25 @@ export function usePage<T>(items: T[], size = 10) {
 export function Pager({ page, pages, setPage, label }: { page: number; pages: number; setPage: (n: number) => void; label: string }) {
   if (pages <= 1) return null;
   return (
-    <nav aria-label={`${label} pages`} class="pager">
-      <button type="button" class="secondary" disabled={page === 0} onClick={() => setPage(page - 1)}>
-        Previous
-      </button>
+    <PagerNav label={label} back={page > 0 ? () => setPage(page - 1) : undefined} forward={page < pages - 1 ? () => setPage(page + 1) : undefined}>
       <span>
         Page {page + 1} of {pages}
       </span>
-      <button type="button" class="secondary" disabled={page >= pages - 1} onClick={() => setPage(page + 1)}>
-        Next
+    </PagerNav>
+  );
+}
+
+/** The buttons to the pages before and after this one (lists read page by page from the server too); a missing move is disabled. */
+export function PagerNav(props: { label: string; back?: () => void; forward?: () => void; backText?: string; forwardText?: string; children?: ComponentChildren }) {
+  return (
+    <nav aria-label={`${props.label} pages`} class="pager">
+      <button type="button" class="secondary" disabled={!props.back} onClick={props.back}>
+        {props.backText ?? 'Previous'}
+      </button>
+      {props.children}
+      <button type="button" class="secondary" disabled={!props.forward} onClick={props.forward}>
+        {props.forwardText ?? 'Next'}
       </button>
     </nav>
   );
-}
-
-/**
- * A table's box. Wide screens show the table as it is (scrolling sideways if it must); phones show each
- * row as a card whose cells are led by their column's name (styles.css), taken from the header row into
- * each cell's `data-label`. The table's roles are set on its elements too: some browsers (Safari) stop
- * presenting a table as one to screen readers once CSS changes its display.
- */
-export function TableWrap({ children }: { children: ComponentChildren }) {
-  const box = useRef<HTMLDivElement>(null);
-  useLayoutEffect(() => {
-    const wrap = box.current!;
-    labelCells(wrap);
-    // Rows come and go with paging, filters and live updates.
-    const rows = new MutationObserver(() => labelCells(wrap));
-    rows.observe(wrap, { childList: true, subtree: true });
-    return () => rows.disconnect();
-  }, []);
-  return (
-    <div class="table-wrap" ref={box}>
-      {children}
-    </div>
-  );
-}
-
-const ROLES: Record<string, string> = { TABLE: 'table', THEAD: 'rowgroup', TBODY: 'rowgroup', TR: 'row', TD: 'cell' };
-
-function labelCells(wrap: HTMLElement): void {
-  for (const table of wrap.querySelectorAll('table')) {
-    // A header that is only there for screen readers (an actions column) gives its cells no visible label.
-    const labels = [...table.querySelectorAll('thead th')].map((th) => (th.querySelector('.visually-hidden') ? '' : (th.textContent?.trim() ?? '')));
-    for (const el of table.querySelectorAll<HTMLElement>('thead, tbody, tr, th, td')) {
-      el.setAttribute('role', ROLES[el.tagName] ?? (el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader'));
-    }
-    table.setAttribute('role', 'table');
-    for (const row of table.querySelectorAll('tbody tr')) {
-      [...row.children].forEach((cell, i) => {
-        if (cell.tagName === 'TD' && labels[i]) cell.setAttribute('data-label', labels[i]);
-      });
-    }
-  }
 }

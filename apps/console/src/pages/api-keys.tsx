@@ -1,7 +1,9 @@
 import { useRef, useState } from 'preact/hooks';
 import { Bot, api, roleAtLeast } from '../api.js';
 import { ShownOnce } from '../ui-secret.js';
-import { ErrorNotice, Field, NotAllowed, Pager, Spinner, Success, TableWrap, useAction, useLoad, usePage, when } from '../ui.js';
+import { DataTable } from '../data-table.js';
+import { InputField, SubmitButton } from '../form-field.js';
+import { ErrorNotice, NotAllowed, Pager, Success, useAction, useLoad, usePage, when } from '../ui.js';
 
 interface ApiKey {
   id: string;
@@ -23,8 +25,7 @@ function ApiKeys({ bot }: { bot: Bot }) {
   const list = useLoad(() => api<{ keys: ApiKey[] }>('GET', `/v1/bots/${bot.id}/api-keys`), [bot.id]);
   const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const keys = list.data?.keys ?? [];
-  const paged = usePage(keys, 10);
+  const paged = usePage(list.data?.keys ?? [], 10);
 
   return (
     <section>
@@ -43,45 +44,29 @@ function ApiKeys({ bot }: { bot: Bot }) {
       {done && <Success>{done}</Success>}
       <h2>Keys</h2>
       <ErrorNotice error={list.error} />
-      {list.loading && !list.data ? (
-        <Spinner label="Loading keys…" />
-      ) : keys.length === 0 ? (
-        <p>No keys yet.</p>
-      ) : (
-        <>
-          <TableWrap>
-            <table class="striped" aria-busy={list.loading}>
-              <caption class="visually-hidden">API keys of {bot.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {paged.rows.map((k) => (
-                  <KeyRow
-                    key={k.id}
-                    k={k}
-                    bot={bot}
-                    onRevoked={(name) => {
-                      setDone(`Key “${name}” revoked: every gateway refuses it now.`);
-                      void list.reload(true);
-                    }}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <Pager {...paged} label="API keys" />
-        </>
-      )}
+      <DataTable
+        loading={list.loading && !list.data}
+        spinner="Loading keys…"
+        rows={paged.rows}
+        empty={<p>No keys yet.</p>}
+        busy={list.loading}
+        caption={`API keys of ${bot.name}`}
+        columns={['Name', 'Prefix', 'Created', 'Last used', 'State']}
+        actions
+        row={(k) => (
+          <KeyRow
+            key={k.id}
+            k={k}
+            bot={bot}
+            onRevoked={(name) => {
+              setDone(`Key “${name}” revoked: every gateway refuses it now.`);
+              void list.reload(true);
+            }}
+          />
+        )}
+      >
+        <Pager {...paged} label="API keys" />
+      </DataTable>
     </section>
   );
 }
@@ -104,12 +89,8 @@ function GenerateKey({ bot, onCreated }: { bot: Bot; onCreated: (k: ApiKey & { k
   };
   return (
     <form onSubmit={submit} noValidate class="inline-form" aria-label="Generate a new key">
-      <Field id="key-name" label="Key name" error={nameError} hint="What the key is for, e.g. “CRM production”.">
-        {(aria) => <input {...aria} name="name" maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}
-      </Field>
-      <button type="submit" aria-busy={action.busy} disabled={action.busy}>
-        Generate New Key
-      </button>
+      <InputField id="key-name" label="Key name" error={nameError} hint="What the key is for, e.g. “CRM production”." name="name" maxLength={100} value={name} onValue={setName} />
+      <SubmitButton action={action}>Generate New Key</SubmitButton>
       <ErrorNotice error={action.error} />
     </form>
   );

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { Bot, Role, api, roleAtLeast } from '../api.js';
-import { ErrorNotice, Field, Pager, Spinner, Success, TableWrap, useAction, useLoad, usePage, when } from '../ui.js';
+import { ConfirmButton, DataTable } from '../data-table.js';
+import { Field, InputField, SubmitButton } from '../form-field.js';
+import { ErrorNotice, Pager, Success, useAction, useLoad, usePage, when } from '../ui.js';
 
 interface Member {
   userId: string;
@@ -16,19 +18,17 @@ export function MembersPage({ bot }: { bot: Bot }) {
   const members = list.data?.members ?? [];
   const paged = usePage(members, 10);
   const admin = roleAtLeast(bot.role, 'admin');
+  const changed = (message: string) => {
+    setDone(message);
+    void list.reload(true);
+  };
   return (
     <section>
       <p>
         People who may administer <strong>{bot.name}</strong>. Admins do everything; developers and viewers less (see the roles in the docs).
       </p>
       {admin ? (
-        <SetRole
-          bot={bot}
-          onSaved={(m) => {
-            setDone(m);
-            void list.reload(true);
-          }}
-        />
+        <SetRole bot={bot} onSaved={changed} />
       ) : (
         <p>
           <em>Only admins change roles; your role is {bot.role}.</em>
@@ -36,59 +36,36 @@ export function MembersPage({ bot }: { bot: Bot }) {
       )}
       {done && <Success>{done}</Success>}
       <ErrorNotice error={list.error ?? remove.error} />
-      {list.loading && !list.data ? (
-        <Spinner label="Loading members…" />
-      ) : (
-        <>
-          <TableWrap>
-            <table class="striped">
-              <caption class="visually-hidden">Members of {bot.name}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">E-mail</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Since</th>
-                  {admin && (
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  )}
-                </tr>
-              </thead>
-              <tbody>
-                {paged.rows.map((m) => (
-                  <tr>
-                    <th scope="row">{m.email}</th>
-                    <td>{m.role}</td>
-                    <td>{when(m.since)}</td>
-                    {admin && (
-                      <td>
-                        <button
-                          type="button"
-                          class="secondary outline small"
-                          aria-label={`Remove ${m.email}`}
-                          disabled={remove.busy}
-                          onClick={async () => {
-                            if (!confirm(`Remove ${m.email} from ${bot.name}?`)) return;
-                            const ok = await remove.run(() => api('DELETE', `/v1/bots/${bot.id}/members/${m.userId}`));
-                            if (ok) {
-                              setDone(`${m.email} removed.`);
-                              void list.reload(true);
-                            }
-                          }}
-                        >
-                          Remove
-                        </button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <Pager {...paged} label="Members" />
-        </>
-      )}
+      <DataTable
+        loading={list.loading && !list.data}
+        spinner="Loading members…"
+        rows={paged.rows}
+        caption={`Members of ${bot.name}`}
+        columns={['E-mail', 'Role', 'Since']}
+        actions={admin}
+        row={(m) => (
+          <tr>
+            <th scope="row">{m.email}</th>
+            <td>{m.role}</td>
+            <td>{when(m.since)}</td>
+            {admin && (
+              <td>
+                <ConfirmButton
+                  action={remove}
+                  label={`Remove ${m.email}`}
+                  question={`Remove ${m.email} from ${bot.name}?`}
+                  call={() => api('DELETE', `/v1/bots/${bot.id}/members/${m.userId}`)}
+                  onDone={() => changed(`${m.email} removed.`)}
+                >
+                  Remove
+                </ConfirmButton>
+              </td>
+            )}
+          </tr>
+        )}
+      >
+        <Pager {...paged} label="Members" />
+      </DataTable>
     </section>
   );
 }
@@ -111,9 +88,7 @@ function SetRole({ bot, onSaved }: { bot: Bot; onSaved: (message: string) => voi
   };
   return (
     <form onSubmit={submit} noValidate class="inline-form" aria-label="Add a member or change a role">
-      <Field id="member-email" label="E-mail of an existing account" error={emailError}>
-        {(aria) => <input {...aria} type="email" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />}
-      </Field>
+      <InputField id="member-email" label="E-mail of an existing account" error={emailError} type="email" value={email} onValue={setEmail} />
       <Field id="member-role" label="Role">
         {(aria) => (
           <select {...aria} value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value as Role)}>
@@ -123,9 +98,7 @@ function SetRole({ bot, onSaved }: { bot: Bot; onSaved: (message: string) => voi
           </select>
         )}
       </Field>
-      <button type="submit" aria-busy={action.busy} disabled={action.busy}>
-        Save role
-      </button>
+      <SubmitButton action={action}>Save role</SubmitButton>
       <ErrorNotice error={action.error} />
     </form>
   );

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Bot, api } from '../api.js';
 import { href } from '../router.js';
-import { ErrorNotice, Field, Spinner, TableWrap, asApiError, when } from '../ui.js';
+import { DataTable } from '../data-table.js';
+import { Field, InputField } from '../form-field.js';
+import { ErrorNotice, PagerNav, asApiError, when } from '../ui.js';
 import type { ApiError } from '../api.js';
 import type { MessageLiveEvent, MessageLogEntry, MessageStatusResponse } from '@platform/contracts/views';
 import { MESSAGE_STATUSES } from '@platform/contracts/views';
@@ -164,6 +166,22 @@ export function MessagesPage({ bot }: { bot: Bot }) {
     setFilters(draft);
   };
   const set = (k: keyof Filters) => (e: Event) => setDraft({ ...draft, [k]: (e.target as HTMLInputElement).value });
+  const newer =
+    pages.length > 0
+      ? () => {
+          const p = [...pages];
+          const prev = p.pop();
+          setPages(p);
+          setCursor(prev || undefined);
+        }
+      : undefined;
+  const next = data?.nextCursor;
+  const older = next
+    ? () => {
+        setPages([...pages, cursor ?? '']);
+        setCursor(next);
+      }
+    : undefined;
 
   return (
     <section>
@@ -179,88 +197,44 @@ export function MessagesPage({ bot }: { bot: Bot }) {
             </select>
           )}
         </Field>
-        <Field id="f-recipient" label="Recipient" error={errors.recipient}>
-          {(aria) => <input {...aria} inputMode="tel" placeholder="+91…" value={draft.recipient} onInput={set('recipient')} />}
-        </Field>
-        <Field id="f-since" label="From">
-          {(aria) => <input {...aria} type="datetime-local" value={draft.since} onInput={set('since')} />}
-        </Field>
-        <Field id="f-until" label="To" error={errors.until}>
-          {(aria) => <input {...aria} type="datetime-local" value={draft.until} onInput={set('until')} />}
-        </Field>
+        <InputField id="f-recipient" label="Recipient" error={errors.recipient} inputMode="tel" placeholder="+91…" value={draft.recipient} onInput={set('recipient')} />
+        <InputField id="f-since" label="From" type="datetime-local" value={draft.since} onInput={set('since')} />
+        <InputField id="f-until" label="To" error={errors.until} type="datetime-local" value={draft.until} onInput={set('until')} />
         <button type="submit">Filter</button>
       </form>
       <p class="live" role="status" data-live={live}>
         {LIVE_TEXT[live]}
       </p>
       <ErrorNotice error={error} />
-      {loading && !data ? (
-        <Spinner label="Loading messages…" />
-      ) : data && data.messages.length === 0 ? (
-        <p>No messages match.</p>
-      ) : data ? (
-        <>
-          <TableWrap>
-            <table class="striped" aria-busy={loading} data-testid="message-log">
-              <caption class="visually-hidden">Messages of {bot.name}, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Status</th>
-                  <th scope="col">Recipient</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Template</th>
-                  <th scope="col">Attempts</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.messages.map((m) => (
-                  <tr data-msg-id={m.msgId}>
-                    <td>
-                      <span class={`badge status-${m.status}`} data-testid="status">
-                        {m.status}
-                      </span>
-                    </td>
-                    <td>
-                      <a href={href('bots', bot.id, 'messages', m.msgId)} aria-label={`Message to +${m.recipient}, ${when(m.createdAt)}`}>
-                        +{m.recipient}
-                      </a>
-                    </td>
-                    <td>{when(m.createdAt)}</td>
-                    <td>{m.templateName ?? '—'}</td>
-                    <td>{m.attempts}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <nav aria-label="Message pages" class="pager">
-            <button
-              type="button"
-              class="secondary"
-              disabled={pages.length === 0}
-              onClick={() => {
-                const p = [...pages];
-                const prev = p.pop();
-                setPages(p);
-                setCursor(prev || undefined);
-              }}
-            >
-              Newer
-            </button>
-            <button
-              type="button"
-              class="secondary"
-              disabled={!data.nextCursor}
-              onClick={() => {
-                setPages([...pages, cursor ?? '']);
-                setCursor(data.nextCursor!);
-              }}
-            >
-              Older
-            </button>
-          </nav>
-        </>
-      ) : null}
+      <DataTable
+        loading={loading && !data}
+        spinner="Loading messages…"
+        rows={data?.messages}
+        empty={<p>No messages match.</p>}
+        busy={loading}
+        testId="message-log"
+        caption={`Messages of ${bot.name}, newest first`}
+        columns={['Status', 'Recipient', 'Created', 'Template', 'Attempts']}
+        row={(m) => (
+          <tr data-msg-id={m.msgId}>
+            <td>
+              <span class={`badge status-${m.status}`} data-testid="status">
+                {m.status}
+              </span>
+            </td>
+            <td>
+              <a href={href('bots', bot.id, 'messages', m.msgId)} aria-label={`Message to +${m.recipient}, ${when(m.createdAt)}`}>
+                +{m.recipient}
+              </a>
+            </td>
+            <td>{when(m.createdAt)}</td>
+            <td>{m.templateName ?? '—'}</td>
+            <td>{m.attempts}</td>
+          </tr>
+        )}
+      >
+        <PagerNav label="Message" back={newer} forward={older} backText="Newer" forwardText="Older" />
+      </DataTable>
     </section>
   );
 }

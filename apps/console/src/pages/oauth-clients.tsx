@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { Bot, api, roleAtLeast } from '../api.js';
 import { ShownOnce } from '../ui-secret.js';
-import { ErrorNotice, Field, NotAllowed, Pager, Spinner, Success, TableWrap, useAction, useLoad, usePage, when } from '../ui.js';
+import { ConfirmButton, DataTable } from '../data-table.js';
+import { Field, InputField, SubmitButton } from '../form-field.js';
+import { ErrorNotice, NotAllowed, Pager, Success, useAction, useLoad, usePage, when } from '../ui.js';
 
 interface Client {
   id: string;
@@ -41,73 +43,51 @@ function OAuthClients({ bot }: { bot: Bot }) {
       {done && <Success>{done}</Success>}
       {created?.client_secret && <ShownOnce title={`Secret of “${created.name}”`} label="Client secret" testId="client-secret" value={created.client_secret} onDismiss={() => setCreated(null)} />}
       <ErrorNotice error={list.error ?? revoke.error} />
-      {list.loading && !list.data ? (
-        <Spinner label="Loading clients…" />
-      ) : paged.rows.length === 0 ? (
-        <p>No OAuth clients.</p>
-      ) : (
-        <>
-          <TableWrap>
-            <table class="striped">
-              <caption class="visually-hidden">OAuth clients</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Client id</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Redirect URIs</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {paged.rows.map((c) => (
-                  <tr>
-                    <th scope="row">{c.name}</th>
-                    <td>
-                      <code>{c.client_id}</code>
-                    </td>
-                    <td>{c.type}</td>
-                    <td>
-                      {c.redirect_uris.map((u) => (
-                        <div>
-                          <code>{u}</code>
-                        </div>
-                      ))}
-                    </td>
-                    <td>{c.scopes.join(' ')}</td>
-                    <td>{c.revoked_at ? <span class="badge muted">Deleted {when(c.revoked_at)}</span> : <span class="badge ok">Active since {when(c.created_at)}</span>}</td>
-                    <td>
-                      {!c.revoked_at && (
-                        <button
-                          type="button"
-                          class="secondary outline small"
-                          aria-label={`Delete client ${c.name}`}
-                          disabled={revoke.busy}
-                          onClick={async () => {
-                            if (!confirm(`Delete “${c.name}”? Its grants and tokens stop working at once.`)) return;
-                            const ok = await revoke.run(() => api('DELETE', `/v1/bots/${bot.id}/oauth-clients/${c.id}`));
-                            if (ok) {
-                              setDone(`Client “${c.name}” deleted.`);
-                              void list.reload(true);
-                            }
-                          }}
-                        >
-                          Delete
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <Pager {...paged} label="OAuth clients" />
-        </>
-      )}
+      <DataTable
+        loading={list.loading && !list.data}
+        spinner="Loading clients…"
+        rows={paged.rows}
+        empty={<p>No OAuth clients.</p>}
+        caption="OAuth clients"
+        columns={['Name', 'Client id', 'Type', 'Redirect URIs', 'Scopes', 'State']}
+        actions
+        row={(c) => (
+          <tr>
+            <th scope="row">{c.name}</th>
+            <td>
+              <code>{c.client_id}</code>
+            </td>
+            <td>{c.type}</td>
+            <td>
+              {c.redirect_uris.map((u) => (
+                <div>
+                  <code>{u}</code>
+                </div>
+              ))}
+            </td>
+            <td>{c.scopes.join(' ')}</td>
+            <td>{c.revoked_at ? <span class="badge muted">Deleted {when(c.revoked_at)}</span> : <span class="badge ok">Active since {when(c.created_at)}</span>}</td>
+            <td>
+              {!c.revoked_at && (
+                <ConfirmButton
+                  action={revoke}
+                  label={`Delete client ${c.name}`}
+                  question={`Delete “${c.name}”? Its grants and tokens stop working at once.`}
+                  call={() => api('DELETE', `/v1/bots/${bot.id}/oauth-clients/${c.id}`)}
+                  onDone={() => {
+                    setDone(`Client “${c.name}” deleted.`);
+                    void list.reload(true);
+                  }}
+                >
+                  Delete
+                </ConfirmButton>
+              )}
+            </td>
+          </tr>
+        )}
+      >
+        <Pager {...paged} label="OAuth clients" />
+      </DataTable>
     </section>
   );
 }
@@ -144,9 +124,7 @@ function CreateClient({ bot, onCreated }: { bot: Bot; onCreated: (c: Client & { 
       </summary>
       <form onSubmit={submit} noValidate aria-label="Register an OAuth client">
         <div class="grid">
-          <Field id="client-name" label="Name" error={errors.name}>
-            {(a) => <input {...a} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}
-          </Field>
+          <InputField id="client-name" label="Name" error={errors.name} value={name} onValue={setName} />
           <Field id="client-type" label="Type" hint="Confidential: a server keeping a secret. Public: a browser or mobile app (PKCE, no secret).">
             {(a) => (
               <select {...a} value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as 'confidential' | 'public')}>
@@ -159,9 +137,7 @@ function CreateClient({ bot, onCreated }: { bot: Bot; onCreated: (c: Client & { 
         <Field id="client-uris" label="Redirect URIs" error={errors.uris} hint="One per line; matched exactly.">
           {(a) => <textarea {...a} rows={3} value={uris} onInput={(e) => setUris((e.target as HTMLTextAreaElement).value)} />}
         </Field>
-        <button type="submit" aria-busy={action.busy} disabled={action.busy}>
-          Register client
-        </button>
+        <SubmitButton action={action}>Register client</SubmitButton>
         <ErrorNotice error={action.error} />
       </form>
     </details>

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { ApiError, Bot, api, roleAtLeast } from '../api.js';
-import { ErrorNotice, Field, NotAllowed, Spinner, Success, TableWrap, useAction, useLoad, when } from '../ui.js';
+import { ConfirmButton, DataTable } from '../data-table.js';
+import { InputField, SubmitButton } from '../form-field.js';
+import { ErrorNotice, NotAllowed, PagerNav, Spinner, Success, useAction, useLoad, when } from '../ui.js';
 
 interface ConfigView {
   notification: { firebaseConfig: { projectId: string; clientEmail: string; savedAt: string } };
@@ -101,17 +103,16 @@ function Upload({ bot, replacing, onSaved }: { bot: Bot; replacing: boolean; onS
   };
   return (
     <form onSubmit={submit} noValidate aria-label={replacing ? 'Replace the service account' : 'Upload a service account'}>
-      <Field
+      <InputField
         id="service-account"
         label={replacing ? 'Replace with another service-account file' : 'Service-account file (JSON)'}
         error={fileError}
         hint="Firebase console → Project settings → Service accounts → Generate new private key. The key is stored encrypted and never shown."
-      >
-        {(aria) => <input {...aria} type="file" accept="application/json,.json" onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />}
-      </Field>
-      <button type="submit" aria-busy={action.busy} disabled={action.busy}>
-        {replacing ? 'Replace' : 'Upload'}
-      </button>
+        type="file"
+        accept="application/json,.json"
+        onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)}
+      />
+      <SubmitButton action={action}>{replacing ? 'Replace' : 'Upload'}</SubmitButton>
       <ErrorNotice error={action.error} />
     </form>
   );
@@ -137,20 +138,12 @@ function TestSend({ bot }: { bot: Bot }) {
     <>
       <h2>Send a test notification</h2>
       <form onSubmit={submit} noValidate aria-label="Send a test notification">
-        <Field id="device-token" label="Device token" error={tokenError} hint="The FCM registration token of one device.">
-          {(aria) => <input {...aria} value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} />}
-        </Field>
+        <InputField id="device-token" label="Device token" error={tokenError} hint="The FCM registration token of one device." value={token} onValue={setToken} />
         <div class="grid">
-          <Field id="test-title" label="Title">
-            {(aria) => <input {...aria} value={title} onInput={(e) => setTitle((e.target as HTMLInputElement).value)} />}
-          </Field>
-          <Field id="test-body" label="Text">
-            {(aria) => <input {...aria} value={body} onInput={(e) => setBody((e.target as HTMLInputElement).value)} />}
-          </Field>
+          <InputField id="test-title" label="Title" value={title} onValue={setTitle} />
+          <InputField id="test-body" label="Text" value={body} onValue={setBody} />
         </div>
-        <button type="submit" aria-busy={action.busy} disabled={action.busy}>
-          Send test
-        </button>
+        <SubmitButton action={action}>Send test</SubmitButton>
       </form>
       <ErrorNotice error={action.error} />
       {answer && (
@@ -206,6 +199,7 @@ function Devices({ bot }: { bot: Bot }) {
   const unlink = useAction();
   const [done, setDone] = useState<string | null>(null);
   const d = list.data;
+  const next = d?.nextCursor;
   return (
     <>
       <h2>Registered devices</h2>
@@ -216,78 +210,51 @@ function Devices({ bot }: { bot: Bot }) {
       )}
       {done && <Success>{done}</Success>}
       <ErrorNotice error={list.error ?? unlink.error} />
-      {list.loading && !d ? (
-        <Spinner label="Loading devices…" />
-      ) : d && d.devices.length > 0 ? (
-        <>
-          <TableWrap>
-            <table class="striped" aria-busy={list.loading}>
-              <caption class="visually-hidden">Registered devices</caption>
-              <thead>
-                <tr>
-                  <th scope="col">User</th>
-                  <th scope="col">Platform</th>
-                  <th scope="col">Token</th>
-                  <th scope="col">Registered</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.devices.map((x) => (
-                  <tr>
-                    <th scope="row">{x.userId}</th>
-                    <td>{x.platform}</td>
-                    <td>
-                      <code>{x.tokenPreview}</code>
-                    </td>
-                    <td>{when(x.registeredAt)}</td>
-                    <td>
-                      {x.deadAt ? (
-                        <span class="badge muted" title={x.deadReason ?? ''}>
-                          Unreachable
-                        </span>
-                      ) : (
-                        <span class="badge ok">Live</span>
-                      )}
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        class="secondary outline small"
-                        aria-label={`Unlink device ${x.tokenPreview} of ${x.userId}`}
-                        disabled={unlink.busy}
-                        onClick={async () => {
-                          if (!confirm(`Unlink this device of ${x.userId}? It gets no notifications until the app registers again.`)) return;
-                          const ok = await unlink.run(() => api('DELETE', `/v1/bots/${bot.id}/push/devices/${x.id}`));
-                          if (ok) {
-                            setDone('Device unlinked.');
-                            void list.reload(true);
-                          }
-                        }}
-                      >
-                        Unlink
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <nav aria-label="Device pages" class="pager">
-            <button type="button" class="secondary" disabled={cursors.length === 1} onClick={() => setCursors(cursors.slice(0, -1))}>
-              Previous
-            </button>
-            <button type="button" class="secondary" disabled={!d.nextCursor} onClick={() => setCursors([...cursors, d.nextCursor!])}>
-              Next
-            </button>
-          </nav>
-        </>
-      ) : (
-        <p>No devices registered yet (apps register through the SDK).</p>
-      )}
+      <DataTable
+        loading={list.loading && !d}
+        spinner="Loading devices…"
+        rows={d?.devices ?? []}
+        empty={<p>No devices registered yet (apps register through the SDK).</p>}
+        busy={list.loading}
+        caption="Registered devices"
+        columns={['User', 'Platform', 'Token', 'Registered', 'State']}
+        actions
+        row={(x) => (
+          <tr>
+            <th scope="row">{x.userId}</th>
+            <td>{x.platform}</td>
+            <td>
+              <code>{x.tokenPreview}</code>
+            </td>
+            <td>{when(x.registeredAt)}</td>
+            <td>
+              {x.deadAt ? (
+                <span class="badge muted" title={x.deadReason ?? ''}>
+                  Unreachable
+                </span>
+              ) : (
+                <span class="badge ok">Live</span>
+              )}
+            </td>
+            <td>
+              <ConfirmButton
+                action={unlink}
+                label={`Unlink device ${x.tokenPreview} of ${x.userId}`}
+                question={`Unlink this device of ${x.userId}? It gets no notifications until the app registers again.`}
+                call={() => api('DELETE', `/v1/bots/${bot.id}/push/devices/${x.id}`)}
+                onDone={() => {
+                  setDone('Device unlinked.');
+                  void list.reload(true);
+                }}
+              >
+                Unlink
+              </ConfirmButton>
+            </td>
+          </tr>
+        )}
+      >
+        <PagerNav label="Device" back={cursors.length > 1 ? () => setCursors(cursors.slice(0, -1)) : undefined} forward={next ? () => setCursors([...cursors, next]) : undefined} />
+      </DataTable>
     </>
   );
 }

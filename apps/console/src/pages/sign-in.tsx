@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { signIn } from '../api.js';
-import { ErrorNotice, Field, useAction } from '../ui.js';
+import { InputField, SubmitButton } from '../form-field.js';
+import { ErrorNotice, useAction } from '../ui.js';
 
 export function SignIn({ reason, onSignedIn }: { reason?: string; onSignedIn: () => Promise<void> }) {
   const [email, setEmail] = useState('');
@@ -32,15 +33,9 @@ export function SignIn({ reason, onSignedIn }: { reason?: string; onSignedIn: ()
         {reason && <p role="status">{reason}</p>}
         <ErrorNotice error={action.error} />
         <form onSubmit={submit} noValidate>
-          <Field id="email" label="E-mail" error={errors.email}>
-            {(aria) => <input {...aria} type="email" name="email" autocomplete="username" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />}
-          </Field>
-          <Field id="password" label="Password" error={errors.password}>
-            {(aria) => <input {...aria} type="password" name="password" autocomplete="current-password" value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}
-          </Field>
-          <button type="submit" aria-busy={action.busy} disabled={action.busy}>
-            {action.busy ? 'Signing in…' : 'Sign in'}
-          </button>
+          <InputField id="email" label="E-mail" error={errors.email} type="email" name="email" autocomplete="username" value={email} onValue={setEmail} />
+          <InputField id="password" label="Password" error={errors.password} type="password" name="password" autocomplete="current-password" value={password} onValue={setPassword} />
+          <SubmitButton action={action}>{action.busy ? 'Signing in…' : 'Sign in'}</SubmitButton>
         </form>
       </article>
     </main>

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { Bot, api, roleAtLeast } from '../api.js';
 import { ShownOnce } from '../ui-secret.js';
-import { ErrorNotice, Field, NotAllowed, Spinner, Success, useAction, useLoad, when } from '../ui.js';
+import { InputField, SubmitButton } from '../form-field.js';
+import { ErrorNotice, NotAllowed, Spinner, Success, useAction, useLoad, when } from '../ui.js';
 
 interface WebhookView {
   url: string | null;
@@ -69,18 +70,18 @@ function Webhook({ bot }: { bot: Bot }) {
           noValidate
           aria-label="Webhook"
         >
-          <Field
+          <InputField
             id="webhook-url"
             label="Webhook URL"
             error={urlError}
             hint={current.data?.secretSet ? 'A signing secret is set (never shown again).' : 'No signing secret yet: one is created when you save.'}
-          >
-            {(a) => <input {...a} type="url" placeholder="https://bot.example.com/platform-events" value={value} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} />}
-          </Field>
+            type="url"
+            placeholder="https://bot.example.com/platform-events"
+            value={value}
+            onValue={setUrl}
+          />
           <div class="button-row">
-            <button type="submit" aria-busy={action.busy} disabled={action.busy}>
-              Save
-            </button>
+            <SubmitButton action={action}>Save</SubmitButton>
             {current.data?.secretSet && (
               <button type="button" class="secondary" disabled={action.busy} onClick={() => void save(true)}>
                 Save and rotate secret

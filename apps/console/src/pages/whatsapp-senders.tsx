@@ -2,7 +2,9 @@ import { useEffect, useState } from 'preact/hooks';
 import type { SenderView } from '@platform/contracts/views';
 import { SENDER_THROUGHPUT } from '@platform/contracts/views';
 import { Bot, api, roleAtLeast } from '../api.js';
-import { ErrorNotice, Field, Spinner, Success, TableWrap, useAction, useLoad, when } from '../ui.js';
+import { DataTable } from '../data-table.js';
+import { InputField, SubmitButton, useFields } from '../form-field.js';
+import { ErrorNotice, Success, useAction, useLoad, when } from '../ui.js';
 
 const THROUGHPUT_ERROR = `Throughput must be a whole number of messages per second from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max}`;
 const WABA_ERROR = 'WhatsApp Business Account id must be the numeric id Meta shows';
@@ -33,62 +35,44 @@ export function SendersPage({ bot }: { bot: Bot }) {
         Meta's throttling answers are retried.
       </p>
       <ErrorNotice error={senders.error} />
-      {senders.loading && !senders.data ? (
-        <Spinner label="Loading senders…" />
-      ) : senders.data?.senders.length === 0 ? (
-        <p>No sender number yet.</p>
-      ) : (
-        <TableWrap>
-          <table class="striped" aria-busy={senders.loading}>
-            <caption class="visually-hidden">Sender numbers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Phone-number id</th>
-                <th scope="col">Business Account</th>
-                <th scope="col">Throughput</th>
-                <th scope="col">Access token</th>
-                <th scope="col">Added</th>
-                {admin && (
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {senders.data?.senders.map((s) => (
-                <tr data-sender-id={s.id}>
-                  <th scope="row">{s.number}</th>
-                  <td>
-                    <code>{s.phoneNumberId}</code>
-                  </td>
-                  <td>{s.wabaId ? <code>{s.wabaId}</code> : '—'}</td>
-                  <td data-testid="throughput">{s.throughput} msg/s</td>
-                  <td>Set (never shown)</td>
-                  <td>{when(s.createdAt)}</td>
-                  {admin && (
-                    <td>
-                      <button
-                        type="button"
-                        class="secondary outline small"
-                        aria-label={`Edit sender ${s.number}`}
-                        aria-expanded={editing === s.id}
-                        onClick={() => {
-                          setDone(null);
-                          setEditing(editing === s.id ? null : s.id);
-                        }}
-                      >
-                        Edit
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <DataTable
+        loading={senders.loading && !senders.data}
+        spinner="Loading senders…"
+        rows={senders.data?.senders ?? []}
+        empty={senders.data && <p>No sender number yet.</p>}
+        busy={senders.loading}
+        caption="Sender numbers"
+        columns={['Number', 'Phone-number id', 'Business Account', 'Throughput', 'Access token', 'Added']}
+        actions={admin}
+        row={(s) => (
+          <tr data-sender-id={s.id}>
+            <th scope="row">{s.number}</th>
+            <td>
+              <code>{s.phoneNumberId}</code>
+            </td>
+            <td>{s.wabaId ? <code>{s.wabaId}</code> : '—'}</td>
+            <td data-testid="throughput">{s.throughput} msg/s</td>
+            <td>Set (never shown)</td>
+            <td>{when(s.createdAt)}</td>
+            {admin && (
+              <td>
+                <button
+                  type="button"
+                  class="secondary outline small"
+                  aria-label={`Edit sender ${s.number}`}
+                  aria-expanded={editing === s.id}
+                  onClick={() => {
+                    setDone(null);
+                    setEditing(editing === s.id ? null : s.id);
+                  }}
+                >
+                  Edit
+                </button>
+              </td>
+            )}
+          </tr>
+        )}
+      />
       {admin && edited && <EditSender key={edited.id} bot={bot} sender={edited} onSaved={changed} onCancel={() => setEditing(null)} />}
       {admin && <AddSender bot={bot} onAdded={changed} />}
     </>
@@ -97,10 +81,8 @@ export function SendersPage({ bot }: { bot: Bot }) {
 
 /** Throughput, Business Account and access token of one sender; the token is write-only (blank keeps it). */
 function EditSender({ bot, sender, onSaved, onCancel }: { bot: Bot; sender: SenderView; onSaved: (m: string) => void; onCancel: () => void }) {
-  const [form, setForm] = useState({ throughput: String(sender.throughput), wabaId: sender.wabaId ?? '', accessToken: '' });
-  const [errors, setErrors] = useState<Partial<typeof form>>({});
+  const { form, setErrors, field } = useFields({ throughput: String(sender.throughput), wabaId: sender.wabaId ?? '', accessToken: '' });
   const action = useAction();
-  const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
   // Opened from the sender's Edit button: the keyboard goes on in the form.
   useEffect(() => document.getElementById('edit-throughput')?.focus(), []);
   const submit = async (e: Event) => {
@@ -124,20 +106,23 @@ function EditSender({ bot, sender, onSaved, onCancel }: { bot: Bot; sender: Send
     <form onSubmit={submit} noValidate aria-label={`Edit sender ${sender.number}`} class="panel">
       <h2>Edit sender {sender.number}</h2>
       <div class="grid">
-        <Field id="edit-throughput" label="Throughput (messages/s)" error={errors.throughput} hint={`${SENDER_THROUGHPUT.min}–${SENDER_THROUGHPUT.max}; Meta's tier of the number.`}>
-          {(a) => <input {...a} inputMode="numeric" value={form.throughput} onInput={set('throughput')} />}
-        </Field>
-        <Field id="edit-waba" label="WhatsApp Business Account id" error={errors.wabaId} hint="Where templates are synced from.">
-          {(a) => <input {...a} inputMode="numeric" value={form.wabaId} onInput={set('wabaId')} />}
-        </Field>
+        <InputField
+          {...field('throughput', 'edit-throughput')}
+          label="Throughput (messages/s)"
+          inputMode="numeric"
+          hint={`${SENDER_THROUGHPUT.min}–${SENDER_THROUGHPUT.max}; Meta's tier of the number.`}
+        />
+        <InputField {...field('wabaId', 'edit-waba')} label="WhatsApp Business Account id" inputMode="numeric" hint="Where templates are synced from." />
       </div>
-      <Field id="edit-token" label="New access token" error={errors.accessToken} hint="Leave empty to keep the current one; it is stored encrypted and never shown.">
-        {(a) => <input {...a} type="password" autocomplete="off" value={form.accessToken} onInput={set('accessToken')} />}
-      </Field>
+      <InputField
+        {...field('accessToken', 'edit-token')}
+        label="New access token"
+        type="password"
+        autocomplete="off"
+        hint="Leave empty to keep the current one; it is stored encrypted and never shown."
+      />
       <div class="button-row">
-        <button type="submit" aria-busy={action.busy} disabled={action.busy}>
-          Save sender
-        </button>
+        <SubmitButton action={action}>Save sender</SubmitButton>
         <button type="button" class="secondary" onClick={onCancel}>
           Cancel
         </button>
@@ -149,10 +134,8 @@ function EditSender({ bot, sender, onSaved, onCancel }: { bot: Bot; sender: Send
 
 function AddSender({ bot, onAdded }: { bot: Bot; onAdded: (message: string) => void }) {
   const empty = { number: '', phoneNumberId: '', accessToken: '', throughput: '', wabaId: '' };
-  const [form, setForm] = useState(empty);
-  const [errors, setErrors] = useState<Partial<typeof form>>({});
+  const { form, setForm, setErrors, field } = useFields(empty);
   const action = useAction();
-  const set = (k: keyof typeof form) => (e: Event) => setForm({ ...form, [k]: (e.target as HTMLInputElement).value });
   const submit = async (e: Event) => {
     e.preventDefault();
     const found: Partial<typeof form> = {};
@@ -184,27 +167,21 @@ function AddSender({ bot, onAdded }: { bot: Bot; onAdded: (message: string) => v
       </summary>
       <form onSubmit={submit} noValidate aria-label="Add a sender number">
         <div class="grid">
-          <Field id="sender-number" label="Number" error={errors.number}>
-            {(a) => <input {...a} inputMode="tel" value={form.number} onInput={set('number')} />}
-          </Field>
-          <Field id="sender-pnid" label="Phone-number id" error={errors.phoneNumberId}>
-            {(a) => <input {...a} inputMode="numeric" value={form.phoneNumberId} onInput={set('phoneNumberId')} />}
-          </Field>
+          <InputField {...field('number', 'sender-number')} label="Number" inputMode="tel" />
+          <InputField {...field('phoneNumberId', 'sender-pnid')} label="Phone-number id" inputMode="numeric" />
         </div>
         <div class="grid">
-          <Field id="sender-throughput" label="Throughput (messages/s)" error={errors.throughput} hint={`Optional; ${SENDER_THROUGHPUT.default} when empty.`}>
-            {(a) => <input {...a} inputMode="numeric" placeholder={String(SENDER_THROUGHPUT.default)} value={form.throughput} onInput={set('throughput')} />}
-          </Field>
-          <Field id="sender-waba" label="WhatsApp Business Account id" error={errors.wabaId} hint="Optional; needed to sync templates.">
-            {(a) => <input {...a} inputMode="numeric" value={form.wabaId} onInput={set('wabaId')} />}
-          </Field>
+          <InputField
+            {...field('throughput', 'sender-throughput')}
+            label="Throughput (messages/s)"
+            inputMode="numeric"
+            hint={`Optional; ${SENDER_THROUGHPUT.default} when empty.`}
+            placeholder={String(SENDER_THROUGHPUT.default)}
+          />
+          <InputField {...field('wabaId', 'sender-waba')} label="WhatsApp Business Account id" inputMode="numeric" hint="Optional; needed to sync templates." />
         </div>
-        <Field id="sender-token" label="Access token" error={errors.accessToken} hint="Stored encrypted; it can be replaced but never read back.">
-          {(a) => <input {...a} type="password" autocomplete="off" value={form.accessToken} onInput={set('accessToken')} />}
-        </Field>
-        <button type="submit" aria-busy={action.busy} disabled={action.busy}>
-          Add sender
-        </button>
+        <InputField {...field('accessToken', 'sender-token')} label="Access token" type="password" autocomplete="off" hint="Stored encrypted; it can be replaced but never read back." />
+        <SubmitButton action={action}>Add sender</SubmitButton>
         <ErrorNotice error={action.error} />
       </form>
     </details>

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import type { SenderView, TemplateView } from '@platform/contracts/views';
 import { Bot, api, roleAtLeast } from '../api.js';
 import { href } from '../router.js';
-import { ErrorNotice, Field, NotAllowed, Spinner, Success, useAction, useLoad } from '../ui.js';
+import { Field, InputField, SubmitButton } from '../form-field.js';
+import { ErrorNotice, NotAllowed, Spinner, Success, useAction, useLoad } from '../ui.js';
 
 /** Sends a carousel to one number with the administrator's token (same body and checks as the trigger). */
 export function TestCarouselPage({ bot }: { bot: Bot }) {
@@ -77,30 +78,24 @@ function TestCarousel({ bot, templates, senders }: { bot: Bot; templates: Templa
               </select>
             )}
           </Field>
-          <Field id="tc-number" label="Recipient" error={errors.number}>
-            {(a) => <input {...a} inputMode="tel" placeholder="+919876543210" value={number} onInput={(e) => setNumber((e.target as HTMLInputElement).value)} />}
-          </Field>
+          <InputField id="tc-number" label="Recipient" error={errors.number} inputMode="tel" placeholder="+919876543210" value={number} onValue={setNumber} />
         </div>
         {Array.from({ length: template.cardCount }, (_, i) => (
-          <Field id={`tc-card-${i}`} label={`Card ${i + 1} ${template.cardHeaderFormat} link`} error={errors[`card${i}`]}>
-            {(a) => (
-              <input
-                {...a}
-                type="url"
-                placeholder="https://…"
-                value={link(i)}
-                onInput={(e) => {
-                  const next = [...links];
-                  next[i] = (e.target as HTMLInputElement).value;
-                  setLinks(next);
-                }}
-              />
-            )}
-          </Field>
+          <InputField
+            id={`tc-card-${i}`}
+            label={`Card ${i + 1} ${template.cardHeaderFormat} link`}
+            error={errors[`card${i}`]}
+            type="url"
+            placeholder="https://…"
+            value={link(i)}
+            onValue={(value) => {
+              const next = [...links];
+              next[i] = value;
+              setLinks(next);
+            }}
+          />
         ))}
-        <button type="submit" aria-busy={action.busy} disabled={action.busy}>
-          Send test carousel
-        </button>
+        <SubmitButton action={action}>Send test carousel</SubmitButton>
       </form>
       <ErrorNotice error={action.error} />
       {sent && (
