@@ -153,7 +153,7 @@ export class CarouselDispatchHandler {
     });
     this.logger.warn(`message ${messageId} attempt ${attempt}: ${throttled ? `throttled by Meta (${outcome.scope}) ` : ''}${outcome.code} ${outcome.text}; trying again in ${delay} ms`);
     await job.updateData({ ...job.data, throttles, retries });
-    await job.moveToDelayed(Date.now() + delay, lockToken);
+    await job.moveToDelayed(Date.now() + this.clock.realMs(delay), lockToken);
     throw new DelayedError();
   }
 

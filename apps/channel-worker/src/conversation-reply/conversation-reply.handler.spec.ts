@@ -71,7 +71,7 @@ function setup(o: Options = {}) {
     },
   } as unknown as SenderPacer;
   const env = { WHATSAPP_BACKOFF_MS: 2000, WHATSAPP_BACKOFF_MAX_MS: 300_000 } as WhatsAppRetryEnv;
-  const clock = { now: () => o.now ?? GIVEN_AT + 60_000 } as Clock;
+  const clock = { now: () => o.now ?? GIVEN_AT + 60_000, realMs: (ms: number) => ms } as Clock;
   const handler = new ConversationReplyHandler(conversations, senders, box, whatsapp, pacer, env, clock);
   const delays: Array<[number, string | undefined]> = [];
   const job = {

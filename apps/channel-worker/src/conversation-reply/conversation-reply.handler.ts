@@ -106,7 +106,7 @@ export class ConversationReplyHandler {
     });
     this.logger.warn(`reply ${messageId}${which}: ${outcome.code} ${outcome.text}; trying again in ${delay} ms`);
     await job.updateData({ ...job.data, retries });
-    await job.moveToDelayed(Date.now() + delay, lockToken);
+    await job.moveToDelayed(Date.now() + this.clock.realMs(delay), lockToken);
     throw new DelayedError();
   }
 
