@@ -3,6 +3,7 @@
 export * from './carousel/message-status.dto.js';
 export * from './carousel/template-cards.js';
 export * from './whatsapp/sender-throughput.js';
+export * from './auth/api-keys.views.js';
 export * from './console/account.dto.js';
 export * from './console/message-log.views.js';
 export * from './console/whatsapp.views.js';

@@ -1,18 +1,10 @@
 import { useRef, useState } from 'preact/hooks';
+import type { ApiKeyView, CreatedApiKeyResponse } from '@platform/contracts/views';
 import { Bot, api, roleAtLeast } from '../api.js';
 import { ShownOnce } from '../ui-secret.js';
 import { DataTable } from '../data-table.js';
 import { InputField, SubmitButton } from '../form-field.js';
 import { ErrorNotice, NotAllowed, Pager, Success, useAction, useLoad, usePage, when } from '../ui.js';
-
-interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
 
 export function ApiKeysPage({ bot }: { bot: Bot }) {
   if (!roleAtLeast(bot.role, 'admin')) {
@@ -22,8 +14,8 @@ export function ApiKeysPage({ bot }: { bot: Bot }) {
 }
 
 function ApiKeys({ bot }: { bot: Bot }) {
-  const list = useLoad(() => api<{ keys: ApiKey[] }>('GET', `/v1/bots/${bot.id}/api-keys`), [bot.id]);
-  const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
+  const list = useLoad(() => api<{ keys: ApiKeyView[] }>('GET', `/v1/bots/${bot.id}/api-keys`), [bot.id]);
+  const [created, setCreated] = useState<CreatedApiKeyResponse | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const paged = usePage(list.data?.keys ?? [], 10);
 
@@ -71,7 +63,7 @@ function ApiKeys({ bot }: { bot: Bot }) {
   );
 }
 
-function GenerateKey({ bot, onCreated }: { bot: Bot; onCreated: (k: ApiKey & { key: string }) => void }) {
+function GenerateKey({ bot, onCreated }: { bot: Bot; onCreated: (k: CreatedApiKeyResponse) => void }) {
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
   const action = useAction();
@@ -81,7 +73,7 @@ function GenerateKey({ bot, onCreated }: { bot: Bot; onCreated: (k: ApiKey & { k
     const problem = !trimmed ? 'Name is required' : trimmed.length > 100 ? 'Name must be at most 100 characters' : null;
     setNameError(problem);
     if (problem) return;
-    const k = await action.run(() => api<ApiKey & { key: string }>('POST', `/v1/bots/${bot.id}/api-keys`, { name: trimmed }));
+    const k = await action.run(() => api<CreatedApiKeyResponse>('POST', `/v1/bots/${bot.id}/api-keys`, { name: trimmed }));
     if (k) {
       setName('');
       onCreated(k);
@@ -96,7 +88,7 @@ function GenerateKey({ bot, onCreated }: { bot: Bot; onCreated: (k: ApiKey & { k
   );
 }
 
-function KeyRow({ k, bot, onRevoked }: { k: ApiKey; bot: Bot; onRevoked: (name: string) => void }) {
+function KeyRow({ k, bot, onRevoked }: { k: ApiKeyView; bot: Bot; onRevoked: (name: string) => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const action = useAction();
   const revoke = async () => {
