@@ -1,7 +1,7 @@
 // Shared plumbing of the benchmarks: local Postgres + Redis, a seeded carousel bot, child processes,
 // and the machine description printed next to the figures.
 import { ChildProcess, spawn } from 'node:child_process';
-import { hash } from 'node:crypto';
+import { generateKeyPairSync, hash } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, platform, release, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,6 +130,47 @@ export async function benchSetup(name: string): Promise<BenchSetup> {
     await close();
     throw err;
   }
+}
+
+/**
+ * Waits until `total` messages are `sent`, a minute at most (the last rows are marked just after the
+ * fake answered them); how many messages are in each status then.
+ */
+export async function waitAllSent(db: pg.Client, total: number): Promise<Record<string, number>> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { rows } = await db.query<{ status: string; n: string }>(`SELECT "status"::text, count(*) AS n FROM "messages" GROUP BY 1`);
+    const statuses = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    if ((statuses.sent ?? 0) >= total || Date.now() > deadline) return statuses;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** What the FCM fakes take to know a service account: the key its OAuth tokens are signed with. */
+export interface AccountMessage {
+  type: 'account';
+  clientEmail: string;
+  projectId: string;
+  publicKey: string;
+}
+
+/**
+ * A Google service account of a fresh RSA key whose tokens the loopback OAuth fake at `tokenUri` issues:
+ * the account's JSON, as a bot's Firebase config holds it, and the message that tells the fake of it.
+ */
+export function benchServiceAccount(tokenUri: string): { account: Record<string, string>; message: AccountMessage } {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const projectId = 'bench-project';
+  const clientEmail = `bench@${projectId}.iam.gserviceaccount.com`;
+  const account = {
+    type: 'service_account',
+    project_id: projectId,
+    private_key_id: 'bench',
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    client_email: clientEmail,
+    token_uri: tokenUri,
+  };
+  return { account, message: { type: 'account', clientEmail, projectId, publicKey: publicKey.export({ type: 'spki', format: 'pem' }) as string } };
 }
 
 async function redisPid(url: string): Promise<number> {

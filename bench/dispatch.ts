@@ -18,7 +18,7 @@ import { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
-import { BenchInfra, aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy, runBench, reportFailures } from './common.js';
+import { BenchInfra, aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy, runBench, reportFailures, waitAllSent } from './common.js';
 import { QueuedTrigger, enqueue, queuedTrigger } from './queued-trigger.js';
 import type { FakeStats } from './whatsapp-counting-fake.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
@@ -135,16 +135,9 @@ async function main(): Promise<void> {
     cleanups.unshift(() => queue.close());
     const real = await drain({ name: 'channel worker', infra, fake, queue, worker, make });
 
-    // Every row must end `sent` (the last rows are marked just after the fake answered them).
+    // Every row must end `sent`.
     const total = WARMUP + MESSAGES;
-    let statuses: Record<string, number> = {};
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const { rows } = await db.query<{ status: string; n: string }>(`SELECT "status"::text, count(*) AS n FROM "messages" GROUP BY 1`);
-      statuses = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-      if ((statuses.sent ?? 0) >= total || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const statuses = await waitAllSent(db, total);
     const allSentSeconds = (nowMs() - real.t0) / 1000;
     const { rows: attemptRows } = await db.query<{ n: string }>(`SELECT coalesce(sum("attempts"), 0) AS n FROM "messages"`);
     await stopProcess(worker);

@@ -18,7 +18,7 @@ import { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
-import { aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy, runBench, reportFailures } from './common.js';
+import { aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy, runBench, reportFailures, waitAllSent } from './common.js';
 import { enqueue, queuedTrigger } from './queued-trigger.js';
 import type { NumberArrivals } from './whatsapp-counting-fake.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
@@ -97,16 +97,9 @@ async function main(): Promise<void> {
     await queue.resume();
     await fake.reached(PACED + OTHER, workers);
 
-    // Every row must end `sent` (the last rows are marked just after the fake answered them).
+    // Every row must end `sent`.
     const total = PACED + OTHER;
-    let statuses: Record<string, number> = {};
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const { rows } = await db.query<{ status: string; n: string }>(`SELECT "status"::text, count(*) AS n FROM "messages" GROUP BY 1`);
-      statuses = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-      if ((statuses.sent ?? 0) >= total || Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const statuses = await waitAllSent(db, total);
     // Every arrival counts against the rate, a message sent again (its first answer lost) included:
     // the fake's counts are read once the workers are idle.
     await new Promise((r) => setTimeout(r, 2_000));

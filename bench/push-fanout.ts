@@ -7,7 +7,6 @@
 //        (the tests' FcmSandbox in a child process: checks every message, costs far more CPU).
 import 'reflect-metadata';
 import { ChildProcess, fork } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
@@ -17,7 +16,7 @@ import { AccessTokenProvider } from '../apps/push-service/src/fcm/access-token.p
 import { PushEnv } from '@platform/config';
 import { SecretBox } from '@platform/crypto';
 import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
-import { cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, runBench } from './common.js';
+import { cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, runBench, benchServiceAccount } from './common.js';
 import { freePort, startNginxFcmFake } from './fcm-nginx-fake.js';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
@@ -84,18 +83,8 @@ async function main(): Promise<void> {
 
     const bot = { id: infra.seed.botId };
     const key = infra.seed.apiKey;
-    const projectId = 'bench-project';
-    const clientEmail = `bench@${projectId}.iam.gserviceaccount.com`;
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    child.send({ type: 'account', clientEmail, projectId, publicKey: publicKey.export({ type: 'spki', format: 'pem' }) });
-    const account = {
-      type: 'service_account',
-      project_id: projectId,
-      private_key_id: 'bench',
-      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
-      client_email: clientEmail,
-      token_uri: ready.tokenUri,
-    };
+    const { account, message: accountMessage } = benchServiceAccount(ready.tokenUri);
+    child.send(accountMessage);
     const saved = await push.get(PushConfigService).save(bot.id, { sealedServiceAccount: push.get(SecretBox).encrypt(JSON.stringify(account)) });
     if (saved.kind !== 'done') throw new Error(`config not saved: ${saved.message}`);
     let countFcm = () => request<FcmCount>(child, { type: 'count' }, 'count');
@@ -103,7 +92,7 @@ async function main(): Promise<void> {
     if (FAKE === 'nginx') {
       // nginx accepts exactly the access token the push service mints (and caches) for the bot.
       const accessToken = await push.get(AccessTokenProvider).get((await push.get(PushConfigService).load(bot.id))!);
-      const nginx = await startNginxFcmFake({ port: nginxPort, projectId, accessToken });
+      const nginx = await startNginxFcmFake({ port: nginxPort, projectId: account.project_id, accessToken });
       cleanups.unshift(() => nginx.stop());
       countFcm = () => nginx.count();
       fakePid = nginx.pid;

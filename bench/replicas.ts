@@ -15,7 +15,6 @@
 // CPU per message comes from /proc (all threads of each process), since 2 cores bound the absolute figures.
 import 'reflect-metadata';
 import { ChildProcess, fork } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -25,7 +24,7 @@ import { ChannelSenderRepository } from '@platform/database';
 import { freePort } from '@platform/local-infra';
 import { carouselBody, seedBotAdmin, testQueue } from '@platform/testing';
 import { createGateway } from '../apps/gateway/src/create-gateway.js';
-import { BenchInfra, cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy, runBench } from './common.js';
+import { BenchInfra, cpuSecondsOf, cpuSecondsWithChildren, describeMachine, fmt, machineLine, startInfra, startNode, stopProcess, waitHealthy, runBench, benchServiceAccount } from './common.js';
 import type { ProviderStats, ProvidersRequest } from './replicas-providers.js';
 
 const TRIGGERS = Number(process.env.BENCH_TRIGGERS ?? 20_000);
@@ -247,18 +246,8 @@ async function main(): Promise<void> {
     const lost = [...answered].filter((n) => !drained.whatsapp.recipients?.[n]).length;
 
     // 3. Push fan-out through both push services.
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const projectId = 'bench-project';
-    const clientEmail = `bench@${projectId}.iam.gserviceaccount.com`;
-    providers.send({ type: 'account', clientEmail, projectId, publicKey: publicKey.export({ type: 'spki', format: 'pem' }) as string });
-    const serviceAccount = {
-      type: 'service_account',
-      project_id: projectId,
-      private_key_id: 'bench',
-      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
-      client_email: clientEmail,
-      token_uri: providers.urls.tokenUri,
-    };
+    const { account: serviceAccount, message } = benchServiceAccount(providers.urls.tokenUri);
+    providers.send(message);
     const saved = await fetch(`${gateways[0]}/api/data/vault/saveBotConfig?bot=${seed.botId}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-auth-token': admin.accessToken },

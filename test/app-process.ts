@@ -1,6 +1,7 @@
 // A built app (dist/) run as a child process, the way it runs in production: its signals, its own
 // event loop, its exit. Tests that look at the process's edges (sockets, shutdown) use it.
 import { ChildProcess, spawn } from 'node:child_process';
+import { IncomingMessage, RequestOptions, request } from 'node:http';
 import { freePort } from '@platform/local-infra';
 import { until } from '@platform/testing';
 
@@ -60,4 +61,16 @@ export async function startAppProcess(entry: string, env: Record<string, string>
     throw err;
   }
   return app;
+}
+
+/**
+ * A GET by node:http, for what fetch cannot do here (an Agent of the test's own, a response read as it
+ * streams); resolves with the response once its headers came, rejects on a socket error before them.
+ */
+export function httpGet(url: string, options: RequestOptions = {}): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, options, resolve);
+    req.on('error', reject);
+    req.end();
+  });
 }

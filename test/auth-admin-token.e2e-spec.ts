@@ -1,26 +1,22 @@
 import { UserService } from '@platform/accounts';
-import { BotRepository } from '@platform/database';
-import { SeededAdmin, advanceClock, seedBotAdmin } from '@platform/testing';
+import { SeededAdmin, addressPerRequest, adminTokenAnswer, advanceClock, createBot, seedBotAdmin, seedBotWithAdmin } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
 describe('bot administrators: login, refresh, logout and AdminTokenGuard', () => {
   const stack = useStack({ env: { AUTH_ACCESS_TOKEN_TTL_SECONDS: '60', TRUST_PROXY: 'true' } });
   let botId: string;
   let admin: SeededAdmin;
-  let ipCounter = 0;
-  // Every test speaks from its own address, so the per-IP login limit of one test never touches another.
-  const ip = () => `198.51.100.${++ipCounter}`;
+  const from = addressPerRequest('198.51.100.');
 
   beforeAll(async () => {
-    botId = (await stack.gateway.get(BotRepository, { strict: false }).create('admin bot')).id;
-    admin = await seedBotAdmin(stack.gateway, botId);
+    ({ botId, admin } = await seedBotWithAdmin(stack.gateway, 'admin bot'));
   });
 
   const listKeys = (headers: Record<string, string>, bot = botId) => fetch(`${stack.url}/v1/bots/${bot}/api-keys`, { headers });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${stack.url}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip(), ...headers },
+      headers: { 'content-type': 'application/json', ...from(), ...headers },
       body: JSON.stringify(body),
     });
 
@@ -29,13 +25,7 @@ describe('bot administrators: login, refresh, logout and AdminTokenGuard', () =>
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const body = await res.json();
-    expect(body).toEqual({
-      access_token: expect.stringMatching(/^bat_/),
-      token_type: 'Bearer',
-      expires_in: 60,
-      refresh_token: expect.stringMatching(/^brt_/),
-      scope: 'bot:admin',
-    });
+    expect(body).toEqual(adminTokenAnswer(60));
     expect((await listKeys({ 'x-auth-token': body.access_token })).status).toBe(200);
     expect((await listKeys({ authorization: `Bearer ${body.access_token}` })).status).toBe(200);
   });
@@ -108,7 +98,7 @@ describe('bot administrators: login, refresh, logout and AdminTokenGuard', () =>
     });
 
     it('an admin of another bot', async () => {
-      const otherBot = (await stack.gateway.get(BotRepository, { strict: false }).create('other')).id;
+      const otherBot = await createBot(stack.gateway, 'other');
       const otherAdmin = await seedBotAdmin(stack.gateway, otherBot);
       expect((await listKeys({ 'x-auth-token': otherAdmin.accessToken }, otherBot)).status).toBe(200);
       expect((await listKeys({ 'x-auth-token': otherAdmin.accessToken })).status).toBe(403);

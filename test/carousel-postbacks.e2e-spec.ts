@@ -1,21 +1,14 @@
-import { createHmac } from 'node:crypto';
 import { runCli } from '../apps/cli/src/run-cli.js';
 import { PostbackReceiver, WhatsAppCloudSandbox } from '@platform/sandbox';
 import { type RedisClient, lifecycleStreamKey } from '@platform/queue';
-import { carouselBody, seedBotAdmin, testRedis, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
+import { WEBHOOK_TEST_ENV, carouselBody, seedBotAdmin, signWebhook, testRedis, triggerCarousel, until, waitForMessageStatus, whatsappNotification } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
-
-const APP_SECRET = 'app-secret-for-tests';
 
 /** A WhatsApp status notification for one message, signed as Meta signs it. */
 function statusWebhook(wamid: string, status: string, extra: Record<string, unknown> = {}) {
-  const value = {
-    messaging_product: 'whatsapp',
-    metadata: { display_phone_number: '15550001111', phone_number_id: '1065' },
-    statuses: [{ id: wamid, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: '919876543210', ...extra }],
-  };
-  const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'messages', value }] }] });
-  return { body, signature: 'sha256=' + createHmac('sha256', APP_SECRET).update(body).digest('hex') };
+  const statuses = [{ id: wamid, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: '919876543210', ...extra }];
+  const body = JSON.stringify(whatsappNotification({ statuses }));
+  return { body, signature: signWebhook(body) };
 }
 
 describe('carousel postbacks and the lifecycle stream: every status change reaches the integrator', () => {
@@ -26,13 +19,7 @@ describe('carousel postbacks and the lifecycle stream: every status change reach
     servers: [receiver],
     worker: true,
     seed: true,
-    env: {
-      WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests',
-      WHATSAPP_APP_SECRET: APP_SECRET,
-      WEBHOOK_ALLOW_HTTP: 'true',
-      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', // the receiver is on loopback
-      CALLBACK_BACKOFF_MS: '100',
-    },
+    env: { ...WEBHOOK_TEST_ENV, CALLBACK_BACKOFF_MS: '100' },
   });
   let redis: RedisClient;
   let lifecycleKey: string;

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createHmac } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,35 +7,13 @@ import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway
 import { PrismaService } from '@platform/database';
 import { freePort } from '@platform/local-infra';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { createTestEnv, messageStatus, triggerCarousel, waitForMessageStatus } from '@platform/testing';
+import { TEST_APP_SECRET, TEST_VERIFY_TOKEN, createTestEnv, messageStatus, signWebhook, triggerCarousel, waitForMessageStatus, whatsappNotification } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
-
-const VERIFY_TOKEN = 'verify-token-for-tests';
-const APP_SECRET = 'app-secret-for-tests';
 
 type Status = { id: string; status: string; timestamp: string; errors?: unknown[] };
 
-/** A notification as Meta posts it: one WABA entry, one `messages` change with these statuses. */
-const notification = (statuses: Status[], phoneNumberId = '1065') => ({
-  object: 'whatsapp_business_account',
-  entry: [
-    {
-      id: '102290129340398',
-      changes: [
-        {
-          field: 'messages',
-          value: {
-            messaging_product: 'whatsapp',
-            metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId },
-            statuses: statuses.map((s) => ({ recipient_id: '919876543210', ...s })),
-          },
-        },
-      ],
-    },
-  ],
-});
-
-const sign = (body: string, secret = APP_SECRET) => 'sha256=' + createHmac('sha256', secret).update(body).digest('hex');
+/** A notification of these statuses, as Meta posts it. */
+const notification = (statuses: Status[], phoneNumberId = '1065') => whatsappNotification({ statuses: statuses.map((s) => ({ recipient_id: '919876543210', ...s })) }, { phoneNumberId });
 const seconds = (iso: string) => String(Math.floor(Date.parse(iso) / 1000) + 1);
 const isoOf = (unixSeconds: string) => new Date(Number(unixSeconds) * 1000).toISOString();
 
@@ -46,7 +23,7 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
     cloud,
     worker: true,
     seed: true,
-    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN, WHATSAPP_APP_SECRET: APP_SECRET },
+    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: TEST_VERIFY_TOKEN, WHATSAPP_APP_SECRET: TEST_APP_SECRET },
   });
 
   const status = (msgId: string) => messageStatus(stack.url, stack.seed, msgId);
@@ -58,7 +35,7 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
     return { ...sent, sentAt: sent.sentAt as string, wamid: sent.providerMessageId as string };
   }
 
-  const post = (body: string, headers: Record<string, string> = { 'x-hub-signature-256': sign(body) }, base = stack.url) =>
+  const post = (body: string, headers: Record<string, string> = { 'x-hub-signature-256': signWebhook(body) }, base = stack.url) =>
     fetch(`${base}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
   async function report(...statuses: Status[]) {
@@ -136,10 +113,10 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
   describe('signature', () => {
     it.each([
       ['missing', () => ({})],
-      ['of another secret', (body: string) => ({ 'x-hub-signature-256': sign(body, 'another-app-secret') })],
-      ['of another body', (body: string) => ({ 'x-hub-signature-256': sign(body + ' ') })],
-      ['without the sha256= prefix', (body: string) => ({ 'x-hub-signature-256': sign(body).slice(7) })],
-      ['in the sha1 header', (body: string) => ({ 'x-hub-signature': sign(body) })],
+      ['of another secret', (body: string) => ({ 'x-hub-signature-256': signWebhook(body, 'another-app-secret') })],
+      ['of another body', (body: string) => ({ 'x-hub-signature-256': signWebhook(body + ' ') })],
+      ['without the sha256= prefix', (body: string) => ({ 'x-hub-signature-256': signWebhook(body).slice(7) })],
+      ['in the sha1 header', (body: string) => ({ 'x-hub-signature': signWebhook(body) })],
     ])('%s: 401 and nothing changes', async (_name, headers) => {
       const m = await sentMessage();
       const before = await status(m.msgId);
@@ -186,18 +163,18 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
     const handshake = (query: Record<string, string>) => fetch(`${stack.url}/webhooks/whatsapp?${new URLSearchParams(query)}`);
 
     it('answers the challenge as text/plain when the verify token matches', async () => {
-      const res = await handshake({ 'hub.mode': 'subscribe', 'hub.verify_token': VERIFY_TOKEN, 'hub.challenge': '1158201444' });
+      const res = await handshake({ 'hub.mode': 'subscribe', 'hub.verify_token': TEST_VERIFY_TOKEN, 'hub.challenge': '1158201444' });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
       expect(await res.text()).toBe('1158201444');
     });
 
     it.each([
-      ['a wrong token', { 'hub.mode': 'subscribe', 'hub.verify_token': VERIFY_TOKEN + 'x', 'hub.challenge': '1' }],
-      ['a token prefix', { 'hub.mode': 'subscribe', 'hub.verify_token': VERIFY_TOKEN.slice(0, -1), 'hub.challenge': '1' }],
+      ['a wrong token', { 'hub.mode': 'subscribe', 'hub.verify_token': TEST_VERIFY_TOKEN + 'x', 'hub.challenge': '1' }],
+      ['a token prefix', { 'hub.mode': 'subscribe', 'hub.verify_token': TEST_VERIFY_TOKEN.slice(0, -1), 'hub.challenge': '1' }],
       ['no token', { 'hub.mode': 'subscribe', 'hub.challenge': '1' }],
-      ['another mode', { 'hub.mode': 'unsubscribe', 'hub.verify_token': VERIFY_TOKEN, 'hub.challenge': '1' }],
-      ['no challenge', { 'hub.mode': 'subscribe', 'hub.verify_token': VERIFY_TOKEN }],
+      ['another mode', { 'hub.mode': 'unsubscribe', 'hub.verify_token': TEST_VERIFY_TOKEN, 'hub.challenge': '1' }],
+      ['no challenge', { 'hub.mode': 'subscribe', 'hub.verify_token': TEST_VERIFY_TOKEN }],
     ])('refuses %s with 403', async (_name, query) => {
       const res = await handshake(query);
       expect([res.status, await res.json()]).toEqual([403, { message: 'Webhook verification failed', status: 'error' }]);
@@ -205,7 +182,7 @@ describe('carousel status webhooks: Meta reports delivered / read / failed for s
   });
 
   it('the WhatsApp sandbox, given the webhook, reports each message delivered then read', async () => {
-    cloud.postStatusesTo({ url: `${stack.url}/webhooks/whatsapp`, appSecret: APP_SECRET, delayMs: 300 });
+    cloud.postStatusesTo({ url: `${stack.url}/webhooks/whatsapp`, appSecret: TEST_APP_SECRET, delayMs: 300 });
     try {
       const m = await sentMessage();
       const read = await waitForStatus(m.msgId, 'read');
@@ -258,7 +235,7 @@ describe('carousel status webhooks: the verify token and app secret never reach 
 
   it('handshakes, right and wrong, and signed and unsigned POSTs leave neither secret in any line', async () => {
     const port = await freePort();
-    const env = await createTestEnv({ WHATSAPP_WEBHOOK_VERIFY_TOKEN: VERIFY_TOKEN, WHATSAPP_APP_SECRET: APP_SECRET, PORT: String(port), LOG_LEVEL: 'trace' });
+    const env = await createTestEnv({ WHATSAPP_WEBHOOK_VERIFY_TOKEN: TEST_VERIFY_TOKEN, WHATSAPP_APP_SECRET: TEST_APP_SECRET, PORT: String(port), LOG_LEVEL: 'trace' });
     // Output to a file, not a pipe, which the process would block on when nobody drains it.
     const fd = openSync(logFile, 'w');
     const gateway = spawn(process.execPath, ['dist/apps/gateway/src/main.js'], { env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
@@ -270,11 +247,11 @@ describe('carousel status webhooks: the verify token and app secret never reach 
         if (Date.now() > deadline) throw new Error(`gateway not healthy:\n${readFileSync(logFile, 'utf8')}`);
         await new Promise((r) => setTimeout(r, 100));
       }
-      for (const token of [VERIFY_TOKEN, VERIFY_TOKEN + 'x']) {
+      for (const token of [TEST_VERIFY_TOKEN, TEST_VERIFY_TOKEN + 'x']) {
         await fetch(`${base}/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=42`);
       }
       const body = JSON.stringify(notification([{ id: 'wamid.x', status: 'read', timestamp: '1750000000' }]));
-      for (const signature of [sign(body), 'sha256=00']) {
+      for (const signature of [signWebhook(body), 'sha256=00']) {
         await fetch(`${base}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body });
       }
     } finally {
@@ -283,7 +260,7 @@ describe('carousel status webhooks: the verify token and app secret never reach 
     }
     const logs = readFileSync(logFile, 'utf8');
     expect(logs).toMatch(/POST|\/webhooks\/whatsapp/); // trace level did write the requests
-    expect(logs).not.toContain(VERIFY_TOKEN);
-    expect(logs).not.toContain(APP_SECRET);
+    expect(logs).not.toContain(TEST_VERIFY_TOKEN);
+    expect(logs).not.toContain(TEST_APP_SECRET);
   }, 40_000);
 });

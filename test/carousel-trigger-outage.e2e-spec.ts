@@ -1,59 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { INestApplicationContext } from '@nestjs/common';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Queue } from 'bullmq';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
-import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { QueueNames } from '@platform/contracts';
-import { MessageRepository, migrate } from '@platform/database';
-import { LocalPostgres, LocalRedis, startLocalPostgres, startLocalRedis } from '@platform/local-infra';
-import { WhatsAppCloudSandbox } from '@platform/sandbox';
-import { SeededBot, carouselBody, createTestEnv, seedCarouselBot, carouselJobCount } from '@platform/testing';
+import { MessageRepository } from '@platform/database';
+import { carouselBody, carouselJobCount } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
 
 /** Outages get a quick 500 with a clear body, lose nothing silently, and heal without a restart. */
 describe('carousel trigger when Redis or Postgres is down', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'outage-'));
-  let redis: LocalRedis;
-  let pg: LocalPostgres;
-  let gateway: NestFastifyApplication;
-  let worker: INestApplicationContext | undefined;
-  let env: Record<string, string>;
-  let url: string;
-  let seed: SeededBot;
-  const cloud = new WhatsAppCloudSandbox();
-
-  beforeAll(async () => {
-    redis = await startLocalRedis({ dataDir: join(dir, 'redis') });
-    pg = await startLocalPostgres({ dataDir: join(dir, 'pg'), persistent: true });
-    const databaseUrl = await pg.createDatabase('outage');
-    await migrate(databaseUrl, join(process.cwd(), 'prisma', 'migrations'));
-    env = await createTestEnv({
-      REDIS_URL: redis.url,
-      DATABASE_URL: databaseUrl,
-      WHATSAPP_API_BASE_URL: `${await cloud.listen()}/v21.0`,
-      WORKER_HEALTH_PORT: '0',
-    });
-    gateway = await createGateway(env);
-    url = await listenGateway(gateway);
-    seed = await seedCarouselBot(gateway);
-  }, 60_000);
-
-  afterAll(async () => {
-    await worker?.close();
-    await gateway?.close();
-    await cloud.close();
-    await redis?.stop();
-    await pg?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const stack = useStack({ ownInfra: 'outage', cloud: true, seed: true }, 60_000);
 
   const trigger = () =>
-    fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
+    fetch(`${stack.url}/api/engagements/notifications/v2/push?bot=${stack.seed.botId}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
-      body: JSON.stringify(carouselBody(seed)),
+      headers: { 'content-type': 'application/json', 'x-api-key': stack.seed.apiKey },
+      body: JSON.stringify(carouselBody(stack.seed)),
     });
 
   async function timed(): Promise<{ status: number; body: any; ms: number }> {
@@ -62,7 +22,7 @@ describe('carousel trigger when Redis or Postgres is down', () => {
     return { status: res.status, body: await res.json(), ms: Date.now() - start };
   }
 
-  const jobCount = () => carouselJobCount({ REDIS_URL: redis.url });
+  const jobCount = () => carouselJobCount({ REDIS_URL: stack.redis.url });
 
   async function until(ok: () => Promise<boolean>, timeoutMs = 15_000) {
     const deadline = Date.now() + timeoutMs;
@@ -76,7 +36,7 @@ describe('carousel trigger when Redis or Postgres is down', () => {
     expect((await trigger()).status).toBe(200);
     const jobsBefore = await jobCount();
 
-    await redis.stop();
+    await stack.redis.stop();
     for (let i = 0; i < 3; i++) {
       const r = await timed();
       expect(r.status).toBe(500);
@@ -84,8 +44,8 @@ describe('carousel trigger when Redis or Postgres is down', () => {
       expect(r.ms).toBeLessThan(2000);
     }
 
-    await redis.start();
-    await until(async () => (await fetch(`${url}/health`)).status === 200);
+    await stack.redis.start();
+    await until(async () => (await fetch(`${stack.url}/health`)).status === 200);
     const r = await timed();
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('success');
@@ -93,7 +53,7 @@ describe('carousel trigger when Redis or Postgres is down', () => {
   }, 40_000);
 
   it('Postgres stopped: 500 within 2 s without internals; back: the next trigger succeeds', async () => {
-    await pg.stop();
+    await stack.pg.stop();
     for (let i = 0; i < 2; i++) {
       const r = await timed();
       expect(r.status).toBe(500);
@@ -101,35 +61,36 @@ describe('carousel trigger when Redis or Postgres is down', () => {
       expect(r.body.message).not.toMatch(/at |Error|prisma|ECONN/i);
       expect(r.ms).toBeLessThan(2000);
     }
-    expect((await fetch(`${url}/health`)).status).toBe(503);
+    expect((await fetch(`${stack.url}/health`)).status).toBe(503);
 
-    await pg.start();
+    await stack.pg.start();
     await until(async () => (await trigger()).status === 200);
   }, 40_000);
 
   it('Postgres down when the worker takes a job: the job waits without using an attempt, and is sent once Postgres is back', async () => {
-    const queue = new Queue(QueueNames.carouselDispatch, { connection: { url: redis.url } });
+    const queue = new Queue(QueueNames.carouselDispatch, { connection: { url: stack.redis.url } });
     await queue.pause();
     await queue.drain(); // the earlier tests' triggers: this test counts what reaches the Cloud API
-    worker = await createChannelWorker(env);
+    const worker = await createChannelWorker(stack.env);
+    stack.defer(() => worker.close());
     const res = await trigger();
     expect(res.status).toBe(200);
     const { msgId } = await res.json();
     // Until the worker's first attempt the message is its job: the status comes from the queue.
-    const queued = await fetch(`${url}/v1/messages/${msgId}`, { headers: { authorization: `Bearer ${seed.apiKey}` } });
+    const queued = await fetch(`${stack.url}/v1/messages/${msgId}`, { headers: { authorization: `Bearer ${stack.seed.apiKey}` } });
     expect(await queued.json()).toMatchObject({ msgId, status: 'queued', attempts: 0, recipient: '919876543210', lastError: null });
 
-    await pg.stop();
+    await stack.pg.stop();
     await queue.resume();
     await until(async () => (await queue.getJob(msgId))?.getState().then((s) => s === 'delayed') ?? false);
     expect((await queue.getJob(msgId))?.attemptsMade).toBe(0);
-    expect(cloud.messages).toHaveLength(0);
+    expect(stack.cloud.messages).toHaveLength(0);
 
-    await pg.start();
-    const messages = gateway.get(MessageRepository);
-    await until(async () => (await messages.findForBot(seed.botId, msgId).catch(() => null))?.status === 'sent', 20_000);
-    expect(await messages.findForBot(seed.botId, msgId)).toMatchObject({ status: 'sent', attempts: 1 });
-    expect(cloud.messages).toHaveLength(1);
+    await stack.pg.start();
+    const messages = stack.gateway.get(MessageRepository);
+    await until(async () => (await messages.findForBot(stack.seed.botId, msgId).catch(() => null))?.status === 'sent', 20_000);
+    expect(await messages.findForBot(stack.seed.botId, msgId)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(stack.cloud.messages).toHaveLength(1);
     await queue.close();
   }, 60_000);
 });

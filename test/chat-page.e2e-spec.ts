@@ -1,5 +1,4 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { createHmac } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -9,10 +8,10 @@ import { CallbackSettingsService } from '../apps/gateway/src/callbacks/callback-
 import { buildWebViewUrl } from '../libs/sdk-core/src/index.js';
 import { PrismaService } from '@platform/database';
 import { EchoBot } from '@platform/sandbox';
+import { WEBHOOK_TEST_ENV, signWebhook, whatsappNotification } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 import { eventually, postJson } from './sdk-support.js';
 
-const APP_SECRET = 'app-secret-for-tests';
 const SHOTS = '.local/screenshots/chat';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -25,25 +24,14 @@ function pictureServer(): Server {
   });
 }
 
-const inboundText = (phoneNumberId: string, from: string, wamid: string, body: string) => ({
-  object: 'whatsapp_business_account',
-  entry: [
+const inboundText = (phoneNumberId: string, from: string, wamid: string, body: string) =>
+  whatsappNotification(
     {
-      id: '102290129340398',
-      changes: [
-        {
-          field: 'messages',
-          value: {
-            messaging_product: 'whatsapp',
-            metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId },
-            contacts: [{ profile: { name: 'Ada' }, wa_id: from }],
-            messages: [{ from, id: wamid, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body } }],
-          },
-        },
-      ],
+      contacts: [{ profile: { name: 'Ada' }, wa_id: from }],
+      messages: [{ from, id: wamid, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body } }],
     },
-  ],
-});
+    { phoneNumberId },
+  );
 
 jest.setTimeout(90_000); // a real browser on a shared machine
 
@@ -53,7 +41,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
     cloud: true,
     worker: true,
     seed: true,
-    env: { WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests', WHATSAPP_APP_SECRET: APP_SECRET, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', CALLBACK_BACKOFF_MS: '200' },
+    env: { ...WEBHOOK_TEST_ENV, CALLBACK_BACKOFF_MS: '200' },
   });
   let bot: EchoBot;
   let browser: Browser;
@@ -172,7 +160,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
   it('WhatsApp: a signed inbound message reaches the bot once, and its reply reaches the user through the Cloud API', async () => {
     const from = '919876543210';
     const body = JSON.stringify(inboundText(stack.seed.phoneNumberId, from, 'wamid.INBOUND-1', 'hi from WhatsApp'));
-    const headers = { 'x-hub-signature-256': 'sha256=' + createHmac('sha256', APP_SECRET).update(body).digest('hex') };
+    const headers = { 'x-hub-signature-256': signWebhook(body) };
     for (let i = 0; i < 2; i++) expect((await postJson(`${stack.url}/webhooks/whatsapp`, body, headers)).status).toBe(200);
     const call = await bot.server.waitFor((c) => c.body.type === 'message.received' && (c.body as { channel?: string }).channel === 'whatsapp');
     expect(call.signatureValid).toBe(true);

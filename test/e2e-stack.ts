@@ -1,10 +1,15 @@
 // The stack most feature tests stand on: loopback providers, a fresh database and Redis db, the apps
 // in process, a seeded bot, and everything closed again in the reverse order it started. It lives
 // in test/ rather than libs/testing because it starts the apps, and libs never import apps.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
+import { migrate } from '@platform/database';
+import { LocalPostgres, LocalRedis, startLocalPostgres, startLocalRedis } from '@platform/local-infra';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
 import { SeededBot, createTestEnv, seedCarouselBot } from '@platform/testing';
 import { PushSandboxes } from './push-support.js';
@@ -24,6 +29,11 @@ export interface StackOptions {
   cloud?: WhatsAppCloudSandbox | true;
   /** Google's token endpoint and FCM the push service talks to; `true` makes them. */
   push?: PushSandboxes | true;
+  /**
+   * A Redis and a Postgres of the stack's own (a migrated database of this name, in a temporary folder),
+   * for a test that stops them; the shared test servers are left alone.
+   */
+  ownInfra?: string;
   /** Other loopback servers (bot webhooks, postback receivers). */
   servers?: LoopbackServer[];
   /** A listening gateway (default true). */
@@ -47,6 +57,10 @@ export interface Stack {
   cloud: WhatsAppCloudSandbox;
   push: PushSandboxes;
   seed: SeededBot;
+  /** The stack's own Redis (`ownInfra`). */
+  redis: LocalRedis;
+  /** The stack's own Postgres (`ownInfra`). */
+  pg: LocalPostgres;
   /** One more gateway on the same database and Redis (a replica), closed with the stack. */
   replica(overrides?: Env): Promise<{ app: NestFastifyApplication; url: string }>;
   /** Runs `close` when the stack closes, before any part of it (queues, clients, child processes of the test). */
@@ -79,6 +93,8 @@ class StackParts implements Stack {
   cloud: WhatsAppCloudSandbox;
   push: PushSandboxes;
   seed!: SeededBot;
+  redis!: LocalRedis;
+  pg!: LocalPostgres;
   /** Closers of the test's own things, run first. */
   private readonly deferred: Array<() => unknown> = [];
   /** Closers of the parts, in the order they started. */
@@ -101,6 +117,7 @@ class StackParts implements Stack {
         this.started.push(() => this.push.close());
         Object.assign(env, this.push.settings());
       }
+      if (options.ownInfra) Object.assign(env, await this.startOwnInfra(options.ownInfra));
       for (const server of options.servers ?? []) {
         await server.listen();
         this.started.push(() => server.close());
@@ -118,6 +135,18 @@ class StackParts implements Stack {
       await this.close().catch(() => undefined);
       throw err;
     }
+  }
+
+  private async startOwnInfra(name: string): Promise<Env> {
+    const dir = mkdtempSync(join(tmpdir(), `${name}-`));
+    this.started.push(() => rmSync(dir, { recursive: true, force: true }));
+    this.redis = await startLocalRedis({ dataDir: join(dir, 'redis') });
+    this.started.push(() => this.redis.stop());
+    this.pg = await startLocalPostgres({ dataDir: join(dir, 'pg'), persistent: true });
+    this.started.push(() => this.pg.stop());
+    const databaseUrl = await this.pg.createDatabase(name.replace(/\W/g, '_'));
+    await migrate(databaseUrl, join(process.cwd(), 'prisma', 'migrations'));
+    return { REDIS_URL: this.redis.url, DATABASE_URL: databaseUrl };
   }
 
   async replica(overrides: Env = {}): Promise<{ app: NestFastifyApplication; url: string }> {

@@ -1,23 +1,17 @@
-import { request } from 'node:http';
 import { connect } from 'node:net';
 import { seedBotAdmin } from '@platform/testing';
-import { AppProcess, startAppProcess } from './app-process.js';
+import { AppProcess, httpGet, startAppProcess } from './app-process.js';
 import { reconnectingClients } from './reconnecting-clients.js';
 import { RawStream, seedSdkBot, startSession } from './sdk-support.js';
 import { useStack } from './e2e-stack.js';
 
 /** Opens the message log's Server-Sent Events stream; resolves once its headers came, with a promise of its end. */
-function openMessageStream(url: string): Promise<{ ended: Promise<string> }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { accept: 'text/event-stream' } }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c));
-      resolve({ ended: new Promise((done) => res.on('close', () => done(text))) });
-    });
-    req.on('error', reject);
-    req.end();
-  });
+async function openMessageStream(url: string): Promise<{ ended: Promise<string> }> {
+  const res = await httpGet(url, { headers: { accept: 'text/event-stream' } });
+  if (res.statusCode !== 200) throw new Error(`stream answered ${res.statusCode}`);
+  let text = '';
+  res.on('data', (c: Buffer) => (text += c));
+  return { ended: new Promise((done) => res.on('close', () => done(text))) };
 }
 
 /**

@@ -1,5 +1,6 @@
-import { Agent, request } from 'node:http';
-import { AppProcess, startAppProcess } from './app-process.js';
+import { Agent } from 'node:http';
+import { finished } from 'node:stream/promises';
+import { AppProcess, httpGet, startAppProcess } from './app-process.js';
 import { useStack } from './e2e-stack.js';
 
 const GATEWAY = 'dist/apps/gateway/src/main.js';
@@ -10,18 +11,17 @@ interface Outcome {
   error?: string;
 }
 
-/** One GET over `agent`; the outcome is a status or the socket error's code, never a throw. */
-function get(url: string, agent: Agent): Promise<Outcome> {
+/** One GET over `agent`, read to its end; the outcome is a status or the socket error's code, never a throw. */
+async function get(url: string, agent: Agent): Promise<Outcome> {
   const sentAt = Date.now();
-  return new Promise((resolve) => {
-    const req = request(url, { agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ sentAt, status: res.statusCode }));
-      res.on('error', (err: NodeJS.ErrnoException) => resolve({ sentAt, error: err.code ?? err.message }));
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ sentAt, error: err.code ?? err.message }));
-    req.end();
-  });
+  try {
+    const res = await httpGet(url, { agent });
+    res.resume();
+    await finished(res);
+    return { sentAt, status: res.statusCode };
+  } catch (err) {
+    return { sentAt, error: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+  }
 }
 
 /**

@@ -1,5 +1,4 @@
-import { BotRepository } from '@platform/database';
-import { SeededAdmin, authorizeCode, oauthPost, openAuthorize, pkcePair, registerOAuthClient, seedBotAdmin } from '@platform/testing';
+import { SeededAdmin, addressPerRequest, authorizeCode, oauthPost, openAuthorize, pkcePair, registerOAuthClient, seedBotAdmin, seedBotWithAdmin } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
 const REDIRECT = 'https://client.example.com/cb';
@@ -13,12 +12,10 @@ describe('OAuth errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009)', () => {
   let other: { client_id: string; client_secret: string };
   let noRefresh: { client_id: string; client_secret: string };
   let pub: { client_id: string };
-  let n = 0;
-  const from = () => ({ 'x-forwarded-for': `198.18.0.${++n}` });
+  const from = addressPerRequest('198.18.0.');
 
   beforeAll(async () => {
-    botId = (await stack.gateway.get(BotRepository, { strict: false }).create('errors bot')).id;
-    admin = await seedBotAdmin(stack.gateway, botId);
+    ({ botId, admin } = await seedBotWithAdmin(stack.gateway, 'errors bot'));
     client = await registerOAuthClient(stack.url, botId, admin.accessToken, {
       name: 'main',
       type: 'confidential',

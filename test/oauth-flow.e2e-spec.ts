@@ -1,5 +1,18 @@
-import { BotRepository } from '@platform/database';
-import { SeededAdmin, advanceClock, authorizeCode, oauthPost, openAuthorize, pkcePair, registerOAuthClient, seedBotAdmin, submitConsent } from '@platform/testing';
+import {
+  SeededAdmin,
+  addressPerRequest,
+  adminTokenAnswer,
+  advanceClock,
+  authorizeCode,
+  createBot,
+  oauthPost,
+  openAuthorize,
+  pkcePair,
+  registerOAuthClient,
+  seedBotAdmin,
+  seedBotWithAdmin,
+  submitConsent,
+} from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
 const ISSUER = 'https://auth.example.test';
@@ -11,13 +24,10 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
   let admin: SeededAdmin;
   let confidential: { client_id: string; client_secret: string };
   let publicClient: { client_id: string };
-  let n = 0;
-  // Each test's requests come from their own address: the per-IP limits of one test never touch another.
-  const from = () => ({ 'x-forwarded-for': `192.0.2.${++n}` });
+  const from = addressPerRequest('192.0.2.');
 
   beforeAll(async () => {
-    botId = (await stack.gateway.get(BotRepository, { strict: false }).create('Support bot')).id;
-    admin = await seedBotAdmin(stack.gateway, botId);
+    ({ botId, admin } = await seedBotWithAdmin(stack.gateway, 'Support bot'));
     confidential = await registerOAuthClient(stack.url, botId, admin.accessToken, { name: 'Acme CRM', type: 'confidential', redirect_uris: [REDIRECT] });
     publicClient = await registerOAuthClient(stack.url, botId, admin.accessToken, { name: 'Acme mobile', type: 'public', redirect_uris: ['com.acme.app:/oauth'] });
   });
@@ -62,13 +72,7 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('pragma')).toBe('no-cache');
     const tokens = await res.json();
-    expect(tokens).toEqual({
-      access_token: expect.stringMatching(/^bat_/),
-      token_type: 'Bearer',
-      expires_in: 900,
-      refresh_token: expect.stringMatching(/^brt_/),
-      scope: 'bot:admin',
-    });
+    expect(tokens).toEqual(adminTokenAnswer(900));
 
     expect((await listKeys(tokens.access_token)).status).toBe(200);
     const bearer = await fetch(`${stack.url}/v1/bots/${botId}/api-keys`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
@@ -252,7 +256,7 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
     });
 
     it('a user without a role on the bot gets no code', async () => {
-      const otherBot = (await stack.gateway.get(BotRepository, { strict: false }).create('other')).id;
+      const otherBot = await createBot(stack.gateway, 'other');
       const stranger = await seedBotAdmin(stack.gateway, otherBot);
       const page = await openAuthorize(stack.url, authParams(), from());
       const done = await submitConsent(stack.url, page.form!, { email: stranger.email, password: stranger.password }, from());
@@ -307,7 +311,7 @@ describe('OAuth 2.0 authorization server: the authorization code flow end to end
   });
 
   it('an OAuth token is bound to its client’s bot: 403 on another bot the user administers', async () => {
-    const otherBot = (await stack.gateway.get(BotRepository, { strict: false }).create('second')).id;
+    const otherBot = await createBot(stack.gateway, 'second');
     await fetch(`${stack.url}/v1/bots/${otherBot}/api-keys`, { headers: { 'x-auth-token': admin.accessToken } });
     const { code } = await authorizeCode(stack.url, authParams(), login(), from());
     const tokens = await (await post({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT })).json();

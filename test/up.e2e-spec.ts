@@ -27,6 +27,18 @@ describe('npm run up', () => {
   // Its .local/ in a folder of the test's own, not the developer's.
   const localDir = mkdtempSync(join(tmpdir(), 'up-local-'));
 
+  /** Waits until the gateway answers its health check 200 (a refused connection counts as not yet). */
+  const gatewayHealthy = (what: string) =>
+    until(
+      () =>
+        fetch(`${base}/health`).then(
+          (r) => (r.status === 200 ? true : undefined),
+          () => undefined,
+        ),
+      60_000,
+      what,
+    );
+
   beforeAll(async () => {
     [port, workerPort, pushPort] = [await freePort(), await freePort(), await freePort()];
     base = `http://127.0.0.1:${port}`;
@@ -54,15 +66,7 @@ describe('npm run up', () => {
     up.stderr!.on('data', (c: Buffer) => (output += c));
     exited = new Promise((resolve) => up.once('exit', (code, signal) => resolve({ code, signal })));
     await until(async () => (output.includes('Ctrl-C stops everything') ? true : undefined), 120_000, `up started; output: ${output}`);
-    await until(
-      () =>
-        fetch(`${base}/health`).then(
-          (r) => (r.status === 200 ? true : undefined),
-          () => undefined,
-        ),
-      60_000,
-      'the gateway healthy',
-    );
+    await gatewayHealthy('the gateway healthy');
   }, 180_000);
 
   afterAll(async () => {
@@ -88,15 +92,7 @@ describe('npm run up', () => {
     process.kill(first, 'SIGKILL');
     await until(async () => (output.includes('[gateway] exited with SIGKILL; restarting (1 of 5)') ? true : undefined), 30_000, 'the restart line');
     await until(async () => (pidOf('gateway') !== first ? true : undefined), 30_000, 'a new gateway process');
-    await until(
-      () =>
-        fetch(`${base}/health`).then(
-          (r) => (r.status === 200 ? true : undefined),
-          () => undefined,
-        ),
-      60_000,
-      'the restarted gateway healthy',
-    );
+    await gatewayHealthy('the restarted gateway healthy');
   }, 120_000);
 
   it('Ctrl-C stops every app within its bound, with an SDK WebSocket and a console event stream open', async () => {

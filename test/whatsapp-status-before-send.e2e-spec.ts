@@ -1,11 +1,9 @@
-import { createHmac } from 'node:crypto';
 import { ConversationRepository } from '@platform/database';
 import { type RedisClient, lifecycleStreamKey } from '@platform/queue';
 import { PostbackReceiver, WhatsAppCloudSandbox } from '@platform/sandbox';
-import { carouselBody, seedBotAdmin, testRedis, triggerCarousel, until, waitForMessageStatus } from '@platform/testing';
+import { TEST_APP_SECRET, WEBHOOK_TEST_ENV, carouselBody, seedBotAdmin, signWebhook, testRedis, triggerCarousel, until, waitForMessageStatus, whatsappNotification } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
-const APP_SECRET = 'app-secret-for-tests';
 const USER = '919812345678';
 
 /**
@@ -22,13 +20,7 @@ describe('WhatsApp statuses posted before the send is answered are kept and appl
       servers: [receiver],
       worker: true,
       seed: true,
-      env: {
-        WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-token-for-tests',
-        WHATSAPP_APP_SECRET: APP_SECRET,
-        WEBHOOK_ALLOW_HTTP: 'true',
-        WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', // the postback receiver is on loopback
-        POSTBACK_BACKOFF_MS: '100',
-      },
+      env: { ...WEBHOOK_TEST_ENV, POSTBACK_BACKOFF_MS: '100' },
     },
     60_000,
   );
@@ -50,7 +42,7 @@ describe('WhatsApp statuses posted before the send is answered are kept and appl
   }, 30_000);
 
   const webhookUrl = () => `${stack.url}/webhooks/whatsapp`;
-  const statusesBeforeAnswer = (statuses: Array<'delivered' | 'read'>) => cloud.postStatusesTo({ url: webhookUrl(), appSecret: APP_SECRET, statuses, beforeAnswer: true });
+  const statusesBeforeAnswer = (statuses: Array<'delivered' | 'read'>) => cloud.postStatusesTo({ url: webhookUrl(), appSecret: TEST_APP_SECRET, statuses, beforeAnswer: true });
 
   /** The statuses the lifecycle stream holds for a message, in stream order. */
   async function lifecycleOf(msgId: string): Promise<string[]> {
@@ -86,26 +78,16 @@ describe('WhatsApp statuses posted before the send is answered are kept and appl
   it("conversation reply: a delivered posted before the answer leaves the bot's message delivered", async () => {
     cloud.postStatusesTo(undefined);
     // The user writes first: the conversation, with its sender, and the 24-hour window.
-    const inbound = JSON.stringify({
-      object: 'whatsapp_business_account',
-      entry: [
+    const inbound = JSON.stringify(
+      whatsappNotification(
         {
-          id: 'waba',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: stack.seed.senderNumber, phone_number_id: stack.seed.phoneNumberId },
-                contacts: [{ profile: { name: 'Asha' }, wa_id: USER }],
-                messages: [{ from: USER, id: `wamid.in-${Date.now()}`, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'hello' } }],
-              },
-            },
-          ],
+          contacts: [{ profile: { name: 'Asha' }, wa_id: USER }],
+          messages: [{ from: USER, id: `wamid.in-${Date.now()}`, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'hello' } }],
         },
-      ],
-    });
-    const signature = 'sha256=' + createHmac('sha256', APP_SECRET).update(inbound).digest('hex');
+        { phoneNumberId: stack.seed.phoneNumberId, displayPhoneNumber: stack.seed.senderNumber },
+      ),
+    );
+    const signature = signWebhook(inbound);
     const posted = await fetch(webhookUrl(), { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature }, body: inbound });
     expect(posted.status).toBe(200);
     const conversation = await stack.gateway.get(ConversationRepository, { strict: false }).findByUser(stack.seed.botId, 'whatsapp', USER);

@@ -12,8 +12,7 @@ import { StalledMessageSettler } from './carousel-dispatch/stalled-message.settl
 import { CallbackSender } from './callbacks/callback-sender.js';
 import { CallbackWorker } from './callbacks/callback.worker.js';
 import { EndpointHealth } from './callbacks/endpoint-health.js';
-import { LegacyBotWebhookDrain } from './callbacks/legacy-bot-webhook-drain.worker.js';
-import { LegacyPostbackDrain } from './callbacks/legacy-postback-drain.worker.js';
+import { legacyQueueDrains } from './callbacks/legacy-queue-drain.js';
 import { MessageDeliveryOrder } from './callbacks/message-delivery-order.js';
 import { ConversationReplyHandler } from './conversation-reply/conversation-reply.handler.js';
 import { ConversationReplyWorker } from './conversation-reply/conversation-reply.worker.js';
@@ -43,8 +42,7 @@ export class ChannelWorkerModule {
         MessageDeliveryOrder,
         CallbackSender,
         CallbackWorker,
-        LegacyBotWebhookDrain,
-        LegacyPostbackDrain,
+        ...legacyQueueDrains,
       ],
     };
   }

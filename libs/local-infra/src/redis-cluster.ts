@@ -1,8 +1,9 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from './ports.js';
-import { ensureRedisServerInstalled, waitForPort } from './redis.js';
+import { ensureRedisServerInstalled, spawnRedisServer } from './redis.js';
+import { killAndWait } from './wait-for-port.js';
 
 export interface LocalRedisClusterNode {
   port: number;
@@ -53,61 +54,28 @@ export async function startLocalRedisCluster(opts: LocalRedisClusterOptions): Pr
     const node: LocalRedisClusterNode & { proc?: ChildProcess } = {
       port,
       start: async () => {
-        node.proc = spawn(
-          bin,
-          [
-            '--port',
-            String(port),
-            '--bind',
-            '127.0.0.1',
-            '--dir',
-            dir,
-            '--cluster-enabled',
-            'yes',
-            '--cluster-port',
-            String(busPort),
-            '--cluster-config-file',
-            'nodes.conf',
-            '--cluster-node-timeout',
-            String(nodeTimeoutMs),
-            // A replica takes over however long it was cut off from its master (tests kill masters at will).
-            '--cluster-replica-validity-factor',
-            '0',
-            '--appendonly',
-            'yes',
-            '--appendfsync',
-            'always',
-            '--save',
-            '',
-            '--protected-mode',
-            'no',
-            '--daemonize',
-            'no',
-            '--loglevel',
-            'warning',
-          ],
-          { stdio: 'ignore' },
-        );
-        await waitForPort(port, true);
+        node.proc = await spawnRedisServer(bin, port, [
+          '--dir',
+          dir,
+          '--cluster-enabled',
+          'yes',
+          '--cluster-port',
+          String(busPort),
+          '--cluster-config-file',
+          'nodes.conf',
+          '--cluster-node-timeout',
+          String(nodeTimeoutMs),
+          // A replica takes over however long it was cut off from its master (tests kill masters at will).
+          '--cluster-replica-validity-factor',
+          '0',
+        ]);
       },
-      kill: async () => {
-        const proc = node.proc;
-        if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-        const exited = new Promise((r) => proc.once('exit', r));
-        proc.kill('SIGKILL');
-        await exited;
-      },
+      kill: () => killAndWait(node.proc, 'SIGKILL'),
     };
     nodes.push(node);
   }
   const stopAll = async () => {
-    for (const node of nodes) {
-      const proc = node.proc;
-      if (!proc || proc.exitCode !== null || proc.signalCode !== null) continue;
-      const exited = new Promise((r) => proc.once('exit', r));
-      proc.kill('SIGTERM');
-      await exited;
-    }
+    for (const node of nodes) await killAndWait(node.proc, 'SIGTERM');
   };
   try {
     await Promise.all(nodes.map((n) => n.start()));

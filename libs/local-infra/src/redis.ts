@@ -1,7 +1,7 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { connect } from 'node:net';
 import { freePort } from './ports.js';
+import { killAndWait, waitForPort } from './wait-for-port.js';
 
 export interface LocalRedis {
   url: string;
@@ -42,59 +42,28 @@ export async function startLocalRedis(opts: {
   let proc: ChildProcess | undefined;
 
   const start = async () => {
-    proc = spawn(
-      bin,
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        opts.dataDir,
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
-        '--save',
-        '',
-        '--databases',
-        '1024',
-        '--protected-mode',
-        'no',
-        '--daemonize',
-        'no',
-        '--loglevel',
-        'warning',
-        ...(opts.args ?? []),
-      ],
-      { stdio: 'ignore', detached: opts.ownProcessGroup ?? false },
-    );
-    await waitForPort(port, true);
+    proc = await spawnRedisServer(bin, port, ['--dir', opts.dataDir, '--databases', '1024', ...(opts.args ?? [])], { detached: opts.ownProcessGroup ?? false });
   };
   const stop = async () => {
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise((r) => proc!.once('exit', r));
-    proc.kill('SIGTERM');
-    await exited;
+    await killAndWait(proc, 'SIGTERM');
     await waitForPort(port, false);
   };
   await start();
   return { url: `redis://127.0.0.1:${port}`, port, start, stop };
 }
 
-export async function waitForPort(port: number, open: boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const isOpen = await new Promise<boolean>((resolve) => {
-      const s = connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (isOpen === open) return;
-    await new Promise((r) => setTimeout(r, 50));
+/**
+ * Starts redis-server in the foreground on 127.0.0.1:`port`, with AOF (appendfsync always) and no RDB
+ * snapshots, and resolves once the port accepts connections; `args` adds to or overrides these.
+ */
+export async function spawnRedisServer(bin: string, port: number, args: string[], options: { detached?: boolean } = {}): Promise<ChildProcess> {
+  const base = ['--port', String(port), '--bind', '127.0.0.1', '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--protected-mode', 'no', '--daemonize', 'no', '--loglevel', 'warning'];
+  const proc = spawn(bin, [...base, ...args], { stdio: 'ignore', detached: options.detached ?? false });
+  try {
+    await waitForPort(port, true);
+  } catch (err) {
+    await killAndWait(proc, 'SIGKILL');
+    throw err;
   }
-  throw new Error(`redis on port ${port} did not ${open ? 'start' : 'stop'} within ${timeoutMs} ms`);
+  return proc;
 }

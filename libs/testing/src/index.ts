@@ -6,3 +6,4 @@ export * from './oauth-clients.js';
 export * from './polling.js';
 export * from './queue-jobs.js';
 export * from './movable-clock.js';
+export * from './whatsapp-webhooks.js';

@@ -46,6 +46,15 @@ function fakeJob(attemptsMade = 0, attempts = 3, extra: Partial<CarouselDispatch
   return { job, delays };
 }
 
+/** Handles the job under lock `lock-1`, expecting it moved to delayed once with that lock (DelayedError); how far ahead, in ms from just before. */
+async function handleDelayed(handler: CarouselDispatchHandler, { job, delays } = fakeJob()): Promise<number> {
+  const before = Date.now();
+  await expect(handler.handle(job, 'lock-1')).rejects.toBeInstanceOf(DelayedError);
+  expect(delays).toHaveLength(1);
+  expect(delays[0][1]).toBe('lock-1');
+  return delays[0][0] - before;
+}
+
 interface Options {
   claim?: (m: AcceptedMessage) => ClaimedMessage | null;
   claimError?: unknown;
@@ -122,7 +131,7 @@ function setup(o: Options = {}) {
   } as unknown as SenderPacer;
   const env = { WHATSAPP_BACKOFF_MS: 2000, WHATSAPP_BACKOFF_MAX_MS: 300_000 } as WhatsAppRetryEnv;
   const lifecycle = { publish: async (changes: unknown[]) => void published.push(...changes) } as unknown as MessageLifecyclePublisher;
-  const clock = { now: () => o.now ?? ACCEPTED_AT + 60_000 } as Clock;
+  const clock = { now: () => o.now ?? ACCEPTED_AT + 60_000, realMs: (ms: number) => ms } as Clock;
   const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env, lifecycle, clock);
   return { handler, claimed, claimBatches, sentRows, errors, sends, released, paced, published, throttledRows };
 }
@@ -157,19 +166,15 @@ describe('CarouselDispatchHandler', () => {
   it('waits in the delayed set after a transient outcome, its last error recorded (not final) and its retries counted on the job', async () => {
     const { handler, errors, sentRows } = setup({ outcome: { kind: 'retry', code: 'http_503', text: 'Service Unavailable' } });
     const countedBefore = await attemptsCounted('retry');
-    const { job, delays } = fakeJob(0, 3, { retries: 3 });
-    const before = Date.now();
-    const err = await handler.handle(job, 'lock-1').catch((e: unknown) => e);
+    const fake = fakeJob(0, 3, { retries: 3 });
+    const delayMs = await handleDelayed(handler, fake);
     expect(await attemptsCounted('retry')).toBe(countedBefore + 1);
-    expect(err).toBeInstanceOf(DelayedError);
     expect(errors).toEqual([['m1', 'http_503', 'Service Unavailable', false]]);
     expect(sentRows).toEqual([]);
-    expect(job.data.retries).toBe(4);
+    expect(fake.job.data.retries).toBe(4);
     // The 4th retry: 2 s doubled three times, jittered at most half downward.
-    expect(delays).toHaveLength(1);
-    expect(delays[0][1]).toBe('lock-1');
-    expect(delays[0][0] - before).toBeGreaterThanOrEqual(8000);
-    expect(delays[0][0] - before).toBeLessThanOrEqual(16_000 + 1000);
+    expect(delayMs).toBeGreaterThanOrEqual(8000);
+    expect(delayMs).toBeLessThanOrEqual(16_000 + 1000);
   });
 
   it('keeps retrying a transient outcome on what was its last BullMQ attempt: attempts only bound crashes', async () => {
@@ -213,14 +218,13 @@ describe('CarouselDispatchHandler', () => {
 
   it('keeps the wamid on the job before recording it: when Postgres fails at the record, the job waits and its next run records without sending', async () => {
     const { handler, sends, sentRows, published } = setup({ markSentError: new DatabaseUnavailableError(new Error('ECONNREFUSED')) });
-    const { job, delays } = fakeJob();
-    await expect(handler.handle(job, 'lock-1')).rejects.toBeInstanceOf(DelayedError);
+    const fake = fakeJob();
+    await handleDelayed(handler, fake);
     expect(sends).toHaveLength(1);
-    expect(job.data.providerMessageId).toBe('wamid.1');
-    expect(delays).toHaveLength(1);
+    expect(fake.job.data.providerMessageId).toBe('wamid.1');
     expect(sentRows).toEqual([]);
 
-    await expect(handler.handle(job, 'lock-2')).resolves.toBe('wamid.1');
+    await expect(handler.handle(fake.job, 'lock-2')).resolves.toBe('wamid.1');
     expect(sends).toHaveLength(1);
     expect(sentRows).toEqual([{ id: 'm1', providerMessageId: 'wamid.1' }]);
     expect(published).toEqual([{ messageId: 'm1', status: 'sent' }]);
@@ -246,13 +250,7 @@ describe('CarouselDispatchHandler', () => {
 
   it('moves the job to delayed with its lock token when Postgres is down, without spending an attempt (DelayedError)', async () => {
     const { handler, sends, errors } = setup({ claimError: new DatabaseUnavailableError(new Error('ECONNREFUSED')) });
-    const { job, delays } = fakeJob();
-    const before = Date.now();
-    const err = await handler.handle(job, 'lock-1').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DelayedError);
-    expect(delays).toHaveLength(1);
-    expect(delays[0][1]).toBe('lock-1');
-    expect(delays[0][0]).toBeGreaterThan(before);
+    expect(await handleDelayed(handler)).toBeGreaterThan(0);
     expect(sends).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -305,13 +303,7 @@ describe('CarouselDispatchHandler', () => {
 
   it('moves the job to delayed until its slot without claiming the message when its slot is ahead (DelayedError)', async () => {
     const { handler, claimed, sends, paced } = setup({ reserve: { go: false, waitMs: 700 } });
-    const { job, delays } = fakeJob();
-    const before = Date.now();
-    const err = await handler.handle(job, 'lock-1').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DelayedError);
-    expect(delays).toHaveLength(1);
-    expect(delays[0][1]).toBe('lock-1');
-    expect(delays[0][0]).toBeGreaterThanOrEqual(before + 700);
+    expect(await handleDelayed(handler)).toBeGreaterThanOrEqual(700);
     expect(claimed).toEqual([]);
     expect(paced.map((p) => p.phase)).toEqual(['reserve']);
     expect(sends).toEqual([]);
@@ -319,15 +311,9 @@ describe('CarouselDispatchHandler', () => {
 
   it("un-counts its claim and moves to delayed without sending when the number's second is full at the send (DelayedError)", async () => {
     const { handler, claimed, released, sends, errors, sentRows } = setup({ secondFullMs: 300 });
-    const { job, delays } = fakeJob();
-    const before = Date.now();
-    const err = await handler.handle(job, 'lock-1').catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(DelayedError);
+    expect(await handleDelayed(handler)).toBeGreaterThanOrEqual(300);
     expect(claimed).toHaveLength(1);
     expect(released).toEqual(['m1']);
-    expect(delays).toHaveLength(1);
-    expect(delays[0][1]).toBe('lock-1');
-    expect(delays[0][0]).toBeGreaterThanOrEqual(before + 300);
     expect(sends).toEqual([]);
     expect(errors).toEqual([]);
     expect(sentRows).toEqual([]);
@@ -335,9 +321,7 @@ describe('CarouselDispatchHandler', () => {
 
   it('still moves to delayed when Postgres cannot take the claim back (that attempt stays counted)', async () => {
     const { handler, released } = setup({ secondFullMs: 300, releaseError: new DatabaseUnavailableError(new Error('timeout exceeded when trying to connect')) });
-    const { job, delays } = fakeJob();
-    await expect(handler.handle(job, 'lock-1')).rejects.toBeInstanceOf(DelayedError);
+    await handleDelayed(handler);
     expect(released).toEqual([]);
-    expect(delays).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
-import { PostbackLogQueryDto, SetPostbackDto } from '@platform/contracts';
+import { CallbackLogPageQueryDto, SetPostbackDto } from '@platform/contracts';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { CallbackLogService } from './callback-log.service.js';
 import { CallbackSettingsService } from './callback-settings.service.js';
@@ -45,7 +45,7 @@ export class PostbacksController {
 
   @Get('postbacks')
   @ApiOperation({ summary: 'The delivery log of postbacks, newest first (page, pageSize up to 100); GET callbacks/deliveries lists webhook calls too' })
-  async page(@Param('botId') botId: string, @Query() query: PostbackLogQueryDto) {
+  async page(@Param('botId') botId: string, @Query() query: CallbackLogPageQueryDto) {
     return { message: 'Postback deliveries', status: 'success', ...(await this.log.page(botId, query.page ?? 1, query.pageSize ?? 20, 'postback')) };
   }
 

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, BadRequestException, ValidationPipe } from '@nestjs/common';
-import { TriggerCarouselDto, formatValidationErrors, isCertainlyValidTrigger } from '@platform/contracts';
+import { EDGE_VALIDATION, TriggerCarouselDto, formatValidationErrors, isCertainlyValidTrigger } from '@platform/contracts';
 
 /** Bodies of hot routes checked by a written-out function first; whatever it doubts goes to class-validator. */
 const FAST_CHECKS = new Map<unknown, (body: unknown) => boolean>([[TriggerCarouselDto, isCertainlyValidTrigger]]);
@@ -16,9 +16,7 @@ class PlatformValidationPipe extends ValidationPipe {
 export function createValidationPipe(): ValidationPipe {
   return new PlatformValidationPipe({
     transform: true,
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    stopAtFirstError: true,
+    ...EDGE_VALIDATION,
     exceptionFactory: (errors) => {
       const messages = formatValidationErrors(errors).filter(Boolean);
       return new BadRequestException(messages.length ? messages.join('; ') : 'Request body must be a JSON object');

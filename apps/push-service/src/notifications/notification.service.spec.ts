@@ -133,36 +133,13 @@ describe('NotificationService', () => {
     });
 
     it('answers the counts, with pending as what is left of the total', async () => {
-      const stored = {
-        id: NOTIFICATION_ID,
-        botId: 'bot-1',
-        status: 'processing',
-        failureReason: null,
-        total: 10,
-        sent: 4,
-        failed: 1,
-        invalidTokens: 2,
-        skipped: 1,
-        createdAt: new Date('2026-03-01T10:00:00Z'),
-        completedAt: null,
-      };
+      // The status and counts are answered as stored.
+      const counts = { status: 'processing', failureReason: null, total: 10, sent: 4, failed: 1, invalidTokens: 2, skipped: 1 };
+      const stored = { id: NOTIFICATION_ID, botId: 'bot-1', ...counts, createdAt: new Date('2026-03-01T10:00:00Z'), completedAt: null };
       const { service } = setup({ stored });
       expect(await service.status('bot-1', NOTIFICATION_ID)).toEqual({
         kind: 'done',
-        value: {
-          notificationId: NOTIFICATION_ID,
-          botId: 'bot-1',
-          status: 'processing',
-          failureReason: null,
-          total: 10,
-          sent: 4,
-          failed: 1,
-          invalidTokens: 2,
-          skipped: 1,
-          pending: 2,
-          createdAt: '2026-03-01T10:00:00.000Z',
-          completedAt: null,
-        },
+        value: { notificationId: NOTIFICATION_ID, botId: 'bot-1', ...counts, pending: 2, createdAt: '2026-03-01T10:00:00.000Z', completedAt: null },
       });
       expect(await service.status('other-bot', NOTIFICATION_ID)).toMatchObject({ kind: 'not_found' });
     });

@@ -1,6 +1,13 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { CALLBACK_KINDS } from './callback.job.js';
+import { RequiredString } from '../common/string-fields.js';
+import { CALLBACK_KINDS, type CallbackKind } from './callback.job.js';
+
+/** Body of PUT /v1/bots/:botId/postback (bot administrators). */
+export class SetPostbackDto {
+  @RequiredString({ max: 2048 })
+  url: string;
+}
 
 /** Body of POST /v1/bots/:botId/callbacks/secret/rotate. */
 export class RotateCallbackSecretDto {
@@ -12,12 +19,8 @@ export class RotateCallbackSecretDto {
   previousValidHours?: number;
 }
 
-/** Query of GET /v1/bots/:botId/callbacks/deliveries. */
-export class CallbackLogQueryDto {
-  @IsOptional()
-  @IsIn(CALLBACK_KINDS, { message: `$property must be one of ${CALLBACK_KINDS.join(', ')}` })
-  kind?: (typeof CALLBACK_KINDS)[number];
-
+/** Query of GET /v1/bots/:botId/postbacks: a page of the delivery log, newest first. */
+export class CallbackLogPageQueryDto {
   @IsOptional()
   @Type(() => Number)
   @Min(1, { message: '$property must be at least 1' })
@@ -30,6 +33,13 @@ export class CallbackLogQueryDto {
   @Min(1, { message: '$property must be at least 1' })
   @IsInt({ message: '$property must be an integer' })
   pageSize?: number;
+}
+
+/** Query of GET /v1/bots/:botId/callbacks/deliveries: a page of one kind of delivery, or of both. */
+export class CallbackLogQueryDto extends CallbackLogPageQueryDto {
+  @IsOptional()
+  @IsIn(CALLBACK_KINDS, { message: `$property must be one of ${CALLBACK_KINDS.join(', ')}` })
+  kind?: CallbackKind;
 }
 
 /** One endpoint in the settings answer. */

@@ -1,4 +1,5 @@
-import type { LifecycleStatus } from '../postbacks/postback.job.js';
+import { isOneOf } from '../common/one-of.js';
+import type { LifecycleStatus, MessageStatusChange } from '../postbacks/lifecycle-stream.js';
 import type { WebhookDelivery } from '../sdk/webhook.dto.js';
 
 /** BullMQ queue of every outgoing callback (produced by the gateway, the channel worker and the CLI; consumed by the channel worker). */
@@ -10,9 +11,7 @@ export const CallbackQueueNames = {
 export const CALLBACK_KINDS = ['webhook', 'postback'] as const;
 export type CallbackKind = (typeof CALLBACK_KINDS)[number];
 
-export function isCallbackKind(value: string): value is CallbackKind {
-  return (CALLBACK_KINDS as readonly string[]).includes(value);
-}
+export const isCallbackKind = (value: string): value is CallbackKind => isOneOf(CALLBACK_KINDS, value);
 
 /** Job `deliver` (an event's first delivery) or `replay` (an administrator re-sends a logged one) of the callback queue. */
 export interface CallbackJob {
@@ -42,4 +41,35 @@ export function webhookCallbackJob(botId: string, delivery: WebhookDelivery): Ca
 /** Messages reach the bot in their conversation's order: a `message.received` call waits for the earlier ones. */
 export function isOrderedCallback(job: CallbackJob): boolean {
   return job.kind === 'webhook' && job.event === 'message.received';
+}
+
+/** Body POSTed to a postback URL (its bytes are what is signed). */
+export interface PostbackBody {
+  type: 'message.status';
+  /** Same as the webhook-id header: `<messageId>.<status>`. */
+  id: string;
+  messageId: string;
+  botId: string;
+  status: LifecycleStatus;
+  timestamp: string;
+  error: { code: string | null; text: string } | null;
+  customPayload: unknown;
+}
+
+/** The postback id of a message's status: stable, so a duplicate report is one delivery. */
+export function postbackId(messageId: string, status: LifecycleStatus): string {
+  return `${messageId}.${status}`;
+}
+
+export function postbackBody(change: MessageStatusChange): PostbackBody {
+  return {
+    type: 'message.status',
+    id: postbackId(change.messageId, change.status),
+    messageId: change.messageId,
+    botId: change.botId,
+    status: change.status,
+    timestamp: change.at,
+    error: change.error,
+    customPayload: change.customPayload ?? null,
+  };
 }

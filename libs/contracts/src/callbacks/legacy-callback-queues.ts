@@ -1,4 +1,4 @@
-import type { LifecycleStatus } from '../postbacks/postback.job.js';
+import type { LifecycleStatus } from '../postbacks/lifecycle-stream.js';
 import type { WebhookDelivery } from '../sdk/webhook.dto.js';
 import { type CallbackJob, webhookCallbackJob } from './callback.job.js';
 

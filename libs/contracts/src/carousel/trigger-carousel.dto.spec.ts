@@ -1,23 +1,11 @@
 import 'reflect-metadata';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
-import { formatValidationErrors } from '../common/validation-errors.js';
+import { validateAtEdge } from '../common/validation-errors.js';
 import { PHONE_NUMBER, TriggerCarouselDto } from './trigger-carousel.dto.js';
+import { triggerBody } from './trigger-carousel.spec-support.js';
 
-function errorsOf(body: unknown): string[] {
-  const dto = plainToInstance(TriggerCarouselDto, body);
-  return formatValidationErrors(validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true }));
-}
+const errorsOf = (body: unknown) => validateAtEdge(TriggerCarouselDto, body).errors;
 
-const valid = () => ({
-  userDetails: { number: '+919876543210' },
-  notification: {
-    templateId: 't1',
-    type: 'whatsapp',
-    sender: '15550001111',
-    params: { cards: [{ media: { mediaLink: 'https://a/1.jpg' } }, { media: { mediaLink: 'http://a/2.jpg' } }] },
-  },
-});
+const valid = () => triggerBody({ cards: [{ media: { mediaLink: 'https://a/1.jpg' } }, { media: { mediaLink: 'http://a/2.jpg' } }] });
 
 describe('TriggerCarouselDto', () => {
   it('accepts a valid body', () => {
@@ -47,8 +35,8 @@ describe('TriggerCarouselDto', () => {
     const body: any = valid();
     body.notification.params.cards[0].title = 'Summer sale';
     body.notification.params.cards[1].meta = { a: 1 };
-    const dto = plainToInstance(TriggerCarouselDto, body);
-    expect(validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true })).toEqual([]);
+    const { dto, errors } = validateAtEdge(TriggerCarouselDto, body);
+    expect(errors).toEqual([]);
     expect(dto.notification.params.cards[0]).not.toHaveProperty('title');
     expect(dto.notification.params.cards[1]).not.toHaveProperty('meta');
   });

@@ -1,4 +1,5 @@
-import { ValidationError } from 'class-validator';
+import { plainToInstance } from 'class-transformer';
+import { ValidationError, ValidatorOptions, validateSync } from 'class-validator';
 
 /**
  * Flattens class-validator's error tree into messages that name the full path of the field,
@@ -14,4 +15,13 @@ export function formatValidationErrors(errors: ValidationError[], parent = ''): 
     if (e.children?.length) out.push(...formatValidationErrors(e.children, path));
   }
   return out;
+}
+
+/** How the gateway validates DTOs at the edge: unknown fields refused, one error per bad field. */
+export const EDGE_VALIDATION: Readonly<ValidatorOptions> = { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true };
+
+/** A plain body checked as the gateway checks it: the DTO it becomes and a message per bad field (none when valid). */
+export function validateAtEdge<T extends object>(cls: new () => T, body: unknown): { dto: T; errors: string[] } {
+  const dto = plainToInstance(cls, body) as T;
+  return { dto, errors: formatValidationErrors(validateSync(dto, EDGE_VALIDATION)) };
 }

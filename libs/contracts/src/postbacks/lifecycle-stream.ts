@@ -1,4 +1,25 @@
-import type { MessageStatusChange } from './postback.job.js';
+import { isOneOf } from '../common/one-of.js';
+
+/** The message statuses that are reported, to postback URLs and on the lifecycle stream. */
+export const LIFECYCLE_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
+
+export const isLifecycleStatus = (value: string): value is LifecycleStatus => isOneOf(LIFECYCLE_STATUSES, value);
+
+/** One status change of one message, as the point that recorded it saw it. */
+export interface MessageStatusChange {
+  messageId: string;
+  botId: string;
+  status: LifecycleStatus;
+  /** ISO 8601: when the change happened (Meta's time for receipts). */
+  at: string;
+  /** Meta's (or the platform's) code and text when `status` is failed. */
+  error: { code: string | null; text: string } | null;
+  /** Where the postback goes: the trigger's config.postbackUrl, else the bot's; null: no postback. */
+  postbackUrl: string | null;
+  /** The trigger's config.customPayload, echoed back; null when it gave none. */
+  customPayload: unknown;
+}
 
 /**
  * One Redis Stream per deployment carries every message status change of every bot (consumers filter

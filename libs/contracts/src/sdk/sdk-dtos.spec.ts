@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
-import { formatValidationErrors } from '../common/validation-errors.js';
+import { validateAtEdge } from '../common/validation-errors.js';
 import { SendBotEventDto } from './bot-event.dto.js';
 import { chatUserId, isChatToken } from './chat-token.js';
 import { AppEventDto } from './app-event.dto.js';
@@ -11,7 +10,7 @@ import { StartSessionDto } from './start-session.dto.js';
 import { webhookUrlProblem } from './webhook.dto.js';
 
 function errorsOf<T extends object>(cls: new () => T, body: unknown): string[] {
-  return formatValidationErrors(validateSync(plainToInstance(cls, body) as object, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true }));
+  return validateAtEdge(cls, body).errors;
 }
 
 describe('chat auth token and user id', () => {
