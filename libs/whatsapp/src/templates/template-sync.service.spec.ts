@@ -2,6 +2,7 @@ import type { SecretBox } from '@platform/crypto';
 import type { ChannelSender, ChannelSenderRepository, SyncedTemplateData, Template, TemplateRepository } from '@platform/database';
 import type { GraphTemplatesClient } from './graph-templates.client.js';
 import type { MetaTemplate } from './meta-template.js';
+import { carouselTemplate } from './meta-template.spec-support.js';
 import { NoBusinessAccountError } from './no-business-account.error.js';
 import { TemplateSyncService } from './template-sync.service.js';
 
@@ -38,27 +39,6 @@ function setUp(senders: Array<Partial<ChannelSender>>) {
   );
   return { templates, service, list: (t: MetaTemplate[]) => (listed = t) };
 }
-
-const carouselTemplate = (): MetaTemplate => ({
-  id: '1209876543',
-  name: 'summer_carousel',
-  language: 'en_US',
-  status: 'APPROVED',
-  category: 'MARKETING',
-  components: [
-    { type: 'BODY', text: 'Hi {{1}}, use {{2}} at checkout' },
-    {
-      type: 'CAROUSEL',
-      cards: [1, 2].map(() => ({
-        components: [
-          { type: 'HEADER', format: 'IMAGE' },
-          { type: 'BODY', text: '{{1}} off' },
-          { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'More' }] },
-        ],
-      })),
-    },
-  ],
-});
 
 const sender = { channel: 'whatsapp', wabaId: 'waba-1', accessTokenEncrypted: 'sealed-token-1' } as const;
 const plain: MetaTemplate = { id: '9', name: 'order_update', language: 'en_US', status: 'APPROVED', components: [{ type: 'BODY', text: 'x' }] };
