@@ -27,17 +27,25 @@ export class HttpDrain {
   /** Open connections, and those that carried a request: a connection that never did is not idle to Node. */
   private readonly connections = new Set<Socket>();
   private readonly used = new WeakSet<Socket>();
+  /** One listener for every response's close (`this` is the response): no closure per request. */
+  private readonly untrack: (this: ServerResponse) => void;
 
   constructor(
     private readonly fastify: FastifyInstance,
     private readonly timing: { minMs: number; maxMs: number } = { minMs: DRAIN_MIN_MS, maxMs: DRAIN_MAX_MS },
   ) {
+    const inFlight = this.inFlight;
+    const drain = this;
+    this.untrack = function (this: ServerResponse) {
+      inFlight.delete(this);
+      if (inFlight.size === 0) drain.onIdle?.();
+    };
     fastify.server.on('connection', (socket: Socket) => {
       this.connections.add(socket);
       socket.once('close', () => this.connections.delete(socket));
     });
     fastify.addHook('onRequest', (req, reply, done) => {
-      this.used.add(req.raw.socket);
+      if (!this.used.has(req.raw.socket)) this.used.add(req.raw.socket);
       if (this.closed) {
         void reply.status(503).header('connection', 'close').header('retry-after', '1').send(SHUTTING_DOWN_BODY);
         return;
@@ -76,10 +84,7 @@ export class HttpDrain {
 
   private track(res: ServerResponse): void {
     this.inFlight.add(res);
-    res.once('close', () => {
-      this.inFlight.delete(res);
-      if (this.inFlight.size === 0) this.onIdle?.();
-    });
+    res.on('close', this.untrack);
   }
 }
 

@@ -13,7 +13,7 @@ export function depthLimitedJsonParser(fastify: FastifyInstance): (req: FastifyR
   const { onProtoPoisoning, onConstructorPoisoning } = fastify.initialConfig;
   const parseJson = fastify.getDefaultJsonParser(onProtoPoisoning ?? 'error', onConstructorPoisoning ?? 'error');
   return (req, body, done) => {
-    if (jsonNestedDeeperThan(body, JSON_MAX_DEPTH)) return done(new JsonTooDeepError(), undefined);
+    if (jsonNestedDeeperThan(typeof body === 'string' ? body : body.toString('latin1'), JSON_MAX_DEPTH)) return done(new JsonTooDeepError(), undefined);
     parseJson(req, body as string, done);
   };
 }

@@ -14,20 +14,20 @@ const CLOSE_OBJECT = 0x7d;
 
 /**
  * Whether the JSON text opens more than `max` arrays or objects inside each other, counted in one pass
- * without parsing (brackets inside strings do not count). Works on UTF-8 bytes as on text: no byte of
- * a multi-byte character is one of these ASCII codes.
+ * without parsing (brackets inside strings do not count). Every body passes here: a plain loop, no
+ * call per character. Bytes can be given as latin1 text: no byte of a multi-byte UTF-8 character is
+ * one of these ASCII codes.
  */
-export function jsonNestedDeeperThan(text: string | Buffer, max: number): boolean {
-  const at = typeof text === 'string' ? (i: number) => text.charCodeAt(i) : (i: number) => text[i];
+export function jsonNestedDeeperThan(text: string, max: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
-    const c = at(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) {
-      inString = true;
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      for (i++; i < text.length; i++) {
+        const s = text.charCodeAt(i);
+        if (s === BACKSLASH) i++;
+        else if (s === QUOTE) break;
+      }
     } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
       if (++depth > max) return true;
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {

@@ -36,7 +36,7 @@ export class WhatsAppWebhookRoute implements OnModuleInit {
       scope.removeContentTypeParser('application/json');
       // The nesting limit every JSON body has, checked on the bytes (parsed after the signature).
       scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) =>
-        jsonNestedDeeperThan(body as Buffer, JSON_MAX_DEPTH) ? done(new JsonTooDeepError(), undefined) : done(null, body),
+        jsonNestedDeeperThan((body as Buffer).toString('latin1'), JSON_MAX_DEPTH) ? done(new JsonTooDeepError(), undefined) : done(null, body),
       );
       // At warn, Fastify's request lines, which carry the URL and so the verify token, are not written.
       scope.get(WHATSAPP_WEBHOOK_PATH, { logLevel: 'warn' }, (req, reply) => this.verify(req, reply));
