@@ -216,7 +216,15 @@ describe('CarouselDispatchHandler', () => {
     expect(delays[0][0] - before).toBeGreaterThanOrEqual(7000);
   });
 
-  it('keeps the wamid on the job before recording it: when Postgres fails at the record, the job waits and its next run records without sending', async () => {
+  it('records a send in Postgres without writing the job (no Redis write per message on the way)', async () => {
+    const { handler, sentRows } = setup();
+    const fake = fakeJob();
+    await expect(handler.handle(fake.job, 'lock-1')).resolves.toBe('wamid.1');
+    expect(sentRows).toEqual([{ id: 'm1', providerMessageId: 'wamid.1' }]);
+    expect(fake.job.data.providerMessageId).toBeUndefined();
+  });
+
+  it('keeps the wamid on the job when recording the send fails: the job waits while Postgres is down and its next run records without sending', async () => {
     const { handler, sends, sentRows, published } = setup({ markSentError: new DatabaseUnavailableError(new Error('ECONNREFUSED')) });
     const fake = fakeJob();
     await handleDelayed(handler, fake);

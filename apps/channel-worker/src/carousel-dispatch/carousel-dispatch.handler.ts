@@ -107,8 +107,6 @@ export class CarouselDispatchHandler {
     attempts.inc({ outcome: outcome.kind });
 
     if (outcome.kind === 'sent') {
-      // Kept with the job before Postgres hears of it: if recording fails, the next run records, never resends.
-      await job.updateData({ ...job.data, providerMessageId: outcome.providerMessageId });
       this.logger.log(`message ${messageId} sent as ${outcome.providerMessageId} (attempt ${attempt})`);
       return this.recordSent(job, outcome.providerMessageId, lockToken);
     }
@@ -122,9 +120,15 @@ export class CarouselDispatchHandler {
     return this.retryLater(job, outcome, attempt, lockToken);
   }
 
-  /** Records a send the Cloud API accepted (its wamid in the job) and publishes it; while Postgres is down the job waits. */
+  /**
+   * Records a send the Cloud API accepted and publishes it. When the write fails, the wamid is kept
+   * on the job first, so that the next run records it and never sends again; while Postgres is down
+   * the job waits. The wamid goes to Redis only then, not before every write: on the hot path that
+   * would be one more synced Redis write per message.
+   */
   private async recordSent(job: Job<CarouselDispatchJob>, providerMessageId: string, lockToken?: string): Promise<string> {
-    const changes = await this.sends.submit({ id: job.data.messageId, providerMessageId }).catch((err: unknown) => {
+    const changes = await this.sends.submit({ id: job.data.messageId, providerMessageId }).catch(async (err: unknown) => {
+      if (job.data.providerMessageId !== providerMessageId) await job.updateData({ ...job.data, providerMessageId });
       if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
       throw err;
     });
