@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import type { MessageStatusChange } from '@platform/contracts';
 import type { ConversationRepository, HeldStatusRepository, MessageRepository, ProviderStatusUpdate } from '@platform/database';
 import type { MessageLifecyclePublisher } from '@platform/queue';
@@ -80,6 +81,27 @@ describe('MessageReceiptsService: statuses of message ids not recorded yet', () 
     await service.record([event('wamid.U', 'delivered')]);
     expect(calls).toEqual(['messages.apply', 'conversations.apply wamid.U', 'hold wamid.U', 'messages.applyHeld wamid.U', 'conversations.applyHeld wamid.U']);
     expect(published).toEqual([[], [late]]);
+  });
+
+  it('looks once more a while after holding (a send whose statement ran while the hold committed), and not after shutdown', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] });
+    try {
+      const { service, calls } = setup();
+      await service.record([event('wamid.U', 'delivered')]);
+      calls.length = 0;
+      await jest.advanceTimersByTimeAsync(1999);
+      expect(calls).toEqual([]);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(calls).toEqual(['messages.applyHeld wamid.U', 'conversations.applyHeld wamid.U']);
+
+      await service.record([event('wamid.V', 'delivered')]);
+      calls.length = 0;
+      service.onApplicationShutdown();
+      await jest.advanceTimersByTimeAsync(5000);
+      expect(calls).toEqual([]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('does nothing for no statuses', async () => {

@@ -132,21 +132,25 @@ export class MessageRepository {
    * Records successful sends, many in one statement; per send, its status changes: `sent` (none if the
    * row is gone, or if Meta's statuses of that very send moved it on already: a recording retried never
    * moves a message back), then those of the statuses Meta reported before the send was recorded (held, see
-   * HeldStatusRepository), which are applied right after, in a second statement: committed after the
-   * sends, it sees every status held before, and a status held later finds the send recorded.
+   * HeldStatusRepository). The first statement also says which sends have statuses held; only then does
+   * a second statement apply them (committed after the sends, it sees every status held before). Most
+   * sends have none, and the dispatch path pays no second statement for them. A status held while the
+   * first statement runs is applied by the webhook's own looks after its hold (MessageReceiptsService).
    */
   async markSentMany(sends: ReadonlyArray<{ id: string; providerMessageId: string }>): Promise<MessageStatusChange[][]> {
-    const { rows } = await this.db.query<ChangeRow>({
+    const { rows } = await this.db.query<ChangeRow & { held: boolean }>({
       name: 'messages-mark-sent',
       text: `UPDATE "messages" AS m SET "status" = 'sent', "provider_message_id" = s.wamid, "sent_at" = now(), "updated_at" = now(),
              "last_error_code" = NULL, "last_error_text" = NULL
              FROM unnest($1::uuid[], $2::text[]) AS s(id, wamid)
              WHERE m."id" = s.id AND NOT (m."provider_message_id" = s.wamid AND m."status" IN ('delivered', 'read', 'failed'))
-             RETURNING ${CHANGE_COLUMNS('m', "'sent'", 'm."sent_at"')}`,
+             RETURNING ${CHANGE_COLUMNS('m', "'sent'", 'm."sent_at"')},
+               EXISTS (SELECT 1 FROM "held_provider_statuses" h WHERE h."wamid" = s.wamid) AS "held"`,
       values: [sends.map((s) => s.id), sends.map((s) => s.providerMessageId)],
     });
     const byId = new Map(rows.map((r) => [r.messageId, [toChange(r)]]));
-    const recorded = sends.filter((s) => byId.has(s.id)).map((s) => s.providerMessageId);
+    const held = new Set(rows.filter((r) => r.held).map((r) => r.messageId));
+    const recorded = sends.filter((s) => held.has(s.id)).map((s) => s.providerMessageId);
     for (const change of await this.applyHeldStatuses(recorded)) byId.get(change.messageId)?.push(change);
     return sends.map((s) => byId.get(s.id) ?? []);
   }
