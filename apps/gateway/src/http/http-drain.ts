@@ -35,10 +35,10 @@ export class HttpDrain {
     private readonly timing: { minMs: number; maxMs: number } = { minMs: DRAIN_MIN_MS, maxMs: DRAIN_MAX_MS },
   ) {
     const inFlight = this.inFlight;
-    const drain = this;
+    const idle = () => this.onIdle?.();
     this.untrack = function (this: ServerResponse) {
       inFlight.delete(this);
-      if (inFlight.size === 0) drain.onIdle?.();
+      if (inFlight.size === 0) idle();
     };
     fastify.server.on('connection', (socket: Socket) => {
       this.connections.add(socket);
