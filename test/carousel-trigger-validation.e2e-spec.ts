@@ -1,8 +1,6 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Queue } from 'bullmq';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { CarouselDispatchJob, QueueNames } from '@platform/contracts';
-import { queueToken } from '@platform/queue';
+import { CarouselDispatchQueue } from '@platform/queue';
 import { SeededBot, carouselBody, createTestEnv, seedCarouselBot } from '@platform/testing';
 
 type Body = ReturnType<typeof carouselBody>;
@@ -128,7 +126,7 @@ describe('carousel trigger: bad input is answered 400 naming the problem, and no
   });
 
   it('queues nothing for any of the above', async () => {
-    const queue = gateway.get<Queue<CarouselDispatchJob>>(queueToken(QueueNames.carouselDispatch));
+    const queue = gateway.get(CarouselDispatchQueue);
     const jobs = await queue.getJobs(['wait', 'delayed', 'active', 'completed', 'failed']);
     expect(jobs.filter((j) => j.data.botId === seed.botId)).toHaveLength(0);
   });

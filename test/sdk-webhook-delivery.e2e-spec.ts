@@ -2,15 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
 import { runCli } from '../apps/cli/src/run-cli.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { CallbackJob, CallbackQueueNames, DEFAULT_LIFECYCLE_STREAM_KEY, LegacyBotWebhookJob, LegacyCallbackQueueNames, chatUserId, verifyWebhookSignature } from '@platform/contracts';
+import { LegacyBotWebhookJob, LegacyCallbackQueueNames, chatUserId, verifyWebhookSignature } from '@platform/contracts';
 import { PrismaService } from '@platform/database';
 import { LocalRedis, startLocalRedis } from '@platform/local-infra';
 import { CoreEnv } from '@platform/config';
 import type { Redis } from 'ioredis';
-import { REQUEST_REDIS, queueToken, redisKey } from '@platform/queue';
+import { CallbackQueue, REQUEST_REDIS, lifecycleStreamKey } from '@platform/queue';
 import { BotWebhookServer } from '@platform/sandbox';
 import { seedBotAdmin, testQueue } from '@platform/testing';
 import { SdkBot, eventually, postJson, seedSdkBot, sendBotEvent, startSession } from './sdk-support.js';
@@ -28,7 +27,7 @@ describe('bot webhook delivery', () => {
     env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', CALLBACK_BACKOFF_MS: '100', CALLBACK_MAX_ATTEMPTS: '20', CALLBACK_TIMEOUT_MS: '1000' },
   });
 
-  const queue = () => stack.gateway.get<Queue<CallbackJob>>(queueToken(CallbackQueueNames.callback), { strict: false });
+  const queue = () => stack.gateway.get(CallbackQueue, { strict: false });
   async function jobOf(sessionId: string) {
     const jobs = await queue().getJobs(['wait', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
     return jobs.find((j) => j?.data.kind === 'webhook' && j.data.event !== 'message.received' && (JSON.parse(j.data.body) as { sessionId?: string }).sessionId === sessionId);
@@ -281,7 +280,7 @@ describe('bot webhook delivery', () => {
       expect(webhook.calls.filter((c) => c.body.sessionId === sessionId)).toHaveLength(1); // not called again once disabled
 
       const redis = stack.gateway.get<Redis>(REQUEST_REDIS, { strict: false });
-      const entries = await redis.xrange(redisKey(stack.gateway.get(CoreEnv, { strict: false }), DEFAULT_LIFECYCLE_STREAM_KEY), '-', '+');
+      const entries = await redis.xrange(lifecycleStreamKey(stack.gateway.get(CoreEnv, { strict: false })), '-', '+');
       const events = entries.map(([, fields]) => Object.fromEntries(fields.flatMap((_, i) => (i % 2 ? [] : [[fields[i], fields[i + 1]]]))));
       expect(events.filter((e) => e.type === 'endpoint.disabled' && e.botId === bot.botId)).toEqual([
         { type: 'endpoint.disabled', botId: bot.botId, kind: 'webhook', url: `${webhook.baseUrl}/dying`, at: settings.webhook.disabledAt, reason: 'answered 500' },

@@ -13,7 +13,7 @@ export function isQueueJob<Q extends QueueName>(queue: Q, job: Job): job is Queu
 }
 
 /**
- * The producer side of queue Q (what `InjectQueue(Q)` provides): `add` takes only Q's job names,
+ * The producer side of queue Q (what a parameter typed by Q's token class, e.g. `CarouselDispatchQueue`, is given): `add` takes only Q's job names,
  * each with its own payload, and `getJob` answers Q's job types.
  */
 export interface ProducerQueue<Q extends QueueName> extends Omit<Queue, 'add' | 'addBulk' | 'getJob'> {

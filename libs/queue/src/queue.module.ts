@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { CoreEnv } from '@platform/config';
 import type { QueueName } from '@platform/contracts';
@@ -14,12 +14,6 @@ export const REQUEST_REDIS = Symbol('REQUEST_REDIS');
 export function queueToken<Q extends QueueName>(name: Q): ProducerQueueToken<Q> {
   return ProducerQueueTokens[name];
 }
-
-/**
- * Injects queue `name`'s producer, for a parameter whose type does not name it; a parameter typed by
- * the queue's token class (`queue: CarouselDispatchQueue`) needs no decorator.
- */
-export const InjectQueue = (name: QueueName) => Inject(queueToken(name));
 
 class RedisCloser implements OnApplicationShutdown {
   constructor(private readonly items: Array<{ close(): Promise<unknown> } | RedisClient>) {}

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CallbackEnv, CoreEnv, LifecycleStreamEnv } from '@platform/config';
-import { DEFAULT_LIFECYCLE_STREAM_KEY, endpointDisabledStreamFields } from '@platform/contracts';
+import { endpointDisabledStreamFields } from '@platform/contracts';
 import type { CallbackKindName } from '@platform/database';
 import { CallbackSettingsRepository } from '@platform/database';
-import { REQUEST_REDIS, type RedisClient, redisKey, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, lifecycleStreamKey, withTimeout } from '@platform/queue';
 
 const HOUR_MS = 3600_000;
 
@@ -35,7 +35,7 @@ export class EndpointHealth {
     if (!disabled) return;
     this.logger.warn(`endpoint.disabled: ${kind} endpoint of bot ${botId} failed every call for ${this.env.CALLBACK_DISABLE_AFTER_HOURS} h (last: ${reason}); set its URL again to enable it`);
     const fields = endpointDisabledStreamFields({ type: 'endpoint.disabled', botId, kind, url, at: now.toISOString(), reason });
-    const key = redisKey(this.core, DEFAULT_LIFECYCLE_STREAM_KEY);
+    const key = lifecycleStreamKey(this.core);
     await withTimeout(this.redis.xadd(key, 'MAXLEN', '~', this.stream.LIFECYCLE_STREAM_MAXLEN, '*', ...fields), this.core.REDIS_COMMAND_TIMEOUT_MS, 'publishing endpoint.disabled').catch(
       (err: Error) => this.logger.error(`endpoint.disabled of bot ${botId} not published on the lifecycle stream: ${err.message}`),
     );
