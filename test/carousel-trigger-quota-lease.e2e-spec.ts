@@ -27,8 +27,10 @@ describe('carousel trigger quota leased ahead in a running gateway', () => {
   it('asks Redis for the quota far less often than it triggers, and states a count that only grows', async () => {
     const body = JSON.stringify(carouselBody(seed));
     const remaining: number[] = [];
-    const loop = async (until: number) => {
-      while (Date.now() < until) {
+    // A number of triggers, not a time window: a loaded host is slower, not differently batched.
+    const TRIGGERS = 400;
+    const loop = async () => {
+      while (remaining.length < TRIGGERS) {
         const res = await fetch(`${url}/api/engagements/notifications/v2/push?bot=${seed.botId}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-api-key': seed.apiKey },
@@ -39,12 +41,11 @@ describe('carousel trigger quota leased ahead in a running gateway', () => {
         await res.arrayBuffer();
       }
     };
-    const end = Date.now() + 3000;
-    await Promise.all(Array.from({ length: 20 }, () => loop(end)));
-    expect(remaining.length).toBeGreaterThan(200);
-    // Batching alone (one call per turn) made about one call per 7 triggers here; leases about one per 30.
-    expect(gateCalls.n).toBeLessThan(remaining.length / 15);
+    await Promise.all(Array.from({ length: 20 }, () => loop()));
+    // Batching alone (one call per turn) made about one call per 7 triggers here; leases about one per 30
+    // on a quiet host and one per 13 with three CPU hogs beside it.
+    expect(gateCalls.n).toBeLessThan(remaining.length / 10);
     expect(new Set(remaining).size).toBe(remaining.length); // each trigger had a place of its own
     expect(Math.min(...remaining)).toBeGreaterThanOrEqual(1_000_000 - remaining.length - 1000);
-  }, 30_000);
+  }, 120_000);
 });
