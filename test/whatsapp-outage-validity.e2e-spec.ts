@@ -100,9 +100,18 @@ describe('WhatsApp sends through a Cloud API outage: retried until validity ends
     );
     expect(failed.lastErrorCode).toBe('expired');
     expect(failed.lastErrorText).toMatch(/validity of 60 s/);
-    const events = await redis.xrange(lifecycleStreamKey(stack.env), '-', '+');
-    const fields = events.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]])));
-    expect(fields.filter((f) => f.messageId === msgId)).toEqual([expect.objectContaining({ status: 'failed', errorCode: 'expired' })]);
+    // Published right after the row is written: wait for it.
+    const entries = await until(
+      async () => {
+        const events = await redis.xrange(lifecycleStreamKey(stack.env), '-', '+');
+        const fields = events.map(([, f]) => Object.fromEntries(Array.from({ length: f.length / 2 }, (_, i) => [f[2 * i], f[2 * i + 1]])));
+        const mine = fields.filter((f) => f.messageId === msgId);
+        return mine.length > 0 ? mine : undefined;
+      },
+      30_000,
+      'the lifecycle entry',
+    );
+    expect(entries).toEqual([expect.objectContaining({ status: 'failed', errorCode: 'expired' })]);
 
     const conversations = stack.gateway.get(ConversationRepository, { strict: false });
     expect((await conversations.findMessage(replyId))?.status).toBe('processing'); // its own validity (4 h) runs on
