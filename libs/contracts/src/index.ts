@@ -19,3 +19,4 @@ export * from './conversations/index.js';
 export * from './whatsapp/sender-throughput.js';
 export * from './postbacks/index.js';
 export * from './callbacks/index.js';
+export * from './bots/index.js';

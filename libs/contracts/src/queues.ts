@@ -2,6 +2,7 @@ import type { CarouselDispatchJob } from './carousel/carousel-dispatch.job.js';
 import { ConversationQueueNames, type ConversationReplyJob } from './conversations/conversation-reply.job.js';
 import { PushQueueNames, type PushBatchJob, type PushPlanJob } from './push/push-queues.js';
 import { CallbackQueueNames, type CallbackJob } from './callbacks/callback.job.js';
+import { BotQueueNames, type BotTurnJob } from './bots/bot-turn.job.js';
 import { LegacyCallbackQueueNames, type LegacyBotWebhookJob, type LegacyPostbackJob } from './callbacks/legacy-callback-queues.js';
 
 /** BullMQ queue names shared by producers and workers. */
@@ -24,6 +25,8 @@ export interface QueueJobs {
   /** Drained into the callback queue (what an earlier version queued). */
   [LegacyCallbackQueueNames.botWebhook]: { 'session.started': LegacyBotWebhookJob; 'app.event': LegacyBotWebhookJob; 'message.received': LegacyBotWebhookJob };
   [LegacyCallbackQueueNames.postback]: { deliver: LegacyPostbackJob; replay: LegacyPostbackJob };
+  /** Hosted bots: a conversation has input to process. */
+  [BotQueueNames.botTurn]: { turn: BotTurnJob };
 }
 
 export type QueueName = keyof QueueJobs;
@@ -38,4 +41,5 @@ export const QueueJobNames: { readonly [Q in QueueName]: ReadonlyArray<JobName<Q
   [CallbackQueueNames.callback]: ['deliver', 'replay'],
   [LegacyCallbackQueueNames.botWebhook]: ['session.started', 'app.event', 'message.received'],
   [LegacyCallbackQueueNames.postback]: ['deliver', 'replay'],
+  [BotQueueNames.botTurn]: ['turn'],
 };

@@ -1,4 +1,4 @@
-import { CallbackQueueNames, ConversationQueueNames, LegacyCallbackQueueNames, PushQueueNames, QueueNames, type QueueName } from '@platform/contracts';
+import { BotQueueNames, CallbackQueueNames, ConversationQueueNames, LegacyCallbackQueueNames, PushQueueNames, QueueNames, type QueueName } from '@platform/contracts';
 import type { ProducerQueue } from './queue-jobs.js';
 
 /** A class that is only a Nest injection token: its instance type is queue Q's producer. */
@@ -22,6 +22,7 @@ export abstract class PushFanoutQueue extends producerQueueToken(PushQueueNames.
 export abstract class CallbackQueue extends producerQueueToken(CallbackQueueNames.callback) {}
 export abstract class LegacyBotWebhookQueue extends producerQueueToken(LegacyCallbackQueueNames.botWebhook) {}
 export abstract class LegacyPostbackQueue extends producerQueueToken(LegacyCallbackQueueNames.postback) {}
+export abstract class BotTurnQueue extends producerQueueToken(BotQueueNames.botTurn) {}
 
 export const ProducerQueueTokens: { readonly [Q in QueueName]: ProducerQueueToken<Q> } = {
   [QueueNames.carouselDispatch]: CarouselDispatchQueue,
@@ -30,4 +31,5 @@ export const ProducerQueueTokens: { readonly [Q in QueueName]: ProducerQueueToke
   [CallbackQueueNames.callback]: CallbackQueue,
   [LegacyCallbackQueueNames.botWebhook]: LegacyBotWebhookQueue,
   [LegacyCallbackQueueNames.postback]: LegacyPostbackQueue,
+  [BotQueueNames.botTurn]: BotTurnQueue,
 };

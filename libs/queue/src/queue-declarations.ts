@@ -1,6 +1,6 @@
 import type { DefaultJobOptions } from 'bullmq';
-import { CallbackEnv, PushEnv, WhatsAppRetryEnv } from '@platform/config';
-import { CallbackQueueNames, ConversationQueueNames, LegacyCallbackQueueNames, PushQueueNames, QueueNames, type QueueName } from '@platform/contracts';
+import { BotRuntimeEnv, CallbackEnv, PushEnv, WhatsAppRetryEnv } from '@platform/config';
+import { BotQueueNames, CallbackQueueNames, ConversationQueueNames, LegacyCallbackQueueNames, PushQueueNames, QueueNames, type QueueName } from '@platform/contracts';
 
 const DAY_S = 24 * 3600;
 const WEEK_S = 7 * DAY_S;
@@ -54,6 +54,13 @@ export const QueueDeclarations: { readonly [Q in QueueName]: QueueDeclaration } 
   /** What an earlier version queued for bot webhooks and postbacks: only drained into the callback queue. */
   [LegacyCallbackQueueNames.botWebhook]: declare(CallbackEnv, callbackJobOptions),
   [LegacyCallbackQueueNames.postback]: declare(CallbackEnv, callbackJobOptions),
+  /** A hosted bot's turn: only a wake-up (the inputs are rows), retried through outages. */
+  [BotQueueNames.botTurn]: declare(BotRuntimeEnv, (env) => ({
+    attempts: env.BOT_TURN_MAX_ATTEMPTS,
+    backoff: { type: 'exponential', delay: env.BOT_TURN_BACKOFF_MS, jitter: 0.5 },
+    removeOnComplete: true,
+    removeOnFail: { age: WEEK_S },
+  })),
 };
 
 function callbackJobOptions(env: CallbackEnv): DefaultJobOptions {

@@ -20,3 +20,4 @@ export * from './conversation-env.js';
 export * from './web-chat-env.js';
 export * from './lifecycle-stream-env.js';
 export * from './database-env.js';
+export * from './bot-runtime-env.js';
