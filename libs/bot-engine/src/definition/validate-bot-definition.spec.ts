@@ -319,7 +319,7 @@ describe('validateBotDefinition', () => {
         '.variables[1].default: the default is a string, but "n" is declared number',
         '.variables[2].default: the default is an array, but "o" is declared object',
         'qn.variable: a number answer is stored as a number, but "s" is declared string',
-        'qe.variable: a email answer is stored as a string, but "n" is declared number',
+        'qe.variable: an email answer is stored as a string, but "n" is declared number',
         'qc.variable: a choice answer is stored as a string, but "o" is declared object',
         'set.assignments[0].value: the value is a string, but "n" is declared number',
         'set.assignments[1].value: the value is a boolean, but "s" is declared string',
