@@ -1,6 +1,6 @@
 /**
  * A hosted bot's definition (schema version 1): typed variables and journeys of nodes joined by edges.
- * The JSON Schema that validates it is `libs/bot-engine/src/definition/bot-definition.schema.json`,
+ * The JSON Schema that validates it is `libs/bot-engine/src/definition/bot-definition.schema.ts`,
  * published at `GET /v1/bot-definition.schema.json`; these types mirror it.
  */
 export const BOT_DEFINITION_SCHEMA_VERSION = 1;
