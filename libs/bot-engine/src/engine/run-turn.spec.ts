@@ -610,6 +610,14 @@ describe('runTurn: goto, handoff, handback', () => {
     expect(result.state).toMatchObject({ journey: 'help', node: 'q', status: 'waiting' });
   });
 
+  it('a conversation an agent took over at a question is asked that question again when handed back', async () => {
+    const waiting = (await turn(definition, (await turn(definition, null, start)).state!, { kind: 'handback' })).state!;
+    const takenOver = { ...waiting, status: 'handoff' as const };
+    const result = await turn(definition, takenOver, { kind: 'handback' });
+    expect(texts(result)).toEqual(['q?']);
+    expect(result.state).toMatchObject({ journey: 'help', node: 'q', status: 'waiting' });
+  });
+
   it('a handback without a next edge ends the journey; a handback outside a handoff changes nothing', async () => {
     const state = (await turn(definition, null, { kind: 'start', payload: null, journeySlug: 'silent' })).state!;
     expect(state.status).toBe('handoff');

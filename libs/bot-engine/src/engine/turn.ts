@@ -104,6 +104,9 @@ export class Turn {
   /** An agent handed the conversation back: go on by the handoff node's `next` edge. */
   async handback(node: BotNode): Promise<void> {
     this.state = { ...this.state, status: 'running' };
+    // An agent may take a conversation over while it waits at a question (the handoff API): handed back,
+    // the bot asks that question again; after a handoff node it goes on by the node's `next` edge.
+    if (node.kind !== 'handoff') return this.run(node);
     await this.run(node, () => Promise.resolve({ outcome: 'ok', next: this.edge(node, 'next') }));
   }
 
