@@ -20,6 +20,7 @@ import { OAuthClientRepository } from './repositories/oauth-client.repository.js
 import { AuthorizationCodeRepository } from './repositories/authorization-code.repository.js';
 import { ConversationRepository } from './repositories/conversation.repository.js';
 import { HeldStatusRepository } from './repositories/held-status.repository.js';
+import { BotRunRepository } from './repositories/bot-run.repository.js';
 
 const repositories = [
   BotRepository,
@@ -42,6 +43,7 @@ const repositories = [
   DeviceDirectoryRepository,
   CallbackDeliveryRepository,
   HeldStatusRepository,
+  BotRunRepository,
 ];
 
 @Global()

@@ -26,6 +26,7 @@ export * from './repositories/message-log.repository.js';
 export * from './repositories/device-directory.repository.js';
 export * from './repositories/sealed-secrets.js';
 export * from './repositories/conversation.repository.js';
+export * from './repositories/bot-run.repository.js';
 export * from './catalog/carousel-catalog.js';
 export * from './catalog/carousel-catalog.module.js';
 export * from './generated/enums.js';

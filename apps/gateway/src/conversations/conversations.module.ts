@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
+import { ReplyDelivery } from '@platform/conversations';
 import { BotEventsModule } from '../bot-events/bot-events.module.js';
 import { CallbacksModule } from '../callbacks/callbacks.module.js';
 import { ChatTokenGuard } from '../sdk-sessions/chat-token.guard.js';
@@ -12,7 +13,7 @@ import { WebChatController } from './web-chat.controller.js';
 @Module({
   imports: [AuthModule, CallbacksModule, BotEventsModule, SdkSessionsModule],
   controllers: [ConversationsController, WebChatController],
-  providers: [ConversationService, ConversationSweeper, ChatTokenGuard],
+  providers: [ConversationService, ReplyDelivery, ConversationSweeper, ChatTokenGuard],
   exports: [ConversationService],
 })
 export class ConversationsModule {}
