@@ -15,7 +15,7 @@ describe('BotHttpCaller', () => {
       req.on('data', (c: Buffer) => (body += c));
       req.on('end', () => {
         seen.push({ method: req.method, url: req.url, auth: req.headers.authorization, body });
-        if (req.url === '/slow') return void setTimeout(() => res.end('late'), 2000);
+        if (req.url === '/slow') return void setTimeout(() => res.end('late'), 2000).unref();
         if (req.url === '/big') return void res.end('x'.repeat(MAX_HTTP_ANSWER_BYTES + 1));
         if (req.url === '/text') return void res.end('plain words');
         res.writeHead(req.url === '/missing' ? 404 : 200, { 'content-type': 'application/json' });
@@ -25,7 +25,10 @@ describe('BotHttpCaller', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(() => {
+    server.closeAllConnections();
+    return new Promise((resolve) => server.close(resolve));
+  });
 
   const caller = (allowPrivate: boolean) => new BotHttpCaller({ BOT_HTTP_TIMEOUT_MS: 5000 } as BotRuntimeEnv, { BOT_HTTP_ALLOW_PRIVATE_ADDRESSES: allowPrivate } as BotRuntimeServerEnv);
 
