@@ -22,6 +22,7 @@ describe('npm run up', () => {
   let base: string;
   let port: number;
   let workerPort: number;
+  let runtimePort: number;
   let pushPort: number;
 
   // Its .local/ in a folder of the test's own, not the developer's.
@@ -40,7 +41,7 @@ describe('npm run up', () => {
     );
 
   beforeAll(async () => {
-    [port, workerPort, pushPort] = [await freePort(), await freePort(), await freePort()];
+    [port, workerPort, pushPort, runtimePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     base = `http://127.0.0.1:${port}`;
     const env: Record<string, string | undefined> = {
       ...process.env,
@@ -56,6 +57,7 @@ describe('npm run up', () => {
       ECHO_BOT_PORT: String(await freePort()),
       WORKER_HEALTH_PORT: String(workerPort),
       PUSH_SERVICE_HEALTH_PORT: String(pushPort),
+      BOT_RUNTIME_HEALTH_PORT: String(runtimePort),
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
       OPENAPI_UI: 'false',
       UP_LOCAL_DIR: localDir,
@@ -73,7 +75,7 @@ describe('npm run up', () => {
     if (up.exitCode === null && up.signalCode === null) {
       // Its own way out first (it stops its Postgres and Redis), then by force.
       // Connections opened and left unused, as a browser opens them ahead of need (or a monitor leaves them), to each app.
-      const silent = [port, workerPort, pushPort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
+      const silent = [port, workerPort, pushPort, runtimePort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
       await Promise.all(silent.map((s) => new Promise((r) => s.once('connect', r))));
 
       process.kill(-up.pid!, 'SIGINT');
@@ -122,7 +124,7 @@ describe('npm run up', () => {
     await new Promise((r) => setTimeout(r, 1_000));
 
     // Connections opened and left unused, as a browser opens them ahead of need (or a monitor leaves them), to each app.
-    const silent = [port, workerPort, pushPort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
+    const silent = [port, workerPort, pushPort, runtimePort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
     await Promise.all(silent.map((s) => new Promise((r) => s.once('connect', r))));
 
     process.kill(-up.pid!, 'SIGINT');

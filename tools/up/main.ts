@@ -14,7 +14,7 @@ const within = (ms: number, p: Promise<unknown> | undefined) => Promise.race([p?
  * `npm run up`: the whole platform on this machine. Uses DATABASE_URL / REDIS_URL (or REDIS_CLUSTER_NODES) when set, otherwise
  * starts its own Postgres and Redis under .local/; migrates; seeds a demo bot; runs a WhatsApp Cloud API
  * sandbox unless WHATSAPP_API_BASE_URL is set (it reports each message delivered, then read, to the
- * gateway's status webhook); runs gateway, worker and push service until Ctrl-C, restarting one that
+ * gateway's status webhook); runs gateway, worker, push service and bot runtime until Ctrl-C, restarting one that
  * crashes (SupervisedApp).
  */
 async function main() {
@@ -77,6 +77,7 @@ async function main() {
       // A local run posts to receivers on this machine (http, loopback): development settings, off by default elsewhere.
       WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? 'true',
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? 'true',
+      BOT_HTTP_ALLOW_PRIVATE_ADDRESSES: process.env.BOT_HTTP_ALLOW_PRIVATE_ADDRESSES ?? 'true',
     };
     if (sandbox) {
       // The sandbox signs its status webhooks with a secret of this run, as Meta signs with the app secret.
@@ -96,6 +97,7 @@ async function main() {
       new SupervisedApp('gateway', 'dist/apps/gateway/src/main.js', env, say, giveUp),
       new SupervisedApp('channel-worker', 'dist/apps/channel-worker/src/main.js', env, say, giveUp),
       new SupervisedApp('push-service', 'dist/apps/push-service/src/main.js', env, say, giveUp),
+      new SupervisedApp('bot-runtime', 'dist/apps/bot-runtime/src/main.js', env, say, giveUp),
     ].filter((app) => app.start());
 
     const base = `http://${env.HOST}:${port}`;
