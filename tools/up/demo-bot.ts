@@ -53,7 +53,7 @@ export function demoBotDefinition(root = process.cwd()): BotDefinition {
         start: 'read-payload',
         nodes: [
           { id: 'read-payload', kind: 'function', label: 'Parse the payload (docs/sdk.md)', code: sdkDocPayloadFunction(root), variable: 'profile' },
-          { id: 'pick-name', kind: 'set', assignments: [{ variable: 'name', value: "variables.profile.userName ? variables.profile.userName : 'there'" }] },
+          { id: 'pick-name', kind: 'set', assignments: [{ variable: 'name', value: "variables.profile.userName || 'there'" }] },
           {
             id: 'greet',
             kind: 'message',
@@ -127,8 +127,8 @@ export function demoBotDefinition(root = process.cwd()): BotDefinition {
             id: 'carousel',
             kind: 'message',
             cards: [0, 1, 2].map((i) => ({
-              title: `{{variables.offers.${i}.title}}`,
-              subtitle: `{{variables.offers.${i}.price}}`,
+              title: `{{variables.offers[${i}].title}}`,
+              subtitle: `{{variables.offers[${i}].price}}`,
               imageUrl: picture(`offer${i + 1}`),
               buttons: [
                 { title: 'I like it', payload: `like-${i + 1}` },

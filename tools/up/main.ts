@@ -82,6 +82,8 @@ async function main() {
       // A local run posts to receivers on this machine (http, loopback): development settings, off by default elsewhere.
       WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? 'true',
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? 'true',
+      // Hosted bots' http nodes may call loopback services here (the demo's offers API); off by default elsewhere.
+      BOT_HTTP_ALLOW_PRIVATE_ADDRESSES: process.env.BOT_HTTP_ALLOW_PRIVATE_ADDRESSES ?? 'true',
     };
     if (sandbox) {
       // The sandbox signs its status webhooks with a secret of this run, as Meta signs with the app secret.
