@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { SecretBox } from '@platform/crypto';
+import { BotSecretRepository } from '@platform/database';
 import { TestServiceAccount } from '@platform/sandbox';
 import { seedBotAdmin } from '@platform/testing';
 import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
@@ -98,7 +99,12 @@ describe('push service operations', () => {
     const [callbacks] = await sql<{ secret_encrypted: string; previous_secret_encrypted: string }>('SELECT secret_encrypted, previous_secret_encrypted FROM callback_secrets WHERE bot_id = $1', [
       botId,
     ]);
-    return { keyId: push.key_id, values: [push.credentials_encrypted, sender.access_token_encrypted, callbacks.secret_encrypted, callbacks.previous_secret_encrypted] };
+    const [botSecret] = await sql<{ key_id: string; value_encrypted: string }>('SELECT key_id, value_encrypted FROM bot_secrets WHERE bot_id = $1', [botId]);
+    return {
+      keyId: push.key_id,
+      botSecretKeyId: botSecret.key_id,
+      values: [push.credentials_encrypted, sender.access_token_encrypted, callbacks.secret_encrypted, callbacks.previous_secret_encrypted, botSecret.value_encrypted],
+    };
   };
 
   it('the CLI lists keys reencrypt and its alias push reencrypt', async () => {
@@ -109,7 +115,8 @@ describe('push service operations', () => {
   });
 
   it('rotates the encryption key with the CLI: every stored secret is re-encrypted, sending works with the old key removed', async () => {
-    // A secret of every kind, sealed under test1: the service account (saved above), the sender's access token (seeded), a webhook signing secret and the one it is rotating out.
+    // A secret of every kind, sealed under test1: the service account (saved above), the sender's access token (seeded), a webhook signing secret and the one it is rotating out, a hosted bot's secret.
+    await stack.gateway.get(BotSecretRepository, { strict: false }).set(botId, 'CRM_TOKEN', 'crm-token-1');
     const urlEnv = { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' }; // localhost: no name resolves on these machines
     const webhook = await cli(urlEnv, 'webhook', 'set', '--bot', botId, '--url', 'https://localhost/hook');
     expect(webhook.code).toBe(0);
@@ -119,6 +126,7 @@ describe('push service operations', () => {
     const webhookSecret = rotated.out.trim().split('\n').pop()!;
     const before = await sealed();
     expect(before.keyId).toBe('test1');
+    expect(before.botSecretKeyId).toBe('test1');
     for (const value of before.values) expect(value).toMatch(/^v1\.test1\./);
     await stopPush();
 
@@ -126,7 +134,7 @@ describe('push service operations', () => {
     const blind = await cli({ ENCRYPTION_KEYS: KEY2 }, 'keys', 'reencrypt');
     expect(blind.code).toBe(1);
     expect(blind.out).toContain('Secret was encrypted under key "test1", which is not configured');
-    expect(blind.out).toContain('still sealed under other keys (test1: 4): do not remove those keys yet');
+    expect(blind.out).toContain('still sealed under other keys (test1: 5): do not remove those keys yet');
     expect((await sealed()).values).toEqual(before.values);
 
     const rotating = { ENCRYPTION_KEYS: `${KEY1},${KEY2}`, ENCRYPTION_ACTIVE_KEY_ID: 'test2' };
@@ -139,6 +147,7 @@ describe('push service operations', () => {
         '  WhatsApp sender access tokens: 1',
         '  bot webhook signing secrets: 1',
         '  bot webhook signing secrets being rotated out: 1',
+        '  hosted bot secrets (http nodes): 1',
         'nothing stored is sealed under another key: once every gateway, worker and push service runs with ENCRYPTION_ACTIVE_KEY_ID=test2, the other keys can be removed from ENCRYPTION_KEYS',
         '',
       ].join('\n'),
@@ -146,18 +155,20 @@ describe('push service operations', () => {
     const again = await cli(rotating, 'push', 'reencrypt'); // the old name; a second run has nothing to do
     expect(again.code).toBe(0);
     expect(again.out).toContain(
-      '  Firebase service accounts (push configs): 0\n  WhatsApp sender access tokens: 0\n  bot webhook signing secrets: 0\n  bot webhook signing secrets being rotated out: 0\n',
+      '  Firebase service accounts (push configs): 0\n  WhatsApp sender access tokens: 0\n  bot webhook signing secrets: 0\n  bot webhook signing secrets being rotated out: 0\n  hosted bot secrets (http nodes): 0\n',
     );
 
     const after = await sealed();
     expect(after.keyId).toBe('test2');
+    expect(after.botSecretKeyId).toBe('test2');
     for (const value of after.values) expect(value).toMatch(/^v1\.test2\./);
     const onlyKey2 = new SecretBox(KEY2);
-    const [serviceAccount, accessToken, secret, previous] = after.values.map((v) => onlyKey2.decrypt(v));
+    const [serviceAccount, accessToken, secret, previous, botSecret] = after.values.map((v) => onlyKey2.decrypt(v));
     expect(JSON.parse(serviceAccount)).toMatchObject({ client_email: account.client_email, private_key: account.private_key });
     expect(accessToken).toBe(stack.seed.accessToken);
     expect(secret).toBe(webhookSecret);
     expect(previous).toBe(previousSecret);
+    expect(botSecret).toBe('crm-token-1');
 
     await startPush({ ENCRYPTION_KEYS: KEY2 });
     expect(await sendAndWait('after rotation')).toMatchObject({ status: 'completed', total: 5, sent: 5, failed: 0 });

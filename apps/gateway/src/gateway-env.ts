@@ -1,5 +1,6 @@
 import {
   AuthEnv,
+  BotRuntimeEnv,
   CatalogEnv,
   ConversationEnv,
   CoreEnv,
@@ -37,4 +38,6 @@ export const GATEWAY_ENV = [
   ConversationEnv,
   WebChatEnv,
   LifecycleStreamEnv,
+  // The bot-turn queue's job options (attempts, backoff): the gateway queues hosted bots' turns.
+  BotRuntimeEnv,
 ];

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, LoadedEnv } from '@platform/config';
-import { CallbackQueueNames, ConversationQueueNames, QueueNames } from '@platform/contracts';
+import { BotQueueNames, CallbackQueueNames, ConversationQueueNames, QueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
@@ -23,6 +23,7 @@ import { CallbacksModule } from './callbacks/callbacks.module.js';
 import { WhatsAppWebhooksModule } from './whatsapp-webhooks/whatsapp-webhooks.module.js';
 import { ConversationsModule } from './conversations/conversations.module.js';
 import { WebChatPageModule } from './web-chat-page/web-chat-page.module.js';
+import { BotsModule } from './bots/bots.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -34,7 +35,7 @@ export class GatewayModule {
         ConfigModule.forEnv(env),
         DatabaseModule,
         CryptoModule,
-        QueueModule.forProducers([QueueNames.carouselDispatch, CallbackQueueNames.callback, ConversationQueueNames.conversationReply]),
+        QueueModule.forProducers([QueueNames.carouselDispatch, CallbackQueueNames.callback, ConversationQueueNames.conversationReply, BotQueueNames.botTurn]),
         HealthModule,
         CarouselModule,
         MessagesModule,
@@ -54,6 +55,7 @@ export class GatewayModule {
         WhatsAppWebhooksModule,
         ConversationsModule,
         WebChatPageModule,
+        BotsModule,
       ],
     };
   }

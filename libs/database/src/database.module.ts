@@ -20,6 +20,10 @@ import { OAuthClientRepository } from './repositories/oauth-client.repository.js
 import { AuthorizationCodeRepository } from './repositories/authorization-code.repository.js';
 import { ConversationRepository } from './repositories/conversation.repository.js';
 import { HeldStatusRepository } from './repositories/held-status.repository.js';
+import { BotDefinitionRepository } from './repositories/bot-definition.repository.js';
+import { BotSecretRepository } from './repositories/bot-secret.repository.js';
+import { BotTraceRepository } from './repositories/bot-trace.repository.js';
+import { BotInputRepository } from './repositories/bot-input.repository.js';
 
 const repositories = [
   BotRepository,
@@ -42,6 +46,10 @@ const repositories = [
   DeviceDirectoryRepository,
   CallbackDeliveryRepository,
   HeldStatusRepository,
+  BotDefinitionRepository,
+  BotSecretRepository,
+  BotTraceRepository,
+  BotInputRepository,
 ];
 
 @Global()

@@ -2,6 +2,7 @@ import { CliCommand } from '../command.js';
 import { adminCommands } from './admin.commands.js';
 import { apiKeyCommands } from './api-key.commands.js';
 import { botCommands } from './bot.commands.js';
+import { botDefinitionCommands } from './bot-definition.commands.js';
 import { keyCommands } from './keys.commands.js';
 import { oauthClientCommands } from './oauth-client.commands.js';
 import { whatsappCommands } from './whatsapp.commands.js';
@@ -9,4 +10,14 @@ import { webhookCommands } from './webhook.commands.js';
 import { postbackCommands } from './postback.commands.js';
 
 /** Every operator command; add a feature's commands here. */
-export const commands: CliCommand[] = [...botCommands, ...whatsappCommands, ...apiKeyCommands, ...adminCommands, ...oauthClientCommands, ...webhookCommands, ...postbackCommands, ...keyCommands];
+export const commands: CliCommand[] = [
+  ...botCommands,
+  ...botDefinitionCommands,
+  ...whatsappCommands,
+  ...apiKeyCommands,
+  ...adminCommands,
+  ...oauthClientCommands,
+  ...webhookCommands,
+  ...postbackCommands,
+  ...keyCommands,
+];

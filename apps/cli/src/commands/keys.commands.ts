@@ -34,7 +34,7 @@ export function reencryptReport(r: ReencryptSecretsResult): string[] {
 }
 
 const summary =
-  'Re-encrypt every stored secret (Firebase service accounts, WhatsApp sender access tokens, bot webhook signing secrets) under ENCRYPTION_ACTIVE_KEY_ID; exit code 1 while anything is still under another key';
+  'Re-encrypt every stored secret (Firebase service accounts, WhatsApp sender access tokens, bot webhook signing secrets, hosted bot secrets) under ENCRYPTION_ACTIVE_KEY_ID; exit code 1 while anything is still under another key';
 
 export const keyCommands: CliCommand[] = [
   { name: 'keys reencrypt', summary, options: {}, run: (app, _args, out) => reencrypt(app, out) },

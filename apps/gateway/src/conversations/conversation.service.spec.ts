@@ -6,6 +6,7 @@ import { WEB_CHAT_EVENT, WHATSAPP_SESSION_WINDOW_MS, type SendConversationMessag
 import type { ConversationMessageRow, ConversationRepository, InboundMessage } from '@platform/database';
 import { RedisUnavailableError, type ConversationReplyQueue } from '@platform/queue';
 import type { SdkEventStore } from '../bot-events/sdk-event.store.js';
+import type { BotInputsService } from '../bots/bot-inputs.service.js';
 import type { WebhookDispatcher } from '../callbacks/webhook-dispatcher.service.js';
 import { ConversationService } from './conversation.service.js';
 import { WhatsAppWindowClosedError } from './whatsapp-window-closed.error.js';
@@ -87,8 +88,16 @@ class FakeConversations {
   }
 }
 
-function setup(opts: { queue?: 'ok' | 'fails' | 'hangs' } = {}) {
+function setup(opts: { queue?: 'ok' | 'fails' | 'hangs'; botInputFails?: boolean } = {}) {
   const repo = new FakeConversations();
+  const botInputs: Array<{ botId: string; conversationId: string; messageId: string }> = [];
+  const hostedInputs = {
+    message: async (botId: string, conversationId: string, messageId: string) => {
+      if (opts.botInputFails) throw new Error('Connection is closed.');
+      botInputs.push({ botId, conversationId, messageId });
+      return true;
+    },
+  } as unknown as BotInputsService;
   const deliveries: WebhookDelivery[] = [];
   const appended: Array<{ botId: string; userId: string; event: { code: string; data: { code: string; data: string } } }> = [];
   const jobs: Array<{ name: string; data: unknown; opts: unknown }> = [];
@@ -102,8 +111,8 @@ function setup(opts: { queue?: 'ok' | 'fails' | 'hangs' } = {}) {
       return {};
     },
   } as unknown as ConversationReplyQueue;
-  const service = new ConversationService(repo as unknown as ConversationRepository, dispatcher, events, core, replies);
-  return { service, repo, deliveries, appended, jobs };
+  const service = new ConversationService(repo as unknown as ConversationRepository, dispatcher, events, core, replies, hostedInputs);
+  return { service, repo, deliveries, appended, jobs, botInputs };
 }
 
 const text = (t: string): SendConversationMessageDto => ({ text: t }) as SendConversationMessageDto;
@@ -120,6 +129,23 @@ describe('ConversationService', () => {
       expect(deliveries).toEqual([
         expect.objectContaining({ type: 'message.received', id: view.id, botId: BOT, conversationId: view.conversationId, channel: 'whatsapp', userId: '15550001111', message: view }),
       ]);
+    });
+
+    it("hands every recorded message (a repeat too: the inputs' table keeps one) to the hosted-bot inputs, then the webhook mirror", async () => {
+      const { service, botInputs, deliveries } = setup();
+      const first = await service.receive(inbound);
+      await service.receive(inbound);
+      expect(botInputs).toEqual([
+        { botId: BOT, conversationId: first.view.conversationId, messageId: first.view.id },
+        { botId: BOT, conversationId: first.view.conversationId, messageId: first.view.id },
+      ]);
+      expect(deliveries).toHaveLength(2);
+    });
+
+    it('rejects (the caller answers 5xx) when the bot input could not be stored or queued', async () => {
+      const { service, deliveries } = setup({ botInputFails: true });
+      await expect(service.receive(inbound)).rejects.toThrow('Connection is closed.');
+      expect(deliveries).toEqual([]);
     });
 
     it('queues the call again for a repeated message the bot has not taken, and not once it has', async () => {

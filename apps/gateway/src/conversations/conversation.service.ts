@@ -5,6 +5,7 @@ import { ConversationRepository, InboundMessage } from '@platform/database';
 import type { ConversationChannel } from '@platform/database';
 import { ConversationReplyQueue, withTimeout } from '@platform/queue';
 import { SdkEventStore } from '../bot-events/sdk-event.store.js';
+import { BotInputsService } from '../bots/bot-inputs.service.js';
 import { WebhookDispatcher } from '../callbacks/webhook-dispatcher.service.js';
 import { toMessageView } from './message-view.js';
 import { WhatsAppWindowClosedError } from './whatsapp-window-closed.error.js';
@@ -37,16 +38,19 @@ export class ConversationService {
     private readonly events: SdkEventStore,
     private readonly core: CoreEnv,
     private readonly replies: ConversationReplyQueue,
+    private readonly botInputs: BotInputsService,
   ) {}
 
   /**
    * Records a user's message and queues its `message.received` call to the bot. A message Meta sent
    * again is not recorded twice; its call is queued again only while the bot has not taken it (the job
-   * id is the message id, so BullMQ keeps one).
+   * id is the message id, so BullMQ keeps one). A hosted bot's runtime gets it as an input first (one
+   * input however often Meta sends it); its webhook, when set, still gets the call (a mirror).
    */
   async receive(inbound: InboundMessage): Promise<{ view: ConversationMessageView; created: boolean }> {
     const { message, created } = await this.conversations.recordInbound(inbound);
     const view = toMessageView(message);
+    await this.botInputs.message(inbound.botId, message.conversationId, message.id);
     if (message.webhookSettledAt === null) {
       await this.dispatcher.enqueue(inbound.botId, {
         type: 'message.received',

@@ -31,4 +31,13 @@ describe('toErrorResponse', () => {
   it('keeps 4xx answers as they are', () => {
     expect(toErrorResponse(new BadRequestException('bot is required'))).toEqual({ statusCode: 400, body: { message: 'bot is required', status: 'error' }, headers: {} });
   });
+
+  it("carries a refused definition's errors list, and nothing else a 4xx's response object holds", () => {
+    const errors = [{ journey: 'welcome', node: 'ask', field: 'answer.pattern', message: 'is not a valid regular expression' }];
+    expect(toErrorResponse(new BadRequestException({ message: 'Invalid bot definition: …', errors, internal: 'x' }))).toEqual({
+      statusCode: 400,
+      body: { message: 'Invalid bot definition: …', status: 'error', errors },
+      headers: {},
+    });
+  });
 });

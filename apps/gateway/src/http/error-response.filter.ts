@@ -51,7 +51,9 @@ export function toErrorResponse(exception: unknown): {
           ? (res as { message: string[] }).message.join('; ')
           : String((res as { message?: unknown }).message ?? exception.message);
     const extra = typeof res === 'object' && res !== null ? (res as { details?: unknown }).details : undefined;
-    return { statusCode, body: { message, status: 'error', ...(extra ? { details: extra } : {}) }, headers: {} };
+    // `errors`: a refused bot definition's list (InvalidBotDefinitionError), each naming its journey, node and field.
+    const errors = typeof res === 'object' && res !== null ? (res as { errors?: unknown }).errors : undefined;
+    return { statusCode, body: { message, status: 'error', ...(extra ? { details: extra } : {}), ...(Array.isArray(errors) ? { errors } : {}) }, headers: {} };
   }
   const fastifyStatus = (exception as { statusCode?: number })?.statusCode;
   if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {

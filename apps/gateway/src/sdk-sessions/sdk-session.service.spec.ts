@@ -3,14 +3,28 @@ import { ConflictException, NotFoundException } from '@nestjs/common';
 import type { SdkEnv } from '@platform/config';
 import { WebhookDelivery, chatUserId } from '@platform/contracts';
 import type { CallbackSettingsRepository, ConversationRepository, SdkSession, SdkSessionRepository } from '@platform/database';
+import type { BotInputsService } from '../bots/bot-inputs.service.js';
 import type { WebhookDispatcher } from '../callbacks/webhook-dispatcher.service.js';
 import { SdkSessionService } from './sdk-session.service.js';
 
 const BOT = '0b6f3c52-94a5-4d0e-9e77-7d8f5b0b2c11';
 const SESSION = '6c1d2a4e-8f7b-4e57-a0a4-2a2f7a9d4c3e';
 
-function setup(webhookUrl: string | null = 'https://bot.example.com/hook', enqueue: (d: WebhookDelivery) => Promise<void> = async () => undefined) {
+function setup(
+  webhookUrl: string | null = 'https://bot.example.com/hook',
+  enqueue: (d: WebhookDelivery) => Promise<void> = async () => undefined,
+  hosted: { published: boolean; startFails?: boolean } = { published: false },
+) {
   const rows = new Map<string, SdkSession>();
+  const starts: Array<{ botId: string; conversationId: string; payload: Record<string, unknown> }> = [];
+  const botInputs = {
+    hosted: async () => hosted.published,
+    start: async (botId: string, conversationId: string, payload: Record<string, unknown>) => {
+      if (hosted.startFails) throw new Error('redis down');
+      starts.push({ botId, conversationId, payload });
+      return hosted.published;
+    },
+  } as unknown as BotInputsService;
   const queued: WebhookDelivery[] = [];
   const sessions = {
     create: async (data: Omit<SdkSession, 'id' | 'createdAt' | 'lastSeenAt' | 'deviceToken'> & { deviceToken?: string }) => {
@@ -31,7 +45,7 @@ function setup(webhookUrl: string | null = 'https://bot.example.com/hook', enque
   const dispatcher = { enqueue: async (_bot: string, d: WebhookDelivery) => (queued.push(d), enqueue(d)) } as unknown as WebhookDispatcher;
   const env = { SDK_SESSION_TTL_SECONDS: 60 } as SdkEnv;
   const conversations = { upsert: async () => ({ id: 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b' }) } as unknown as ConversationRepository;
-  return { service: new SdkSessionService(sessions, webhooks, dispatcher, env, conversations), rows, queued };
+  return { service: new SdkSessionService(sessions, webhooks, dispatcher, env, conversations, botInputs), rows, queued, starts };
 }
 
 const dto = { authToken: 'user_1', payload: { a: { b: [1, null] } }, version: 2 };
@@ -89,5 +103,42 @@ describe('SdkSessionService', () => {
     const none = setup(null);
     const s = await none.service.start(BOT, dto);
     await expect(none.service.sendAppEvent(s, { code: 'x' })).rejects.toBeInstanceOf(ConflictException);
+  });
+
+  describe('a hosted bot (a published version)', () => {
+    const CONVERSATION = 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b';
+
+    it('without a webhook: queues a start input in the web conversation with the payload, and no webhook call', async () => {
+      const { service, queued, starts } = setup(null, undefined, { published: true });
+      await service.start(BOT, dto);
+      expect(starts).toEqual([{ botId: BOT, conversationId: CONVERSATION, payload: dto.payload }]);
+      expect(queued).toEqual([]);
+    });
+
+    it('with a webhook: the start input and the session.started call (the mirror)', async () => {
+      const { service, queued, starts } = setup(undefined, undefined, { published: true });
+      await service.start(BOT, dto);
+      expect(starts).toHaveLength(1);
+      expect(queued).toEqual([expect.objectContaining({ type: 'session.started', conversationId: CONVERSATION })]);
+    });
+
+    it('keeps no session when the start input could not be queued', async () => {
+      const { service, rows, queued } = setup(null, undefined, { published: true, startFails: true });
+      await expect(service.start(BOT, dto)).rejects.toThrow('redis down');
+      expect(rows.size).toBe(0);
+      expect(queued).toEqual([]);
+    });
+
+    it('refuses app events with 409 saying hosted bots do not take them yet, unless a webhook is set', async () => {
+      const bare = setup(null, undefined, { published: true });
+      const session = await bare.service.start(BOT, dto);
+      const refusal = bare.service.sendAppEvent(session, { code: 'cart' });
+      await expect(refusal).rejects.toBeInstanceOf(ConflictException);
+      await expect(refusal).rejects.toThrow('Hosted bots do not take app events yet');
+      const mirrored = setup(undefined, undefined, { published: true });
+      const s = await mirrored.service.start(BOT, dto);
+      await mirrored.service.sendAppEvent(s, { code: 'cart' });
+      expect(mirrored.queued[1]).toMatchObject({ type: 'app.event', code: 'cart' });
+    });
   });
 });

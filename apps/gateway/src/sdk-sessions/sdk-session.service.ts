@@ -5,6 +5,7 @@ import { AppEventDto, StartSessionDto, chatUserId, isChatToken, isUuid } from '@
 import { safeEqual } from '@platform/crypto';
 import { CallbackSettingsRepository, ConversationRepository, SdkSessionRepository } from '@platform/database';
 import type { SdkSession } from '@platform/database';
+import { BotInputsService } from '../bots/bot-inputs.service.js';
 import { WebhookDispatcher } from '../callbacks/webhook-dispatcher.service.js';
 
 export type SessionCheck = SdkSession | 'unauthorized' | 'gone';
@@ -18,12 +19,18 @@ export class SdkSessionService {
     private readonly dispatcher: WebhookDispatcher,
     private readonly env: SdkEnv,
     private readonly conversations: ConversationRepository,
+    private readonly botInputs: BotInputsService,
   ) {}
 
-  /** Creates the session; when the bot has a webhook, answers only once the session.started call is queued. */
+  /**
+   * Creates the session; when the bot is hosted, answers only once its start input is stored and its
+   * turn queued, and when the bot has a webhook (for a hosted bot: a mirror), once the session.started
+   * call is queued.
+   */
   async start(botId: string, dto: StartSessionDto): Promise<SdkSession> {
     const settings = isUuid(botId) ? await this.callbacks.find(botId) : null;
     if (!settings) throw new NotFoundException(`No bot ${botId}`);
+    const hosted = await this.botInputs.hosted(botId);
     const now = new Date();
     const session = await this.sessions.create({
       botId,
@@ -32,10 +39,15 @@ export class SdkSessionService {
       ...(dto.deviceToken !== undefined ? { deviceToken: dto.deviceToken.trim() } : {}),
       expiresAt: this.expiry(now),
     });
-    if (!settings.endpoints.webhook) return session;
+    if (!settings.endpoints.webhook && !hosted) return session;
     try {
-      // The bot answers the user with the reply API, into the user's web-chat conversation.
+      // The bot answers the user with the reply API (the runtime, for a hosted bot), into the user's web-chat conversation.
       const conversation = await this.conversations.upsert(botId, 'web', session.userId);
+      // Should the mirror's call below fail, this input stays (the runtime takes it) and the SDK's retry
+      // adds a second start: without a JourneySlug it changes nothing while the first journey waits; with
+      // one, that journey starts again.
+      if (hosted) await this.botInputs.start(botId, conversation.id, dto.payload);
+      if (!settings.endpoints.webhook) return session;
       await this.dispatcher.enqueue(botId, {
         type: 'session.started',
         id: randomUUID(),
@@ -73,7 +85,11 @@ export class SdkSessionService {
   /** Queues an app event for the bot's webhook; returns the delivery id. */
   async sendAppEvent(session: SdkSession, dto: AppEventDto): Promise<string> {
     const settings = await this.callbacks.find(session.botId);
-    if (!settings?.endpoints.webhook) throw new ConflictException('This bot has no webhook to deliver app events to');
+    if (!settings?.endpoints.webhook) {
+      // A hosted bot's journeys have no node that receives app events yet; its webhook (a mirror), when set, still gets them.
+      if (await this.botInputs.hosted(session.botId)) throw new ConflictException('Hosted bots do not take app events yet (set a webhook to receive them)');
+      throw new ConflictException('This bot has no webhook to deliver app events to');
+    }
     const id = randomUUID();
     await this.dispatcher.enqueue(session.botId, {
       type: 'app.event',

@@ -13,7 +13,9 @@ export const SEALED_COLUMNS = [
   { kind: 'senderAccessTokens', label: 'WhatsApp sender access tokens', table: 'channel_senders', column: 'access_token_encrypted' },
   { kind: 'webhookSecrets', label: 'bot webhook signing secrets', table: 'callback_secrets', column: 'secret_encrypted' },
   { kind: 'previousWebhookSecrets', label: 'bot webhook signing secrets being rotated out', table: 'callback_secrets', column: 'previous_secret_encrypted' },
-] as const satisfies ReadonlyArray<{ kind: string; label: string; table: string; column: string; keyIdColumn?: string }>;
+  // No id column: a row is named by its bot and the secret's name.
+  { kind: 'botSecrets', label: 'hosted bot secrets (http nodes)', table: 'bot_secrets', column: 'value_encrypted', keyIdColumn: 'key_id', rowKey: `("bot_id"::text || '/' || "name")` },
+] as const satisfies ReadonlyArray<{ kind: string; label: string; table: string; column: string; keyIdColumn?: string; rowKey?: string }>;
 
 export type SealedSecretKind = (typeof SEALED_COLUMNS)[number]['kind'];
 
@@ -37,7 +39,7 @@ const PAGE = 100;
 
 /**
  * Key rotation: re-seals every stored secret (push configs, WhatsApp sender access tokens, bot
- * webhook signing secrets) that is not under the active key. Each value is swapped only if nobody
+ * webhook signing secrets, hosted bots' secrets) that is not under the active key. Each value is swapped only if nobody
  * wrote a new one meanwhile, so it is safe while the apps run and safe to run again. Values the
  * keyring cannot open are reported, not touched. `app` is any Nest context with DatabaseModule and
  * CryptoModule (the CLI, an app).
@@ -53,13 +55,15 @@ export async function reencryptSecrets(app: INestApplicationContext): Promise<Re
     const table = Prisma.raw(`"${c.table}"`);
     const column = Prisma.raw(`"${c.column}"`);
     const setKeyId = 'keyIdColumn' in c ? Prisma.sql`, ${Prisma.raw(`"${c.keyIdColumn}"`)} = ${active}` : Prisma.empty;
+    const rowKey = Prisma.raw('rowKey' in c ? c.rowKey : '"id"');
+    const keyType = Prisma.raw('rowKey' in c ? 'text' : 'uuid');
     let cursor: string | null = null;
     for (;;) {
-      const after: Prisma.Sql = cursor === null ? Prisma.empty : Prisma.sql`AND "id" > ${cursor}::uuid`;
+      const after: Prisma.Sql = cursor === null ? Prisma.empty : Prisma.sql`AND ${rowKey} > ${cursor}::${keyType}`;
       const rows = await db.$queryRaw<Array<{ id: string; sealed: string }>>`
-        SELECT "id"::text AS "id", ${column} AS "sealed" FROM ${table}
+        SELECT ${rowKey}::text AS "id", ${column} AS "sealed" FROM ${table}
         WHERE ${column} IS NOT NULL AND split_part(${column}, '.', 2) <> ${active} ${after}
-        ORDER BY "id" LIMIT ${PAGE}`;
+        ORDER BY ${rowKey} LIMIT ${PAGE}`;
       if (rows.length === 0) break;
       for (const row of rows) {
         let resealed: string;
@@ -71,7 +75,7 @@ export async function reencryptSecrets(app: INestApplicationContext): Promise<Re
         }
         const swapped = await db.$executeRaw`
           UPDATE ${table} SET ${column} = ${resealed} ${setKeyId}
-          WHERE "id" = ${row.id}::uuid AND ${column} = ${row.sealed}`;
+          WHERE ${rowKey} = ${row.id}::${keyType} AND ${column} = ${row.sealed}`;
         if (swapped === 1) result.reencrypted++;
         else result.changedMeanwhile++;
       }

@@ -1,0 +1,77 @@
+import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { isUuid } from '@platform/contracts';
+import { BotInputRepository, BotTraceRepository, ConversationRepository } from '@platform/database';
+import { BotInputsService } from './bot-inputs.service.js';
+import { parseCursor, parseLimit } from './page-query.js';
+
+/** A hosted bot's side of one conversation: its trace and state, and an agent taking over and handing back. */
+@Injectable()
+export class BotConversationService {
+  private readonly logger = new Logger('BotHandoff');
+
+  constructor(
+    private readonly conversations: ConversationRepository,
+    private readonly trace: BotTraceRepository,
+    private readonly inputs: BotInputRepository,
+    private readonly botInputs: BotInputsService,
+  ) {}
+
+  /** The steps the bot ran in the conversation, in order, paged by `cursor` (the `next` of the previous page). */
+  async steps(botId: string, conversationId: string, cursor: unknown, limit: unknown) {
+    const after = parseCursor(cursor);
+    const size = parseLimit(limit);
+    const id = await this.conversationOf(botId, conversationId);
+    const rows = await this.trace.steps(id, after, size + 1);
+    const page = rows.slice(0, size);
+    return {
+      steps: page.map((s) => ({
+        id: String(s.id),
+        at: s.startedAt.toISOString(),
+        version: s.version,
+        journey: s.journey,
+        node: s.node,
+        kind: s.kind,
+        outcome: s.outcome,
+        error: s.error,
+        durationMs: s.durationMs,
+        sandboxMs: s.sandboxMs,
+      })),
+      next: rows.length > size ? String(page[page.length - 1].id) : null,
+    };
+  }
+
+  async state(botId: string, conversationId: string) {
+    const id = await this.conversationOf(botId, conversationId);
+    const state = await this.trace.state(id);
+    if (!state) throw new NotFoundException(`The bot has not run in conversation ${conversationId} yet`);
+    return { status: state.status, version: state.version, journey: state.journey, node: state.node, variables: state.variables, updatedAt: state.updatedAt.toISOString() };
+  }
+
+  /** An agent takes over: the bot stays silent (messages still reach the runtime, which records and skips them) until handed back. */
+  async handoff(botId: string, conversationId: string, reason: string | undefined): Promise<void> {
+    const id = await this.conversationOf(botId, conversationId);
+    await this.requireHosted(botId);
+    await this.inputs.handoff(botId, id);
+    // The reason has no column: it goes to the log (it is the operator's text, not the user's).
+    this.logger.log(`conversation ${id} of bot ${botId} handed to an agent${reason ? `: ${reason}` : ''}`);
+  }
+
+  /** The bot goes on after the handoff node (or ends the journey when that node has no next edge). */
+  async handback(botId: string, conversationId: string): Promise<void> {
+    const id = await this.conversationOf(botId, conversationId);
+    await this.requireHosted(botId);
+    if ((await this.botInputs.handback(botId, id)) === 'not_in_handoff') {
+      throw new ConflictException(`Conversation ${conversationId} is not handed off to an agent: nothing to hand back`);
+    }
+  }
+
+  private async conversationOf(botId: string, conversationId: string): Promise<string> {
+    const conversation = isUuid(conversationId) ? await this.conversations.find(botId, conversationId) : null;
+    if (!conversation) throw new NotFoundException(`No conversation ${conversationId} for this bot`);
+    return conversation.id;
+  }
+
+  private async requireHosted(botId: string): Promise<void> {
+    if (!(await this.botInputs.hosted(botId))) throw new ConflictException(`Bot ${botId} is not a hosted bot (no published version): its webhook answers its conversations`);
+  }
+}
