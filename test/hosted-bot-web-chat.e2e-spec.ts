@@ -5,6 +5,8 @@ import { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
 import WebSocket from 'ws';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createBotRuntime } from '../apps/bot-runtime/src/create-bot-runtime.js';
 import { BotSession, type BotEvent, type WebSocketConstructorLike } from '../libs/sdk-core/src/index.js';
 import { BotDefinition, chatUserId } from '@platform/contracts';
 import { PrismaService } from '@platform/database';
@@ -94,11 +96,13 @@ jest.setTimeout(120_000); // a real browser and the bot runtime on a shared mach
 
 describe('a hosted bot in the web chat, as a person uses it (Chromium, the gateway and the bot runtime)', () => {
   const pictures = pictureServer();
-  const stack = useStack({ worker: true, botRuntime: true, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
+  const stack = useStack({ worker: true, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
   let bot: SdkBot;
   let browser: Browser;
+  let runtime: NestFastifyApplication;
   stack.defer(() => new Promise((r) => pictures.close(r)));
   stack.defer(() => browser?.close());
+  stack.defer(() => runtime?.close());
 
   const api = (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') =>
     fetch(`${stack.url}/v1/bots/${bot.botId}${path}`, {
@@ -109,6 +113,8 @@ describe('a hosted bot in the web chat, as a person uses it (Chromium, the gatew
 
   beforeAll(async () => {
     await new Promise<void>((r) => pictures.listen(0, '127.0.0.1', r));
+    // The bot runtime in process, on the stack's Postgres and Redis: it competes for the bot-turn queue.
+    runtime = await createBotRuntime({ ...stack.env, BOT_RUNTIME_HEALTH_PORT: '0' });
     bot = await seedSdkBot(stack.gateway);
     const saved = await api('/definition', journey(`http://127.0.0.1:${(pictures.address() as AddressInfo).port}`), 'PUT');
     expect([200, 201]).toContain(saved.status);

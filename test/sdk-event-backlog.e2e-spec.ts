@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import { BotSession, type BotEvent, type BotEventMeta, type WebSocketConstructorLike } from '../libs/sdk-core/src/index.js';
 import { createGateway, listenGateway } from '../apps/gateway/src/create-gateway.js';
-import { SdkEventStore } from '../apps/gateway/src/bot-events/sdk-event.store.js';
+import { SdkEventStore } from '@platform/conversations';
 import { chatUserId } from '@platform/contracts';
 import { createTestEnv } from '@platform/testing';
 import { RawStream, SdkBot, eventually, seedSdkBot, sendBotEvent, startSession } from './sdk-support.js';

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { BotSession, type BotEvent, type BotEventMeta, type SdkError, type WebSocketConstructorLike } from '../libs/sdk-core/src/index.js';
-import { SdkEventStore } from '../apps/gateway/src/bot-events/sdk-event.store.js';
+import { SdkEventStore } from '@platform/conversations';
 import { chatUserId, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER } from '@platform/contracts';
 import { BotWebhookServer } from '@platform/sandbox';
 import { SdkBot, eventually, seedSdkBot, sendBotEvent } from './sdk-support.js';

@@ -1,6 +1,6 @@
 // TEMP engine stub (branch hb-botapi only): the engine's declared API with shape checks only, so the
 // gateway and CLI compile and their tests run until hb-engine lands. Dropped at merge.
-import type { BotDefinition, DefinitionError } from '@platform/contracts';
+import type { BotDefinition, BotRunState, BotTurnInput, BotTurnResult, DefinitionError, FunctionRunner } from '@platform/contracts';
 
 export const botDefinitionJsonSchema: Record<string, unknown> = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -50,4 +50,31 @@ export function validateBotDefinition(doc: unknown): { ok: true; definition: Bot
 export function journeyForPayload(definition: BotDefinition, payload: string | undefined): string | undefined {
   const slug = payload?.startsWith('journey:') ? payload.slice('journey:'.length) : undefined;
   return slug && definition.journeys.some((j) => j.slug === slug) ? slug : undefined;
+}
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+}
+export type HttpOutcome = { ok: true; status: number; body: unknown } | { ok: false; error: string };
+export interface HttpCaller {
+  call(request: HttpRequest): Promise<HttpOutcome>;
+}
+export interface TurnPorts {
+  functions: FunctionRunner;
+  http: HttpCaller;
+  secrets(): Promise<Record<string, string>>;
+}
+export interface TurnRequest {
+  definition: BotDefinition;
+  version: number;
+  state: BotRunState | null;
+  input: BotTurnInput;
+  ports: TurnPorts;
+  maxSteps?: number;
+}
+export function runTurn(_request: TurnRequest): Promise<BotTurnResult> {
+  return Promise.reject(new Error('TEMP stub: the engine is not merged yet'));
 }

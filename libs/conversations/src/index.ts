@@ -1,1 +1,3 @@
-export {};
+export * from './sdk-event.store.js';
+export * from './message-view.js';
+export * from './reply-delivery.js';

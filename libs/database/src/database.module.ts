@@ -24,6 +24,7 @@ import { BotDefinitionRepository } from './repositories/bot-definition.repositor
 import { BotSecretRepository } from './repositories/bot-secret.repository.js';
 import { BotTraceRepository } from './repositories/bot-trace.repository.js';
 import { BotInputRepository } from './repositories/bot-input.repository.js';
+import { BotRunRepository } from './repositories/bot-run.repository.js';
 
 const repositories = [
   BotRepository,
@@ -50,6 +51,7 @@ const repositories = [
   BotSecretRepository,
   BotTraceRepository,
   BotInputRepository,
+  BotRunRepository,
 ];
 
 @Global()

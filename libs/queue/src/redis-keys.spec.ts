@@ -7,6 +7,7 @@ import {
   oauthAuthorizationRequestKey,
   pushBatchProgressKey,
   rateLimitKey,
+  sdkEventDedupeKey,
   sdkNotifyChannel,
   sdkUserKeys,
   triggerIdempotencyKey,
@@ -31,6 +32,7 @@ describe('Redis keys', () => {
     expect(whatsappPaceKeys(plain, 'pn')).toEqual({ state: 'whatsapp-pace:{pn}', held: 'whatsapp-pace:{pn}:held', sending: 'whatsapp-pace:{pn}:sending' });
     expect(sdkUserKeys(plain, 'b1', 'u1')).toEqual({ events: 'sdk:{b1:u1}:events', presence: 'sdk:{b1:u1}:presence' });
     expect(sdkNotifyChannel(plain, 'b1', 'u1')).toBe('sdk:notify:b1:u1');
+    expect(sdkEventDedupeKey(plain, 'b1', 'u1', 'o1')).toBe('sdk:{b1:u1}:dedupe:o1');
     expect(apiKeyRevocationsChannel(plain)).toBe('platform:api-key-revoked');
     expect(lifecycleStreamKey(plain)).toBe('platform:message-lifecycle');
     expect(consoleStreamTicketKey(plain, 'abc')).toBe('console:stream-ticket:abc');
@@ -52,7 +54,7 @@ describe('Redis keys', () => {
   it('give the keys one script touches one hash tag (one cluster slot)', () => {
     expect(new Set([triggerQuotaKey(prefixed, 'b1'), triggerIdempotencyKey(prefixed, 'b1', 'x:{y}')].map(hashTag))).toEqual(new Set(['b1']));
     expect(new Set(Object.values(whatsappPaceKeys(prefixed, 'pn')).map(hashTag))).toEqual(new Set(['pn']));
-    expect(new Set(Object.values(sdkUserKeys(prefixed, 'b1', 'u1')).map(hashTag))).toEqual(new Set(['b1:u1']));
+    expect(new Set([...Object.values(sdkUserKeys(prefixed, 'b1', 'u1')), sdkEventDedupeKey(prefixed, 'b1', 'u1', 'o1')].map(hashTag))).toEqual(new Set(['b1:u1']));
     expect(hashTag(triggerQuotaKey(prefixed, 'b1'))).not.toBe(hashTag(triggerQuotaKey(prefixed, 'b2')));
   });
 });

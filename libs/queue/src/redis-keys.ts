@@ -32,6 +32,15 @@ export function sdkUserKeys(target: RedisTarget, botId: string, userId: string):
   return { events: redisKey(target, `sdk:${slot}:events`), presence: redisKey(target, `sdk:${slot}:presence`) };
 }
 
+/**
+ * The marker of an SDK event appended under an idempotency key (a bot runtime's outbox item id): the
+ * append script writes it with the stream entry, so a retried append of the same event is not stored
+ * twice. Tagged like the user's stream, which the same script touches.
+ */
+export function sdkEventDedupeKey(target: RedisTarget, botId: string, userId: string, dedupeId: string): string {
+  return redisKey(target, `sdk:{${botId}:${userId}}:dedupe:${dedupeId}`);
+}
+
 /** Pub/sub channel telling every gateway that an SDK user has new events. */
 export function sdkNotifyChannel(target: RedisTarget, botId: string, userId: string): string {
   return redisKey(target, `sdk:notify:${botId}:${userId}`);

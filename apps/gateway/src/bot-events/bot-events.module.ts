@@ -4,7 +4,7 @@ import { SdkSessionsModule } from '../sdk-sessions/sdk-sessions.module.js';
 import { BotEventsController } from './bot-events.controller.js';
 import { BotEventsService } from './bot-events.service.js';
 import { EventStreamRoute } from './event-stream.route.js';
-import { SdkEventStore } from './sdk-event.store.js';
+import { SdkEventStore } from '@platform/conversations';
 import { StreamHub } from './stream-hub.service.js';
 
 @Module({

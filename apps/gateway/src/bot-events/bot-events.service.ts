@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SendBotEventDto } from '@platform/contracts';
-import { SdkEventStore } from './sdk-event.store.js';
+import { SdkEventStore } from '@platform/conversations';
 
 /** Bot → app: stores the event for the user (kept until acked) and announces it to every replica. */
 @Injectable()

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { EventEmitter } from 'node:events';
 import type { WebSocket } from 'ws';
-import type { StoredEvent } from './sdk-event.store.js';
+import type { StoredEvent } from '@platform/conversations';
 import { StreamConnection, StreamDeps } from './stream-connection.js';
 
 class FakeSocket extends EventEmitter {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WebSocket } from 'ws';
 import { STREAM_CLOSE, StreamServerFrame } from '@platform/contracts';
-import type { StoredEvent } from './sdk-event.store.js';
+import type { StoredEvent } from '@platform/conversations';
 
 /** What a connection needs from the rest of the gateway (an interface, so the state machine can be unit-tested). */
 export interface StreamDeps {

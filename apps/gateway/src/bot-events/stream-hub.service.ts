@@ -3,7 +3,7 @@ import { CoreEnv, SdkEnv } from '@platform/config';
 import { STREAM_CLOSE } from '@platform/contracts';
 import { type RedisClient, connectRedis, withTimeout } from '@platform/queue';
 import { SdkSessionService } from '../sdk-sessions/sdk-session.service.js';
-import { SdkEventStore } from './sdk-event.store.js';
+import { SdkEventStore } from '@platform/conversations';
 import { StreamConnection, StreamDeps } from './stream-connection.js';
 
 interface Channel {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { CoreEnv } from '@platform/config';
-import type { BotDefinitionRepository, BotInputRepository, HandbackResult, PendingBotInput } from '@platform/database';
+import type { BotDefinitionRepository, BotInputRepository, HandbackResult, AddedBotInput } from '@platform/database';
 import { RedisUnavailableError, type BotTurnQueue } from '@platform/queue';
 import { BotInputsService, botTurnJobId } from './bot-inputs.service.js';
 
@@ -8,7 +8,7 @@ const BOT = '0b6f3c52-94a5-4d0e-9e77-7d8f5b0b2c11';
 const CONV = 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b';
 const MSG = '6c1d2a4e-8f7b-4e57-a0a4-2a2f7a9d4c3e';
 
-function setup(opts: { hosted?: boolean; queue?: 'ok' | 'hangs'; message?: PendingBotInput | null; handback?: HandbackResult } = {}) {
+function setup(opts: { hosted?: boolean; queue?: 'ok' | 'hangs'; message?: AddedBotInput | null; handback?: HandbackResult } = {}) {
   const hosted = opts.hosted ?? true;
   const starts: Array<{ payload: string; journeySlug: string | null }> = [];
   const inputs = {

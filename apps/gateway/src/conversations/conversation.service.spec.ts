@@ -5,7 +5,7 @@ import type { CoreEnv } from '@platform/config';
 import { WEB_CHAT_EVENT, WHATSAPP_SESSION_WINDOW_MS, type SendConversationMessageDto, type WebhookDelivery } from '@platform/contracts';
 import type { ConversationMessageRow, ConversationRepository, InboundMessage } from '@platform/database';
 import { RedisUnavailableError, type ConversationReplyQueue } from '@platform/queue';
-import type { SdkEventStore } from '../bot-events/sdk-event.store.js';
+import { ReplyDelivery, type SdkEventStore } from '@platform/conversations';
 import type { BotInputsService } from '../bots/bot-inputs.service.js';
 import type { WebhookDispatcher } from '../callbacks/webhook-dispatcher.service.js';
 import { ConversationService } from './conversation.service.js';
@@ -111,7 +111,8 @@ function setup(opts: { queue?: 'ok' | 'fails' | 'hangs'; botInputFails?: boolean
       return {};
     },
   } as unknown as ConversationReplyQueue;
-  const service = new ConversationService(repo as unknown as ConversationRepository, dispatcher, events, core, replies, hostedInputs);
+  const conversations = repo as unknown as ConversationRepository;
+  const service = new ConversationService(conversations, dispatcher, new ReplyDelivery(conversations, events, core, replies), hostedInputs);
   return { service, repo, deliveries, appended, jobs, botInputs };
 }
 

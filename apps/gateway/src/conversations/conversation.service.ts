@@ -1,10 +1,8 @@
 import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { CoreEnv } from '@platform/config';
-import { ConversationMessageView, SendConversationMessageDto, WEB_CHAT_EVENT, WHATSAPP_SESSION_WINDOW_MS, isUuid, toOutboundContent } from '@platform/contracts';
+import { ConversationMessageView, SendConversationMessageDto, WHATSAPP_SESSION_WINDOW_MS, isUuid, toOutboundContent } from '@platform/contracts';
+import { ReplyDelivery } from '@platform/conversations';
 import { ConversationRepository, InboundMessage } from '@platform/database';
 import type { ConversationChannel } from '@platform/database';
-import { ConversationReplyQueue, withTimeout } from '@platform/queue';
-import { SdkEventStore } from '../bot-events/sdk-event.store.js';
 import { BotInputsService } from '../bots/bot-inputs.service.js';
 import { WebhookDispatcher } from '../callbacks/webhook-dispatcher.service.js';
 import { toMessageView } from './message-view.js';
@@ -35,9 +33,7 @@ export class ConversationService {
   constructor(
     private readonly conversations: ConversationRepository,
     private readonly dispatcher: WebhookDispatcher,
-    private readonly events: SdkEventStore,
-    private readonly core: CoreEnv,
-    private readonly replies: ConversationReplyQueue,
+    private readonly delivery: ReplyDelivery,
     private readonly botInputs: BotInputsService,
   ) {}
 
@@ -84,7 +80,7 @@ export class ConversationService {
     return conversation;
   }
 
-  /** The bot's message to the user: web chat straight onto the user's event stream; WhatsApp through the channel worker. */
+  /** The bot's message to the user: web chat straight onto the user's event stream; WhatsApp through the channel worker (ReplyDelivery). */
   async reply(botId: string, conversationId: string, dto: SendConversationMessageDto): Promise<ConversationMessageView> {
     const outbound = toOutboundContent(dto);
     if (typeof outbound === 'string') throw new BadRequestException(outbound);
@@ -97,17 +93,7 @@ export class ConversationService {
     const row = await this.conversations.createOutbound(conversation.id, outbound.type, outbound.content as object, 'queued');
     if (!row) throw new NotFoundException(`No conversation ${conversationId} for this bot`); // erased meanwhile
     try {
-      if (conversation.channel === 'web') {
-        const view = toMessageView({ ...row, status: 'sent' });
-        await this.events.append(botId, conversation.userId, {
-          code: WEB_CHAT_EVENT.platformCode,
-          data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify(view) },
-        });
-        await this.conversations.markSent(row.id, `web:${row.id}`);
-        return view;
-      }
-      await withTimeout(this.replies.add('whatsapp', { messageId: row.id, botId }, { jobId: row.id }), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the reply');
-      return toMessageView(row);
+      return await this.delivery.deliver(conversation, row);
     } catch (err) {
       await this.conversations.markAttemptFailed(row.id, 'queue_unavailable', 'The reply could not be queued', true).catch(() => undefined);
       throw err; // withTimeout's RedisUnavailableError: the HTTP edge answers it

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '@platform/auth';
+import { ReplyDelivery } from '@platform/conversations';
 import { BotEventsModule } from '../bot-events/bot-events.module.js';
 import { BotInputsModule } from '../bots/bot-inputs.module.js';
 import { CallbacksModule } from '../callbacks/callbacks.module.js';
@@ -13,7 +14,7 @@ import { WebChatController } from './web-chat.controller.js';
 @Module({
   imports: [AuthModule, CallbacksModule, BotEventsModule, SdkSessionsModule, BotInputsModule],
   controllers: [ConversationsController, WebChatController],
-  providers: [ConversationService, ConversationSweeper, ChatTokenGuard],
+  providers: [ConversationService, ReplyDelivery, ConversationSweeper, ChatTokenGuard],
   exports: [ConversationService],
 })
 export class ConversationsModule {}

@@ -21,3 +21,4 @@ export * from './web-chat-env.js';
 export * from './lifecycle-stream-env.js';
 export * from './database-env.js';
 export * from './bot-runtime-env.js';
+export * from './bot-runtime-server-env.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service.js';
 
 /** An input waiting in `bot_inputs` (seq: its place in the conversation's order; the bot-turn job's id). */
-export interface PendingBotInput {
+export interface AddedBotInput {
   seq: bigint;
   /** False when the runtime processed it already (a message Meta delivered again). */
   pending: boolean;
@@ -25,7 +25,7 @@ export class BotInputRepository {
    * A user's message as the bot's input, when the bot is hosted (else null). A message is one input
    * however often it is recorded (Meta's repeats): the second time, the existing row is returned.
    */
-  async addMessage(botId: string, conversationId: string, messageId: string): Promise<PendingBotInput | null> {
+  async addMessage(botId: string, conversationId: string, messageId: string): Promise<AddedBotInput | null> {
     // One round trip for the usual case: the CTE's insert is invisible to the outer SELECT, so its second
     // half finds the row only when the insert met an existing one.
     const { rows } = await this.db.query<{ seq: string; pending: boolean }>({

@@ -1,20 +1,28 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CoreEnv, SdkEnv } from '@platform/config';
 import { WireBotEvent } from '@platform/contracts';
-import { REQUEST_REDIS, type RedisClient, sdkNotifyChannel, sdkUserKeys, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, sdkEventDedupeKey, sdkNotifyChannel, sdkUserKeys, withTimeout } from '@platform/queue';
 
 // Redis holds each user's unacked events as a stream (ids are the event ids, in order) and the user's live
 // stream connections as a sorted set scored by expiry. Times come from Redis (TIME), so replicas' clocks do not matter.
+// With a dedupe marker (KEYS[3], ARGV[5] = '1') the append happens once: the marker keeps the first
+// append's stream id for the retention, and a second append of the same event answers that id, adding
+// nothing and publishing nothing (a bot runtime handing over its outbox again after a crash).
 const APPEND = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local live = redis.call('ZCARD', KEYS[2])
+if ARGV[5] == '1' then
+  local prior = redis.call('GET', KEYS[3])
+  if prior then return {prior, live, 1} end
+end
 local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '*', 'e', ARGV[1])
 redis.call('XTRIM', KEYS[1], 'MINID', string.format('%d', now - tonumber(ARGV[3])))
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-local live = redis.call('ZCARD', KEYS[2])
+if ARGV[5] == '1' then redis.call('SET', KEYS[3], id, 'PX', ARGV[3]) end
 redis.call('PUBLISH', ARGV[4], id)
-return {id, live}`;
+return {id, live, 0}`;
 
 // Entries after the cursor (exclusive) that are younger than the retention.
 const READ = `
@@ -40,7 +48,7 @@ export interface StoredEvent {
 }
 
 type ScriptedRedis = RedisClient & {
-  sdkEventAppend(events: string, presence: string, event: string, maxLen: number, retentionMs: number, channel: string): Promise<[string, number]>;
+  sdkEventAppendOnce(events: string, presence: string, dedupe: string, event: string, maxLen: number, retentionMs: number, channel: string, deduped: '0' | '1'): Promise<[string, number, number]>;
   sdkEventRead(events: string, cursor: string, retentionMs: number, count: number): Promise<Array<[string, string[]]>>;
   sdkPresence(presence: string, connectionId: string, ttlMs: number): Promise<number>;
 };
@@ -55,8 +63,8 @@ export class SdkEventStore {
     private readonly env: SdkEnv,
     private readonly core: CoreEnv,
   ) {
-    if (!('sdkEventAppend' in redis)) {
-      redis.defineCommand('sdkEventAppend', { numberOfKeys: 2, lua: APPEND });
+    if (!('sdkEventAppendOnce' in redis)) {
+      redis.defineCommand('sdkEventAppendOnce', { numberOfKeys: 3, lua: APPEND });
       redis.defineCommand('sdkEventRead', { numberOfKeys: 1, lua: READ });
       redis.defineCommand('sdkPresence', { numberOfKeys: 1, lua: PRESENCE });
     }
@@ -72,14 +80,29 @@ export class SdkEventStore {
     return sdkUserKeys(this.core, botId, userId);
   }
 
-  /** Stores the event and notifies the replicas; `live` counts the user's connected streams. */
-  async append(botId: string, userId: string, event: WireBotEvent): Promise<{ id: string; live: number }> {
+  /**
+   * Stores the event and notifies the replicas; `live` counts the user's connected streams. With
+   * `dedupeId`, an event appended under that id within the retention is not appended again: `duplicate`
+   * says so and `id` is the first append's.
+   */
+  async append(botId: string, userId: string, event: WireBotEvent, options: { dedupeId?: string } = {}): Promise<{ id: string; live: number; duplicate: boolean }> {
     const { events, presence } = this.keys(botId, userId);
-    const [id, live] = await this.timed(
-      this.redis.sdkEventAppend(events, presence, JSON.stringify(event), this.env.SDK_EVENT_MAX_PER_USER, this.env.SDK_EVENT_RETENTION_SECONDS * 1000, this.channel(botId, userId)),
+    // Without an id the marker key is only named (Redis Cluster wants every key of a script declared), never written.
+    const dedupe = sdkEventDedupeKey(this.core, botId, userId, options.dedupeId ?? '-');
+    const [id, live, duplicate] = await this.timed(
+      this.redis.sdkEventAppendOnce(
+        events,
+        presence,
+        dedupe,
+        JSON.stringify(event),
+        this.env.SDK_EVENT_MAX_PER_USER,
+        this.env.SDK_EVENT_RETENTION_SECONDS * 1000,
+        this.channel(botId, userId),
+        options.dedupeId ? '1' : '0',
+      ),
       'storing the event',
     );
-    return { id, live: Number(live) };
+    return { id, live: Number(live), duplicate: Number(duplicate) === 1 };
   }
 
   /** Up to `count` unacked events after `cursor` (a stream id; '0-0' for all), oldest first. */
