@@ -3,8 +3,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { ApiKeyService, UserService } from '@platform/accounts';
 import { SecretBox } from '@platform/crypto';
-import { BotDefinition, generateWebhookSecret } from '@platform/contracts';
-import { BotRepository, CallbackSettingsRepository, ChannelSenderRepository, PrismaService, TemplateRepository } from '@platform/database';
+import { validateBotDefinition } from '@platform/bot-engine';
+import { BotDefinition, definitionErrorText, generateWebhookSecret } from '@platform/contracts';
+import { BotDefinitionRepository, BotRepository, BotSecretRepository, CallbackSettingsRepository, ChannelSenderRepository, PrismaService, TemplateRepository } from '@platform/database';
+import type { Prisma } from '@platform/database';
 import { TemplateSyncService } from '@platform/whatsapp';
 import { CliModule } from '../../apps/cli/src/cli.module.js';
 import { localPath, readJson, writeJson } from './local-state.js';
@@ -117,36 +119,22 @@ export async function seedDemo(env: Record<string, string>, options: SeedOptions
   }
 }
 
-/** Publishes `definition` as the bot's next version unless the published one is the same; answers the published version. */
+/**
+ * Publishes `definition` as the bot's next version (validated as `bot deploy` does) unless the published
+ * one is the same document; answers the published version.
+ */
 async function publishDefinition(app: AppContext, botId: string, definition: BotDefinition): Promise<number> {
-  const db = app.get(PrismaService);
-  const current = await db.botDefinitionDraft.findUnique({ where: { botId } });
-  if (current?.publishedVersion) {
-    const published = await db.botVersion.findUnique({ where: { botId_version: { botId, version: current.publishedVersion } } });
-    if (published && isDeepStrictEqual(published.definition, definition)) return current.publishedVersion;
-  }
-  const latest = await db.botVersion.findFirst({ where: { botId }, orderBy: { version: 'desc' } });
-  const version = (latest?.version ?? 0) + 1;
-  const json = definition as unknown as object;
-  await db.$transaction([
-    db.botVersion.create({ data: { botId, version, definition: json, note: 'npm run up: the demo definition' } }),
-    db.botDefinitionDraft.upsert({
-      where: { botId },
-      create: { botId, draft: json, draftUpdatedAt: new Date(), publishedVersion: version },
-      update: { draft: json, draftUpdatedAt: new Date(), publishedVersion: version },
-    }),
-  ]);
-  return version;
+  const checked = validateBotDefinition(definition);
+  if (!checked.ok) throw new Error(`the demo definition is invalid: ${checked.errors.map(definitionErrorText).join('; ')}`);
+  const definitions = app.get(BotDefinitionRepository);
+  const current = await definitions.publishedVersion(botId);
+  const published = current === null ? null : await definitions.findVersion(botId, current);
+  if (current !== null && published && isDeepStrictEqual(published.definition, definition)) return current;
+  return definitions.saveAndPublish(botId, definition as unknown as Prisma.InputJsonValue, 'npm run up', 'the demo definition (tools/up/demo-bot.ts)');
 }
 
 async function storeSecrets(app: AppContext, botId: string, secrets: Record<string, string>): Promise<void> {
-  const db = app.get(PrismaService);
-  const box = app.get(SecretBox);
-  for (const [name, value] of Object.entries(secrets)) {
-    const valueEncrypted = box.encrypt(value);
-    const keyId = SecretBox.keyIdOf(valueEncrypted);
-    await db.botSecret.upsert({ where: { botId_name: { botId, name } }, create: { botId, name, valueEncrypted, keyId }, update: { valueEncrypted, keyId } });
-  }
+  for (const [name, value] of Object.entries(secrets)) await app.get(BotSecretRepository).set(botId, name, value);
 }
 
 /** Syncs the demo bot's templates from `wabaId` and answers the id of `demo_summer_carousel` (a typed-in one of older runs is adopted, keeping its id). */
