@@ -5,8 +5,8 @@ import { HttpJsonServer, RecordedRequest, sendJson } from '@platform/sandbox';
 /**
  * The "outside API" the hosted demo bot's http node calls: `GET /offers` with `Authorization: Bearer
  * <token>` answers three offers as JSON; a wrong or missing token is a 401. It runs on loopback beside
- * `up`, and its address and token reach the bot only through the bot's secret store
- * (`{{secrets.DEMO_API_URL}}`, `{{secrets.DEMO_API_TOKEN}}`).
+ * `up` (DEMO_API_PORT, 3300), and its token reaches the bot only through the bot's secret store
+ * (`{{secrets.DEMO_API_TOKEN}}`).
  */
 export class DemoOffersApi extends HttpJsonServer {
   /** A token of this run: the bot's secret store holds it, nothing else does. */

@@ -14,6 +14,9 @@ export function sdkDocPayloadFunction(root = process.cwd()): string {
   return block;
 }
 
+/** Where `npm run up` runs the offers API (DEMO_API_PORT): an http node's URL names its host as written, never from a variable. */
+export const DEMO_OFFERS_API_URL = 'http://127.0.0.1:3300';
+
 const picture = (seed: string) => `https://picsum.photos/seed/${seed}/600/400`;
 
 /**
@@ -23,7 +26,7 @@ const picture = (seed: string) => `https://picsum.photos/seed/${seed}/600/400`;
  *   `profile`; a set node picks the name; a greeting with quick replies; a choice question (re-asked on
  *   a wrong answer); a condition routes to the offers journey (goto), a picture, or a person (handoff,
  *   then the bot takes over again when the agent hands back).
- * - `offers`: an http node calls the local offers API (its address and token are the bot's secrets),
+ * - `offers`: an http node calls the local offers API (its token is the bot's secret),
  *   a carousel of its answer, a function node that tells the app (app.sendEvent) and logs, an e-mail
  *   question, then the feedback journey. A card's button `journey:feedback` starts that journey from
  *   anywhere, as a triggered WhatsApp carousel card's quick reply can.
@@ -31,7 +34,7 @@ const picture = (seed: string) => `https://picsum.photos/seed/${seed}/600/400`;
  *
  * The push tap / payload `JourneySlug: "offers"` opens the offers journey directly.
  */
-export function demoBotDefinition(root = process.cwd()): BotDefinition {
+export function demoBotDefinition(offersApiUrl = DEMO_OFFERS_API_URL, root = process.cwd()): BotDefinition {
   return {
     schemaVersion: 1,
     startJourney: 'welcome',
@@ -113,7 +116,7 @@ export function demoBotDefinition(root = process.cwd()): BotDefinition {
             kind: 'http',
             label: 'The local offers API',
             method: 'GET',
-            url: '{{secrets.DEMO_API_URL}}/offers',
+            url: `${offersApiUrl}/offers`,
             headers: { authorization: 'Bearer {{secrets.DEMO_API_TOKEN}}' },
             timeoutMs: 3000,
             map: [
@@ -196,8 +199,9 @@ export function demoBotDefinition(root = process.cwd()): BotDefinition {
             retryPrompt: 'A number from 1 to 5, please.',
           },
           { id: 'happy', kind: 'condition', branches: [{ id: 'good', when: 'variables.rating >= 4' }] },
-          { id: 'glad', kind: 'end', text: 'Glad you like it, {{variables.name}}! Write anything to start again.' },
-          { id: 'sorry', kind: 'end', text: 'Thanks for telling me, {{variables.name}}. Write anything to start again.' },
+          // No {{variables.name}} here: a `journey:feedback` button starts this journey afresh, with the variables at their defaults.
+          { id: 'glad', kind: 'end', text: 'Glad you like it! Write anything to start again.' },
+          { id: 'sorry', kind: 'end', text: 'Thanks for telling me. Write anything to start again.' },
         ],
         edges: [
           { from: 'rate', to: 'happy' },

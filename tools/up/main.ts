@@ -98,10 +98,10 @@ async function main() {
     if (echoOn) env.WEBHOOK_ALLOW_HTTP = 'true';
     // The outside API of the hosted demo's http node, on loopback (WEBHOOK_ALLOW_PRIVATE_ADDRESSES lets the local stack reach it).
     demoApi = new DemoOffersApi((line) => say(`[offers-api] ${line}`));
-    const demoApiUrl = await demoApi.listen(Number(process.env.DEMO_API_PORT ?? 0));
+    const demoApiUrl = await demoApi.listen(Number(process.env.DEMO_API_PORT ?? 3300));
     const demo = await seedDemo(env, {
-      definition: demoBotDefinition(),
-      secrets: { DEMO_API_URL: demoApiUrl, DEMO_API_TOKEN: demoApi.token },
+      definition: demoBotDefinition(demoApiUrl),
+      secrets: { DEMO_API_TOKEN: demoApi.token },
       echoBotUrl: echoOn ? `http://127.0.0.1:${echoPort}/webhook` : undefined,
       wabaId: sandbox ? SANDBOX_WABA_ID : process.env.WHATSAPP_WABA_ID,
     });

@@ -33,7 +33,7 @@ export interface DemoAdmin {
 export interface SeedOptions {
   /** The hosted demo bot's definition, published when it differs from the published version. */
   definition: BotDefinition;
-  /** The hosted demo bot's secret store (its http node's address and token). */
+  /** The hosted demo bot's secret store (its http node's token). */
   secrets: Record<string, string>;
   /** The outside echo bot's webhook; without it no echo bot is seeded. */
   echoBotUrl?: string;
