@@ -1,0 +1,38 @@
+// Helpers of the test/hosted-bots-*.e2e-spec.ts files: bot definitions and the bot-turn queue as the gateway left it.
+import { INestApplicationContext } from '@nestjs/common';
+import { BotTurnQueue } from '@platform/queue';
+
+/** A small valid definition: a greeting and the end. */
+export function greetingBot(text = 'Hi {{variables.name}}') {
+  return {
+    schemaVersion: 1,
+    startJourney: 'welcome',
+    variables: [{ name: 'name', type: 'string', default: 'there' }],
+    journeys: [
+      {
+        slug: 'welcome',
+        start: 'hello',
+        nodes: [
+          { id: 'hello', kind: 'message', text },
+          { id: 'bye', kind: 'end' },
+        ],
+        edges: [{ from: 'hello', to: 'bye' }],
+      },
+    ],
+  };
+}
+
+/** Invalid twice: a message node with nothing to send, and an edge to a node that does not exist. */
+export function brokenBot() {
+  const bot = greetingBot();
+  bot.journeys[0].nodes[0] = { id: 'hello', kind: 'message' } as (typeof bot.journeys)[0]['nodes'][0];
+  bot.journeys[0].edges = [{ from: 'hello', to: 'nowhere' }];
+  return bot;
+}
+
+/** The bot-turn jobs queued for a conversation (nothing consumes them in these tests). */
+export async function turnJobs(app: INestApplicationContext, conversationId: string) {
+  const queue = app.get(BotTurnQueue, { strict: false });
+  const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
+  return jobs.filter((j) => j.data.conversationId === conversationId).map((j) => ({ id: j.id, name: j.name, data: j.data }));
+}
