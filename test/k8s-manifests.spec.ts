@@ -7,6 +7,8 @@ import { CHANNEL_WORKER_SHUTDOWN_TIMEOUT_MS } from '../apps/channel-worker/src/s
 import { GATEWAY_ENV } from '../apps/gateway/src/gateway-env.js';
 import { GATEWAY_SHUTDOWN_TIMEOUT_MS } from '../apps/gateway/src/shutdown-timeout.js';
 import { PUSH_SERVICE_ENV } from '../apps/push-service/src/push-service-env.js';
+import { BOT_RUNTIME_ENV } from '../apps/bot-runtime/src/bot-runtime-env.js';
+import { BOT_RUNTIME_SHUTDOWN_TIMEOUT_MS } from '../apps/bot-runtime/src/shutdown-timeout.js';
 import { EnvClass, loadEnv } from '@platform/config';
 import { QueueNames } from '@platform/contracts';
 import { bullPrefix } from '@platform/queue';
@@ -58,6 +60,7 @@ const apps = {
   gateway: { main: 'dist/apps/gateway/src/main.js', env: GATEWAY_ENV },
   'channel-worker': { main: 'dist/apps/channel-worker/src/main.js', env: CHANNEL_WORKER_ENV },
   'push-service': { main: 'dist/apps/push-service/src/main.js', env: PUSH_SERVICE_ENV },
+  'bot-runtime': { main: 'dist/apps/bot-runtime/src/main.js', env: BOT_RUNTIME_ENV },
 } as const;
 
 describe('Kubernetes manifests (deploy/k8s)', () => {
@@ -92,6 +95,7 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       [
         'ConfigMap/platform-config',
         'Deployment/channel-worker',
+        'Deployment/bot-runtime',
         'Deployment/gateway',
         'Deployment/push-service',
         'Job/platform-migrate',
@@ -128,7 +132,7 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
 
     it('probes readiness on /health and liveness on /metrics, at the port the app listens on', () => {
       const env = environmentOf(c);
-      const portVar = { gateway: 'PORT', 'channel-worker': 'WORKER_HEALTH_PORT', 'push-service': 'PUSH_SERVICE_HEALTH_PORT' }[name]!;
+      const portVar = { gateway: 'PORT', 'channel-worker': 'WORKER_HEALTH_PORT', 'push-service': 'PUSH_SERVICE_HEALTH_PORT', 'bot-runtime': 'BOT_RUNTIME_HEALTH_PORT' }[name]!;
       const namedPort = (port: string | number) => (typeof port === 'number' ? port : c.ports.find((p: { name: string }) => p.name === port)?.containerPort);
       expect(c.readinessProbe.httpGet.path).toBe('/health');
       expect(c.livenessProbe.httpGet.path).toBe('/metrics');
@@ -138,7 +142,7 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     });
 
     it('gets only variables some app or the migrator reads, and everything its own env classes require', () => {
-      const known = new Set([...variablesOf(GATEWAY_ENV), ...variablesOf(CHANNEL_WORKER_ENV), ...variablesOf(PUSH_SERVICE_ENV), 'DATABASE_DIRECT_URL']);
+      const known = new Set([...variablesOf(GATEWAY_ENV), ...variablesOf(CHANNEL_WORKER_ENV), ...variablesOf(PUSH_SERVICE_ENV), ...variablesOf(BOT_RUNTIME_ENV), 'DATABASE_DIRECT_URL']);
       const env = environmentOf(c);
       expect(Object.keys(env).filter((k) => !known.has(k))).toEqual([]);
       expect((c.env ?? []).map((e) => e.name).filter((k) => !variablesOf(app.env).has(k))).toEqual([]);
@@ -148,10 +152,11 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
     });
   });
 
-  it("gives each pod longer to stop than the channel worker's drain", () => {
+  it("gives each pod longer to stop than the channel worker's drain, and the bot runtime longer than its own", () => {
     for (const name of Object.keys(apps)) {
       expect(find('Deployment', name).spec.template.spec.terminationGracePeriodSeconds * 1000).toBeGreaterThan(CHANNEL_WORKER_SHUTDOWN_TIMEOUT_MS);
     }
+    expect(find('Deployment', 'bot-runtime').spec.template.spec.terminationGracePeriodSeconds * 1000).toBeGreaterThan(BOT_RUNTIME_SHUTDOWN_TIMEOUT_MS);
   });
 
   it('keeps the gateway serving for a preStop delay before SIGTERM, inside a grace period that also holds its shutdown bound', () => {

@@ -82,13 +82,13 @@ async function main(): Promise<number> {
     // This script tears the stack down itself: testcontainers' reaper is an image from Docker Hub.
     .withAutoCleanup(false);
   try {
-    process.stdout.write(`compose up (migrate, postgres, redis, gateway, push-service, ${WORKERS} channel workers)\n`);
+    process.stdout.write(`compose up (migrate, postgres, redis, gateway, push-service, bot-runtime, ${WORKERS} channel workers)\n`);
     stack = await compose.up();
     const migrate = docker('ps', '-a', '--filter', `label=com.docker.compose.project=${PROJECT}`, '--filter', 'label=com.docker.compose.service=migrate', '--format', '{{.Status}}');
     check('migrate ran and exited 0', /^Exited \(0\)/.test(migrate), migrate);
     const workers = containersOf('channel-worker');
     check(`${WORKERS} channel workers healthy`, workers.length === WORKERS && workers.every((w) => docker('inspect', '-f', '{{.State.Health.Status}}', w) === 'healthy'), workers.join(', '));
-    for (const service of ['gateway', 'channel-worker', 'push-service']) {
+    for (const service of ['gateway', 'channel-worker', 'push-service', 'bot-runtime']) {
       const uid = docker('exec', containersOf(service)[0], 'id', '-u');
       check(`${service} runs as a non-root user`, uid !== '0', `uid ${uid}`);
     }

@@ -17,7 +17,7 @@ const within = (ms: number, p: Promise<unknown> | undefined) => Promise.race([p?
  * starts its own Postgres and Redis under .local/; migrates; seeds the hosted demo bot (with the local offers
  * API its http node calls) and the outside echo bot (a webhook); runs a WhatsApp Cloud API
  * sandbox unless WHATSAPP_API_BASE_URL is set (it reports each message delivered, then read, to the
- * gateway's status webhook); runs gateway, worker and push service until Ctrl-C, restarting one that
+ * gateway's status webhook); runs gateway, worker, push service and bot runtime until Ctrl-C, restarting one that
  * crashes (SupervisedApp).
  */
 async function main() {
@@ -111,6 +111,7 @@ async function main() {
       new SupervisedApp('gateway', 'dist/apps/gateway/src/main.js', env, say, giveUp),
       new SupervisedApp('channel-worker', 'dist/apps/channel-worker/src/main.js', env, say, giveUp),
       new SupervisedApp('push-service', 'dist/apps/push-service/src/main.js', env, say, giveUp),
+      new SupervisedApp('bot-runtime', 'dist/apps/bot-runtime/src/main.js', env, say, giveUp),
     ].filter((app) => app.start());
 
     const base = `http://${env.HOST}:${port}`;

@@ -38,6 +38,8 @@ const DEFINITION = { schemaVersion: 1, startJourney: 'main', variables: [], jour
 class FakeStore {
   conversations = new Map<string, BotRunConversation>();
   states = new Map<string, BotRunState | null>();
+  /** Conversations an agent took over before any journey ran. */
+  bareHandoffs = new Set<string>();
   inputs: Array<{ seq: bigint; conversationId: string; input: BotTurnInput; processed: boolean }> = [];
   outboxItems: BotOutboxItem[] = [];
   messages: ConversationMessageRow[] = [];
@@ -113,16 +115,26 @@ class FakeStore {
   private async turn<T>(conversationId: string, botId: string, work: (turn: LockedBotTurn) => Promise<T>): Promise<T | null> {
     if (!this.conversations.has(conversationId)) return null;
     // The transaction's view: writes go to copies, kept only when the work returns.
-    const pending = { state: this.states.get(conversationId) ?? null, outbox: [...this.outboxItems], messages: [...this.messages], steps: [...this.steps], processed: new Set<bigint>() };
+    const pending = {
+      state: this.states.get(conversationId) ?? null,
+      bareHandoff: this.bareHandoffs.has(conversationId),
+      outbox: [...this.outboxItems],
+      messages: [...this.messages],
+      steps: [...this.steps],
+      processed: new Set<bigint>(),
+    };
     const inputs: PendingBotInput[] = this.inputs.filter((i) => i.conversationId === conversationId && !i.processed).map((i) => ({ seq: i.seq, input: i.input }));
     const turn: LockedBotTurn = {
       state: pending.state,
+      bareHandoff: this.bareHandoffs.has(conversationId),
       inputs,
+      skip: async (input: PendingBotInput) => void pending.processed.add(input.seq),
       publishedVersion: async () => this.published,
       definition: async (version) => this.versions.get(version) ?? null,
       sealedSecrets: async () => [{ name: 'TOKEN', valueEncrypted: 'sealed:t0ken' }],
       record: async (input: PendingBotInput, processed: ProcessedBotInput) => {
         pending.state = processed.state;
+        pending.bareHandoff = false;
         for (const output of processed.outputs) {
           if (output.kind === 'reply') {
             const { type, content } = replyContent(output.reply);
@@ -140,6 +152,7 @@ class FakeStore {
     };
     const result = await work(turn);
     this.states.set(conversationId, pending.state);
+    if (!pending.bareHandoff) this.bareHandoffs.delete(conversationId);
     this.outboxItems = pending.outbox;
     this.messages = pending.messages;
     this.steps = pending.steps;
@@ -395,6 +408,22 @@ describe('BotTurnService', () => {
     store.addInput(c.id, { kind: 'message', text: 'a' });
     await service.take({ botId: BOT, conversationId: c.id });
     expect(reads).toEqual(['{"TOKEN":"t0ken"}', '{"TOKEN":"t0ken"}']);
+  });
+
+  it('stays silent while an agent has a conversation no journey ran in, until the handback ends the handoff', async () => {
+    const { store, service, calls, appended } = setup();
+    const c = store.conversation('web');
+    store.bareHandoffs.add(c.id);
+    store.addInput(c.id, { kind: 'message', text: 'agent, are you there?' });
+    store.addInput(c.id, { kind: 'handback' });
+    store.addInput(c.id, { kind: 'message', text: 'bot again' });
+
+    await service.take({ botId: BOT, conversationId: c.id });
+
+    expect(calls.map((r) => r.input)).toEqual([{ kind: 'message', text: 'bot again' }]);
+    expect(texts(appended)).toEqual(['echo bot again #1']);
+    expect(store.inputs.every((i) => i.processed)).toBe(true);
+    expect(store.bareHandoffs.has(c.id)).toBe(false);
   });
 
   it('does nothing for an erased conversation', async () => {

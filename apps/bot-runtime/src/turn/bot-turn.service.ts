@@ -80,8 +80,17 @@ export class BotTurnService {
     const definition = (version: number) => definitions.get(version) ?? definitions.set(version, turn.definition(version)).get(version)!;
     let published: Promise<number | null> | undefined;
     let state: BotRunState | null = turn.state;
+    let bareHandoff = turn.bareHandoff;
     for (const pending of turn.inputs) {
       slice.inputs++;
+      if (bareHandoff) {
+        // An agent has the conversation and no journey ran before: silent until the handback, which ends the handoff.
+        if (pending.input.kind === 'handback') {
+          await turn.record(pending, { state: null, outputs: [], steps: [], version: null });
+          bareHandoff = false;
+        } else await turn.skip(pending);
+        continue;
+      }
       let version = state ? state.version : await (published ??= turn.publishedVersion());
       let found = version === null ? null : await definition(version);
       if (state && !found) {

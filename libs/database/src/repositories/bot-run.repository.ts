@@ -39,6 +39,11 @@ export type BotOutboxItem = { id: string; seq: bigint; conversationId: string; b
  */
 export interface LockedBotTurn {
   readonly state: BotRunState | null;
+  /**
+   * An agent took the conversation over before any journey ran (its row says `handoff` with no
+   * journey): the bot stays silent until a handback, which has no handoff node to go on from.
+   */
+  readonly bareHandoff: boolean;
   readonly inputs: readonly PendingBotInput[];
   /** These read on the turn's own connection: a turn never waits for a second one (a pool of turns would wait on each other). */
   publishedVersion(): Promise<number | null>;
@@ -46,6 +51,8 @@ export interface LockedBotTurn {
   sealedSecrets(): Promise<Array<{ name: string; valueEncrypted: string }>>;
   /** Stores what `input` left: the new state, its replies (queued rows), its outbox items in output order, its steps; marks it processed. */
   record(input: PendingBotInput, processed: ProcessedBotInput): Promise<void>;
+  /** Marks `input` processed and changes nothing else (the bot stays silent). */
+  skip(input: PendingBotInput): Promise<void>;
 }
 
 /** Inputs taken in one transaction at most: a long backlog commits (and hands its replies over) in slices. */
@@ -147,6 +154,8 @@ export class BotRunRepository {
         let touched = false;
         const turn: LockedBotTurn = {
           state: toRunState(row),
+          bareHandoff: row.status === 'handoff' && toRunState(row) === null,
+          skip: async (input) => void (await tx.botInput.update({ where: { seq: input.seq }, data: { processedAt: new Date() } })),
           inputs: inputs.map((i) => ({ seq: i.seq, input: toTurnInput(i) })),
           publishedVersion: async () => (await tx.botDefinitionDraft.findUnique({ where: { botId }, select: { publishedVersion: true } }))?.publishedVersion ?? null,
           definition: async (version) => {
