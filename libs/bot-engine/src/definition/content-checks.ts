@@ -1,4 +1,4 @@
-import type { BotDefinition, BotJourney, BotNode, BotVariableType, DefinitionError } from '@platform/contracts';
+import type { BotDefinition, BotNode, BotVariableType, DefinitionError } from '@platform/contracts';
 import { ExpressionError } from '../expressions/expression-error.js';
 import { referencedVariables, staticType } from '../expressions/expression-analysis.js';
 import { jsonTypeOf } from '../expressions/json-values.js';
@@ -25,13 +25,13 @@ export function contentErrors(definition: BotDefinition): DefinitionError[] {
   for (const journey of definition.journeys) {
     for (const node of journey.nodes) {
       const report: Report = (field, message) => errors.push({ journey: journey.slug, node: node.id, ...(field ? { field } : {}), message });
-      checkNode(node, journey, declared, report);
+      checkNode(node, declared, report);
     }
   }
   return errors;
 }
 
-function checkNode(node: BotNode, _journey: BotJourney, declared: Map<string, BotVariableType>, report: Report): void {
+function checkNode(node: BotNode, declared: Map<string, BotVariableType>, report: Report): void {
   const text = (field: string, value: string | undefined) => value !== undefined && checkTemplate(field, value, declared, report, false);
   const url = (field: string, value: string | undefined, secrets: boolean) => value !== undefined && checkUrl(field, value, declared, report, secrets);
   const variable = (field: string, name: string): BotVariableType | undefined => {
@@ -64,7 +64,7 @@ function checkNode(node: BotNode, _journey: BotJourney, declared: Map<string, Bo
       buttons('quickReplies', node.quickReplies);
       const type = variable('variable', node.variable);
       const wanted: BotVariableType = node.answer.type === 'number' ? 'number' : 'string';
-      if (type && type !== wanted) report('variable', `a ${node.answer.type} answer is stored as a ${wanted}, but "${node.variable}" is declared ${type}`);
+      if (type && type !== wanted) report('variable', `${article(node.answer.type)} ${node.answer.type} answer is stored as a ${wanted}, but "${node.variable}" is declared ${type}`);
       checkAnswer(node, report);
       return;
     }
@@ -176,5 +176,9 @@ function forEachStringLeaf(value: unknown, field: string, visit: (field: string,
 }
 
 function describeType(type: string): string {
-  return type === 'null' ? 'null' : type === 'array' || type === 'object' ? `an ${type}` : `a ${type}`;
+  return type === 'null' ? 'null' : `${article(type)} ${type}`;
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }

@@ -14,7 +14,7 @@ export function messageReply(node: MessageNode, scope: TemplateScope): BotReply 
       cards: node.cards.map((card) => {
         const subtitle = card.subtitle !== undefined ? renderChatText(card.subtitle, scope, LIMITS.cardSubtitle) : '';
         return {
-          title: visible(renderChatText(card.title, scope, LIMITS.cardTitle), card.title, LIMITS.cardTitle),
+          title: visible(renderChatText(card.title, scope, LIMITS.cardTitle)),
           ...(subtitle ? { subtitle } : {}),
           ...(card.imageUrl !== undefined ? { imageUrl: renderUrl(card.imageUrl, scope) } : {}),
           buttons: card.buttons.map((button) => quickReply(button, scope)),
@@ -35,27 +35,27 @@ export function questionPrompt(node: QuestionNode, scope: TemplateScope): BotRep
   const choices = node.answer.choices;
   if (!choicesAreListed(choices)) {
     const text = renderChatText(node.text, scope, LIMITS.text);
-    return { text: visible(text, node.text, LIMITS.text), quickReplies: choices.map((choice) => ({ title: choice.title, payload: choice.payload ?? choice.title })) };
+    return { text: visible(text), quickReplies: choices.map((choice) => ({ title: choice.title, payload: choice.payload ?? choice.title })) };
   }
   const list = choices.map((choice, index) => `${index + 1}. ${choice.title}`).join('\n');
   const text = renderChatText(node.text, scope, LIMITS.text);
-  return { text: truncate(`${visible(text, node.text, LIMITS.text)}\n\n${list}`, LIMITS.text) };
+  return { text: truncate(`${visible(text)}\n\n${list}`, LIMITS.text) };
 }
 
 /** Text with optional quick replies. */
 export function textReply(template: string, buttons: BotButton[] | undefined, scope: TemplateScope): BotReply {
-  const text = visible(renderChatText(template, scope, LIMITS.text), template, LIMITS.text);
+  const text = visible(renderChatText(template, scope, LIMITS.text));
   return buttons?.length ? { text, quickReplies: buttons.map((button) => quickReply(button, scope)) } : { text };
 }
 
 /** A button: its payload is its title when it has none (as the reply API does). */
 function quickReply(button: BotButton, scope: TemplateScope): QuickReply {
-  const title = visible(renderChatText(button.title, scope, LIMITS.quickReplyTitle), button.title, LIMITS.quickReplyTitle);
+  const title = visible(renderChatText(button.title, scope, LIMITS.quickReplyTitle));
   const payload = button.payload !== undefined ? renderChatText(button.payload, scope, LIMITS.quickReplyPayload) : '';
   return { title, payload: payload.trim() ? payload : title };
 }
 
 /** The reply API refuses blank text: a template whose values all came out empty shows an ellipsis instead. */
-function visible(rendered: string, _written: string, _max: number): string {
+function visible(rendered: string): string {
   return rendered.trim() ? rendered : '…';
 }

@@ -618,6 +618,8 @@ describe('runTurn: goto, handoff, handback', () => {
     expect(result.outputs).toEqual([]);
     const waiting = (await turn(definition, state, { kind: 'handback' })).state;
     expect(await turn(definition, null, { kind: 'handback' })).toEqual({ state: null, outputs: [], steps: [], logs: [] });
+    const gone = { ...state, node: 'removed-in-this-version' };
+    expect(await turn(definition, gone, { kind: 'handback' })).toEqual({ state: null, outputs: [], steps: [], logs: [] });
     expect(waiting).toBeNull();
   });
 });

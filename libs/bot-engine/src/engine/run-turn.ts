@@ -60,8 +60,10 @@ export async function runTurn(request: TurnRequest): Promise<BotTurnResult> {
       break;
     }
     case 'handback': {
-      const node = state?.status === 'handoff' ? turn.journey(state.journey)?.nodes.get(state.node) : undefined;
-      if (!node) return unchanged();
+      if (state?.status !== 'handoff') return unchanged();
+      const node = turn.journey(state.journey)?.nodes.get(state.node);
+      // The handoff node is gone from this version: nothing to go on from, so the journey ends (the bot is free again).
+      if (!node) return { state: null, outputs: [], steps: [], logs: [] };
       await turn.handback(node);
       break;
     }

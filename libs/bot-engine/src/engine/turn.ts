@@ -188,6 +188,7 @@ export class Turn {
     }
   }
 
+  /** Runs a node that needs no port; its exceptions still reach run()'s handler as a rejected promise. */
   private async sync(run: () => NodeResult): Promise<NodeResult> {
     return run();
   }
@@ -229,7 +230,7 @@ export class Turn {
     for (const branch of node.branches) {
       let value: unknown;
       try {
-        value = evaluateExpression(cachedExpression(branch.when), this.expressionScope());
+        value = evaluateExpression(cachedExpression(branch.when), this.scope());
       } catch (error) {
         if (error instanceof ExpressionError) return { outcome: 'error', error: `branch ${branch.id}: ${error.message}`, next: this.apologise() };
         throw error;
@@ -365,11 +366,8 @@ export class Turn {
     return Object.fromEntries(this.definition.variables.map((variable) => [variable.name, jsonCopy(variable.default ?? empty[variable.type])]));
   }
 
+  /** What templates and expressions read (secrets are added by http nodes only). */
   private scope(): TemplateScope {
-    return { variables: this.state.variables, payload: this.state.payload };
-  }
-
-  private expressionScope() {
     return { variables: this.state.variables, payload: this.state.payload };
   }
 
