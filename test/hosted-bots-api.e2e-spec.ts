@@ -77,7 +77,8 @@ describe('hosted bots: the API and the CLI', () => {
     const errors = refused.body.errors as Array<{ journey: string; node: string; field: string; message: string }>;
     expect(errors.length).toBeGreaterThanOrEqual(2);
     for (const e of errors) expect(e).toEqual({ journey: 'welcome', node: expect.any(String), field: expect.any(String), message: expect.any(String) });
-    expect(errors.map((e) => e.node)).toContain('hello');
+    expect(errors).toContainEqual({ journey: 'welcome', node: 'hello', field: 'edges[0].to', message: expect.stringContaining('"nowhere"') });
+    expect(errors).toContainEqual({ journey: 'welcome', node: 'hello', field: 'text', message: expect.stringContaining('"nobody"') });
     expect(await db.botDefinitionDraft.count({ where: { botId: bot.botId } })).toBe(0);
 
     for (const notADefinition of [[greetingBot()], 'text', 5]) {

@@ -22,10 +22,9 @@ export function greetingBot(text = 'Hi {{variables.name}}') {
   };
 }
 
-/** Invalid twice: a message node with nothing to send, and an edge to a node that does not exist. */
+/** Invalid three times: a template reads an undeclared variable, an edge leads nowhere, so the end node cannot be reached. */
 export function brokenBot() {
-  const bot = greetingBot();
-  bot.journeys[0].nodes[0] = { id: 'hello', kind: 'message' } as (typeof bot.journeys)[0]['nodes'][0];
+  const bot = greetingBot('Hi {{variables.nobody}}');
   bot.journeys[0].edges = [{ from: 'hello', to: 'nowhere' }];
   return bot;
 }
