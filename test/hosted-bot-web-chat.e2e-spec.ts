@@ -10,7 +10,8 @@ import { createBotRuntime } from '../apps/bot-runtime/src/create-bot-runtime.js'
 import { BotSession, type BotEvent, type WebSocketConstructorLike } from '../libs/sdk-core/src/index.js';
 import { BotDefinition, chatUserId } from '@platform/contracts';
 import { PrismaService } from '@platform/database';
-import { sdkDocPayloadFunction } from '../tools/up/demo-bot.js';
+import { DemoOffersApi } from '../tools/up/demo-api.js';
+import { demoBotDefinition, sdkDocPayloadFunction } from '../tools/up/demo-bot.js';
 import { useStack } from './e2e-stack.js';
 import { SdkBot, eventually, postJson, seedSdkBot } from './sdk-support.js';
 
@@ -96,7 +97,9 @@ jest.setTimeout(120_000); // a real browser and the bot runtime on a shared mach
 
 describe('a hosted bot in the web chat, as a person uses it (Chromium, the gateway and the bot runtime)', () => {
   const pictures = pictureServer();
-  const stack = useStack({ worker: true, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
+  const offersApi = new DemoOffersApi();
+  // BOT_HTTP_ALLOW_PRIVATE_ADDRESSES: the demo's http node calls the offers API on loopback, as under `npm run up`.
+  const stack = useStack({ worker: true, servers: [offersApi], env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', BOT_HTTP_ALLOW_PRIVATE_ADDRESSES: 'true' } });
   let bot: SdkBot;
   let browser: Browser;
   let runtime: NestFastifyApplication;
@@ -245,6 +248,43 @@ describe('a hosted bot in the web chat, as a person uses it (Chromium, the gatew
       expect(errors).toEqual([]);
     } finally {
       session.closeBot();
+      await context.close();
+    }
+  });
+
+  it("npm run up's demo bot in the browser: the offers journey through its http node, a re-asked e-mail, and the feedback journey", async () => {
+    const demo = await seedSdkBot(stack.gateway);
+    const headers = { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' };
+    const deployed = await fetch(`${stack.url}/v1/bots/${demo.botId}/versions`, { method: 'POST', headers, body: JSON.stringify({ definition: demoBotDefinition(offersApi.baseUrl) }) });
+    expect(deployed.status).toBe(201);
+    const secret = await fetch(`${stack.url}/v1/bots/${demo.botId}/secrets/DEMO_API_TOKEN`, { method: 'PUT', headers, body: JSON.stringify({ value: offersApi.token }) });
+    expect(secret.status).toBeLessThan(300);
+    const context = await browser.newContext({ viewport: { width: 390, height: 780 }, deviceScaleFactor: 2 });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      const payload = encodeURIComponent(JSON.stringify({ userName: 'Grace' }));
+      await page.goto(`${stack.url}/web/bot?botId=${demo.botId}&version=2&enableSpeech=false&payload=${payload}#ymAuthenticationToken=demo_grace_1`);
+      await page.getByText('Hi Grace! I am the demo bot').waitFor();
+      await page.getByRole('button', { name: 'See offers' }).click();
+      await page.getByText('Three offers from the local offers API').waitFor();
+      await page.locator('.cards .card').nth(2).waitFor();
+      expect(await page.locator('.cards .card .card-title').allTextContents()).toEqual(['Summer hat', 'Beach towel', 'Sunglasses']);
+      const input = page.getByRole('textbox', { name: 'Message' });
+      await input.fill('grace at example');
+      await input.press('Enter');
+      await page.getByText('That does not look like an e-mail address').waitFor();
+      await input.fill('grace@example.com');
+      await input.press('Enter');
+      await page.getByText('Done: they are on their way to grace@example.com').waitFor();
+      await page.getByRole('button', { name: '5' }).last().click();
+      await page.getByText('Glad you like it! Write anything to start again.').waitFor();
+      await page.screenshot({ path: `${SHOTS}/demo-bot-390.png`, fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.screenshot({ path: `${SHOTS}/demo-bot-1280.png`, fullPage: true });
+      const axe = await new AxeBuilder({ page }).analyze();
+      expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    } finally {
       await context.close();
     }
   });
