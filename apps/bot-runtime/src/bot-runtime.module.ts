@@ -34,7 +34,7 @@ export class BotRuntimeModule {
         BotSecrets,
         BotHttpCaller,
         { provide: HTTP_CALLER, useExisting: BotHttpCaller },
-        { provide: FUNCTION_RUNNER, useFactory: () => new SerialFunctionRunner(new QuickJsFunctionRunner()) },
+        { provide: FUNCTION_RUNNER, useFactory: async () => new SerialFunctionRunner(await QuickJsFunctionRunner.create()) },
         BotTurnService,
         BotTurnWorker,
       ],

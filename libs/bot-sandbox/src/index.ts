@@ -1,8 +1,6 @@
-// TEMP stub of the sandbox's runner until hb-sandbox is merged; dropped at merge.
-import type { FunctionRunOutcome, FunctionRunRequest, FunctionRunner } from '@platform/contracts';
-
-export class QuickJsFunctionRunner implements FunctionRunner {
-  run(_request: FunctionRunRequest): Promise<FunctionRunOutcome> {
-    return Promise.resolve({ ok: false, failure: 'threw', message: 'TEMP stub: the sandbox is not merged yet', events: [], logs: [], cpuMs: 0 });
-  }
-}
+export { QuickJsFunctionRunner } from './quickjs-function-runner.js';
+export { SANDBOX_LIMITS, DEFAULT_RUNNER_OPTIONS } from './sandbox-limits.js';
+export type { QuickJsRunnerOptions } from './sandbox-limits.js';
+export { SDK_CORE_MODULE_NAME } from './sdk-core-module.js';
+export { measureWarmCalls } from './measure-warm-calls.js';
+export type { WarmCallTiming } from './measure-warm-calls.js';

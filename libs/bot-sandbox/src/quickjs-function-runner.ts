@@ -1,0 +1,434 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
+import { DefaultIntrinsics, newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type { BotAppEvent, FunctionRunFailure, FunctionRunner, FunctionRunOutcome, FunctionRunRequest } from '@platform/contracts';
+import { checkAppEvent } from './app-event.js';
+import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
+import { DEFAULT_RUNNER_OPTIONS, QuickJsRunnerOptions, SANDBOX_LIMITS } from './sandbox-limits.js';
+import { SDK_CORE_MODULE_NAME, SDK_CORE_MODULE_SOURCE } from './sdk-core-module.js';
+import { ThreadCpuClock } from './thread-cpu-clock.js';
+
+/**
+ * The variant's types describe its CommonJS build (a namespace with `default`); Node's ESM import gives the
+ * variant itself. Either way, this is the variant.
+ */
+const variant = ((releaseSync as unknown as { default?: QuickJSSyncVariant }).default ?? releaseSync) as QuickJSSyncVariant;
+
+const WASM_PAGE = 64 * 1024;
+/** Emscripten's initial heap for this build (16 MiB); the memory we hand it must be at least that. */
+const INITIAL_HEAP_BYTES = 16 * 1024 * 1024;
+/** The longest snapshot app.sendEvent may hand over: 16 KiB of data.data, JSON-escaped at worst six-fold. */
+const MAX_EVENT_SNAPSHOT_LENGTH = 6 * 17 * 1024;
+
+/**
+ * The language the code gets: the default intrinsics without typed arrays. ArrayBuffer memory escapes
+ * QuickJS's memory accounting in this build (2 GiB reached under an 8 MiB limit), and bot code that
+ * shapes JSON has no use for binary buffers.
+ */
+const INTRINSICS = { ...DefaultIntrinsics, TypedArrays: false };
+
+/** A code text is an ES module when a line starts with an import or export statement (not `import(`). */
+const MODULE_SYNTAX = /^\s*(?:import\s*[\w{*'"]|export\s)/m;
+
+/** One loaded WebAssembly instance of QuickJS and its memory. */
+interface Engine {
+  module: QuickJSWASMModule;
+  memory: WebAssembly.Memory;
+  /** Set when a call left the instance unusable (a trap or a host stack overflow inside it). */
+  broken: boolean;
+}
+
+type Stop = 'cpu' | 'wall' | 'memory' | 'stack';
+
+/** The state of one call, shared with the interrupt handler and the app callbacks. */
+interface CallState {
+  request: FunctionRunRequest;
+  events: BotAppEvent[];
+  logs: string[];
+  /** The thread's CPU ms at the start. */
+  cpuStart: number;
+  wallStart: number;
+  wallLimitMs: number;
+  /** Why the interrupt handler stopped the code, once it did. */
+  stop: Stop | null;
+  /** Wall ms (since the start) at which to measure the heap next: the throttle of that costly walk. */
+  nextHeapCheckMs: number;
+}
+
+class Failure {
+  constructor(
+    readonly failure: FunctionRunFailure,
+    readonly message: string,
+  ) {}
+}
+
+/**
+ * The function-node sandbox: QuickJS compiled to WebAssembly (quickjs-emscripten), one fresh runtime and
+ * context per call, so nothing a call leaves behind (globals, patched prototypes, pending jobs) reaches the
+ * next. Load it once per process with `create()`; `run` never throws. See docs/architecture.md,
+ * "Function-node sandbox".
+ */
+export class QuickJsFunctionRunner implements FunctionRunner {
+  private engine: Engine | null = null;
+  private loading: Promise<Engine> | null = null;
+  private readonly options: Required<QuickJsRunnerOptions>;
+  private clock: ThreadCpuClock | null = null;
+
+  private constructor(
+    private readonly wasm: WebAssembly.Module,
+    options: QuickJsRunnerOptions,
+  ) {
+    this.options = { ...DEFAULT_RUNNER_OPTIONS, ...options };
+  }
+
+  /** Compiles the WebAssembly once and loads the first instance. */
+  static async create(options: QuickJsRunnerOptions = {}): Promise<QuickJsFunctionRunner> {
+    const wasmPath = createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm');
+    const runner = new QuickJsFunctionRunner(await WebAssembly.compile(await readFile(wasmPath)), options);
+    runner.engine = await runner.load();
+    return runner;
+  }
+
+  /** How many instances were loaded (the first, then one after each broken or bloated one). */
+  loads = 0;
+
+  async run(request: FunctionRunRequest): Promise<FunctionRunOutcome> {
+    this.clock ??= ThreadCpuClock.forThisThread();
+    const cpuStart = this.clock.nowMs();
+    try {
+      const engine = this.engine ?? (await this.reload());
+      const outcome = this.runOn(engine, request);
+      if (engine.broken || engine.memory.buffer.byteLength > this.options.reloadAboveBytes) {
+        // Start loading the next instance now; the old one (and its memory) goes once nothing holds it.
+        this.engine = null;
+        void this.reload().catch(() => undefined);
+      }
+      return outcome;
+    } catch (error) {
+      // Only loading the WebAssembly can get here; a run catches its own failures.
+      const message = error instanceof Error ? error.message : String(error);
+      return { ok: false, failure: 'threw', message: `the sandbox could not start: ${message}`, events: [], logs: [], cpuMs: this.cpuMsSince(cpuStart) };
+    }
+  }
+
+  private reload(): Promise<Engine> {
+    this.loading ??= this.load().then(
+      (engine) => {
+        this.engine = engine;
+        this.loading = null;
+        return engine;
+      },
+      (error: unknown) => {
+        this.loading = null;
+        throw error;
+      },
+    );
+    return this.loading;
+  }
+
+  private async load(): Promise<Engine> {
+    // Our own memory, so that its maximum caps what the sandbox can ever take from the process.
+    const memory = new WebAssembly.Memory({ initial: INITIAL_HEAP_BYTES / WASM_PAGE, maximum: Math.ceil(this.options.heapCapBytes / WASM_PAGE) });
+    const module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule: this.wasm, wasmMemory: memory }));
+    this.loads++;
+    return { module, memory, broken: false };
+  }
+
+  /** One call, synchronously, in a fresh runtime and context on `engine`. */
+  private runOn(engine: Engine, request: FunctionRunRequest): FunctionRunOutcome {
+    const state: CallState = {
+      request,
+      events: [],
+      logs: [],
+      cpuStart: this.cpuMsSince(0),
+      wallStart: performance.now(),
+      wallLimitMs: Math.max(SANDBOX_LIMITS.wallFactor * request.timeoutMs, SANDBOX_LIMITS.minWallMs),
+      stop: null,
+      nextHeapCheckMs: 1,
+    };
+    const finish = (result: { value: unknown } | Failure): FunctionRunOutcome => {
+      const common = { events: state.events, logs: state.logs, cpuMs: Math.round(this.cpuMsSince(state.cpuStart) * 1000) / 1000 };
+      return result instanceof Failure ? { ok: false, failure: result.failure, message: result.message, ...common } : { ok: true, value: result.value, ...common };
+    };
+    let runtime: QuickJSRuntime | undefined;
+    let context: QuickJSContext | undefined;
+    const handles: QuickJSHandle[] = [];
+    try {
+      runtime = engine.module.newRuntime();
+      runtime.setMaxStackSize(this.options.stackBytes);
+      const rt = runtime;
+      runtime.setInterruptHandler(() => this.shouldInterrupt(state, rt));
+      runtime.setModuleLoader((name) => (name === SDK_CORE_MODULE_NAME ? SDK_CORE_MODULE_SOURCE : { error: new Error(`Cannot import '${name}': bot code can import only '${SDK_CORE_MODULE_NAME}'`) }));
+      context = runtime.newContext({ intrinsics: INTRINSICS });
+      const result = new CallScope(context, runtime, state, handles).call();
+      // Release the call's handles before the context: QuickJS refuses to free a runtime with live objects.
+      disposeAll(handles);
+      context.dispose();
+      context = undefined;
+      runtime.dispose();
+      runtime = undefined;
+      return finish(result);
+    } catch (error) {
+      // A host exception from inside the WebAssembly (Node's stack ran out in a deep C recursion, or an
+      // aborted instance): the instance's heap may be half-updated, so it is never used (or freed) again.
+      engine.broken = true;
+      const hostStack = error instanceof RangeError;
+      if (state.stop) return finish(stopFailure(state.stop, request, state));
+      return finish(hostStack ? new Failure('memory', 'stack overflow') : new Failure('threw', `the sandbox stopped: ${error instanceof Error ? error.message : String(error)}`.slice(0, 200)));
+    }
+  }
+
+  /**
+   * QuickJS calls this every 10,000 or so bytecodes (and in long regular-expression runs). The thread's CPU
+   * time cannot exceed the wall time, so the clock is read only once the wall time is past the CPU limit.
+   */
+  private shouldInterrupt(state: CallState, runtime: QuickJSRuntime): boolean {
+    try {
+      if (state.stop) return true;
+      const wallMs = performance.now() - state.wallStart;
+      if (wallMs > state.wallLimitMs) {
+        state.stop = 'wall';
+        return true;
+      }
+      if (wallMs > state.request.timeoutMs && this.cpuMsSince(state.cpuStart) > state.request.timeoutMs) {
+        state.stop = 'cpu';
+        return true;
+      }
+      if (wallMs >= state.nextHeapCheckMs) {
+        // QuickJS's own limit (setMemoryLimit) counts a few bytes per allocation in this build (no
+        // malloc_usable_size in Emscripten), so the heap is also measured by walking it, which costs about
+        // 1 ms per MiB in use: at most a tenth of the time goes to it.
+        const used = heapInUse(runtime);
+        const after = performance.now() - state.wallStart;
+        state.nextHeapCheckMs = after + Math.max(1, 10 * (after - wallMs));
+        if (used > state.request.memoryBytes) {
+          state.stop = 'memory';
+          return true;
+        }
+      }
+      return false;
+    } catch (error) {
+      // Node's own stack ran out (deep recursion through the interpreter): stop the code while QuickJS
+      // can still unwind cleanly.
+      state.stop = error instanceof RangeError ? 'stack' : 'memory';
+      return true;
+    }
+  }
+
+  private cpuMsSince(start: number): number {
+    return (this.clock as ThreadCpuClock).nowMs() - start;
+  }
+}
+
+/**
+ * The handles of one call and the steps on them. Every handle it makes goes into `handles`, which the
+ * runner disposes before the context, whatever happens.
+ */
+class CallScope {
+  private helpers!: QuickJSHandle;
+
+  constructor(
+    private readonly ctx: QuickJSContext,
+    private readonly runtime: QuickJSRuntime,
+    private readonly state: CallState,
+    private readonly handles: QuickJSHandle[],
+  ) {}
+
+  call(): { value: unknown } | Failure {
+    const { ctx, state } = this;
+    const request = state.request;
+    this.helpers = this.unwrap(ctx.evalCode(SANDBOX_PRELUDE, 'prelude.js', { type: 'global', strict: true }), 'prelude');
+    const hostSend = this.keep(ctx.newFunction('sendEvent', (snapshot) => this.onSendEvent(snapshot)));
+    const hostLog = this.keep(ctx.newFunction('log', (line) => this.onLog(line)));
+    this.helpers = this.unwrap(ctx.callFunction(this.helpers, ctx.undefined, hostSend, hostLog), 'prelude');
+    const app = this.keep(ctx.getProp(this.helpers, 'app'));
+
+    let variablesJson: string;
+    try {
+      variablesJson = JSON.stringify(request.variables ?? {});
+    } catch {
+      return new Failure('threw', 'the variables are not JSON');
+    }
+    const payload = request.payload === null || request.payload === undefined ? ctx.null : this.keep(ctx.newString(request.payload));
+    const variablesText = this.keep(ctx.newString(variablesJson));
+    // QuickJS's own limit from here on: the context and the inputs are in place. It refuses any one
+    // allocation over the limit; the interrupt handler measures the rest.
+    this.runtime.setMemoryLimit(request.memoryBytes);
+    const variables = this.helper('parse', [variablesText]);
+    if (variables instanceof Failure) return variables;
+
+    let called: QuickJSHandle | Failure;
+    if (MODULE_SYNTAX.test(request.code)) {
+      const main = this.moduleMain(request.code);
+      if (main instanceof Failure) return main;
+      const options = this.helper('options', [variables]);
+      if (options instanceof Failure) return options;
+      called = this.attempt(ctx.callFunction(main, ctx.undefined, payload, options));
+    } else {
+      const compiled = this.attempt(ctx.evalCode(`(async function (payload, variables, app) {\n${request.code}\n})`, 'function.js', { type: 'global' }));
+      if (compiled instanceof Failure) return compiled;
+      called = this.attempt(ctx.callFunction(compiled, ctx.undefined, payload, variables, app));
+    }
+    if (called instanceof Failure) return called;
+    const settled = this.settle(called);
+    if (settled instanceof Failure) return settled;
+    return this.serialise(settled);
+  }
+
+  /** Evaluates the module (its top level runs now, under the limits) and returns its default export. */
+  private moduleMain(code: string): QuickJSHandle | Failure {
+    const evaluated = this.attempt(this.ctx.evalCode(code, 'main.js', { type: 'module' }));
+    if (evaluated instanceof Failure) return evaluated;
+    const namespace = this.settle(evaluated);
+    if (namespace instanceof Failure) return namespace;
+    const main = this.keep(this.ctx.getProp(namespace, 'default'));
+    if (this.ctx.typeof(main) !== 'function') return new Failure('threw', 'the module must export a default function: export default function main(payload, { variables, app }) { … }');
+    return main;
+  }
+
+  /** Runs pending jobs until `handle` (a promise or any value) settles; a promise still pending then never will. */
+  private settle(handle: QuickJSHandle): QuickJSHandle | Failure {
+    for (;;) {
+      const jobs = this.runtime.executePendingJobs(64);
+      if (jobs.error) {
+        this.keep(jobs.error);
+        return this.failureOf(jobs.error);
+      }
+      if (jobs.value === 0) break;
+      if (this.state.stop) return stopFailure(this.state.stop, this.state.request, this.state);
+    }
+    const promise = this.ctx.getPromiseState(handle);
+    if (promise.type === 'pending') return new Failure('unsettled', 'the returned promise never settled (nothing outside the sandbox can resolve it)');
+    if (promise.type === 'rejected') return this.failureOf(this.keep(promise.error));
+    return promise.notAPromise ? handle : this.keep(promise.value);
+  }
+
+  /** The result as JSON, made inside the sandbox and refused there when too large. */
+  private serialise(value: QuickJSHandle): { value: unknown } | Failure {
+    const type = this.ctx.typeof(value);
+    if (type === 'undefined') return { value: null };
+    if (type === 'function' || type === 'symbol') return new Failure('invalid_result', `the result is a ${type}, which has no JSON form`);
+    const json = this.helper('stringify', [value], 'invalid_result');
+    if (json instanceof Failure) return json;
+    if (this.ctx.typeof(json) !== 'string') return new Failure('invalid_result', 'the result has no JSON form (its toJSON returned undefined)');
+    // Every UTF-16 unit is at least one UTF-8 byte: a longer string is too large before it is copied out.
+    const length = this.lengthOf(json);
+    if (length > SANDBOX_LIMITS.maxResultBytes) return new Failure('result_too_large', `the result's JSON is over ${SANDBOX_LIMITS.maxResultBytes} bytes`);
+    const text = this.ctx.getString(json);
+    if (Buffer.byteLength(text) > SANDBOX_LIMITS.maxResultBytes) return new Failure('result_too_large', `the result's JSON is over ${SANDBOX_LIMITS.maxResultBytes} bytes`);
+    return { value: JSON.parse(text) as unknown };
+  }
+
+  private onSendEvent(snapshot: QuickJSHandle): QuickJSHandle | undefined {
+    const { ctx, state } = this;
+    if (state.events.length >= SANDBOX_LIMITS.maxEvents) return ctx.newString(`app.sendEvent: at most ${SANDBOX_LIMITS.maxEvents} events per run`);
+    if (ctx.typeof(snapshot) !== 'string') return ctx.newString('app.sendEvent: the event could not be read');
+    if (this.lengthOf(snapshot) > MAX_EVENT_SNAPSHOT_LENGTH) return ctx.newString('app.sendEvent: the event is too large (data.data: at most 16384 characters)');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(ctx.getString(snapshot));
+    } catch {
+      return ctx.newString('app.sendEvent: the event could not be read');
+    }
+    const checked = checkAppEvent(parsed);
+    if (!checked.ok) return ctx.newString(checked.problem);
+    state.events.push(checked.event);
+    return undefined;
+  }
+
+  private onLog(line: QuickJSHandle): undefined {
+    const { ctx, state } = this;
+    if (state.logs.length >= SANDBOX_LIMITS.maxLogLines || ctx.typeof(line) !== 'string') return undefined;
+    // The prelude cuts long lines; a line still too long means the code bent String.prototype.slice.
+    state.logs.push(this.lengthOf(line) > SANDBOX_LIMITS.maxLogLineLength ? '[log line too long]' : ctx.getString(line));
+    return undefined;
+  }
+
+  private helper(name: string, args: QuickJSHandle[], failure: FunctionRunFailure = 'threw'): QuickJSHandle | Failure {
+    const fn = this.keep(this.ctx.getProp(this.helpers, name));
+    return this.attempt(this.ctx.callFunction(fn, this.ctx.undefined, args), failure);
+  }
+
+  private lengthOf(text: QuickJSHandle): number {
+    return this.ctx.getNumber(this.keep(this.ctx.getProp(text, 'length')));
+  }
+
+  /** The value of a call into the sandbox, or the failure its exception stands for. */
+  private attempt(result: { value: QuickJSHandle } | { error: QuickJSHandle }, failure: FunctionRunFailure = 'threw'): QuickJSHandle | Failure {
+    if ('error' in result && result.error) return this.failureOf(this.keep(result.error), failure);
+    return this.keep((result as { value: QuickJSHandle }).value);
+  }
+
+  private unwrap(result: { value: QuickJSHandle } | { error: QuickJSHandle }, what: string): QuickJSHandle {
+    const value = this.attempt(result);
+    if (value instanceof Failure) throw new Error(`${what}: ${value.message}`);
+    return value;
+  }
+
+  /** What a thrown value means: a limit the interrupt handler enforced, QuickJS's own limits, or the code's own error. */
+  private failureOf(thrown: QuickJSHandle, failure: FunctionRunFailure = 'threw'): Failure {
+    if (this.state.stop) return stopFailure(this.state.stop, this.state.request, this.state);
+    const described = this.describe(thrown);
+    if (/^InternalError: (out of memory|string too long)/.test(described)) return new Failure('memory', `over the memory limit of ${mib(this.state.request.memoryBytes)} (${described})`);
+    if (described === 'InternalError: stack overflow' || described === 'RangeError: Maximum call stack size exceeded') return new Failure('memory', 'stack overflow');
+    return new Failure(failure, described.slice(0, SANDBOX_LIMITS.maxMessageLength));
+  }
+
+  private describe(thrown: QuickJSHandle): string {
+    const fn = this.keep(this.ctx.getProp(this.helpers, 'describe'));
+    const result = this.ctx.callFunction(fn, this.ctx.undefined, thrown);
+    if ('error' in result && result.error) {
+      this.keep(result.error);
+      return 'an exception that could not be described';
+    }
+    const text = this.keep(result.value);
+    if (this.ctx.typeof(text) !== 'string' || this.lengthOf(text) > 4 * SANDBOX_LIMITS.maxMessageLength) return 'an exception that could not be described';
+    return this.ctx.getString(text);
+  }
+
+  private keep(handle: QuickJSHandle): QuickJSHandle {
+    this.handles.push(handle);
+    return handle;
+  }
+}
+
+function stopFailure(stop: Stop, request: FunctionRunRequest, state: CallState): Failure {
+  switch (stop) {
+    case 'cpu':
+      return new Failure('timeout', `over the CPU-time limit of ${request.timeoutMs} ms`);
+    case 'wall':
+      return new Failure('timeout', `not done after ${state.wallLimitMs} ms of wall-clock time (CPU limit ${request.timeoutMs} ms; the host is loaded)`);
+    case 'memory':
+      return new Failure('memory', `over the memory limit of ${mib(request.memoryBytes)}`);
+    case 'stack':
+      return new Failure('memory', 'stack overflow');
+  }
+}
+
+/** QuickJS's own count of the bytes its objects, strings, shapes and bytecode take (JS_ComputeMemoryUsage). */
+function heapInUse(runtime: QuickJSRuntime): number {
+  const usage = runtime.computeMemoryUsage();
+  try {
+    const ctx = (runtime as unknown as { getSystemContext(): QuickJSContext }).getSystemContext();
+    if (ctx.typeof(usage) !== 'object') return Number.POSITIVE_INFINITY; // could not even allocate the answer
+    const used = ctx.getProp(usage, 'memory_used_size');
+    try {
+      return ctx.getNumber(used);
+    } finally {
+      used.dispose();
+    }
+  } finally {
+    usage.dispose();
+  }
+}
+
+function disposeAll(handles: QuickJSHandle[]): void {
+  for (let i = handles.length - 1; i >= 0; i--) if (handles[i].alive) handles[i].dispose();
+  handles.length = 0;
+}
+
+function mib(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
+}
