@@ -23,6 +23,7 @@ describe('npm run up', () => {
   let base: string;
   let port: number;
   let workerPort: number;
+  let runtimePort: number;
   let pushPort: number;
 
   // Its .local/ in a folder of the test's own, not the developer's.
@@ -41,7 +42,7 @@ describe('npm run up', () => {
     );
 
   beforeAll(async () => {
-    [port, workerPort, pushPort] = [await freePort(), await freePort(), await freePort()];
+    [port, workerPort, pushPort, runtimePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     base = `http://127.0.0.1:${port}`;
     const env: Record<string, string | undefined> = {
       ...process.env,
@@ -59,6 +60,7 @@ describe('npm run up', () => {
       WORKER_HEALTH_PORT: String(workerPort),
       BOT_RUNTIME_HEALTH_PORT: String(await freePort()),
       PUSH_SERVICE_HEALTH_PORT: String(pushPort),
+      BOT_RUNTIME_HEALTH_PORT: String(runtimePort),
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
       OPENAPI_UI: 'false',
       UP_LOCAL_DIR: localDir,
@@ -76,7 +78,7 @@ describe('npm run up', () => {
     if (up.exitCode === null && up.signalCode === null) {
       // Its own way out first (it stops its Postgres and Redis), then by force.
       // Connections opened and left unused, as a browser opens them ahead of need (or a monitor leaves them), to each app.
-      const silent = [port, workerPort, pushPort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
+      const silent = [port, workerPort, pushPort, runtimePort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
       await Promise.all(silent.map((s) => new Promise((r) => s.once('connect', r))));
 
       process.kill(-up.pid!, 'SIGINT');
@@ -166,7 +168,7 @@ describe('npm run up', () => {
     await new Promise((r) => setTimeout(r, 1_000));
 
     // Connections opened and left unused, as a browser opens them ahead of need (or a monitor leaves them), to each app.
-    const silent = [port, workerPort, pushPort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
+    const silent = [port, workerPort, pushPort, runtimePort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
     await Promise.all(silent.map((s) => new Promise((r) => s.once('connect', r))));
 
     process.kill(-up.pid!, 'SIGINT');
