@@ -58,7 +58,6 @@ describe('npm run up', () => {
       ECHO_BOT_PORT: String(await freePort()),
       DEMO_API_PORT: String(await freePort()),
       WORKER_HEALTH_PORT: String(workerPort),
-      BOT_RUNTIME_HEALTH_PORT: String(await freePort()),
       PUSH_SERVICE_HEALTH_PORT: String(pushPort),
       BOT_RUNTIME_HEALTH_PORT: String(runtimePort),
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
