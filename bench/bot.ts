@@ -120,7 +120,7 @@ class WebhookBot {
 
   private async handle(call: { type: string; conversationId: string; payload?: string; message?: { content: { text?: string } } }): Promise<void> {
     if (call.type === 'session.started') {
-      let profile: { userName?: string } = {};
+      let profile: { userName?: string };
       try {
         profile = JSON.parse(call.payload ?? '{}');
       } catch {
@@ -327,7 +327,10 @@ async function main(): Promise<void> {
 
     const by = (name: string) => rounds.filter((r) => r.name === name);
     const rate = (name: string) => by(name).reduce((s, r) => s + r.stepsPerSecond, 0) / by(name).length;
-    const turns = (name: string) => by(name).flatMap((r) => r.turnMs).sort((a, b) => a - b);
+    const turns = (name: string) =>
+      by(name)
+        .flatMap((r) => r.turnMs)
+        .sort((a, b) => a - b);
     const ratio = rate('hosted') / rate('webhook');
     const lines = [
       `## npm run bench:bot`,
