@@ -29,6 +29,7 @@ import { BotRepository } from '@platform/database';
 import { freePort } from '@platform/local-infra';
 import { sdkUserKeys } from '@platform/queue';
 import { CliModule } from '../apps/cli/src/cli.module.js';
+import { setCallbackUrl } from '../apps/cli/src/commands/callback-settings.js';
 import { cpuSecondsOf, describeMachine, fmt, machineLine, runBench, startInfra, startNode, stopProcess, waitHealthy, reportFailures, type BenchInfra } from './common.js';
 
 const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 400);
@@ -226,17 +227,8 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   try {
     const machine = await describeMachine(infra);
-    const cli = await NestFactory.createApplicationContext(CliModule.forRoot(infra.env), { logger: ['error'] });
-    const seedBot = async (name: string): Promise<Bot> => {
-      const bot = await cli.get(BotRepository, { strict: false }).create(name);
-      const { key } = await cli.get(ApiKeyService, { strict: false }).create(bot.id, 'bench');
-      return { botId: bot.id, apiKey: key };
-    };
-    const hosted = await seedBot('bench hosted bot');
-    const outside = await seedBot('bench webhook bot');
-    await cli.close();
-
     const [port, workerPort, runtimePort] = [await freePort(), await freePort(), await freePort()];
+    const base = `http://127.0.0.1:${port}`;
     const env = {
       ...infra.env,
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
@@ -244,6 +236,18 @@ async function main(): Promise<void> {
       SDK_RATE_LIMIT_PER_IP: '1000000',
       BOT_HTTP_ALLOW_PRIVATE_ADDRESSES: 'true',
     };
+    const cli = await NestFactory.createApplicationContext(CliModule.forRoot(env), { logger: ['error'] });
+    const seedBot = async (name: string): Promise<Bot> => {
+      const bot = await cli.get(BotRepository, { strict: false }).create(name);
+      const { key } = await cli.get(ApiKeyService, { strict: false }).create(bot.id, 'bench');
+      return { botId: bot.id, apiKey: key };
+    };
+    const hosted = await seedBot('bench hosted bot');
+    const outside = await seedBot('bench webhook bot');
+    webhookBot = new WebhookBot(base, outside);
+    webhookBot.secret = String(await setCallbackUrl(cli, outside.botId, 'webhook', await webhookBot.listen(), false));
+    await cli.close();
+
     const start = async (app: string, extra: Record<string, string>, healthPort: number) => {
       const child = startNode([`dist/apps/${app}/src/main.js`], { ...env, ...extra });
       children.push(child);
@@ -253,12 +257,8 @@ async function main(): Promise<void> {
     const gateway = await start('gateway', { PORT: String(port) }, port);
     const worker = await start('channel-worker', { WORKER_HEALTH_PORT: String(workerPort) }, workerPort);
     const runtime = await start('bot-runtime', { BOT_RUNTIME_HEALTH_PORT: String(runtimePort) }, runtimePort);
-    const base = `http://127.0.0.1:${port}`;
 
     await api(base, hosted, 'POST', `/v1/bots/${hosted.botId}/versions`, { definition, note: 'bench' });
-    webhookBot = new WebhookBot(base, outside);
-    const hookUrl = await webhookBot.listen();
-    webhookBot.secret = String((await api(base, outside, 'PUT', `/v1/bots/${outside.botId}/webhook`, { url: hookUrl })).secret);
 
     // Warm both paths (JIT, connection pools, the runtime's QuickJS module) before measuring.
     await drive('hosted', base, hosted, infra, CONCURRENCY, 'wh');
