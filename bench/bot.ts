@@ -15,6 +15,7 @@
 // Reported: steps per second of each path and their ratio (goal: hosted at least 3x), the user-seen turn
 // latency (answer sent → closing message on the stream) and the runtime's own step durations, the
 // sandbox's warm call, and memory per active conversation (BENCH_ACTIVE, 2,000 left waiting at the question).
+// BENCH_PROFILE_DIR=<dir> writes the gateway's, worker's and runtime's CPU profiles there.
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -248,8 +249,10 @@ async function main(): Promise<void> {
     webhookBot.secret = String(await setCallbackUrl(cli, outside.botId, 'webhook', await webhookBot.listen(), false));
     await cli.close();
 
+    // BENCH_PROFILE_DIR: each platform process writes a V8 CPU profile there when it stops.
+    const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
     const start = async (app: string, extra: Record<string, string>, healthPort: number) => {
-      const child = startNode([`dist/apps/${app}/src/main.js`], { ...env, ...extra });
+      const child = startNode([...profile, `dist/apps/${app}/src/main.js`], { ...env, ...extra });
       children.push(child);
       await waitHealthy(`http://127.0.0.1:${healthPort}/health`, child, 60_000);
       return child;

@@ -42,7 +42,8 @@ export class CallbackSender {
     // Webhook calls go where the bot's webhook points now; a postback goes to the URL it was queued with.
     const url = job.url ?? endpoint?.url;
     if (!settings || !url) {
-      this.logger.warn(`bot ${job.botId} has no ${job.kind} endpoint any more; ${job.event} ${job.id} dropped`);
+      // Usual, not a fault: a hosted bot without a mirror webhook, or a bot whose webhook was removed.
+      this.logger.debug(`bot ${job.botId} has no ${job.kind} endpoint any more; ${job.event} ${job.id} dropped`);
       return 'noEndpoint';
     }
     const entry: CallbackAttemptEntry = { id: job.id, botId: job.botId, kind: job.kind, event: job.event, url, body: job.body, messageId: job.messageId, status: job.status, replay };
