@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
-import { DefaultIntrinsics, newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { DefaultIntrinsics, newVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant } from 'quickjs-emscripten-core';
 import type { BotAppEvent, FunctionRunFailure, FunctionRunner, FunctionRunOutcome, FunctionRunRequest } from '@platform/contracts';
 import { checkAppEvent } from './app-event.js';
 import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
@@ -14,7 +14,21 @@ import { ThreadCpuClock } from './thread-cpu-clock.js';
  * The variant's types describe its CommonJS build (a namespace with `default`); Node's ESM import gives the
  * variant itself. Either way, this is the variant.
  */
-const variant = ((releaseSync as unknown as { default?: QuickJSSyncVariant }).default ?? releaseSync) as QuickJSSyncVariant;
+const baseVariant = ((releaseSync as unknown as { default?: QuickJSSyncVariant }).default ?? releaseSync) as QuickJSSyncVariant;
+
+/**
+ * The variant with its two dynamic imports (the FFI and Emscripten's loader) done once per process: a
+ * reload then only instantiates the compiled WebAssembly (and an import after start-up could fail, e.g.
+ * under Jest once a suite's module registry is gone).
+ */
+let importedVariant: QuickJSSyncVariant | undefined;
+async function variantImportedOnce(): Promise<QuickJSSyncVariant> {
+  if (!importedVariant) {
+    const [ffi, loader] = await Promise.all([baseVariant.importFFI(), baseVariant.importModuleLoader()]);
+    importedVariant = { ...baseVariant, importFFI: async () => ffi, importModuleLoader: async () => loader };
+  }
+  return importedVariant;
+}
 
 const WASM_PAGE = 64 * 1024;
 /** Emscripten's initial heap for this build (16 MiB); the memory we hand it must be at least that. */
@@ -94,6 +108,11 @@ export class QuickJsFunctionRunner implements FunctionRunner {
   /** How many instances were loaded (the first, then one after each broken or bloated one). */
   loads = 0;
 
+  /** The current instance's WebAssembly memory (it only grows, up to heapCapBytes, until a reload). */
+  get heapBytes(): number {
+    return this.engine?.memory.buffer.byteLength ?? 0;
+  }
+
   async run(request: FunctionRunRequest): Promise<FunctionRunOutcome> {
     this.clock ??= ThreadCpuClock.forThisThread();
     const cpuStart = this.clock.nowMs();
@@ -131,7 +150,14 @@ export class QuickJsFunctionRunner implements FunctionRunner {
   private async load(): Promise<Engine> {
     // Our own memory, so that its maximum caps what the sandbox can ever take from the process.
     const memory = new WebAssembly.Memory({ initial: INITIAL_HEAP_BYTES / WASM_PAGE, maximum: Math.ceil(this.options.heapCapBytes / WASM_PAGE) });
-    const module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule: this.wasm, wasmMemory: memory }));
+    // What newQuickJSWASMModuleFromVariant does, minus its own dynamic import on every call.
+    const variant = newVariant(await variantImportedOnce(), { wasmModule: this.wasm, wasmMemory: memory });
+    const [imported, FFI] = await Promise.all([variant.importModuleLoader(), variant.importFFI()]);
+    // newVariant's loader is the plain function (not the { default } forms the type also allows).
+    const loader = imported as unknown as () => Promise<ConstructorParameters<typeof FFI>[0]>;
+    const emscripten = await loader();
+    emscripten.type = 'sync';
+    const module = new QuickJSWASMModule(emscripten, new FFI(emscripten));
     this.loads++;
     return { module, memory, broken: false };
   }
@@ -371,6 +397,8 @@ class CallScope {
   private failureOf(thrown: QuickJSHandle, failure: FunctionRunFailure = 'threw'): Failure {
     if (this.state.stop) return stopFailure(this.state.stop, this.state.request, this.state);
     const described = this.describe(thrown);
+    // Describing runs the thrown value's getters, which may themselves hit a limit.
+    if (this.state.stop) return stopFailure(this.state.stop, this.state.request, this.state);
     if (/^InternalError: (out of memory|string too long)/.test(described)) return new Failure('memory', `over the memory limit of ${mib(this.state.request.memoryBytes)} (${described})`);
     if (described === 'InternalError: stack overflow' || described === 'RangeError: Maximum call stack size exceeded') return new Failure('memory', 'stack overflow');
     return new Failure(failure, described.slice(0, SANDBOX_LIMITS.maxMessageLength));
