@@ -253,7 +253,7 @@ export class QuickJsFunctionRunner implements FunctionRunner {
  * runner disposes before the context, whatever happens.
  */
 class CallScope {
-  private helpers!: QuickJSHandle;
+  private helpers: QuickJSHandle | undefined;
 
   constructor(
     private readonly ctx: QuickJSContext,
@@ -265,10 +265,14 @@ class CallScope {
   call(): { value: unknown } | Failure {
     const { ctx, state } = this;
     const request = state.request;
-    this.helpers = this.unwrap(ctx.evalCode(SANDBOX_PRELUDE, 'prelude.js', { type: 'global', strict: true }), 'prelude');
+    // The prelude can fail too: a tiny CPU limit on a loaded host ends the call already here.
+    const prelude = this.attempt(ctx.evalCode(SANDBOX_PRELUDE, 'prelude.js', { type: 'global', strict: true }));
+    if (prelude instanceof Failure) return prelude;
     const hostSend = this.keep(ctx.newFunction('sendEvent', (snapshot) => this.onSendEvent(snapshot)));
     const hostLog = this.keep(ctx.newFunction('log', (line) => this.onLog(line)));
-    this.helpers = this.unwrap(ctx.callFunction(this.helpers, ctx.undefined, hostSend, hostLog), 'prelude');
+    const helpers = this.attempt(ctx.callFunction(prelude, ctx.undefined, hostSend, hostLog));
+    if (helpers instanceof Failure) return helpers;
+    this.helpers = helpers;
     const app = this.keep(ctx.getProp(this.helpers, 'app'));
 
     let variablesJson: string;
@@ -373,7 +377,7 @@ class CallScope {
   }
 
   private helper(name: string, args: QuickJSHandle[], failure: FunctionRunFailure = 'threw'): QuickJSHandle | Failure {
-    const fn = this.keep(this.ctx.getProp(this.helpers, name));
+    const fn = this.keep(this.ctx.getProp(this.helpers as QuickJSHandle, name));
     return this.attempt(this.ctx.callFunction(fn, this.ctx.undefined, args), failure);
   }
 
@@ -385,12 +389,6 @@ class CallScope {
   private attempt(result: { value: QuickJSHandle } | { error: QuickJSHandle }, failure: FunctionRunFailure = 'threw'): QuickJSHandle | Failure {
     if ('error' in result && result.error) return this.failureOf(this.keep(result.error), failure);
     return this.keep((result as { value: QuickJSHandle }).value);
-  }
-
-  private unwrap(result: { value: QuickJSHandle } | { error: QuickJSHandle }, what: string): QuickJSHandle {
-    const value = this.attempt(result);
-    if (value instanceof Failure) throw new Error(`${what}: ${value.message}`);
-    return value;
   }
 
   /** What a thrown value means: a limit the interrupt handler enforced, QuickJS's own limits, or the code's own error. */
@@ -405,6 +403,7 @@ class CallScope {
   }
 
   private describe(thrown: QuickJSHandle): string {
+    if (!this.helpers) return 'the sandbox prelude failed';
     const fn = this.keep(this.ctx.getProp(this.helpers, 'describe'));
     const result = this.ctx.callFunction(fn, this.ctx.undefined, thrown);
     if ('error' in result && result.error) {
