@@ -1,5 +1,5 @@
-import { InvalidPayloadError } from '../../sdk-core/src/errors';
-import { parseBotPayload } from '../../sdk-core/src/bot-helpers/parse-bot-payload';
+import { InvalidPayloadError } from '../../sdk-core/src/errors/index.js';
+import { parseBotPayload } from '../../sdk-core/src/bot-helpers/parse-bot-payload.js';
 import type { FunctionRunOutcome, FunctionRunRequest } from '@platform/contracts';
 import { QuickJsFunctionRunner } from './quickjs-function-runner.js';
 import { SDK_SNIPPET } from './measure-warm-calls.js';

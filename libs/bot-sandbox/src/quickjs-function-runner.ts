@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
-import { DefaultIntrinsics, newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { DefaultIntrinsics, newVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSSyncVariant } from 'quickjs-emscripten-core';
 import type { BotAppEvent, FunctionRunFailure, FunctionRunner, FunctionRunOutcome, FunctionRunRequest } from '@platform/contracts';
 import { checkAppEvent } from './app-event.js';
-import { SANDBOX_PRELUDE } from './sandbox-prelude.js';
+import { SANDBOX_HELPERS, SANDBOX_PRELUDE, SandboxHelperName } from './sandbox-prelude.js';
 import { DEFAULT_RUNNER_OPTIONS, QuickJsRunnerOptions, SANDBOX_LIMITS } from './sandbox-limits.js';
 import { SDK_CORE_MODULE_NAME, SDK_CORE_MODULE_SOURCE } from './sdk-core-module.js';
 import { ThreadCpuClock } from './thread-cpu-clock.js';
@@ -14,7 +14,21 @@ import { ThreadCpuClock } from './thread-cpu-clock.js';
  * The variant's types describe its CommonJS build (a namespace with `default`); Node's ESM import gives the
  * variant itself. Either way, this is the variant.
  */
-const variant = ((releaseSync as unknown as { default?: QuickJSSyncVariant }).default ?? releaseSync) as QuickJSSyncVariant;
+const baseVariant = ((releaseSync as unknown as { default?: QuickJSSyncVariant }).default ?? releaseSync) as QuickJSSyncVariant;
+
+/**
+ * The variant with its two dynamic imports (the FFI and Emscripten's loader) done once per process: a
+ * reload then only instantiates the compiled WebAssembly (and an import after start-up could fail, e.g.
+ * under Jest once a suite's module registry is gone).
+ */
+let importedVariant: QuickJSSyncVariant | undefined;
+async function variantImportedOnce(): Promise<QuickJSSyncVariant> {
+  if (!importedVariant) {
+    const [ffi, loader] = await Promise.all([baseVariant.importFFI(), baseVariant.importModuleLoader()]);
+    importedVariant = { ...baseVariant, importFFI: async () => ffi, importModuleLoader: async () => loader };
+  }
+  return importedVariant;
+}
 
 const WASM_PAGE = 64 * 1024;
 /** Emscripten's initial heap for this build (16 MiB); the memory we hand it must be at least that. */
@@ -94,6 +108,11 @@ export class QuickJsFunctionRunner implements FunctionRunner {
   /** How many instances were loaded (the first, then one after each broken or bloated one). */
   loads = 0;
 
+  /** The current instance's WebAssembly memory (it only grows, up to heapCapBytes, until a reload). */
+  get heapBytes(): number {
+    return this.engine?.memory.buffer.byteLength ?? 0;
+  }
+
   async run(request: FunctionRunRequest): Promise<FunctionRunOutcome> {
     this.clock ??= ThreadCpuClock.forThisThread();
     const cpuStart = this.clock.nowMs();
@@ -131,7 +150,14 @@ export class QuickJsFunctionRunner implements FunctionRunner {
   private async load(): Promise<Engine> {
     // Our own memory, so that its maximum caps what the sandbox can ever take from the process.
     const memory = new WebAssembly.Memory({ initial: INITIAL_HEAP_BYTES / WASM_PAGE, maximum: Math.ceil(this.options.heapCapBytes / WASM_PAGE) });
-    const module = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule: this.wasm, wasmMemory: memory }));
+    // What newQuickJSWASMModuleFromVariant does, minus its own dynamic import on every call.
+    const variant = newVariant(await variantImportedOnce(), { wasmModule: this.wasm, wasmMemory: memory });
+    const [imported, FFI] = await Promise.all([variant.importModuleLoader(), variant.importFFI()]);
+    // newVariant's loader is the plain function (not the { default } forms the type also allows).
+    const loader = imported as unknown as () => Promise<ConstructorParameters<typeof FFI>[0]>;
+    const emscripten = await loader();
+    emscripten.type = 'sync';
+    const module = new QuickJSWASMModule(emscripten, new FFI(emscripten));
     this.loads++;
     return { module, memory, broken: false };
   }
@@ -227,7 +253,9 @@ export class QuickJsFunctionRunner implements FunctionRunner {
  * runner disposes before the context, whatever happens.
  */
 class CallScope {
-  private helpers!: QuickJSHandle;
+  /** The prelude's `originals` (JSON.stringify, JSON.parse, … as they were before the code ran). */
+  private originals: QuickJSHandle | undefined;
+  private readonly helpers = new Map<SandboxHelperName, QuickJSHandle>();
 
   constructor(
     private readonly ctx: QuickJSContext,
@@ -239,11 +267,15 @@ class CallScope {
   call(): { value: unknown } | Failure {
     const { ctx, state } = this;
     const request = state.request;
-    this.helpers = this.unwrap(ctx.evalCode(SANDBOX_PRELUDE, 'prelude.js', { type: 'global', strict: true }), 'prelude');
-    const hostSend = this.keep(ctx.newFunction('sendEvent', (snapshot) => this.onSendEvent(snapshot)));
-    const hostLog = this.keep(ctx.newFunction('log', (line) => this.onLog(line)));
-    this.helpers = this.unwrap(ctx.callFunction(this.helpers, ctx.undefined, hostSend, hostLog), 'prelude');
-    const app = this.keep(ctx.getProp(this.helpers, 'app'));
+    // The prelude can fail too: a tiny CPU limit on a loaded host ends the call already here.
+    const prelude = this.attempt(ctx.evalCode(SANDBOX_PRELUDE, 'prelude.js', { type: 'global', strict: true }));
+    if (prelude instanceof Failure) return prelude;
+    const hostSend = this.keep(ctx.newFunction('sendEvent', (event) => this.onSendEvent(event)));
+    const hostLog = this.keep(ctx.newFunction('log', (values) => this.onLog(values)));
+    const made = this.attempt(ctx.callFunction(prelude, ctx.undefined, hostSend, hostLog));
+    if (made instanceof Failure) return made;
+    const app = this.keep(ctx.getProp(made, 'app'));
+    this.originals = this.keep(ctx.getProp(made, 'originals'));
 
     let variablesJson: string;
     try {
@@ -256,15 +288,16 @@ class CallScope {
     // QuickJS's own limit from here on: the context and the inputs are in place. It refuses any one
     // allocation over the limit; the interrupt handler measures the rest.
     this.runtime.setMemoryLimit(request.memoryBytes);
-    const variables = this.helper('parse', [variablesText]);
+    const variables = this.callOriginal('parse', variablesText);
     if (variables instanceof Failure) return variables;
 
     let called: QuickJSHandle | Failure;
     if (MODULE_SYNTAX.test(request.code)) {
       const main = this.moduleMain(request.code);
       if (main instanceof Failure) return main;
-      const options = this.helper('options', [variables]);
-      if (options instanceof Failure) return options;
+      const options = this.keep(ctx.newObject());
+      ctx.setProp(options, 'variables', variables);
+      ctx.setProp(options, 'app', app);
       called = this.attempt(ctx.callFunction(main, ctx.undefined, payload, options));
     } else {
       const compiled = this.attempt(ctx.evalCode(`(async function (payload, variables, app) {\n${request.code}\n})`, 'function.js', { type: 'global' }));
@@ -310,7 +343,7 @@ class CallScope {
     const type = this.ctx.typeof(value);
     if (type === 'undefined') return { value: null };
     if (type === 'function' || type === 'symbol') return new Failure('invalid_result', `the result is a ${type}, which has no JSON form`);
-    const json = this.helper('stringify', [value], 'invalid_result');
+    const json = this.callOriginal('stringify', value, 'invalid_result');
     if (json instanceof Failure) return json;
     if (this.ctx.typeof(json) !== 'string') return new Failure('invalid_result', 'the result has no JSON form (its toJSON returned undefined)');
     // Every UTF-16 unit is at least one UTF-8 byte: a longer string is too large before it is copied out.
@@ -321,14 +354,17 @@ class CallScope {
     return { value: JSON.parse(text) as unknown };
   }
 
-  private onSendEvent(snapshot: QuickJSHandle): QuickJSHandle | undefined {
+  /** app.sendEvent(event): undefined when the event is kept, a problem for the sandbox to throw, or the code's own exception. */
+  private onSendEvent(event: QuickJSHandle): QuickJSHandle | { error: QuickJSHandle } | undefined {
     const { ctx, state } = this;
     if (state.events.length >= SANDBOX_LIMITS.maxEvents) return ctx.newString(`app.sendEvent: at most ${SANDBOX_LIMITS.maxEvents} events per run`);
-    if (ctx.typeof(snapshot) !== 'string') return ctx.newString('app.sendEvent: the event could not be read');
-    if (this.lengthOf(snapshot) > MAX_EVENT_SNAPSHOT_LENGTH) return ctx.newString('app.sendEvent: the event is too large (data.data: at most 16384 characters)');
+    const snapshot = this.callHelper('snapshot', event);
+    if ('error' in snapshot) return snapshot; // the event's own getters threw (or a limit hit): rethrown as is
+    if (ctx.typeof(snapshot.value) !== 'string') return ctx.newString('app.sendEvent: the event could not be read');
+    if (this.lengthOf(snapshot.value) > MAX_EVENT_SNAPSHOT_LENGTH) return ctx.newString('app.sendEvent: the event is too large (data.data: at most 16384 characters)');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(ctx.getString(snapshot));
+      parsed = JSON.parse(ctx.getString(snapshot.value));
     } catch {
       return ctx.newString('app.sendEvent: the event could not be read');
     }
@@ -338,17 +374,47 @@ class CallScope {
     return undefined;
   }
 
-  private onLog(line: QuickJSHandle): undefined {
+  /** app.log(...values): never throws for the code's values; lines past the limit are dropped. */
+  private onLog(values: QuickJSHandle): { error: QuickJSHandle } | undefined {
     const { ctx, state } = this;
-    if (state.logs.length >= SANDBOX_LIMITS.maxLogLines || ctx.typeof(line) !== 'string') return undefined;
-    // The prelude cuts long lines; a line still too long means the code bent String.prototype.slice.
-    state.logs.push(this.lengthOf(line) > SANDBOX_LIMITS.maxLogLineLength ? '[log line too long]' : ctx.getString(line));
+    if (state.logs.length >= SANDBOX_LIMITS.maxLogLines) return undefined;
+    const line = this.callHelper('format', values);
+    if ('error' in line) return line; // only a limit (the formatter catches everything else)
+    if (ctx.typeof(line.value) !== 'string') return undefined;
+    // The formatter cuts long lines; a line still too long means the code bent the built-ins it uses.
+    state.logs.push(this.lengthOf(line.value) > SANDBOX_LIMITS.maxLogLineLength ? '[log line too long]' : ctx.getString(line.value));
     return undefined;
   }
 
-  private helper(name: string, args: QuickJSHandle[], failure: FunctionRunFailure = 'threw'): QuickJSHandle | Failure {
-    const fn = this.keep(this.ctx.getProp(this.helpers, name));
-    return this.attempt(this.ctx.callFunction(fn, this.ctx.undefined, args), failure);
+  /** Calls a helper (compiled on first use in this call) from inside a host callback; an exception is handed back, not kept. */
+  private callHelper(name: SandboxHelperName, arg: QuickJSHandle): { value: QuickJSHandle } | { error: QuickJSHandle } {
+    const helper = this.helper(name);
+    if (helper instanceof Failure) return { error: this.ctx.newError({ name: 'InternalError', message: helper.message }) };
+    const result = this.ctx.callFunction(helper, this.ctx.undefined, arg);
+    if ('error' in result && result.error) return { error: result.error };
+    return { value: this.keep((result as { value: QuickJSHandle }).value) };
+  }
+
+  private helper(name: SandboxHelperName): QuickJSHandle | Failure {
+    const known = this.helpers.get(name);
+    if (known) return known;
+    // Not through attempt(): describing a failure needs this very helper.
+    const failed = (result: { error: QuickJSHandle }) => {
+      this.keep(result.error);
+      return this.state.stop ? stopFailure(this.state.stop, this.state.request, this.state) : new Failure('memory', `the sandbox's ${name} helper could not be compiled (memory limit)`);
+    };
+    const factory = this.ctx.evalCode(SANDBOX_HELPERS[name], `${name}.js`, { type: 'global', strict: true });
+    if ('error' in factory && factory.error) return failed(factory);
+    const made = this.ctx.callFunction(this.keep((factory as { value: QuickJSHandle }).value), this.ctx.undefined, this.originals as QuickJSHandle);
+    if ('error' in made && made.error) return failed(made);
+    const helper = this.keep((made as { value: QuickJSHandle }).value);
+    this.helpers.set(name, helper);
+    return helper;
+  }
+
+  private callOriginal(name: 'parse' | 'stringify', arg: QuickJSHandle, failure: FunctionRunFailure = 'threw'): QuickJSHandle | Failure {
+    const fn = this.keep(this.ctx.getProp(this.originals as QuickJSHandle, name));
+    return this.attempt(this.ctx.callFunction(fn, this.ctx.undefined, arg), failure);
   }
 
   private lengthOf(text: QuickJSHandle): number {
@@ -361,30 +427,29 @@ class CallScope {
     return this.keep((result as { value: QuickJSHandle }).value);
   }
 
-  private unwrap(result: { value: QuickJSHandle } | { error: QuickJSHandle }, what: string): QuickJSHandle {
-    const value = this.attempt(result);
-    if (value instanceof Failure) throw new Error(`${what}: ${value.message}`);
-    return value;
-  }
-
   /** What a thrown value means: a limit the interrupt handler enforced, QuickJS's own limits, or the code's own error. */
   private failureOf(thrown: QuickJSHandle, failure: FunctionRunFailure = 'threw'): Failure {
     if (this.state.stop) return stopFailure(this.state.stop, this.state.request, this.state);
     const described = this.describe(thrown);
+    // Describing runs the thrown value's getters, which may themselves hit a limit.
+    if (this.state.stop) return stopFailure(this.state.stop, this.state.request, this.state);
     if (/^InternalError: (out of memory|string too long)/.test(described)) return new Failure('memory', `over the memory limit of ${mib(this.state.request.memoryBytes)} (${described})`);
     if (described === 'InternalError: stack overflow' || described === 'RangeError: Maximum call stack size exceeded') return new Failure('memory', 'stack overflow');
     return new Failure(failure, described.slice(0, SANDBOX_LIMITS.maxMessageLength));
   }
 
   private describe(thrown: QuickJSHandle): string {
-    const fn = this.keep(this.ctx.getProp(this.helpers, 'describe'));
-    const result = this.ctx.callFunction(fn, this.ctx.undefined, thrown);
+    const undescribable = 'an exception that could not be described';
+    if (!this.originals) return 'the sandbox prelude failed';
+    const helper = this.helper('describe');
+    if (helper instanceof Failure) return undescribable;
+    const result = this.ctx.callFunction(helper, this.ctx.undefined, thrown);
     if ('error' in result && result.error) {
       this.keep(result.error);
-      return 'an exception that could not be described';
+      return undescribable;
     }
-    const text = this.keep(result.value);
-    if (this.ctx.typeof(text) !== 'string' || this.lengthOf(text) > 4 * SANDBOX_LIMITS.maxMessageLength) return 'an exception that could not be described';
+    const text = this.keep((result as { value: QuickJSHandle }).value);
+    if (this.ctx.typeof(text) !== 'string' || this.lengthOf(text) > 4 * SANDBOX_LIMITS.maxMessageLength) return undescribable;
     return this.ctx.getString(text);
   }
 

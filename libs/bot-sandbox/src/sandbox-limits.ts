@@ -18,7 +18,9 @@ export const SANDBOX_LIMITS = {
 export interface QuickJsRunnerOptions {
   /**
    * QuickJS's stack limit. It measures the WebAssembly shadow stack, while the interpreter's frames also
-   * use Node's native stack (about 984 KiB); 128 KiB keeps JavaScript recursion well inside Node's stack.
+   * use Node's native stack (about 984 KiB): 64 KiB (about 370 frames of a plain recursive function) keeps
+   * JavaScript recursion well inside Node's stack (256 KiB did not), and bounds the cost of code that keeps
+   * overflowing it (each overflow error walks the whole stack).
    */
   stackBytes?: number;
   /** The WebAssembly memory's maximum: the most the sandbox can ever take from the process. */
@@ -28,7 +30,7 @@ export interface QuickJsRunnerOptions {
 }
 
 export const DEFAULT_RUNNER_OPTIONS: Required<QuickJsRunnerOptions> = {
-  stackBytes: 128 * 1024,
+  stackBytes: 64 * 1024,
   heapCapBytes: 256 * 1024 * 1024,
   reloadAboveBytes: 96 * 1024 * 1024,
 };
