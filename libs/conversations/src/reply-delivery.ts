@@ -44,13 +44,22 @@ export class ReplyDelivery {
   /** Delivers the row; throws when Redis cannot take it (the caller decides whether that fails the reply). */
   async deliver(conversation: ReplyConversation, row: ConversationMessageRow): Promise<ConversationMessageView> {
     if (conversation.channel === 'web') {
-      const view = toMessageView({ ...row, status: 'sent' });
-      await this.events.append(conversation.botId, conversation.userId, { code: WEB_CHAT_EVENT.platformCode, data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify(view) } }, { dedupeId: row.id });
+      const view = await this.appendWeb(conversation, row);
       await this.conversations.markSent(row.id, `web:${row.id}`);
       return view;
     }
     await withTimeout(this.replies.add('whatsapp', { messageId: row.id, botId: conversation.botId }, { jobId: row.id }), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the reply');
     return toMessageView(row);
+  }
+
+  /**
+   * Puts a web reply on the user's event stream as sent (under its message id: a second append of the
+   * same row appends nothing); recording it sent is the caller's, so a batch can record many at once.
+   */
+  async appendWeb(conversation: ReplyConversation, row: ConversationMessageRow): Promise<ConversationMessageView> {
+    const view = toMessageView({ ...row, status: 'sent' });
+    await this.events.append(conversation.botId, conversation.userId, { code: WEB_CHAT_EVENT.platformCode, data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify(view) } }, { dedupeId: row.id });
+    return view;
   }
 
   /**

@@ -84,10 +84,19 @@ class FakeStore {
   }
 
   readonly runs = {
-    conversation: async (id: string) => this.conversations.get(id) ?? null,
-    outbox: async (conversationId: string) => this.outboxItems.filter((i) => i.conversationId === conversationId),
+    handover: async (conversationId: string) => {
+      const conversation = this.conversations.get(conversationId);
+      if (!conversation) return null;
+      const items = this.outboxItems
+        .filter((i) => i.conversationId === conversationId)
+        .map((i) => (i.kind === 'reply' ? { ...i, message: this.messages.find((m) => m.id === i.messageId) ?? null } : i));
+      return { conversation, items };
+    },
+    completeWebHandover: async (outboxIds: readonly string[], sentMessageIds: readonly string[]) => {
+      this.outboxItems = this.outboxItems.filter((i) => !outboxIds.includes(i.id));
+      for (const id of sentMessageIds) await this.conversationRepo.markSent(id, `web:${id}`);
+    },
     deleteOutboxItem: async (id: string) => void (this.outboxItems = this.outboxItems.filter((i) => i.id !== id)),
-    message: async (id: string) => this.messages.find((m) => m.id === id) ?? null,
     hasUnsentBefore: async (conversationId: string, seq: bigint) =>
       this.messages.some((m) => m.conversationId === conversationId && m.seq < seq && (m.status === 'queued' || m.status === 'processing')),
     withTurn: async <T>(conversationId: string, botId: string, work: (turn: LockedBotTurn) => Promise<T>): Promise<T | null> => {
@@ -316,13 +325,17 @@ describe('BotTurnService', () => {
 
     await expect(service.take({ botId: BOT, conversationId: c.id })).rejects.toThrow('Redis is down');
     expect(store.inputs[0].processed).toBe(true);
-    expect(store.outboxItems.map((i) => i.kind)).toEqual(['event']);
+    // A web handover records its items only once all are on the stream: both stay, the reply already appended.
+    expect(store.outboxItems.map((i) => i.kind)).toEqual(['reply', 'event']);
+    expect(store.messages.map((m) => m.status)).toEqual(['queued']);
+    expect(appended.map((a) => a.code)).toEqual(['conversation.message']);
 
     redisDown = false;
     appends = 10;
     await service.take({ botId: BOT, conversationId: c.id });
     expect(appended.map((a) => a.code)).toEqual(['conversation.message', 'cart']);
     expect(store.outboxItems).toEqual([]);
+    expect(store.messages.map((m) => m.status)).toEqual(['sent']);
   });
 
   it('queues WhatsApp replies under their message ids one after another, each once the one before was sent; app events are dropped', async () => {

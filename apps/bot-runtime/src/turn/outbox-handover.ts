@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WireBotEvent } from '@platform/contracts';
 import { ReplyDelivery, SdkEventStore } from '@platform/conversations';
-import { BotRunRepository, type BotRunConversation, type ConversationMessageRow } from '@platform/database';
+import { BotRunRepository, type BotRunConversation, type ConversationMessageRow, type HandoverItem } from '@platform/database';
 import { ReplyOrderWaitError } from './reply-order-wait.error.js';
 
 /** How long a handover waits in process for an earlier WhatsApp reply to be sent before the job waits in the delayed set instead. */
@@ -36,22 +36,37 @@ export class OutboxHandover {
 
   /** How many items were handed over (0 when the outbox was empty or the conversation is gone). */
   async handOver(conversationId: string): Promise<number> {
-    const items = await this.runs.outbox(conversationId);
-    if (items.length === 0) return 0;
-    // Read after the turn committed: its window judgement uses the user's latest message.
-    const conversation = await this.runs.conversation(conversationId);
-    if (!conversation) return 0;
+    // Read after the turn committed: a WhatsApp reply's window judgement uses the user's latest message.
+    const batch = await this.runs.handover(conversationId);
+    if (!batch || batch.items.length === 0) return 0;
+    const { conversation, items } = batch;
+    if (conversation.channel === 'web') return this.handOverWeb(conversation, items);
     for (const item of items) {
       if (item.kind === 'reply') {
-        const row = await this.runs.message(item.messageId);
-        if (row) await this.reply(conversation, row);
-      } else if (conversation.channel === 'web') {
-        await this.events.append(conversation.botId, conversation.userId, item.event as unknown as WireBotEvent, { dedupeId: item.id });
+        if (item.message) await this.reply(conversation, item.message);
       } else {
         this.logger.warn(`conversation ${conversation.id}: app event ${(item.event as { code?: string } | null)?.code ?? ''} dropped (WhatsApp has no app to receive it)`);
       }
       await this.runs.deleteOutboxItem(item.id);
     }
+    return items.length;
+  }
+
+  /** Web: every item onto the user's event stream in order, then all of them recorded at once. */
+  private async handOverWeb(conversation: BotRunConversation, items: HandoverItem[]): Promise<number> {
+    const sent: string[] = [];
+    for (const item of items) {
+      if (item.kind === 'event') {
+        await this.events.append(conversation.botId, conversation.userId, item.event as unknown as WireBotEvent, { dedupeId: item.id });
+      } else if (item.message?.status === 'queued') {
+        await this.delivery.appendWeb(conversation, item.message);
+        sent.push(item.message.id);
+      }
+    }
+    await this.runs.completeWebHandover(
+      items.map((i) => i.id),
+      sent,
+    );
     return items.length;
   }
 

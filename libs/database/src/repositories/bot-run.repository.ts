@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import type { BotDefinition, BotOutput, BotReply, BotRunState, BotStepRecord, BotTurnInput, MessageContent, OutboundMessageType } from '@platform/contracts';
 import type { ConversationChannel } from '../generated/enums.js';
 import type { Prisma } from '../generated/client.js';
@@ -62,8 +63,6 @@ export const MAX_INPUTS_PER_TURN = 20;
  * How long a turn's transaction may stay open: its inputs run the engine (sandboxed functions, http
  * calls of up to 10 s each) inside it. Past this Prisma rolls it back and the job is retried.
  */
-const TURN_TRANSACTION_TIMEOUT_MS = 5 * 60_000;
-
 interface StateRow {
   status: string;
   version: number | null;
@@ -75,7 +74,8 @@ interface StateRow {
 }
 
 interface InputRow {
-  seq: bigint;
+  /** bigint as pg answers it. */
+  seq: string;
   kind: string;
   payload: string | null;
   journey_slug: string | null;
@@ -90,33 +90,13 @@ interface InputRow {
  */
 @Injectable()
 export class BotRunRepository {
+  private readonly definitions = new Map<string, BotDefinition>();
+
   constructor(private readonly db: PrismaService) {}
-
-  conversation(conversationId: string): Promise<BotRunConversation | null> {
-    return this.db.conversation.findUnique({
-      where: { id: conversationId },
-      select: { id: true, botId: true, channel: true, userId: true, senderId: true, lastInboundAt: true },
-    });
-  }
-
-  /** The conversation's outbox in the order the outputs were made. */
-  async outbox(conversationId: string): Promise<BotOutboxItem[]> {
-    const rows = await this.db.botOutboxItem.findMany({ where: { conversationId }, orderBy: { seq: 'asc' } });
-    return rows.map((r) =>
-      r.kind === 'reply'
-        ? { id: r.id, seq: r.seq, conversationId: r.conversationId, botId: r.botId, kind: 'reply' as const, messageId: r.messageId! }
-        : { id: r.id, seq: r.seq, conversationId: r.conversationId, botId: r.botId, kind: 'event' as const, event: r.event },
-    );
-  }
 
   /** Removes a handed-over item; one removed already (by a replica) is no error. */
   async deleteOutboxItem(id: string): Promise<void> {
     await this.db.botOutboxItem.deleteMany({ where: { id } });
-  }
-
-  /** A reply row written by a turn. */
-  message(id: string): Promise<ConversationMessageRow | null> {
-    return this.db.conversationMessage.findUnique({ where: { id } });
   }
 
   /**
@@ -137,95 +117,227 @@ export class BotRunRepository {
    * waits here, then finds the inputs processed). Up to MAX_INPUTS_PER_TURN unprocessed inputs are
    * read in order. Null when the conversation is gone (erased).
    */
+  /**
+   * The conversation and its outbox in order, each reply with its message row, in one statement (the
+   * conversation with no items when the outbox is empty); null when the conversation is gone.
+   */
+  async handover(conversationId: string): Promise<{ conversation: BotRunConversation; items: HandoverItem[] } | null> {
+    const { rows } = await this.db.pool.query<HandoverRow>({ name: 'bot-handover', text: HANDOVER_SQL, values: [conversationId] });
+    if (rows.length === 0) return null;
+    const [first] = rows;
+    const conversation: BotRunConversation = {
+      id: first.c_id,
+      botId: first.c_bot_id,
+      channel: first.c_channel,
+      userId: first.c_user_id,
+      senderId: first.c_sender_id,
+      lastInboundAt: first.c_last_inbound_at,
+    };
+    const items = rows
+      .filter((r) => r.o_id !== null)
+      .map((r): HandoverItem => {
+        const base = { id: r.o_id!, seq: BigInt(r.o_seq!), conversationId, botId: r.c_bot_id };
+        if (r.o_kind !== 'reply') return { ...base, kind: 'event', event: r.o_event };
+        const message: ConversationMessageRow | null =
+          r.m_id === null
+            ? null
+            : {
+                id: r.m_id,
+                seq: BigInt(r.m_seq!),
+                conversationId,
+                direction: 'outbound',
+                type: r.m_type!,
+                content: r.m_content,
+                providerMessageId: r.m_provider_message_id,
+                status: r.m_status,
+                attempts: r.m_attempts!,
+                lastErrorCode: r.m_last_error_code,
+                lastErrorText: r.m_last_error_text,
+                webhookSettledAt: null,
+                createdAt: r.m_created_at!,
+              };
+        return { ...base, kind: 'reply', messageId: r.o_message_id!, message };
+      });
+    return { conversation, items };
+  }
+
+  /** Web replies and app events handed to the event stream: their outbox items go, the replies are sent (one statement). */
+  async completeWebHandover(outboxIds: readonly string[], sentMessageIds: readonly string[]): Promise<void> {
+    await this.db.pool.query({ name: 'bot-handover-web-done', text: WEB_HANDOVER_DONE_SQL, values: [outboxIds, sentMessageIds] });
+  }
+
   async withTurn<T>(conversationId: string, botId: string, work: (turn: LockedBotTurn) => Promise<T>): Promise<T | null> {
-    return this.db.$transaction(
-      async (tx) => {
-        // A key-share lock: the conversation cannot be erased under the turn (its inputs and outbox would go with it).
-        const exists = await tx.$queryRaw<unknown[]>`SELECT 1 FROM "conversations" WHERE "id" = ${conversationId}::uuid FOR KEY SHARE`;
-        if (exists.length === 0) return null;
-        await tx.$executeRaw`INSERT INTO "bot_conversation_states" ("conversation_id", "bot_id", "status", "updated_at")
-          VALUES (${conversationId}::uuid, ${botId}::uuid, 'ended', now()) ON CONFLICT ("conversation_id") DO NOTHING`;
-        const [row] = await tx.$queryRaw<StateRow[]>`SELECT "status", "version", "journey", "node", "variables", "retries", "payload"
-          FROM "bot_conversation_states" WHERE "conversation_id" = ${conversationId}::uuid FOR UPDATE`;
-        const inputs = await tx.$queryRaw<InputRow[]>`SELECT i."seq", i."kind", i."payload", i."journey_slug", m."content"
-          FROM "bot_inputs" AS i LEFT JOIN "conversation_messages" AS m ON m."id" = i."message_id"
-          WHERE i."conversation_id" = ${conversationId}::uuid AND i."processed_at" IS NULL
-          ORDER BY i."seq" LIMIT ${MAX_INPUTS_PER_TURN}`;
-        let touched = false;
-        const turn: LockedBotTurn = {
-          state: toRunState(row),
-          bareHandoff: row.status === 'handoff' && toRunState(row) === null,
-          skip: async (input) => void (await tx.botInput.update({ where: { seq: input.seq }, data: { processedAt: new Date() } })),
-          inputs: inputs.map((i) => ({ seq: i.seq, input: toTurnInput(i) })),
-          publishedVersion: async () => (await tx.botDefinitionDraft.findUnique({ where: { botId }, select: { publishedVersion: true } }))?.publishedVersion ?? null,
-          definition: async (version) => {
-            const found = await tx.botVersion.findUnique({ where: { botId_version: { botId, version } }, select: { definition: true } });
-            return found ? (found.definition as unknown as BotDefinition) : null;
-          },
-          sealedSecrets: () => tx.botSecret.findMany({ where: { botId }, select: { name: true, valueEncrypted: true }, orderBy: { name: 'asc' } }),
-          record: async (input, processed) => {
-            const state = processed.state;
-            await tx.botConversationState.update({
-              where: { conversationId },
-              data: state
-                ? {
-                    status: state.status,
-                    version: state.version,
-                    journey: state.journey,
-                    node: state.node,
-                    variables: state.variables as Prisma.InputJsonValue,
-                    retries: state.retries,
-                    payload: state.payload,
-                    turns: { increment: 1 },
-                  }
-                : { status: 'ended', version: null, journey: null, node: null, variables: {}, retries: 0, payload: null, turns: { increment: 1 } },
-            });
-            for (const output of processed.outputs) {
-              if (output.kind === 'reply') {
-                if (!touched) {
-                  // As createOutbound: a conversation the bot writes into is in use (the retention sweep spares it).
-                  await tx.conversation.update({ where: { id: conversationId }, data: { updatedAt: new Date() } });
-                  touched = true;
-                }
-                const { type, content } = replyContent(output.reply);
-                const message = await tx.conversationMessage.create({
-                  data: { conversationId, direction: 'outbound', type, content: content as Prisma.InputJsonValue, status: 'queued' },
-                  select: { id: true },
-                });
-                await tx.botOutboxItem.create({ data: { conversationId, botId, kind: 'reply', messageId: message.id } });
-              } else if (output.kind === 'event') {
-                await tx.botOutboxItem.create({ data: { conversationId, botId, kind: 'event', event: output.event as unknown as Prisma.InputJsonValue } });
-              }
-            }
-            if (processed.steps.length > 0 && processed.version !== null) {
-              await tx.botStep.createMany({
-                data: processed.steps.map((s) => ({
-                  conversationId,
-                  botId,
-                  version: processed.version!,
-                  inputSeq: input.seq,
-                  journey: s.journey,
-                  node: s.node,
-                  kind: s.kind,
-                  outcome: s.outcome,
-                  error: s.error ?? null,
-                  durationMs: s.durationMs,
-                  sandboxMs: s.sandboxMs ?? null,
-                  startedAt: s.startedAt,
-                })),
-              });
-            }
-            await tx.botInput.update({ where: { seq: input.seq }, data: { processedAt: new Date() } });
-          },
-        };
-        return work(turn);
-      },
-      { maxWait: 10_000, timeout: TURN_TRANSACTION_TIMEOUT_MS },
-    );
+    // The hot path of hosted bots, on the pg pool with named statements (Prisma's per-query work cost
+    // more than the statements here): the lock and state in one statement, the inputs in one, each
+    // input's writes in one, so a turn is five round trips whatever it sent.
+    const client = await this.db.pool.connect();
+    let open = false;
+    try {
+      await client.query('BEGIN');
+      open = true;
+      let row: StateRow & { published_version: number | null };
+      try {
+        ({
+          rows: [row],
+        } = await client.query<StateRow & { published_version: number | null }>({ name: 'bot-turn-lock', text: LOCK_SQL, values: [conversationId, botId] }));
+      } catch (err) {
+        if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) return null; // the conversation was erased
+        throw err;
+      }
+      const { rows: inputs } = await client.query<InputRow>({ name: 'bot-turn-inputs', text: INPUTS_SQL, values: [conversationId, MAX_INPUTS_PER_TURN] });
+      const state = toRunState(row);
+      const turn: LockedBotTurn = {
+        state,
+        bareHandoff: row.status === 'handoff' && state === null,
+        inputs: inputs.map((i) => ({ seq: BigInt(i.seq), input: toTurnInput(i) })),
+        publishedVersion: async () => row.published_version,
+        definition: (version) => this.definition(botId, version),
+        sealedSecrets: async () => (await client.query<{ name: string; valueEncrypted: string }>({ name: 'bot-turn-secrets', text: SECRETS_SQL, values: [botId] })).rows,
+        skip: async (input) => void (await client.query({ name: 'bot-turn-skip', text: SKIP_SQL, values: [input.seq.toString()] })),
+        record: async (input, processed) => {
+          const replies: Array<{ id: string; type: string; content: MessageContent }> = [];
+          const outbox: Array<{ id: string; kind: 'reply' | 'event'; messageId?: string; event?: unknown }> = [];
+          for (const output of processed.outputs) {
+            if (output.kind === 'reply') {
+              const id = randomUUID();
+              replies.push({ id, ...replyContent(output.reply) });
+              outbox.push({ id: randomUUID(), kind: 'reply', messageId: id });
+            } else if (output.kind === 'event') outbox.push({ id: randomUUID(), kind: 'event', event: output.event });
+          }
+          const s = processed.state;
+          const steps = processed.version === null ? [] : processed.steps.map((step) => ({ ...step, error: step.error ?? null, sandboxMs: step.sandboxMs ?? null }));
+          await client.query({
+            name: 'bot-turn-record',
+            text: RECORD_SQL,
+            values: [
+              conversationId,
+              botId,
+              s ? s.status : 'ended',
+              s ? s.version : null,
+              s ? s.journey : null,
+              s ? s.node : null,
+              JSON.stringify(s ? s.variables : {}),
+              s ? s.retries : 0,
+              s ? s.payload : null,
+              JSON.stringify(replies),
+              JSON.stringify(outbox),
+              JSON.stringify(steps),
+              input.seq.toString(),
+              processed.version,
+            ],
+          });
+        },
+      };
+      const result = await work(turn);
+      open = false;
+      await client.query('COMMIT');
+      return result;
+    } finally {
+      // A failed statement or work rolls back; a connection that failed is not given back to the pool.
+      if (open) await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+    }
+  }
+
+  /**
+   * A published version's definition. Versions are immutable, so each process keeps the ones it ran
+   * (bounded): a turn does not read and parse a whole definition again.
+   */
+  private async definition(botId: string, version: number): Promise<BotDefinition | null> {
+    const key = `${botId}:${version}`;
+    const cached = this.definitions.get(key);
+    if (cached) return cached;
+    const { rows } = await this.db.pool.query<{ definition: BotDefinition }>({ name: 'bot-turn-definition', text: DEFINITION_SQL, values: [botId, version] });
+    if (rows.length === 0) return null;
+    if (this.definitions.size >= DEFINITION_CACHE_SIZE) this.definitions.delete(this.definitions.keys().next().value!);
+    this.definitions.set(key, rows[0].definition);
+    return rows[0].definition;
   }
 }
 
-/** The locked row as the engine's state: null while no journey runs. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** An outbox item as the handover reads it: a reply with its message row (null: erased meanwhile). */
+export type HandoverItem = { id: string; seq: bigint; conversationId: string; botId: string } & (
+  { kind: 'reply'; messageId: string; message: ConversationMessageRow | null } | { kind: 'event'; event: Prisma.JsonValue }
+);
+
+interface HandoverRow {
+  c_id: string;
+  c_bot_id: string;
+  c_channel: ConversationChannel;
+  c_user_id: string;
+  c_sender_id: string | null;
+  c_last_inbound_at: Date | null;
+  o_id: string | null;
+  o_seq: string | null;
+  o_kind: string | null;
+  o_event: Prisma.JsonValue;
+  o_message_id: string | null;
+  m_id: string | null;
+  m_seq: string | null;
+  m_type: string | null;
+  m_content: Prisma.JsonValue;
+  m_provider_message_id: string | null;
+  m_status: ConversationMessageRow['status'];
+  m_attempts: number | null;
+  m_last_error_code: string | null;
+  m_last_error_text: string | null;
+  m_created_at: Date | null;
+}
+
+const HANDOVER_SQL = `SELECT c."id" AS c_id, c."bot_id" AS c_bot_id, c."channel" AS c_channel, c."user_id" AS c_user_id, c."sender_id" AS c_sender_id,
+    c."last_inbound_at" AS c_last_inbound_at, o."id" AS o_id, o."seq" AS o_seq, o."kind" AS o_kind, o."event" AS o_event, o."message_id" AS o_message_id,
+    m."id" AS m_id, m."seq" AS m_seq, m."type" AS m_type, m."content" AS m_content, m."provider_message_id" AS m_provider_message_id, m."status" AS m_status,
+    m."attempts" AS m_attempts, m."last_error_code" AS m_last_error_code, m."last_error_text" AS m_last_error_text, m."created_at" AS m_created_at
+  FROM "conversations" c LEFT JOIN "bot_outbox" o ON o."conversation_id" = c."id" LEFT JOIN "conversation_messages" m ON m."id" = o."message_id"
+  WHERE c."id" = $1::uuid ORDER BY o."seq"`;
+
+const WEB_HANDOVER_DONE_SQL = `WITH gone AS (DELETE FROM "bot_outbox" WHERE "id" = ANY($1::uuid[]))
+UPDATE "conversation_messages" SET "status" = 'sent', "provider_message_id" = 'web:' || "id", "last_error_code" = NULL, "last_error_text" = NULL
+  WHERE "id" = ANY($2::uuid[]) AND "status" IN ('queued', 'processing')`;
+const DEFINITION_CACHE_SIZE = 500;
+
+/** Creates the state row when missing and locks it (ON CONFLICT DO UPDATE locks the row), with the bot's published version. */
+const LOCK_SQL = `WITH s AS (
+  INSERT INTO "bot_conversation_states" ("conversation_id", "bot_id", "status", "updated_at") VALUES ($1::uuid, $2::uuid, 'ended', now())
+  ON CONFLICT ("conversation_id") DO UPDATE SET "conversation_id" = EXCLUDED."conversation_id"
+  RETURNING "status", "version", "journey", "node", "variables", "retries", "payload")
+SELECT s.*, (SELECT d."published_version" FROM "bot_definitions" d WHERE d."bot_id" = $2::uuid) AS "published_version" FROM s`;
+
+const INPUTS_SQL = `SELECT i."seq", i."kind", i."payload", i."journey_slug", m."content"
+  FROM "bot_inputs" AS i LEFT JOIN "conversation_messages" AS m ON m."id" = i."message_id"
+  WHERE i."conversation_id" = $1::uuid AND i."processed_at" IS NULL ORDER BY i."seq" LIMIT $2`;
+
+const SECRETS_SQL = `SELECT "name", "value_encrypted" AS "valueEncrypted" FROM "bot_secrets" WHERE "bot_id" = $1::uuid ORDER BY "name"`;
+const SKIP_SQL = `UPDATE "bot_inputs" SET "processed_at" = now() WHERE "seq" = $1::bigint`;
+const DEFINITION_SQL = `SELECT "definition" FROM "bot_versions" WHERE "bot_id" = $1::uuid AND "version" = $2`;
+
+/**
+ * One input's writes in one statement: the state, the replies (queued, in order), their outbox items and
+ * the app events' (in output order), the steps, the input processed. Every data-modifying CTE runs.
+ */
+const RECORD_SQL = `WITH st AS (
+  UPDATE "bot_conversation_states" SET "status" = $3, "version" = $4, "journey" = $5, "node" = $6, "variables" = $7::jsonb, "retries" = $8,
+    "payload" = $9, "turns" = "turns" + 1, "updated_at" = now()
+  WHERE "conversation_id" = $1::uuid
+), msgs AS (
+  INSERT INTO "conversation_messages" ("id", "conversation_id", "direction", "type", "content", "status")
+  SELECT (e->>'id')::uuid, $1::uuid, 'outbound', e->>'type', e->'content', 'queued' FROM jsonb_array_elements($10::jsonb) WITH ORDINALITY AS t(e, ord) ORDER BY ord
+  RETURNING "id"
+), conv AS (
+  UPDATE "conversations" SET "updated_at" = now() WHERE "id" = $1::uuid AND jsonb_array_length($10::jsonb) > 0
+), ob AS (
+  INSERT INTO "bot_outbox" ("id", "conversation_id", "bot_id", "kind", "message_id", "event")
+  SELECT (e->>'id')::uuid, $1::uuid, $2::uuid, e->>'kind', (e->>'messageId')::uuid, e->'event' FROM jsonb_array_elements($11::jsonb) WITH ORDINALITY AS t(e, ord) ORDER BY ord
+), steps AS (
+  INSERT INTO "bot_steps" ("conversation_id", "bot_id", "version", "input_seq", "journey", "node", "kind", "outcome", "error", "duration_ms", "sandbox_ms", "started_at")
+  SELECT $1::uuid, $2::uuid, $14::int, $13::bigint, e->>'journey', e->>'node', e->>'kind', e->>'outcome', e->>'error', (e->>'durationMs')::float8, (e->>'sandboxMs')::float8,
+    (e->>'startedAt')::timestamptz
+  FROM jsonb_array_elements($12::jsonb) AS t(e)
+)
+UPDATE "bot_inputs" SET "processed_at" = now() WHERE "seq" = $13::bigint`;
+
 function toRunState(row: StateRow): BotRunState | null {
   if (row.status === 'ended' || row.version === null || row.journey === null || row.node === null) return null;
   return {
