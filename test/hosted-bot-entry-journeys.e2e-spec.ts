@@ -74,6 +74,10 @@ describe('hosted bot entry: WhatsApp through the gateway, and a tapped push noti
     const db = stack.gateway.get(PrismaService, { strict: false });
     const [conversation] = await db.conversation.findMany({ where: { botId: stack.seed.botId, channel: 'whatsapp', userId: user } });
     expect(await db.botInput.count({ where: { conversationId: conversation.id } })).toBe(2);
+    // No webhook to mirror to: each message was recorded as taken by the bot with its input, no callback queued.
+    const inbound = await db.conversationMessage.findMany({ where: { conversationId: conversation.id, direction: 'inbound' } });
+    expect(inbound.map((m) => m.webhookSettledAt !== null)).toEqual([true, true]);
+    expect(await db.callbackDelivery.count({ where: { botId: stack.seed.botId } })).toBe(0);
     const steps = await db.botStep.findMany({ where: { conversationId: conversation.id }, orderBy: { id: 'asc' } });
     expect(steps.map((s) => `${s.journey}/${s.node}:${s.outcome}`)).toEqual(['welcome/hello:ok', 'welcome/bye:ok', 'offers/parse:ok', 'offers/list:ok', 'offers/bye:ok']);
   }, 120_000);

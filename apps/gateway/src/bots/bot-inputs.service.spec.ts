@@ -12,7 +12,7 @@ function setup(opts: { hosted?: boolean; queue?: 'ok' | 'hangs'; message?: Queue
   const hosted = opts.hosted ?? true;
   const starts: Array<{ payload: string; journeySlug: string | null }> = [];
   const inputs = {
-    addMessage: async () => (opts.message !== undefined ? opts.message : hosted ? { seq: 7n, pending: true } : null),
+    addMessage: async () => (opts.message !== undefined ? opts.message : hosted ? { seq: 7n, pending: true, mirrored: false } : null),
     addStart: async (_b: string, _c: string, payload: string, journeySlug: string | null) => (hosted ? (starts.push({ payload, journeySlug }), 8n) : null),
     handback: async () => opts.handback ?? { seq: 9n },
   } as unknown as BotInputRepository;
@@ -36,21 +36,21 @@ describe('BotInputsService', () => {
 
   it("queues a turn for a hosted bot's message, keyed by the input", async () => {
     const { service, jobs } = setup();
-    expect(await service.message(BOT, CONV, MSG)).toBe(true);
+    expect(await service.message(BOT, CONV, MSG)).toBe('hosted');
     expect(jobs).toEqual([{ name: 'turn', data: { botId: BOT, conversationId: CONV }, opts: { jobId: 'input-7' } }]);
   });
 
   it('queues nothing for a bot that is not hosted, or for a repeat the runtime already processed', async () => {
     const outside = setup({ hosted: false });
-    expect(await outside.service.message(BOT, CONV, MSG)).toBe(false);
+    expect(await outside.service.message(BOT, CONV, MSG)).toBe('outside');
     expect(outside.jobs).toEqual([]);
-    const done = setup({ message: { seq: 7n, pending: false } });
-    expect(await done.service.message(BOT, CONV, MSG)).toBe(true);
+    const done = setup({ message: { seq: 7n, pending: false, mirrored: true } });
+    expect(await done.service.message(BOT, CONV, MSG)).toBe('mirrored');
     expect(done.jobs).toEqual([]);
   });
 
   it('queues a repeat that still waits again, under the same job id', async () => {
-    const { service, jobs } = setup({ message: { seq: 7n, pending: true } });
+    const { service, jobs } = setup({ message: { seq: 7n, pending: true, mirrored: false } });
     await service.message(BOT, CONV, MSG);
     await service.message(BOT, CONV, MSG);
     expect(jobs.map((j) => j.opts)).toEqual([{ jobId: 'input-7' }, { jobId: 'input-7' }]);

@@ -21,6 +21,13 @@ const JOURNEY_SLUG_MEMBER = 'JourneySlug';
  * Whether a bot is hosted is read from Postgres each time (several gateway replicas; a publish or
  * rollback takes effect at once on all of them).
  */
+/**
+ * What became of a user's message: `outside` (not a hosted bot: its webhook gets it), `hosted` (the
+ * runtime answers; no webhook, so the message is already recorded as taken), `mirrored` (the runtime
+ * answers and the webhook gets it too).
+ */
+export type HostedMessage = 'outside' | 'hosted' | 'mirrored';
+
 @Injectable()
 export class BotInputsService {
   constructor(
@@ -34,13 +41,13 @@ export class BotInputsService {
     return (await this.definitions.publishedVersion(botId)) !== null;
   }
 
-  /** A user's message for a hosted bot; false when the bot is not hosted. A message Meta repeats is one input. */
-  async message(botId: string, conversationId: string, messageId: string): Promise<boolean> {
+  /** A user's message as a hosted bot's input (a message Meta repeats is one input). */
+  async message(botId: string, conversationId: string, messageId: string): Promise<HostedMessage> {
     const input = await this.inputs.addMessage(botId, conversationId, messageId);
-    if (!input) return false;
+    if (!input) return 'outside';
     // A repeat whose input is still waiting is queued again: the first copy's job may have failed to queue (same id: BullMQ keeps one).
     if (input.pending) await this.wake(botId, conversationId, input.seq);
-    return true;
+    return input.mirrored ? 'mirrored' : 'hosted';
   }
 
   /**

@@ -88,14 +88,14 @@ class FakeConversations {
   }
 }
 
-function setup(opts: { queue?: 'ok' | 'fails' | 'hangs'; botInputFails?: boolean } = {}) {
+function setup(opts: { queue?: 'ok' | 'fails' | 'hangs'; botInputFails?: boolean; taker?: 'outside' | 'hosted' | 'mirrored' } = {}) {
   const repo = new FakeConversations();
   const botInputs: Array<{ botId: string; conversationId: string; messageId: string }> = [];
   const hostedInputs = {
     message: async (botId: string, conversationId: string, messageId: string) => {
       if (opts.botInputFails) throw new Error('Connection is closed.');
       botInputs.push({ botId, conversationId, messageId });
-      return true;
+      return opts.taker ?? 'mirrored';
     },
   } as unknown as BotInputsService;
   const deliveries: WebhookDelivery[] = [];
@@ -141,6 +141,15 @@ describe('ConversationService', () => {
         { botId: BOT, conversationId: first.view.conversationId, messageId: first.view.id },
       ]);
       expect(deliveries).toHaveLength(2);
+    });
+
+    it('queues no webhook call for a hosted bot without a webhook (its input took the message), one for an outside bot', async () => {
+      const hosted = setup({ taker: 'hosted' });
+      await hosted.service.receive(inbound);
+      expect(hosted.deliveries).toEqual([]);
+      const outside = setup({ taker: 'outside' });
+      await outside.service.receive(inbound);
+      expect(outside.deliveries).toHaveLength(1);
     });
 
     it('rejects (the caller answers 5xx) when the bot input could not be stored or queued', async () => {

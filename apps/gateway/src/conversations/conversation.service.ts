@@ -46,8 +46,9 @@ export class ConversationService {
   async receive(inbound: InboundMessage): Promise<{ view: ConversationMessageView; created: boolean }> {
     const { message, created } = await this.conversations.recordInbound(inbound);
     const view = toMessageView(message);
-    await this.botInputs.message(inbound.botId, message.conversationId, message.id);
-    if (message.webhookSettledAt === null) {
+    const taker = await this.botInputs.message(inbound.botId, message.conversationId, message.id);
+    // A hosted bot without a webhook has nobody to call: its input recorded the message as taken.
+    if (message.webhookSettledAt === null && taker !== 'hosted') {
       await this.dispatcher.enqueue(inbound.botId, {
         type: 'message.received',
         id: message.id,

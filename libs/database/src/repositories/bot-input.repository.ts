@@ -6,11 +6,18 @@ export interface QueuedBotInput {
   seq: bigint;
   /** False when the runtime processed it already (a message Meta delivered again). */
   pending: boolean;
+  /**
+   * The bot has a webhook, which gets the message too (the mirror). Without one the message is recorded
+   * as taken by the bot in the same statement, so no callback job is queued only to be dropped.
+   */
+  mirrored: boolean;
 }
 
 export type HandbackResult = { seq: bigint } | 'not_in_handoff';
 
 /** Only a hosted bot (a published version) gets inputs: checked in the statement that inserts, so an unpublish cannot race it. */
+/** The bot has a webhook: a hosted bot's messages are mirrored to it. */
+const MIRRORED = `EXISTS (SELECT 1 FROM "callback_endpoints" e WHERE e."bot_id" = $1::uuid AND e."kind" = 'webhook')`;
 const HOSTED = `EXISTS (SELECT 1 FROM "bot_definitions" d WHERE d."bot_id" = $1::uuid AND d."published_version" IS NOT NULL)`;
 
 /**
@@ -28,20 +35,23 @@ export class BotInputRepository {
   async addMessage(botId: string, conversationId: string, messageId: string): Promise<QueuedBotInput | null> {
     // One round trip for the usual case: the CTE's insert is invisible to the outer SELECT, so its second
     // half finds the row only when the insert met an existing one.
-    const { rows } = await this.db.query<{ seq: string; pending: boolean }>({
+    const { rows } = await this.db.query<{ seq: string; pending: boolean; mirrored: boolean }>({
       name: 'bot-inputs-add-message',
       text: `WITH ins AS (
                INSERT INTO "bot_inputs" ("conversation_id", "bot_id", "kind", "message_id")
                SELECT $2::uuid, $1::uuid, 'message', $3::uuid WHERE ${HOSTED}
                ON CONFLICT ("message_id") DO NOTHING
-               RETURNING "seq")
-             SELECT "seq"::text AS seq, true AS pending FROM ins
+               RETURNING "seq"),
+             settled AS (
+               UPDATE "conversation_messages" SET "webhook_settled_at" = now()
+               WHERE "id" = $3::uuid AND "webhook_settled_at" IS NULL AND ${HOSTED} AND NOT ${MIRRORED})
+             SELECT "seq"::text AS seq, true AS pending, ${MIRRORED} AS mirrored FROM ins
              UNION ALL
-             SELECT i."seq"::text, i."processed_at" IS NULL FROM "bot_inputs" i
+             SELECT i."seq"::text, i."processed_at" IS NULL, ${MIRRORED} FROM "bot_inputs" i
              WHERE i."message_id" = $3::uuid AND ${HOSTED} AND NOT EXISTS (SELECT 1 FROM ins)`,
       values: [botId, conversationId, messageId],
     });
-    return rows[0] ? { seq: BigInt(rows[0].seq), pending: rows[0].pending } : null;
+    return rows[0] ? { seq: BigInt(rows[0].seq), pending: rows[0].pending, mirrored: rows[0].mirrored } : null;
   }
 
   /** A web session start (payload: the JSON string the bot receives), when the bot is hosted (else null). */
