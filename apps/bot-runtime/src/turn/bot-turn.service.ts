@@ -34,11 +34,11 @@ interface SliceSummary {
 }
 
 /**
- * One bot-turn job: a conversation's waiting inputs through the engine, in order. First the outbox an
- * earlier run committed but did not hand over (it died in between); then, in one transaction with the
- * conversation's state row locked, each input runs on the version its journey started on (none
+ * One bot-turn job: a conversation's waiting inputs through the engine, in order. In one transaction
+ * with the conversation's state row locked, each input runs on the version its journey started on (none
  * running: the published one) and its state, replies, app events and steps are written with the input
- * marked processed; after the commit the outbox goes to the reply path. A replica taking a job of the
+ * marked processed; after the commit the outbox goes to the reply path, with anything an earlier run
+ * committed but did not hand over (it died in between) first. A replica taking a job of the
  * same conversation meanwhile waits on the lock and then finds the inputs processed. Any failure
  * (Postgres, Redis) throws: the transaction rolls back and the job is retried.
  */
@@ -59,7 +59,8 @@ export class BotTurnService {
 
   async take(job: BotTurnJob): Promise<TurnSummary> {
     const summary: TurnSummary = { conversationId: job.conversationId, found: true, inputs: 0, steps: 0, failedSteps: 0, outputs: 0, handedOver: 0 };
-    summary.handedOver += await this.outbox.handOver(job.conversationId);
+    // What an earlier run committed but did not hand over (it died in between) is still in the outbox,
+    // ahead of this run's outputs: the handover after the turn takes the whole outbox in order.
     for (;;) {
       const slice = await this.slots.run(() => this.runs.withTurn(job.conversationId, job.botId, (turn) => this.process(job, turn)));
       if (!slice) return { ...summary, found: false };
