@@ -222,7 +222,8 @@ async function main(): Promise<void> {
         const share = Math.floor(perMinute / 60);
         const span = last - first + 1;
         lines.push(
-          `    highest second:   ${highestSecond.toLocaleString('en-US')} messages` + (perMinute < UNPACED_QUOTA ? ` against the quota's share of ${share.toLocaleString('en-US')} a second (${((100 * highestSecond) / share).toFixed(1)} %)` : ''),
+          `    highest second:   ${highestSecond.toLocaleString('en-US')} messages` +
+            (perMinute < UNPACED_QUOTA ? ` against the quota's share of ${share.toLocaleString('en-US')} a second (${((100 * highestSecond) / share).toFixed(1)} %)` : ''),
           `    highest 60 s:     ${highestMinute.toLocaleString('en-US')} messages` +
             (perMinute < UNPACED_QUOTA ? ` against the quota of ${perMinute.toLocaleString('en-US')} a minute (${((100 * highestMinute) / perMinute).toFixed(1)} %)` : '') +
             (span < 60 ? ` (the run spans ${span} s, less than a minute)` : ''),
@@ -232,7 +233,7 @@ async function main(): Promise<void> {
       if (final.sent !== DEVICES || received !== DEVICES || after.ok - before.ok !== DEVICES) process.exitCode = 1;
     };
 
-    await measure('unpaced (the bot\'s quota far above any rate this host reaches)', UNPACED_QUOTA);
+    await measure("unpaced (the bot's quota far above any rate this host reaches)", UNPACED_QUOTA);
     await measure(`paced at ${QUOTA.toLocaleString('en-US')} messages a minute (BENCH_FCM_QUOTA_PER_MINUTE)`, QUOTA);
   } finally {
     for (const cleanup of cleanups) await cleanup().catch((err) => process.stderr.write(`cleanup: ${err}\n`));
