@@ -17,6 +17,8 @@ export interface NginxFcmFake {
   pid: number;
   /** Requests answered so far: all, and those answered 200. */
   count(): Promise<{ total: number; ok: number }>;
+  /** Requests answered 200 per second (epoch second → count), from the access log. */
+  perSecond(): Promise<Map<number, number>>;
   stop(): Promise<void>;
 }
 
@@ -59,7 +61,7 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
-  log_format fcm '$status';
+  log_format fcm '$msec $status';
   access_log ${dir}/access.log fcm buffer=64k flush=100ms;
   keepalive_requests 100000000;
   map_hash_bucket_size 256;
@@ -120,9 +122,19 @@ export async function startNginxFcmFake(opts: { port: number; projectId: string;
       for (const line of readFileSync(join(dir, 'access.log'), 'utf8').split('\n')) {
         if (!line) continue;
         total++;
-        if (line === '200') ok++;
+        if (line.endsWith(' 200')) ok++;
       }
       return { total, ok };
+    },
+    async perSecond() {
+      await sleep(300);
+      const counts = new Map<number, number>();
+      for (const line of readFileSync(join(dir, 'access.log'), 'utf8').split('\n')) {
+        if (!line.endsWith(' 200')) continue;
+        const sec = Math.floor(Number(line.slice(0, line.indexOf(' '))));
+        counts.set(sec, (counts.get(sec) ?? 0) + 1);
+      }
+      return counts;
     },
     stop,
   };

@@ -1,13 +1,18 @@
 // Helpers of the test/push-*.e2e-spec.ts files: the loopback Google and FCM servers, the push env,
 // a bot's API calls, saving a service account, waiting for a notification to settle, SQL.
 import pg from 'pg';
-import { FcmSandbox, GoogleOAuthSandbox } from '@platform/sandbox';
+import { FcmSandbox, FcmSandboxOptions, GoogleOAuthSandbox } from '@platform/sandbox';
 import { createTestEnv } from '@platform/testing';
 
 /** Google's token endpoint and FCM HTTP v1 on loopback; FCM accepts only tokens the endpoint minted. */
 export class PushSandboxes {
   readonly oauth = new GoogleOAuthSandbox();
-  readonly fcm = new FcmSandbox({ verifyAccessToken: (t) => this.oauth.verifyAccessToken(t) });
+  readonly fcm: FcmSandbox;
+
+  /** `fcm`: more options of the FCM sandbox (e.g. a quota). */
+  constructor(fcm: Omit<FcmSandboxOptions, 'verifyAccessToken'> = {}) {
+    this.fcm = new FcmSandbox({ verifyAccessToken: (t) => this.oauth.verifyAccessToken(t), ...fcm });
+  }
 
   async listen(): Promise<void> {
     await this.oauth.listen();

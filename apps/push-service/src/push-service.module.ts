@@ -8,6 +8,7 @@ import { QueueModule } from '@platform/queue';
 import { PushConfigService } from './service-accounts/push-config.service.js';
 import { DeviceService } from './devices/device.service.js';
 import { AccessTokenProvider } from './fcm/access-token.provider.js';
+import { FcmPacer } from './fcm/fcm-pacer.js';
 import { FcmSender } from './fcm/fcm-sender.js';
 import { GoogleTokenClient } from './fcm/google-token.client.js';
 import { Http2Pool } from './fcm/http2-pool.js';
@@ -34,6 +35,7 @@ export class PushServiceModule {
         GoogleTokenClient,
         AccessTokenProvider,
         Http2Pool,
+        FcmPacer,
         FcmSender,
         BatchProgressStore,
         PlanHandler,

@@ -1,5 +1,6 @@
 export * from './redis-connections.js';
 export * from './redis-keys.js';
+export * from './pace-lua.js';
 export * from './redis-unavailable.error.js';
 export * from './queue.module.js';
 export * from './queue-jobs.js';

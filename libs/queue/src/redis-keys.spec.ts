@@ -2,6 +2,7 @@ import {
   apiKeyRevocationsChannel,
   consoleStreamTicketKey,
   fcmAccessTokenKey,
+  fcmPaceKey,
   lifecycleStreamKey,
   messagingConsumersKey,
   oauthAuthorizationRequestKey,
@@ -40,6 +41,7 @@ describe('Redis keys', () => {
     expect(rateLimitKey(plain, 'login', 'abc')).toBe('rl:login:abc');
     expect(fcmAccessTokenKey(plain, 'b1', 3, 'sa@p.iam.gserviceaccount.com')).toBe('push:fcm-token:b1:3:sa@p.iam.gserviceaccount.com');
     expect(pushBatchProgressKey(plain, 'n1', 4)).toBe('push:progress:n1:4');
+    expect(fcmPaceKey(plain, 'demo-push')).toBe('push:fcm-pace:{demo-push}');
     expect(messagingConsumersKey(plain, 'push-requests')).toBe('messaging:push-requests:consumers');
   });
 

@@ -26,6 +26,11 @@ export function whatsappPaceKeys(target: RedisTarget, phoneNumberId: string): { 
   return { state, held: `${state}:held`, sending: `${state}:sending` };
 }
 
+/** The FCM pacer's state of one Firebase project (a hash: the second's count, slow-down, hold after a 429; `<key>:sending`, the same tag, its chunks in flight), shared by the push services. */
+export function fcmPaceKey(target: RedisTarget, projectId: string): string {
+  return redisKey(target, `push:fcm-pace:{${projectId}}`);
+}
+
 /** An SDK user's event stream and presence; one tag per user, since the scripts touch both. */
 export function sdkUserKeys(target: RedisTarget, botId: string, userId: string): { events: string; presence: string } {
   const slot = `{${botId}:${userId}}`;

@@ -34,6 +34,12 @@ export interface FcmSandboxOptions {
   verifyAccessToken?: (token: string) => { projectId: string } | null;
   /** Keep every message (tests); the benchmark turns it off and only counts. */
   record?: boolean;
+  /**
+   * FCM's per-project quota, scaled down: at most `perWindow` messages are accepted in each window of
+   * `windowMs` (aligned on the epoch, as the pacer's seconds are on Redis' clock); beyond it, 429
+   * QUOTA_EXCEEDED with Retry-After `retryAfterSeconds` (1 by default).
+   */
+  quota?: { perWindow: number; windowMs: number; retryAfterSeconds?: number };
 }
 
 const RESERVED_KEYS = new Set(['from', 'notification', 'message_type', 'collapse_key']);
@@ -52,6 +58,8 @@ export class FcmSandbox {
   private readonly permanent = new Map<string, FcmReply>();
   private server?: Http2Server;
   private nextId = 1;
+  /** Messages accepted (200) per quota window (window start in ms → count); with `quota` only. */
+  readonly acceptedPerWindow = new Map<number, number>();
   baseUrl = '';
 
   constructor(private readonly options: FcmSandboxOptions = {}) {}
@@ -134,6 +142,13 @@ export class FcmSandbox {
     const problem = checkMessage(message);
     if (problem) return this.error(res, { status: 400, errorStatus: 'INVALID_ARGUMENT', message: problem });
     const token = message.token as string;
+    const quota = this.options.quota;
+    if (quota) {
+      const window = Math.floor(Date.now() / quota.windowMs) * quota.windowMs;
+      const accepted = this.acceptedPerWindow.get(window) ?? 0;
+      if (accepted >= quota.perWindow) return this.error(res, FcmErrors.quotaExceeded(quota.retryAfterSeconds ?? 1));
+      this.acceptedPerWindow.set(window, accepted + 1);
+    }
     const reply = this.permanent.get(token) ?? this.scripts.get(token)?.shift() ?? this.allScript.shift() ?? 'ok';
     if (reply !== 'ok' && 'hang' in reply) return;
     const status = reply === 'ok' ? 200 : reply.status;

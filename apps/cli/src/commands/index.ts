@@ -8,6 +8,7 @@ import { oauthClientCommands } from './oauth-client.commands.js';
 import { whatsappCommands } from './whatsapp.commands.js';
 import { webhookCommands } from './webhook.commands.js';
 import { postbackCommands } from './postback.commands.js';
+import { pushCommands } from './push.commands.js';
 
 /** Every operator command; add a feature's commands here. */
 export const commands: CliCommand[] = [
@@ -20,4 +21,5 @@ export const commands: CliCommand[] = [
   ...webhookCommands,
   ...postbackCommands,
   ...keyCommands,
+  ...pushCommands,
 ];

@@ -5,6 +5,7 @@ import type { LoadedPushConfig } from '../service-accounts/push-config.service.j
 import type { AccessTokenProvider } from './access-token.provider.js';
 import type { FcmBody } from './fcm-message.js';
 import type { Http2Pool, Http2Requests, Http2Response } from './http2-pool.js';
+import type { FcmPacer } from './fcm-pacer.js';
 
 // The sender waits with timers/promises, which Jest's fake timers leave alone: route it through the
 // global setTimeout they replace, so the waits can be stepped through.
@@ -58,7 +59,15 @@ function setup(script: Array<Http2Response | Error>) {
       current = `access-${++minted}`;
     },
   } as unknown as AccessTokenProvider;
-  return { sender: new FcmSender(pool, tokens, env), posts, many, invalidated };
+  // The project's pacer: lets every message go, and records what the sender told it.
+  const admitted: string[] = [];
+  const exceeded: Array<[string, number]> = [];
+  const pacer = {
+    admit: async (projectId: string) => void admitted.push(projectId),
+    landed: () => undefined,
+    quotaExceeded: async (projectId: string, holdMs: number) => void exceeded.push([projectId, holdMs]),
+  } as unknown as FcmPacer;
+  return { sender: new FcmSender(pool, tokens, env, pacer), posts, many, invalidated, admitted, exceeded };
 }
 
 describe('FcmSender.deliver', () => {
@@ -140,8 +149,8 @@ describe('FcmSender.deliver', () => {
     expect(posts.map((p) => p.at - posts[0].at)).toEqual([0, 7_000]);
   });
 
-  it("holds every message of the project for a 429's Retry-After", async () => {
-    const { sender, posts } = setup([fcmError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded.', { 'retry-after': '30' }), ok, ok]);
+  it("holds every message of the project for a 429's Retry-After, tells the pacer (every replica holds), and passes each try through it", async () => {
+    const { sender, posts, admitted, exceeded } = setup([fcmError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded.', { 'retry-after': '30' }), ok, ok]);
     const first = sender.deliver(config, body);
     await jest.advanceTimersByTimeAsync(0);
     const second = sender.deliver(config, { ...body, token: 'device-2' });
@@ -155,6 +164,8 @@ describe('FcmSender.deliver', () => {
       ['device-1', 30_000],
       ['device-2', 30_000],
     ]);
+    expect(exceeded).toEqual([['proj-1', 30_000]]);
+    expect(admitted).toEqual(['proj-1', 'proj-1', 'proj-1']);
   });
 
   it('stops retrying once the notification is stopped', async () => {

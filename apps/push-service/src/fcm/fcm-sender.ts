@@ -4,6 +4,7 @@ import { PushEnv } from '@platform/config';
 import type { LoadedPushConfig } from '../service-accounts/push-config.service.js';
 import { AccessTokenProvider } from './access-token.provider.js';
 import { FcmConfigError } from './fcm-config.error.js';
+import { FcmPacer } from './fcm-pacer.js';
 import type { FcmBody } from './fcm-message.js';
 import { FcmVerdict, classifyFcmResponse } from './fcm-response.js';
 import { Http2Pool, Http2Response, NOT_SENT } from './http2-pool.js';
@@ -34,6 +35,7 @@ export class FcmSender {
     private readonly pool: Http2Pool,
     private readonly tokens: AccessTokenProvider,
     private readonly env: PushEnv,
+    private readonly pacer: FcmPacer,
   ) {}
 
   /**
@@ -48,7 +50,9 @@ export class FcmSender {
     for (;;) {
       if (!first && this.quotaUntil.size > 0) await this.waitForQuota(config.projectId);
       if (!first && stopped()) return { kind: 'failed', reason: 'notification stopped' };
-      const { verdict, accessToken } = first ?? (await this.attempt(config, body));
+      // A retry is one more message against the project's quota (the first attempts were paced by the batch).
+      const chunk = first ? undefined : await this.pacer.admit(config.projectId, config.quotaPerMinute, stopped);
+      const { verdict, accessToken } = first ?? (await this.attempt(config, body).finally(() => this.pacer.landed(config.projectId, chunk)));
       first = undefined;
       switch (verdict.kind) {
         case 'sent':
@@ -68,7 +72,11 @@ export class FcmSender {
           attempts++;
           if (attempts >= this.env.FCM_MAX_ATTEMPTS) return { kind: 'unresolved', reason: verdict.reason };
           const delay = verdict.afterMs ?? (verdict.quota ? DEFAULT_QUOTA_BACKOFF_MS : this.backoff(attempts));
-          if (verdict.quota) this.blockProject(config.projectId, delay);
+          if (verdict.quota) {
+            this.blockProject(config.projectId, delay);
+            // Every replica holds the project, then goes on slower; Redis down: this process's hold still applies.
+            this.pacer.quotaExceeded(config.projectId, delay).catch((err: Error) => this.logger.warn(`FCM quota hold not shared: ${err.message}`));
+          }
           await sleep(delay + (verdict.afterMs !== undefined ? Math.floor(Math.random() * 50) : 0));
         }
       }

@@ -5,6 +5,7 @@ import type { PushBatchJob } from '@platform/contracts';
 import type { BatchCounts, DeviceRepository, NotificationRepository } from '@platform/database';
 import type { PushConfigService } from '../service-accounts/push-config.service.js';
 import type { FcmSender } from '../fcm/fcm-sender.js';
+import type { FcmPacer } from '../fcm/fcm-pacer.js';
 import type { BatchProgressStore, DeviceOutcome } from './batch-progress.store.js';
 import { BatchHandler } from './batch.handler.js';
 
@@ -23,6 +24,7 @@ function setup(read: () => Promise<Map<string, DeviceOutcome>>, found = true) {
     {} as PushConfigService,
     {} as FcmSender,
     { read, clear: async (id: string, seq: number) => void cleared.push([id, seq]) } as unknown as BatchProgressStore,
+    {} as FcmPacer,
   );
   return { handler, completed, dead, cleared };
 }

@@ -1,15 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Job } from 'bullmq';
+import { DelayedError, Job } from 'bullmq';
 import { PushBatchJob } from '@platform/contracts';
 import { BatchCounts, DeviceRepository, NotificationRepository, PushNotification } from '@platform/database';
 import { StalledTooOftenError, isFinalAttempt } from '@platform/queue';
 import { LoadedPushConfig, PushConfigService } from '../service-accounts/push-config.service.js';
 import { fcmBodyParts } from '../fcm/fcm-message.js';
-import { FcmSender } from '../fcm/fcm-sender.js';
+import { DeliveryOutcome, FcmSender } from '../fcm/fcm-sender.js';
 import { FcmConfigError } from '../fcm/fcm-config.error.js';
 import { CredentialsRejectedError } from '../service-accounts/credentials-rejected.error.js';
 import { TransientPushError } from '../fcm/transient-push.error.js';
+import { FcmPacer } from '../fcm/fcm-pacer.js';
 import { BatchProgressStore, DeviceOutcome, OutcomeRecorder } from './batch-progress.store.js';
+import { sendPaced } from './paced-send.js';
 
 /**
  * Sends one batch of a notification. Devices that already have an outcome (from an earlier run of
@@ -26,9 +28,14 @@ export class BatchHandler {
     private readonly configs: PushConfigService,
     private readonly sender: FcmSender,
     private readonly progress: BatchProgressStore,
+    private readonly pacer: FcmPacer,
   ) {}
 
-  async handle(job: Job<PushBatchJob>): Promise<string> {
+  /**
+   * `token`: the job's lock token, to delay the job (BullMQ's delayed set, no attempt used) when its
+   * Firebase project is held after a 429 for longer than a batch waits in its job.
+   */
+  async handle(job: Job<PushBatchJob>, token?: string): Promise<string> {
     const { notificationId, seq, deviceIds } = job.data;
     const started = Date.now();
     const notification = await this.notifications.findById(notificationId);
@@ -39,10 +46,11 @@ export class BatchHandler {
     const lastRun = isFinalAttempt(job);
 
     let unresolved = 0;
+    let delayMs: number | undefined;
     try {
       if (todo.length > 0) {
         if (notification.status === 'failed') todo.forEach((id) => recorder.record(id, 'failed'));
-        else unresolved = await this.send(notification, todo, recorder, lastRun);
+        else ({ unresolved, delayMs } = await this.send(notification, todo, recorder, lastRun));
       }
     } catch (err) {
       await recorder.flush().catch(() => undefined); // outcomes learnt before the error still count (and are not sent again)
@@ -50,6 +58,13 @@ export class BatchHandler {
     }
     await recorder.flush();
     const sentAt = Date.now();
+    if (delayMs !== undefined) {
+      if (!token) throw new Error(`FCM quota of the project held for ${delayMs} ms; the batch runs again later`);
+      // The outcomes so far are recorded: the run after the delay sends the rest only.
+      this.pacer.waited('delayed', delayMs);
+      await job.moveToDelayed(Date.now() + delayMs, token);
+      throw new DelayedError();
+    }
     if (unresolved > 0) throw new Error(`${unresolved} of ${deviceIds.length} devices still failing transiently; the batch runs again later`);
 
     // Every device now has its outcome: recorded by an earlier run (done) or by this one; no need to read them back.
@@ -98,16 +113,20 @@ export class BatchHandler {
     );
   }
 
-  /** Sends to `ids`; returns how many are still unresolved (only before the last run). */
-  private async send(n: PushNotification, ids: string[], recorder: OutcomeRecorder, lastRun: boolean): Promise<number> {
+  /**
+   * Sends to `ids` at the pace of the project's FCM quota; returns how many are still unresolved (only
+   * before the last run), and `delayMs` when the project is held for longer than a batch waits in its
+   * job (the devices not sent yet have no outcome: the job runs again for them after the delay).
+   */
+  private async send(n: PushNotification, ids: string[], recorder: OutcomeRecorder, lastRun: boolean): Promise<{ unresolved: number; delayMs?: number }> {
     let config: LoadedPushConfig | null;
     try {
       config = await this.configs.load(n.botId);
     } catch (err) {
       if (!(err instanceof CredentialsRejectedError)) throw err;
-      return this.failAll(n, ids, recorder, err.message);
+      return { unresolved: await this.failAll(n, ids, recorder, err.message) };
     }
-    if (!config) return this.failAll(n, ids, recorder, 'The bot has no push notification configuration any more (service account removed)');
+    if (!config) return { unresolved: await this.failAll(n, ids, recorder, 'The bot has no push notification configuration any more (service account removed)') };
 
     const live = await this.devices.findLive(n.botId, ids);
     const liveIds = new Set(live.map((d) => d.id));
@@ -116,7 +135,7 @@ export class BatchHandler {
     const ttl = remainingTtl(n);
     if (ttl !== undefined && ttl < 0) {
       live.forEach((d) => recorder.record(d.id, 'failed'));
-      return 0;
+      return { unresolved: 0 };
     }
     const parts = fcmBodyParts({
       botId: n.botId,
@@ -130,33 +149,39 @@ export class BatchHandler {
 
     let stop: Error | undefined;
     let unresolved = 0;
-    await this.sender.deliverMany(
-      config,
-      parts,
-      live.map((d) => d.token),
-      () => stop !== undefined,
-      (i, result) => {
-        const id = live[i].id;
-        if (!(result instanceof Error)) {
-          if (result.kind !== 'unresolved') recorder.record(id, result.kind === 'invalid' ? `invalid:${result.reason}` : result.kind);
-          else if (lastRun) recorder.record(id, 'failed');
-          else unresolved++;
-        } else if (result instanceof CredentialsRejectedError || result instanceof FcmConfigError) {
-          stop ??= result;
-          recorder.record(id, 'failed');
-        } else if (lastRun) {
-          recorder.record(id, 'failed');
-        } else {
-          if (!(result instanceof TransientPushError)) this.logger.error(`notification ${n.id}: ${result.message}`);
-          unresolved++;
-        }
-      },
-    );
+    const tokens = live.map((d) => d.token);
+    const stopped = () => stop !== undefined;
+    const deliveries: Array<Promise<void>> = [];
+    const onResult = (i: number, result: DeliveryOutcome | Error) => {
+      const id = live[i].id;
+      if (!(result instanceof Error)) {
+        if (result.kind !== 'unresolved') recorder.record(id, result.kind === 'invalid' ? `invalid:${result.reason}` : result.kind);
+        else if (lastRun) recorder.record(id, 'failed');
+        else unresolved++;
+      } else if (result instanceof CredentialsRejectedError || result instanceof FcmConfigError) {
+        stop ??= result;
+        recorder.record(id, 'failed');
+      } else if (lastRun) {
+        recorder.record(id, 'failed');
+      } else {
+        if (!(result instanceof TransientPushError)) this.logger.error(`notification ${n.id}: ${result.message}`);
+        unresolved++;
+      }
+    };
+    const paced = await sendPaced({
+      count: tokens.length,
+      take: (want) => this.pacer.take(config.projectId, config.quotaPerMinute, want),
+      send: (from, to, chunk) =>
+        deliveries.push(this.sender.deliverMany(config, parts, tokens.slice(from, to), stopped, (i, result) => onResult(from + i, result)).finally(() => this.pacer.landed(config.projectId, chunk))),
+      stopped,
+      onWait: (ms) => this.pacer.waited('in-job', ms),
+    }).finally(() => Promise.all(deliveries)); // what was handed to FCM is answered (and recorded) before the job goes on or fails
+    await Promise.all(deliveries);
     if (stop) {
       await this.notifications.fail(n.id, stop.message);
       this.logger.warn(`notification ${n.id} failed: ${stop.message}`);
     }
-    return unresolved;
+    return { unresolved, delayMs: paced.delayMs };
   }
 
   private async failAll(n: PushNotification, ids: string[], recorder: OutcomeRecorder, reason: string): Promise<number> {

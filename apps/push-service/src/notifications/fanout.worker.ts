@@ -37,12 +37,12 @@ export class FanoutWorker extends WorkerBase<typeof PushQueueNames.fanout> {
     });
   }
 
-  protected process(job: FanoutJob): Promise<string> {
+  protected process(job: FanoutJob, token?: string): Promise<string> {
     switch (job.name) {
       case 'plan':
         return this.plan.handle(job);
       case 'batch':
-        return this.batch.handle(job);
+        return this.batch.handle(job, token);
     }
   }
 

@@ -24,6 +24,7 @@ interface Row {
   credentialsEncrypted: string;
   keyId: string;
   version: number;
+  fcmQuotaPerMinute: number | null;
   updatedAt: Date;
 }
 
@@ -34,7 +35,7 @@ class FakePushConfigs {
 
   async save(botId: string, data: { projectId: string; credentialsEncrypted: string; keyId: string }) {
     const version = (this.rows.get(botId)?.version ?? 0) + 1;
-    const row = { botId, ...data, version, updatedAt: new Date('2026-02-03T04:05:06Z') };
+    const row = { botId, ...data, version, fcmQuotaPerMinute: this.rows.get(botId)?.fcmQuotaPerMinute ?? null, updatedAt: new Date('2026-02-03T04:05:06Z') };
     this.rows.set(botId, row);
     return row;
   }
@@ -51,7 +52,7 @@ class FakePushConfigs {
 
 function setup(env: Partial<PushEnv> = {}) {
   const repo = new FakePushConfigs();
-  const service = new PushConfigService(repo as unknown as PushConfigRepository, box, { PUSH_ALLOW_INSECURE_TOKEN_URI: false, ...env } as PushEnv);
+  const service = new PushConfigService(repo as unknown as PushConfigRepository, box, { PUSH_ALLOW_INSECURE_TOKEN_URI: false, PUSH_FCM_QUOTA_PER_MINUTE: 600_000, ...env } as PushEnv);
   return { service, repo };
 }
 
@@ -124,6 +125,17 @@ describe('PushConfigService', () => {
       const second = await service.load('bot-1');
       expect(second).not.toBe(first);
       expect(second).toMatchObject({ version: 2, privateKeyId: 'key-2' });
+    });
+
+    it("carries the bot's FCM quota, else PUSH_FCM_QUOTA_PER_MINUTE, read again on every load of a cached config", async () => {
+      const { service, repo } = setup({ PUSH_FCM_QUOTA_PER_MINUTE: 120_000 });
+      await service.save('bot-1', sealed(account));
+      const first = await service.load('bot-1');
+      expect(first!.quotaPerMinute).toBe(120_000);
+      repo.rows.get('bot-1')!.fcmQuotaPerMinute = 6000;
+      const again = await service.load('bot-1');
+      expect(again).toBe(first);
+      expect(again!.quotaPerMinute).toBe(6000);
     });
 
     it('refuses a stored account the settings no longer allow (a loopback token_uri once insecure URIs are off)', async () => {

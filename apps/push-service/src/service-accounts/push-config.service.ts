@@ -16,6 +16,8 @@ export interface LoadedPushConfig {
   privateKeyId?: string;
   privateKey: KeyObject;
   tokenUri: string;
+  /** FCM messages a minute for the project (the bot's own quota, else PUSH_FCM_QUOTA_PER_MINUTE); read on every load. */
+  quotaPerMinute: number;
 }
 
 /** Saves, shows and loads bots' Firebase service accounts (sealed with SecretBox at rest). */
@@ -92,8 +94,12 @@ export class PushConfigService {
       this.loaded.delete(botId);
       return null;
     }
+    const quotaPerMinute = row.fcmQuotaPerMinute ?? this.env.PUSH_FCM_QUOTA_PER_MINUTE;
     const cached = this.loaded.get(botId);
-    if (cached && cached.version === row.version) return cached;
+    if (cached && cached.version === row.version) {
+      cached.quotaPerMinute = quotaPerMinute; // set apart from the account (push set-quota): no new version
+      return cached;
+    }
     const account = JSON.parse(this.box.decrypt(row.credentialsEncrypted)) as ServiceAccount;
     // Checked again: PUSH_ALLOW_INSECURE_TOKEN_URI may have been turned off since the save.
     const check = checkServiceAccount(account, { allowInsecureTokenUri: this.env.PUSH_ALLOW_INSECURE_TOKEN_URI });
@@ -110,6 +116,7 @@ export class PushConfigService {
       privateKeyId: account.private_key_id,
       privateKey,
       tokenUri: account.token_uri,
+      quotaPerMinute,
     };
     this.loaded.set(botId, config);
     return config;

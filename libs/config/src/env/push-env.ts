@@ -34,6 +34,13 @@ export class PushEnv extends ListenEnv {
   @IntEnv({ min: 1 })
   FCM_BACKOFF_MS: number = 500;
 
+  /**
+   * FCM messages a minute per Firebase project, across every push-service replica, for bots without a
+   * quota of their own (`push set-quota`). FCM's default quota is 600,000 a minute per project.
+   */
+  @IntEnv({ min: 60, max: 1_000_000_000 })
+  PUSH_FCM_QUOTA_PER_MINUTE: number = 600_000;
+
   /** Devices per fan-out batch job. */
   @IntEnv({ min: 1, max: 5000 })
   PUSH_BATCH_SIZE: number = 1000;

@@ -20,6 +20,12 @@ export class PushConfigRepository {
     return count > 0;
   }
 
+  /** Sets the bot's FCM quota (messages a minute; null = the platform default); false when the bot has no service account. */
+  async setFcmQuota(botId: string, perMinute: number | null): Promise<boolean> {
+    const { count } = await this.db.pushConfig.updateMany({ where: { botId }, data: { fcmQuotaPerMinute: perMinute } });
+    return count > 0;
+  }
+
   findByBot(botId: string) {
     return this.db.pushConfig.findUnique({ where: { botId } });
   }

@@ -5,10 +5,7 @@
  * reserved time), [3] `…:sending` (a sorted set: sends in flight → when they stop counting).
  */
 
-const NOW = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-`;
+import { REDIS_NOW_LUA as NOW, SLOW_DOWN_LUA } from '@platform/queue';
 
 /**
  * One call for what a worker's jobs ask of one number in one event-loop turn. ARGV: rate, edge margin
@@ -124,12 +121,4 @@ return out
 `;
 
 /** ARGV: factor, ms. Multiplies the slow-down factor in force (1 if none) by ARGV[1] for ARGV[2] ms; returns the new factor. */
-export const SLOW_DOWN_SCRIPT = `${NOW}
-local st = redis.call('HMGET', KEYS[1], 'slow_until', 'factor')
-local factor = 1
-if now < (tonumber(st[1]) or 0) then factor = tonumber(st[2]) or 1 end
-factor = math.max(factor * tonumber(ARGV[1]), 0.001)
-redis.call('HSET', KEYS[1], 'slow_until', now + tonumber(ARGV[2]), 'factor', factor)
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 60000)
-return tostring(factor)
-`;
+export const SLOW_DOWN_SCRIPT = SLOW_DOWN_LUA;
