@@ -37,9 +37,7 @@ function show(view: ConversationMessageView, onReply: (r: QuickReply) => void): 
   shown.add(view.id);
   // The user's message that our send put on screen already (its answer has not come yet): that bubble is it.
   if (view.direction === 'inbound') {
-    const own = Array.from(log.querySelectorAll<HTMLElement>('.msg.user[data-client-id]:not([data-id])')).find(
-      (b) => b.classList.contains('pending') && b.dataset.text === view.content?.text,
-    );
+    const own = Array.from(log.querySelectorAll<HTMLElement>('.msg.user[data-client-id]:not([data-id])')).find((b) => b.classList.contains('pending') && b.dataset.text === view.content?.text);
     if (own) {
       own.dataset.id = view.id;
       return;
