@@ -72,10 +72,12 @@ export function timeLabel(iso: string, now = new Date()): string {
   return at.toDateString() === now.toDateString() ? time : `${at.toLocaleDateString([], { day: 'numeric', month: 'short' })}, ${time}`;
 }
 
+// The time is drawn by CSS (attr(data-label)) so that a message's text stays its words alone for whatever reads the page's DOM.
 function meta(iso: string): HTMLElement {
   const line = el('span', 'meta');
-  const time = el('time', undefined, timeLabel(iso));
+  const time = el('time');
   time.dateTime = iso;
+  time.dataset.label = timeLabel(iso);
   line.append(time);
   return line;
 }
