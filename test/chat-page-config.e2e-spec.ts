@@ -147,12 +147,18 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
 
     it('colour the header and the close button as the SDK config says (#AARRGGBB as Android writes it)', async () => {
       const { page, problems } = await newPage();
-      await page.goto(sdkUrl({ ymAuthenticationToken: 'color_user_1', statusBarColor: '#FF1A73E8', closeButtonColor: '#FFD54F' }));
+      await page.goto(sdkUrl({ ymAuthenticationToken: 'color_user_1', statusBarColor: '#FF1F3A5F', closeButtonColor: '#FFD54F' }));
       await page.getByText(GREETING).waitFor();
-      expect(await styles(page)).toEqual({ bar: 'rgb(26, 115, 232)', title: 'rgb(255, 255, 255)', close: 'rgb(255, 213, 79)', themeColor: '#1A73E8FF' });
+      expect(await styles(page)).toEqual({ bar: 'rgb(31, 58, 95)', title: 'rgb(255, 255, 255)', close: 'rgb(255, 213, 79)', themeColor: '#1F3A5FFF' });
       await page.screenshot({ path: `${SHOTS}/colors-390.png` });
 
       expect(problems).toEqual([]);
+
+      // #FFD54F on #1A73E8 is 3.4:1: the close button takes the title's readable colour instead.
+      const low = await newPage();
+      await low.page.goto(sdkUrl({ ymAuthenticationToken: 'color_user_3', statusBarColor: '#FF1A73E8', closeButtonColor: '#FFD54F' }));
+      await low.page.getByText(GREETING).waitFor();
+      expect(await styles(low.page)).toEqual({ bar: 'rgb(26, 115, 232)', title: 'rgb(255, 255, 255)', close: 'rgb(255, 255, 255)', themeColor: '#1A73E8FF' });
 
       const translucent = await newPage();
       await translucent.page.goto(sdkUrl({ ymAuthenticationToken: 'color_user_2', statusBarColor: '#801A73E8' }));

@@ -5,7 +5,8 @@ import { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
 import { CallbackSettingsService } from '../apps/gateway/src/callbacks/callback-settings.service.js';
-import { buildWebViewUrl } from '../libs/sdk-core/src/index.js';
+import { buildWebViewUrl, type BotConfig } from '../libs/sdk-core/src/index.js';
+import { chatUserId } from '@platform/contracts';
 import { PrismaService } from '@platform/database';
 import { EchoBot } from '@platform/sandbox';
 import { WEBHOOK_TEST_ENV, signWebhook, whatsappNotification } from '@platform/testing';
@@ -19,8 +20,11 @@ const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disabl
 function pictureServer(): Server {
   return createServer((req, res) => {
     const n = Number(/\d+/.exec(req.url ?? '')?.[0] ?? 0);
-    res.writeHead(200, { 'content-type': 'image/svg+xml' });
-    res.end(`<svg xmlns="http://www.w3.org/2000/svg" width="480" height="270"><rect width="480" height="270" fill="hsl(${n * 70},60%,55%)"/></svg>`);
+    // Late, as on a phone network: each picture grows its message after the page has scrolled to it.
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'image/svg+xml' });
+      res.end(`<svg xmlns="http://www.w3.org/2000/svg" width="480" height="270"><rect width="480" height="270" fill="hsl(${n * 70},60%,55%)"/></svg>`);
+    }, 300);
   });
 }
 
@@ -33,7 +37,35 @@ const inboundText = (phoneNumberId: string, from: string, wamid: string, body: s
     { phoneNumberId },
   );
 
-jest.setTimeout(90_000); // a real browser on a shared machine
+/** The user's bubbles' words, in page order (without their time and state line). */
+function userTexts(page: Page): Promise<string[]> {
+  return page.locator('.msg.user').evaluateAll((nodes) =>
+    nodes.map((n) => {
+      const copy = n.cloneNode(true) as HTMLElement;
+      copy.querySelector('.meta')?.remove();
+      return copy.textContent ?? '';
+    }),
+  );
+}
+
+/** How far (px) the conversation is from showing its newest message, and the last message's box against the list's. */
+function distanceFromEnd(page: Page): Promise<{ gap: number; lastBottom: number; logBottom: number }> {
+  return page.evaluate(() => {
+    const log = document.getElementById('log')!;
+    const last = log.lastElementChild!.getBoundingClientRect();
+    return { gap: log.scrollHeight - log.scrollTop - log.clientHeight, lastBottom: Math.round(last.bottom), logBottom: Math.round(log.getBoundingClientRect().bottom) };
+  });
+}
+
+/** The newest carousel's pictures have loaded (older ones, scrolled away, load lazily). */
+const imagesLoaded = (page: Page) =>
+  page.waitForFunction(() => {
+    const lists = document.querySelectorAll('#log .cards');
+    const imgs = Array.from(lists[lists.length - 1]?.querySelectorAll<HTMLImageElement>('img') ?? []);
+    return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+  });
+
+jest.setTimeout(120_000); // a real browser on a shared machine
 
 describe('conversations as a person uses them: the hosted chat page in a real browser, and WhatsApp', () => {
   const pictures = pictureServer();
@@ -61,18 +93,18 @@ describe('conversations as a person uses them: the hosted chat page in a real br
   });
 
   /** The address the SDK builds, with its https origin pointed at the loopback gateway. */
-  function chatUrl(token: string): string {
+  function chatUrl(token: string, config: Partial<BotConfig> = {}): string {
     const sdkUrl = buildWebViewUrl(
-      { botId: stack.seed.botId, ymAuthenticationToken: token, payload: { userName: 'Ada', JourneySlug: 'welcome' }, enableSpeech: true },
+      { botId: stack.seed.botId, ymAuthenticationToken: token, payload: { userName: 'Ada', JourneySlug: 'welcome' }, enableSpeech: true, ...config },
       { cloudHost: 'chat.example.com' },
     );
     return sdkUrl.replace('https://chat.example.com', stack.url);
   }
 
-  async function openPage(context: BrowserContext, token: string): Promise<Page> {
+  async function openPage(context: BrowserContext, token: string, config: Partial<BotConfig> = {}): Promise<Page> {
     const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    await page.goto(chatUrl(token));
+    page.setDefaultTimeout(15_000);
+    await page.goto(chatUrl(token, config));
     return page;
   }
 
@@ -107,7 +139,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
     await page.locator('.cards .card').nth(2).waitFor();
     // Resumed, not restarted: one greeting only.
     expect(await page.getByText('Hello! I am the echo bot').count()).toBe(1);
-    expect(await page.locator('.msg.user').allTextContents()).toEqual(['You: hello <b>bot</b>', 'You: Show a carousel']);
+    expect(await userTexts(page)).toEqual(['You: hello <b>bot</b>', 'You: Show a carousel']);
 
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.screenshot({ path: `${SHOTS}/desktop-1280.png`, fullPage: true });
@@ -155,6 +187,186 @@ describe('conversations as a person uses them: the hosted chat page in a real br
       await context.close();
       await new Promise((r) => site.close(r));
     }
+  });
+
+  /** What the bot received from the chat user of this token, in arrival order. */
+  function receivedTexts(token: string): string[] {
+    return bot.server.delivered
+      .filter((c) => c.body.type === 'message.received' && (c.body as { userId?: string }).userId === chatUserId(token))
+      .map((c) => String((c.body as { message: { content: { text: string } } }).message.content.text));
+  }
+
+  it('a long conversation typed quickly: carousels keep their size, messages arrive in the order typed, the newest stays in view after pictures load and after a reload', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 780 }, deviceScaleFactor: 2 });
+    const page = await openPage(context, 'user_long_1');
+    await page.getByText('Hello! I am the echo bot').waitFor();
+    const input = page.getByRole('textbox', { name: 'Message' });
+    const typed = [...Array.from({ length: 8 }, (_, i) => `line ${i + 1}`), 'carousel', ...Array.from({ length: 6 }, (_, i) => `more ${i + 1}`), 'carousel'];
+    for (const text of typed) {
+      await input.fill(text);
+      await input.press('Enter'); // no waiting for answers: as fast as a person can type
+    }
+    // Each bubble is on screen at once, in the order typed, before the bot has answered most of them.
+    expect(await userTexts(page)).toEqual(typed.map((t) => `You: ${t}`));
+    await eventually(() => (receivedTexts('user_long_1').length === typed.length ? true : undefined), 30_000, 'all messages at the bot');
+    expect(receivedTexts('user_long_1')).toEqual(typed);
+    await eventually(async () => ((await page.locator('.cards').count()) === 2 && (await page.getByText('You said: more 6').count()) === 1) || undefined, 20_000, 'both carousels');
+    await imagesLoaded(page);
+    await page.waitForTimeout(200);
+    const sizes = await page.locator('.cards').evaluateAll((lists) => lists.map((l) => ({ list: l.getBoundingClientRect().height, card: l.querySelector('.card')!.getBoundingClientRect().height })));
+    for (const { list, card } of sizes) {
+      expect(card).toBeGreaterThan(200);
+      expect(list).toBeGreaterThanOrEqual(card); // the list holds its cards: not the 44 px sliver of before
+    }
+    let end = await distanceFromEnd(page);
+    expect(end.gap).toBeLessThanOrEqual(2);
+    expect(end.lastBottom).toBeLessThanOrEqual(end.logBottom);
+    await page.screenshot({ path: `${SHOTS}/long-conversation-390.png` });
+
+    await page.reload();
+    await page.getByText('You said: more 6').waitFor();
+    await imagesLoaded(page);
+    await page.waitForTimeout(200);
+    end = await distanceFromEnd(page);
+    expect(end.gap).toBeLessThanOrEqual(2);
+    expect((await page.locator('.cards').last().boundingBox())!.height).toBeGreaterThan(200);
+
+    // Scrolled up to read: a new message does not move the page; "New messages ↓" brings the reader down.
+    await page.locator('#log').evaluate((log) => (log.scrollTop = 0));
+    await page.waitForTimeout(100);
+    const call = bot.server.delivered.find((c) => (c.body as { userId?: string }).userId === chatUserId('user_long_1'))!;
+    const sent = await postJson(
+      `${stack.url}/v1/bots/${stack.seed.botId}/conversations/${String(call.body.conversationId)}/messages`,
+      { text: 'A message from the bot, later' },
+      { authorization: `Bearer ${stack.seed.apiKey}` },
+    );
+    expect(sent.status).toBeLessThan(300);
+    const newer = page.getByRole('button', { name: 'New messages ↓' });
+    await newer.waitFor();
+    expect(await page.locator('#log').evaluate((log) => log.scrollTop)).toBe(0);
+    await newer.click();
+    expect((await distanceFromEnd(page)).gap).toBeLessThanOrEqual(2);
+    await newer.waitFor({ state: 'hidden' });
+    await context.close();
+  });
+
+  it('offline: typed messages wait as pending (kept in the tab), go in order when back, and a refused one offers "tap to retry"', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 780 } });
+    const page = await openPage(context, 'user_offline_1');
+    await page.getByText('Hello! I am the echo bot').waitFor();
+    const input = page.getByRole('textbox', { name: 'Message' });
+    await context.setOffline(true);
+    await page.getByText('You are offline').waitFor();
+    for (const text of ['first while offline', 'second while offline']) {
+      await input.fill(text);
+      await input.press('Enter');
+    }
+    expect(await page.locator('.msg.user.pending').count()).toBe(2);
+    expect(await page.locator('.msg.user.pending .state').first().textContent()).toContain('Waiting for connection');
+    const kept = await page.evaluate(() => Object.entries(sessionStorage).find(([k]) => k.endsWith(':outbox'))?.[1]);
+    expect(JSON.parse(kept!).map((i: { text: string }) => i.text)).toEqual(['first while offline', 'second while offline']);
+    await page.screenshot({ path: `${SHOTS}/offline-pending-390.png` });
+    await page.waitForTimeout(1000);
+    expect(receivedTexts('user_offline_1')).toEqual([]);
+
+    await context.setOffline(false);
+    await page.getByText('You said: second while offline').waitFor();
+    expect(receivedTexts('user_offline_1')).toEqual(['first while offline', 'second while offline']);
+    expect(await page.locator('.msg.user.pending').count()).toBe(0);
+    // Each user bubble kept its place: before the bot's answer to it.
+    const order = await page.locator('.msg').evaluateAll((nodes) => nodes.map((n) => (n.textContent ?? '').replace(/\d{1,2}[:.]\d{2}.*$/, '').trim()));
+    expect(order.indexOf('You: first while offline')).toBeLessThan(order.indexOf('Bot: You said: first while offline'));
+
+    // The server refuses one: failed – tap to retry; the retry goes once it is accepted.
+    let refuse = true;
+    await page.route('**/sessions/*/messages', (route) =>
+      refuse && route.request().method() === 'POST'
+        ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ message: 'Refused for the test', status: 'error' }) })
+        : route.continue(),
+    );
+    await input.fill('refused at first');
+    await input.press('Enter');
+    const retry = page.getByRole('button', { name: 'Failed – tap to retry' });
+    await retry.waitFor();
+    await page.screenshot({ path: `${SHOTS}/failed-retry-390.png` });
+    refuse = false;
+    await retry.click();
+    await page.getByText('You said: refused at first').waitFor();
+    expect(receivedTexts('user_offline_1')).toEqual(['first while offline', 'second while offline', 'refused at first']);
+    expect(await page.locator('.msg.user.failed').count()).toBe(0);
+    await context.close();
+  });
+
+  it('a slow network: bubbles show at once as pending and reach the bot in order, once each', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 780 } });
+    const page = await openPage(context, 'user_slow_1');
+    await page.getByText('Hello! I am the echo bot').waitFor();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 700, downloadThroughput: 40_000, uploadThroughput: 20_000 });
+    const input = page.getByRole('textbox', { name: 'Message' });
+    const typed = ['slow one', 'slow two', 'slow three'];
+    for (const text of typed) {
+      await input.fill(text);
+      await input.press('Enter');
+    }
+    expect(await userTexts(page)).toEqual(typed.map((t) => `You: ${t}`));
+    expect(await page.locator('.msg.user.pending').count()).toBe(3); // on screen, in order, before the server confirmed any
+    await page.getByText('You said: slow three').waitFor({ timeout: 30_000 });
+    expect(receivedTexts('user_slow_1')).toEqual(typed);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await context.close();
+  });
+
+  it.each(['#1F8A3F', '#FFD54F', '#FFFFFF', '#000000', '#E91E63', '#808080', '#FF1F8A3F'])(
+    'brand colour %s: a readable title and close button, and axe finds nothing serious at 390 and 1280 px',
+    async (color) => {
+      const context = await browser.newContext({ viewport: { width: 390, height: 780 } });
+      const page = await openPage(context, `user_brand_${color.slice(1)}`, { statusBarColor: color, closeButtonColor: '#ffffff' });
+      await page.getByText('Hello! I am the echo bot').waitFor();
+      await page.getByRole('textbox', { name: 'Message' }).fill('https://example.com/offers?x=1, and more');
+      await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+      await page.getByText('You said:').waitFor();
+      const link = page.locator('.msg.bot a').first();
+      expect(await link.getAttribute('href')).toBe('https://example.com/offers?x=1');
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 800 });
+        const axe = await new AxeBuilder({ page }).analyze();
+        const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        expect(serious.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      }
+      if (color === '#1F8A3F') await page.screenshot({ path: `${SHOTS}/brand-1F8A3F-1280.png` });
+      await context.close();
+    },
+  );
+
+  it('a 20 KB payload reaches the bot through the fragment; a bad or too long link shows a page for people', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 780 } });
+    const notes = 'n'.repeat(20 * 1024);
+    const page = await openPage(context, 'user_payload_1', { payload: { userName: 'Ada', notes } });
+    await page.getByText('Hello! I am the echo bot').waitFor();
+    const started = bot.server.delivered.find((c) => c.body.type === 'session.started' && (c.body as { userId?: string }).userId === chatUserId('user_payload_1'))!;
+    expect(JSON.parse(String((started.body as { payload: string }).payload)).notes).toBe(notes);
+
+    // A link from before the payload moved to the fragment, too long for the server: a page, not JSON.
+    const old = `${stack.url}/web/bot?botId=${stack.seed.botId}&payload=${encodeURIComponent(JSON.stringify({ notes: 'x'.repeat(40 * 1024) }))}#ymAuthenticationToken=user_payload_2`;
+    const answer = await page.goto(old);
+    expect(answer!.status()).toBe(431);
+    await page.getByRole('heading', { name: 'This chat link does not work' }).waitFor();
+    expect(await page.locator('body').textContent()).not.toContain('"status"');
+    await page.screenshot({ path: `${SHOTS}/link-too-long-390.png` });
+
+    // A link without its token, or with a damaged payload: the page says so, in words.
+    for (const hash of ['', '#ymAuthenticationToken=user_payload_3&payload=%7B%22cut']) {
+      await page.goto(`${stack.url}/web/bot?botId=${stack.seed.botId}${hash}`);
+      await page.getByRole('heading', { name: 'This chat link does not work' }).waitFor();
+      expect(await page.getByRole('textbox', { name: 'Message' }).isHidden()).toBe(true);
+      const axe = await new AxeBuilder({ page }).analyze();
+      expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    }
+    await page.screenshot({ path: `${SHOTS}/bad-link-390.png` });
+    await context.close();
   });
 
   it('WhatsApp: a signed inbound message reaches the bot once, and its reply reaches the user through the Cloud API', async () => {

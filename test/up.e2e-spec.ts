@@ -90,12 +90,13 @@ describe('npm run up', () => {
 
   const pidOf = (name: string) => Number([...output.matchAll(new RegExp(`\\[${name}\\] started \\(pid (\\d+)\\)`, 'g'))].at(-1)?.[1]);
 
-  /** Opens a printed chat URL as the chat page does: its session (query payload, fragment token) and its event stream. */
+  /** Opens a printed chat URL as the chat page does: its session (token and payload from the fragment) and its event stream. */
   async function openChat(url: string) {
     const chat = new URL(url);
     const botId = chat.searchParams.get('botId')!;
-    const token = new URLSearchParams(chat.hash.slice(1)).get('ymAuthenticationToken')!;
-    const { sessionId, streamUrl } = await startSession(base, botId, token, JSON.parse(chat.searchParams.get('payload')!));
+    const fragment = new URLSearchParams(chat.hash.slice(1));
+    const token = fragment.get('ymAuthenticationToken')!;
+    const { sessionId, streamUrl } = await startSession(base, botId, token, JSON.parse(fragment.get('payload')!));
     const stream = await RawStream.connect(streamUrl, token);
     /** The bot's chat messages so far (conversation.message events), and the app events. */
     const messages = () => stream.events.filter((e) => e.event.data.code === 'conversation.message').map((e) => (JSON.parse(e.event.data.data) as { content: Record<string, unknown> }).content);

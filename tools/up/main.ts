@@ -149,7 +149,7 @@ async function main() {
     say('then read its status:');
     say(`curl -s ${base}/v1/messages/<msgId> -H 'authorization: Bearer ${demo.apiKey}'`);
     const chatUrl = (botId: string, payload: object, user: string) =>
-      `${base}/web/bot?botId=${botId}&version=2&enableSpeech=true&payload=${encodeURIComponent(JSON.stringify(payload))}#ymAuthenticationToken=${user}`;
+      `${base}/web/bot?botId=${botId}&version=2&enableSpeech=true#ymAuthenticationToken=${user}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     say('chat with the hosted demo bot in a browser (the hosted chat page the SDK opens; its journey starts at once):');
     say(chatUrl(demo.botId, { userName: 'Ada' }, 'demo_user_1'));
     say('the same bot opened on its offers journey (a push tap carrying journeySlug sends this payload):');

@@ -16,6 +16,7 @@ export interface ChatClientHandlers {
 
 const WEB_EVENT = 'sendWebEvent';
 const MESSAGE_CODE = 'conversation.message';
+const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
  * The page's side of the SDK protocol: starts (or, after a reload, resumes) a session, reads the
@@ -66,14 +67,17 @@ export class ChatClient {
     return this.open();
   }
 
-  /** Sends what the user typed, or a tapped quick reply's payload with its title. */
-  async send(text: string, payload?: string): Promise<{ messageId: string }> {
+  /**
+   * Sends what the user typed, or a tapped quick reply's payload with its title. `clientMessageId` is the
+   * same on every attempt of one message: the server records it once.
+   */
+  async send(text: string, payload: string | undefined, clientMessageId: string): Promise<{ messageId: string }> {
     try {
-      return await this.post(text, payload);
+      return await this.post(text, payload, clientMessageId);
     } catch (err) {
       if (!(err instanceof ChatApiError) || err.status !== 404) throw err;
       await this.restart(); // the session expired meanwhile
-      return this.post(text, payload);
+      return this.post(text, payload, clientMessageId);
     }
   }
 
@@ -86,8 +90,8 @@ export class ChatClient {
     this.on.state('closed');
   }
 
-  private async post(text: string, payload?: string) {
-    return this.call<{ messageId: string }>('POST', 'messages', payload === undefined ? { text } : { text, payload });
+  private async post(text: string, payload: string | undefined, clientMessageId: string) {
+    return this.call<{ messageId: string }>('POST', 'messages', { text, ...(payload === undefined ? {} : { payload }), clientMessageId });
   }
 
   private async start(): Promise<void> {
@@ -108,11 +112,15 @@ export class ChatClient {
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const s = this.session!;
+    // A request the network holds for long is given up and tried again (the outbox keeps the message).
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), REQUEST_TIMEOUT_MS);
     const res = await fetch(`${this.api}/v1/bots/${encodeURIComponent(this.params.botId)}/sessions/${encodeURIComponent(s.sessionId)}/${path}`, {
       method,
       headers: { authorization: `Bearer ${this.params.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
-    });
+      signal: abort.signal,
+    }).finally(() => clearTimeout(timer));
     const answer = await res.json().catch(() => ({}));
     if (!res.ok) throw new ChatApiError(res.status, String(answer.message ?? `The server answered ${res.status}`));
     return answer as T;

@@ -12,15 +12,16 @@
     botId: d.botId ?? '',
     version: d.version ?? '2',
     enableSpeech: d.enableSpeech === 'true' ? 'true' : 'false',
-    payload: d.payload ?? '{}',
   });
+  // Token and payload in the fragment, as the SDK puts them: never sent to the server, so no size limit of a request applies.
+  const fragment = new URLSearchParams({ ymAuthenticationToken: d.token ?? '', payload: d.payload ?? '{}' });
   // Colours only: the value also goes into the launcher's inline style.
   const colour = (value?: string) => (value && /^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/.test(value) ? value : undefined);
   const barColor = colour(d.statusBarColor);
   const closeColor = colour(d.closeButtonColor);
   if (barColor) query.set('statusBarColor', barColor);
   if (closeColor) query.set('closeButtonColor', closeColor);
-  const src = `${origin}/web/bot?${query}#ymAuthenticationToken=${encodeURIComponent(d.token ?? '')}`;
+  const src = `${origin}/web/bot?${query}#${fragment}`;
   const color = barColor && barColor.length === 9 ? `#${barColor.slice(3)}${barColor.slice(1, 3)}` : (barColor ?? '#1f3a5f');
 
   const button = document.createElement('button');

@@ -1,4 +1,5 @@
 import type { CarouselCard, ConversationMessageView, QuickReply } from '@platform/contracts';
+import type { Outgoing } from './outbox.js';
 
 /** Builds message elements with textContent only: nothing a bot or user sends is parsed as HTML. */
 export type ReplyHandler = (reply: QuickReply) => void;
@@ -38,6 +39,82 @@ function replyButton(reply: QuickReply, className: string, onReply: ReplyHandler
   return button;
 }
 
+// http(s) addresses in text; trailing punctuation is the sentence's, not the address's.
+const LINK = /\bhttps?:\/\/[^\s<>"']+/gi;
+const TRAILING = /[.,;:!?)\]}'"]+$/;
+
+/** Text with its http(s) addresses as links that open in a new tab without access to this page. */
+export function linkedText(text: string): Node[] {
+  const nodes: Node[] = [];
+  let last = 0;
+  for (const match of text.matchAll(LINK)) {
+    const raw = match[0].replace(TRAILING, '');
+    const href = safeUrl(raw);
+    const start = match.index ?? 0;
+    if (!href || !raw) continue;
+    if (start > last) nodes.push(document.createTextNode(text.slice(last, start)));
+    const a = el('a', undefined, raw);
+    a.href = href;
+    a.target = '_blank';
+    a.rel = 'noopener noreferrer';
+    nodes.push(a);
+    last = start + raw.length;
+  }
+  if (last < text.length) nodes.push(document.createTextNode(text.slice(last)));
+  return nodes;
+}
+
+/** "14:05", or "3 Mar, 14:05" for another day, in the reader's locale. */
+export function timeLabel(iso: string, now = new Date()): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return '';
+  const time = at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return at.toDateString() === now.toDateString() ? time : `${at.toLocaleDateString([], { day: 'numeric', month: 'short' })}, ${time}`;
+}
+
+// The time is drawn by CSS (attr(data-label)) so that a message's text stays its words alone for whatever reads the page's DOM.
+function meta(iso: string): HTMLElement {
+  const line = el('span', 'meta');
+  const time = el('time');
+  time.dateTime = iso;
+  time.dataset.label = timeLabel(iso);
+  line.append(time);
+  return line;
+}
+
+/** The user's bubble for a message not yet confirmed: shown at once, updated by `showOutgoingState`. */
+export function renderOutgoing(item: Outgoing, onRetry: (clientId: string) => void): HTMLElement {
+  const bubble = el('div', 'msg user');
+  bubble.dataset.clientId = item.clientId;
+  bubble.append(el('span', 'sr-only', 'You: '), ...linkedText(item.text));
+  const line = meta(item.createdAt);
+  const state = el('span', 'state');
+  line.append(state);
+  bubble.append(line);
+  state.addEventListener('click', (e) => {
+    if ((e.target as HTMLElement).closest('button')) onRetry(item.clientId);
+  });
+  showOutgoingState(bubble, item, navigator.onLine);
+  return bubble;
+}
+
+/** Sending / waiting for the connection / failed – tap to retry; nothing once the server has it. */
+export function showOutgoingState(bubble: HTMLElement, item: Outgoing | undefined, online: boolean): void {
+  const state = bubble.querySelector<HTMLElement>('.state');
+  if (!state) return;
+  bubble.classList.toggle('pending', item?.state === 'pending' || item?.state === 'sending');
+  bubble.classList.toggle('failed', item?.state === 'failed');
+  if (!item) return state.replaceChildren();
+  if (item.state === 'failed') {
+    const retry = el('button', 'retry', 'Failed – tap to retry');
+    retry.type = 'button';
+    if (item.error) retry.title = item.error;
+    state.replaceChildren(retry);
+    return;
+  }
+  state.textContent = item.state === 'sending' ? ' · Sending…' : online ? ' · Waiting to send' : ' · Waiting for connection';
+}
+
 /** The elements of one message (a bubble, then its quick replies or cards), appended in order. */
 export function renderMessage(view: ConversationMessageView, onReply: ReplyHandler): HTMLElement[] {
   const content = view.content ?? {};
@@ -47,7 +124,7 @@ export function renderMessage(view: ConversationMessageView, onReply: ReplyHandl
   bubble.dataset.id = view.id;
   const label = el('span', 'sr-only', who === 'user' ? 'You: ' : 'Bot: ');
   bubble.append(label);
-  if (typeof content.text === 'string') bubble.append(document.createTextNode(content.text));
+  if (typeof content.text === 'string') bubble.append(...linkedText(content.text));
   const img = safeUrl(content.image?.url);
   if (img) {
     bubble.append(image(img, content.image?.caption ?? 'Image from the bot'));
@@ -55,7 +132,10 @@ export function renderMessage(view: ConversationMessageView, onReply: ReplyHandl
   }
   if (content.location) bubble.append(document.createTextNode(`📍 ${content.location.name ?? ''} ${content.location.latitude}, ${content.location.longitude}`.trim()));
   if (content.media) bubble.append(document.createTextNode(`[${content.media.kind}] ${content.media.caption ?? ''}`.trim()));
-  if (bubble.childNodes.length > 1) nodes.push(bubble);
+  if (bubble.childNodes.length > 1) {
+    bubble.append(meta(view.createdAt));
+    nodes.push(bubble);
+  }
   if (Array.isArray(content.quickReplies) && content.quickReplies.length > 0) {
     const group = el('div', 'replies');
     group.setAttribute('role', 'group');

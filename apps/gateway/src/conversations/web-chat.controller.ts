@@ -37,6 +37,8 @@ export class WebChatController {
       userId: session.userId,
       type: body.payload !== undefined ? 'quick_reply' : 'text',
       content: body.payload !== undefined ? { text: body.text, payload: body.payload } : { text: body.text },
+      // Unique across the platform: scoped to the bot and the user, so no one else's id can collide with it.
+      providerMessageId: body.clientMessageId === undefined ? undefined : `web:${session.botId}:${session.userId}:${body.clientMessageId}`,
       at: new Date(),
     });
     await this.sessions.touch(session.id);

@@ -146,7 +146,7 @@ describe('BotSession', () => {
 
   it('builds its web-view URL from the validated config', () => {
     const { bot } = session([]);
-    expect(bot.webViewUrl()).toMatch(/^https:\/\/cloud\.example\.com\/web\/bot\?botId=x1&version=2&enableSpeech=false&payload=.+#ymAuthenticationToken=chat_tok$/);
+    expect(bot.webViewUrl()).toMatch(/^https:\/\/cloud\.example\.com\/web\/bot\?botId=x1&version=2&enableSpeech=false#ymAuthenticationToken=chat_tok&payload=.+$/);
   });
 
   it('reports HttpError type for sendEventToBot failures', async () => {
