@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CannedResponseView, ConversationMessageView, InboxConversationItem, InboxConversationResponse, InboxFilterName, InboxListResponse } from '@platform/contracts/views';
-import { Bot, api, roleAtLeast } from '../api.js';
+import { Bot, api, me, roleAtLeast } from '../api.js';
 import { DataTable } from '../data-table.js';
 import { Field, InputField, SubmitButton } from '../form-field.js';
 import { href } from '../router.js';
@@ -152,6 +152,7 @@ function messageText(m: ConversationMessageView): string {
 function ConversationView({ bot, id }: { bot: Bot; id: string }) {
   const view = useLoad(() => api<InboxConversationResponse>('GET', `/v1/bots/${bot.id}/inbox/conversations/${id}`), [bot.id, id]);
   usePoll(view.reload);
+  const account = useLoad(me, []);
   const canAct = roleAtLeast(bot.role, 'developer');
   const [done, setDone] = useState<string | null>(null);
   const action = useAction();
@@ -173,6 +174,8 @@ function ConversationView({ bot, id }: { bot: Bot; id: string }) {
   const c = data.conversation;
   const status = data.bot?.status ?? 'none';
   const withAgent = status === 'handoff';
+  // Waiting for an agent (or with another one): taking over claims it; with the bot, it also pauses the bot.
+  const mine = withAgent && c.assignee !== null && c.assignee.userId === account.data?.userId;
   return (
     <section class="inbox-view">
       <p>
@@ -185,7 +188,7 @@ function ConversationView({ bot, id }: { bot: Bot; id: string }) {
       </p>
       {done && <Success>{done}</Success>}
       <ErrorNotice error={action.error} />
-      {canAct && !withAgent && (
+      {canAct && !mine && (
         <button type="button" disabled={action.busy} onClick={() => act(() => api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/take-over`))}>
           Take over
         </button>

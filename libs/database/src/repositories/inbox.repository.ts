@@ -102,7 +102,8 @@ export class InboxRepository {
                LEFT JOIN "users" u ON u."id" = i."assigned_user_id"
                LEFT JOIN LATERAL (SELECT m."seq", m."direction", m."type", m."content", m."created_at" FROM "conversation_messages" m
                                   WHERE m."conversation_id" = c."id" ORDER BY m."seq" DESC LIMIT 1) l ON true
-               WHERE c."bot_id" = $1::uuid AND (${FILTERS[q.filter]}) AND ($3::text IS NULL OR c."channel"::text = $3::text)
+               -- $2 is typed here too: filters other than mine do not name it, and Postgres must know every parameter's type.
+               WHERE c."bot_id" = $1::uuid AND $2::uuid IS NOT NULL AND (${FILTERS[q.filter]}) AND ($3::text IS NULL OR c."channel"::text = $3::text)
              ) x
              WHERE $4::bigint IS NULL OR (x.last_seq, x."id") < ($4::bigint, $5::uuid)
              ORDER BY x.last_seq DESC, x."id" DESC
