@@ -12,11 +12,13 @@ import { MembersPage } from './pages/members.js';
 import { WhatsAppPage } from './pages/whatsapp.js';
 import { WebhookPage } from './pages/webhook.js';
 import { OAuthClientsPage } from './pages/oauth-clients.js';
+import { InboxPage } from './pages/inbox.js';
 
 type Session = { state: 'checking' } | { state: 'signed-out'; reason?: string } | { state: 'signed-in'; account: Account };
 
 const SECTIONS: Tab[] = [
   { path: 'messages', label: 'Messages' },
+  { path: 'inbox', label: 'Inbox' },
   { path: 'whatsapp', label: 'WhatsApp' },
   { path: 'push', label: 'Push' },
   { path: 'settings', label: 'Settings' },
@@ -126,6 +128,8 @@ function Page({ bot, section, rest }: { bot: Bot; section: string; rest: string[
       return <WhatsAppPage bot={bot} sub={rest[0] ?? 'senders'} />;
     case 'push':
       return <PushPage bot={bot} />;
+    case 'inbox':
+      return <InboxPage bot={bot} conversationId={rest[0]} />;
     case 'messages':
       return rest[0] ? <MessageDetailPage bot={bot} msgId={rest[0]} /> : <MessagesPage bot={bot} />;
     default:

@@ -8,3 +8,5 @@ export * from './console/account.dto.js';
 export * from './console/message-log.views.js';
 export * from './console/whatsapp.views.js';
 export * from './console/message-events.js';
+export * from './console/inbox.views.js';
+export type { ConversationMessageView, MessageContent } from './conversations/message-content.js';

@@ -3,6 +3,7 @@ import { BadRequestException, ConflictException, NotFoundException } from '@nest
 import type { BotInputRepository, BotStepRow, BotTraceRepository, ConversationRepository } from '@platform/database';
 import type { BotInputsService } from './bot-inputs.service.js';
 import { BotConversationService } from './bot-conversation.service.js';
+import type { ConversationHandoffEvents, HandoffEventInput } from './conversation-handoff-events.js';
 
 const BOT = '0b6f3c52-94a5-4d0e-9e77-7d8f5b0b2c11';
 const CONV = 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b';
@@ -14,14 +15,18 @@ function step(id: number): BotStepRow {
 function setup(opts: { hosted?: boolean; state?: boolean; handback?: 'queued' | 'not_in_handoff' } = {}) {
   const steps = [1, 2, 3, 4, 5].map(step);
   const handoffs: string[] = [];
-  const conversations = { find: async (botId: string, id: string) => (botId === BOT && id === CONV ? { id: CONV } : null) } as unknown as ConversationRepository;
+  const told: HandoffEventInput[] = [];
+  const conversations = {
+    find: async (botId: string, id: string) => (botId === BOT && id === CONV ? { id: CONV, channel: 'web', userId: 'u1' } : null),
+  } as unknown as ConversationRepository;
   const trace = {
     steps: async (_c: string, after: bigint | null, limit: number) => steps.filter((s) => after === null || s.id > after).slice(0, limit),
     state: async () => (opts.state ? { status: 'waiting', version: 1, journey: 'welcome', node: 'ask', variables: { name: 'Ann' }, updatedAt: new Date('2026-12-10T10:00:00Z') } : null),
   } as unknown as BotTraceRepository;
   const inputs = { handoff: async (_b: string, c: string) => void handoffs.push(c) } as unknown as BotInputRepository;
   const botInputs = { hosted: async () => opts.hosted ?? true, handback: async () => opts.handback ?? 'queued' } as unknown as BotInputsService;
-  return { handoffs, service: new BotConversationService(conversations, trace, inputs, botInputs) };
+  const events = { publish: async (e: HandoffEventInput) => void told.push(e) } as unknown as ConversationHandoffEvents;
+  return { handoffs, told, service: new BotConversationService(conversations, trace, inputs, botInputs, events) };
 }
 
 describe('BotConversationService', () => {
@@ -64,14 +69,19 @@ describe('BotConversationService', () => {
   });
 
   it('hands a hosted bot’s conversation to an agent; 409 for a bot that is not hosted', async () => {
-    const { service, handoffs } = setup();
+    const { service, handoffs, told } = setup();
     await service.handoff(BOT, CONV, 'asked for a person');
     expect(handoffs).toEqual([CONV]);
+    expect(told).toEqual([{ type: 'conversation.handoff', botId: BOT, conversationId: CONV, channel: 'web', userId: 'u1', by: 'api', member: null, reason: 'asked for a person', journeySlug: null }]);
     await expect(setup({ hosted: false }).service.handoff(BOT, CONV, undefined)).rejects.toBeInstanceOf(ConflictException);
   });
 
   it('hands back; 409 when the conversation is not handed off', async () => {
-    await setup().service.handback(BOT, CONV);
-    await expect(setup({ handback: 'not_in_handoff' }).service.handback(BOT, CONV)).rejects.toThrow(/is not handed off/);
+    const ok = setup();
+    await ok.service.handback(BOT, CONV);
+    expect(ok.told.map((e) => [e.type, e.by])).toEqual([['conversation.handed_back', 'api']]);
+    const refused = setup({ handback: 'not_in_handoff' });
+    await expect(refused.service.handback(BOT, CONV)).rejects.toThrow(/is not handed off/);
+    expect(refused.told).toEqual([]);
   });
 });

@@ -71,7 +71,8 @@ export class BotInputsService {
     return 'queued';
   }
 
-  private async wake(botId: string, conversationId: string, seq: bigint): Promise<void> {
+  /** Queues the turn that takes input `seq` (and any earlier one still waiting) of the conversation. */
+  async wake(botId: string, conversationId: string, seq: bigint): Promise<void> {
     await withTimeout(this.queue.add('turn', { botId, conversationId }, { jobId: botTurnJobId(seq) }), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the bot turn');
   }
 }

@@ -1,6 +1,7 @@
 import { IsBoolean, IsOptional } from 'class-validator';
 import type { ConversationChannelName, ConversationMessageView } from '../conversations/message-content.js';
 import { RequiredString } from '../common/string-fields.js';
+import type { ConversationHandoffDelivery } from '../bots/conversation-handoff.js';
 
 /** Body the bot receives when an app user starts a session. `payload` is always a JSON string. */
 export interface SessionStartedDelivery {
@@ -42,7 +43,7 @@ export interface MessageReceivedDelivery {
   createdAt: string;
 }
 
-export type WebhookDelivery = SessionStartedDelivery | AppEventDelivery | MessageReceivedDelivery;
+export type WebhookDelivery = SessionStartedDelivery | AppEventDelivery | MessageReceivedDelivery | ConversationHandoffDelivery;
 
 /** Body of PUT /v1/bots/:botId/webhook (bot administrators). */
 export class SetWebhookDto {

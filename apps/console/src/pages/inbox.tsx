@@ -1,0 +1,376 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { CannedResponseView, ConversationMessageView, InboxConversationItem, InboxConversationResponse, InboxFilterName, InboxListResponse } from '@platform/contracts/views';
+import { Bot, api, me, roleAtLeast } from '../api.js';
+import { DataTable } from '../data-table.js';
+import { Field, InputField, SubmitButton } from '../form-field.js';
+import { href } from '../router.js';
+import { ErrorNotice, PagerNav, Success, useAction, useLoad, when } from '../ui.js';
+
+/** The inbox reads again this often while open: conversations change on the user's side too (polling, not the status stream). */
+export const INBOX_POLL_MS = 3000;
+
+const FILTERS: Array<{ value: InboxFilterName; label: string }> = [
+  { value: 'waiting', label: 'Waiting for an agent' },
+  { value: 'mine', label: 'Assigned to me' },
+  { value: 'bot', label: 'Open with the bot' },
+  { value: 'closed', label: 'Closed' },
+  { value: 'all', label: 'All' },
+];
+
+const STATUS_TEXT: Record<string, string> = { handoff: 'With an agent', waiting: 'With the bot', ended: 'Closed', none: 'Closed' };
+
+/** Reads again every INBOX_POLL_MS while the tab is visible. */
+function usePoll(reload: (quiet: boolean) => unknown) {
+  useEffect(() => {
+    const timer = setInterval(() => document.visibilityState === 'visible' && reload(true), INBOX_POLL_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
+}
+
+export function InboxPage({ bot, conversationId }: { bot: Bot; conversationId?: string }) {
+  return conversationId ? <ConversationView bot={bot} id={conversationId} /> : <InboxList bot={bot} />;
+}
+
+function InboxList({ bot }: { bot: Bot }) {
+  const [filter, setFilter] = useState<InboxFilterName>('waiting');
+  const [channel, setChannel] = useState('');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const query = new URLSearchParams({ filter, ...(channel ? { channel } : {}), ...(cursor ? { cursor } : {}) });
+  const list = useLoad(() => api<InboxListResponse>('GET', `/v1/bots/${bot.id}/inbox/conversations?${query}`), [bot.id, query.toString()]);
+  usePoll(list.reload);
+  const counts = list.data?.counts;
+  const pick = (f: InboxFilterName) => {
+    setFilter(f);
+    setCursors([]);
+  };
+  return (
+    <section>
+      <h1>Inbox</h1>
+      <p>
+        Conversations of <strong>{bot.name}</strong>. Take one over to pause the bot and answer the user yourself; hand it back when you are done. The list updates every few seconds.
+      </p>
+      <div class="inbox-filters">
+        <div role="group" aria-label="Show conversations">
+          {FILTERS.map((f) => {
+            const n = f.value === 'all' ? undefined : counts?.[f.value];
+            return (
+              <button type="button" class={filter === f.value ? '' : 'secondary outline'} aria-pressed={filter === f.value} onClick={() => pick(f.value)}>
+                {f.label}
+                {n !== undefined && <span class="badge"> {n}</span>}
+              </button>
+            );
+          })}
+        </div>
+        <label class="inline">
+          Channel{' '}
+          <select
+            value={channel}
+            onChange={(e) => {
+              setChannel((e.target as HTMLSelectElement).value);
+              setCursors([]);
+            }}
+          >
+            <option value="">All channels</option>
+            <option value="web">Web chat</option>
+            <option value="whatsapp">WhatsApp</option>
+          </select>
+        </label>
+      </div>
+      {counts && counts.unread > 0 && (
+        <p role="status" data-testid="unread-total">
+          {counts.unread} unread {counts.unread === 1 ? 'message' : 'messages'} waiting for you or for an agent.
+        </p>
+      )}
+      <ErrorNotice error={list.error} />
+      <DataTable
+        loading={list.loading && !list.data}
+        spinner="Loading conversations…"
+        rows={list.data?.conversations}
+        caption="Conversations"
+        columns={['User', 'Channel', 'State', 'Assigned to', 'Last message', 'Unread']}
+        testId="inbox-list"
+        empty={<p data-testid="inbox-empty">{emptyText(filter)}</p>}
+        row={(c: InboxConversationItem) => (
+          <tr>
+            <th scope="row">
+              <a href={href('bots', bot.id, 'inbox', c.id)}>{userName(c.channel, c.userId)}</a>
+            </th>
+            <td>{c.channel === 'web' ? 'Web chat' : 'WhatsApp'}</td>
+            <td>
+              {STATUS_TEXT[c.status]}
+              {c.journey && <small> · {c.journey}</small>}
+            </td>
+            <td>{c.assignee?.email ?? 'Nobody'}</td>
+            <td>{c.lastMessage ? `${c.lastMessage.direction === 'inbound' ? 'User' : 'Bot/agent'}: ${c.lastMessage.preview}` : '—'}</td>
+            <td>
+              {c.unread > 0 ? (
+                <strong class="badge" aria-label={`${c.unread} unread`}>
+                  {c.unread}
+                </strong>
+              ) : (
+                '0'
+              )}
+            </td>
+          </tr>
+        )}
+      >
+        <PagerNav
+          label="Conversations"
+          back={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined}
+          forward={list.data?.next ? () => setCursors([...cursors, list.data!.next!]) : undefined}
+        />
+      </DataTable>
+    </section>
+  );
+}
+
+function emptyText(filter: InboxFilterName): string {
+  switch (filter) {
+    case 'waiting':
+      return 'No conversation is waiting for an agent. When a bot hands a user over (a handoff node), the conversation shows up here.';
+    case 'mine':
+      return 'Nothing is assigned to you. Take over a conversation from “Waiting for an agent” or “Open with the bot”.';
+    case 'bot':
+      return 'The bot is not in the middle of any journey right now.';
+    default:
+      return 'No conversations yet. They start when users open the chat page or write to the WhatsApp number.';
+  }
+}
+
+function userName(channel: string, userId: string): string {
+  return channel === 'whatsapp' ? `+${userId}` : `Web user ${userId.slice(0, 8)}`;
+}
+
+function messageText(m: ConversationMessageView): string {
+  const c = m.content as { text?: string; payload?: string; image?: { url: string; caption?: string }; cards?: unknown[]; quickReplies?: Array<{ title: string }> };
+  const parts = [c.text ?? (c.image ? `Image: ${c.image.caption ?? c.image.url}` : c.cards ? `${c.cards.length} cards` : (c.payload ?? m.type))];
+  if (c.quickReplies?.length) parts.push(`[${c.quickReplies.map((q) => q.title).join(' | ')}]`);
+  return parts.join(' ');
+}
+
+function ConversationView({ bot, id }: { bot: Bot; id: string }) {
+  const view = useLoad(() => api<InboxConversationResponse>('GET', `/v1/bots/${bot.id}/inbox/conversations/${id}`), [bot.id, id]);
+  usePoll(view.reload);
+  const account = useLoad(me, []);
+  const canAct = roleAtLeast(bot.role, 'developer');
+  const [done, setDone] = useState<string | null>(null);
+  const action = useAction();
+  const data = view.data;
+  const lastSeen = data?.messages[data.messages.length - 1]?.id;
+  useEffect(() => {
+    // What the agent sees is read: the list's unread count drops to 0.
+    if (lastSeen) void api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/read`).catch(() => undefined);
+  }, [lastSeen]);
+
+  const act = async (call: () => Promise<{ message: string }>) => {
+    const answer = await action.run(call);
+    if (answer) {
+      setDone(answer.message);
+      void view.reload(true);
+    }
+  };
+  if (!data) return view.error ? <ErrorNotice error={view.error} /> : <p aria-busy="true">Loading the conversation…</p>;
+  const c = data.conversation;
+  const status = data.bot?.status ?? 'none';
+  const withAgent = status === 'handoff';
+  // Waiting for an agent (or with another one): taking over claims it; with the bot, it also pauses the bot.
+  const mine = withAgent && c.assignee !== null && c.assignee.userId === account.data?.userId;
+  return (
+    <section class="inbox-view">
+      <p>
+        <a href={href('bots', bot.id, 'inbox')}>← Inbox</a>
+      </p>
+      <h1>{userName(c.channel, c.userId)}</h1>
+      <p data-testid="conversation-state">
+        {c.channel === 'web' ? 'Web chat' : 'WhatsApp'} · <strong>{STATUS_TEXT[status]}</strong>
+        {data.bot?.journey && ` · journey ${data.bot.journey}, node ${data.bot.node}`} · assigned to {c.assignee?.email ?? 'nobody'}
+      </p>
+      {done && <Success>{done}</Success>}
+      <ErrorNotice error={action.error} />
+      {canAct && !mine && (
+        <button type="button" disabled={action.busy} onClick={() => act(() => api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/take-over`))}>
+          Take over
+        </button>
+      )}
+      <div class="inbox-columns">
+        <div>
+          <h2>Transcript</h2>
+          <ol class="transcript" aria-label="Transcript" data-testid="transcript">
+            {data.messages.map((m) => (
+              <li class={m.direction === 'inbound' ? 'from-user' : 'from-bot'}>
+                <strong>{m.direction === 'inbound' ? 'User' : 'Bot or agent'}</strong> <small>{when(m.createdAt)}</small>
+                <br />
+                {messageText(m)}
+              </li>
+            ))}
+          </ol>
+          {canAct && withAgent && <ReplyForm bot={bot} id={id} windowOpen={c.replyWindowOpen} onSent={() => void view.reload(true)} />}
+          {canAct && withAgent && <HandBack bot={bot} id={id} journeys={data.journeys} act={act} busy={action.busy} />}
+        </div>
+        <div>
+          <h2>Notes</h2>
+          <ul aria-label="Internal notes" data-testid="notes">
+            {data.notes.map((n) => (
+              <li>
+                {n.text}{' '}
+                <small>
+                  — {n.author?.email ?? 'a former member'}, {when(n.createdAt)}
+                </small>
+              </li>
+            ))}
+          </ul>
+          {canAct && <NoteForm bot={bot} id={id} onAdded={() => void view.reload(true)} />}
+          {canAct && <Assign bot={bot} id={id} current={c.assignee?.userId ?? ''} act={act} />}
+          <h2>Bot trace</h2>
+          <DataTable
+            loading={false}
+            spinner=""
+            rows={data.trace}
+            caption="Steps the bot ran"
+            columns={['Journey', 'Node', 'Kind', 'Outcome', 'Time']}
+            empty={<p>The bot has not run in this conversation.</p>}
+            row={(s) => (
+              <tr>
+                <td>{s.journey}</td>
+                <td>{s.node}</td>
+                <td>{s.kind}</td>
+                <td>{s.error ? `${s.outcome}: ${s.error}` : s.outcome}</td>
+                <td>{when(s.at)}</td>
+              </tr>
+            )}
+          />
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function ReplyForm({ bot, id, windowOpen, onSent }: { bot: Bot; id: string; windowOpen: boolean; onSent: () => void }) {
+  const [text, setText] = useState('');
+  const [quick, setQuick] = useState('');
+  const [image, setImage] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const action = useAction();
+  const canned = useLoad(() => api<{ cannedResponses: CannedResponseView[] }>('GET', `/v1/bots/${bot.id}/inbox/canned-responses`), [bot.id]);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const quickReplies = quick
+      .split(',')
+      .map((q) => q.trim())
+      .filter(Boolean);
+    if (!text.trim() && !image.trim()) return setError('Write a message or give an image link');
+    setError(null);
+    const body = image.trim()
+      ? { image: { url: image.trim(), ...(text.trim() ? { caption: text.trim() } : {}) } }
+      : { text, ...(quickReplies.length ? { quickReplies: quickReplies.map((title) => ({ title })) } : {}) };
+    if (await action.run(() => api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/messages`, body))) {
+      setText('');
+      setQuick('');
+      setImage('');
+      onSent();
+    }
+  };
+  return (
+    <form aria-label="Reply" onSubmit={submit}>
+      <h2>Reply</h2>
+      {!windowOpen && <p class="notice warning">The user last wrote more than 24 hours ago: WhatsApp takes no free-form reply until they write again (send a template instead).</p>}
+      {(canned.data?.cannedResponses.length ?? 0) > 0 && (
+        <label>
+          Canned response
+          <select
+            onChange={(e) => {
+              const picked = canned.data!.cannedResponses.find((r) => r.id === (e.target as HTMLSelectElement).value);
+              if (picked) {
+                setText(picked.text);
+                setQuick(picked.quickReplies.join(', '));
+              }
+            }}
+          >
+            <option value="">Choose one to fill the message…</option>
+            {canned.data!.cannedResponses.map((r) => (
+              <option value={r.id}>{r.title}</option>
+            ))}
+          </select>
+        </label>
+      )}
+      <Field id="reply-text" label="Message" error={error}>
+        {(aria) => <textarea {...aria} rows={3} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />}
+      </Field>
+      <InputField id="reply-quick" label="Quick replies (optional, comma-separated, up to 3)" value={quick} onValue={setQuick} />
+      <InputField id="reply-image" label="Image link (optional: sends an image, the message as its caption)" type="url" value={image} onValue={setImage} />
+      <ErrorNotice error={action.error} />
+      <SubmitButton action={action}>Send reply</SubmitButton>
+    </form>
+  );
+}
+
+function HandBack({ bot, id, journeys, act, busy }: { bot: Bot; id: string; journeys: string[]; act: (call: () => Promise<{ message: string }>) => void; busy: boolean }) {
+  const [to, setTo] = useState('');
+  return (
+    <form
+      aria-label="Hand back"
+      onSubmit={(e) => {
+        e.preventDefault();
+        act(() => api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/handback`, to ? { journeySlug: to } : {}));
+      }}
+    >
+      <h2>Hand back</h2>
+      <label>
+        Hand back to
+        <select value={to} onChange={(e) => setTo((e.target as HTMLSelectElement).value)}>
+          <option value="">The bot (it goes on after its handoff)</option>
+          {journeys.map((j) => (
+            <option value={j}>Journey {j}</option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" class="secondary" disabled={busy}>
+        Hand back
+      </button>
+    </form>
+  );
+}
+
+function NoteForm({ bot, id, onAdded }: { bot: Bot; id: string; onAdded: () => void }) {
+  const [text, setText] = useState('');
+  const action = useAction();
+  return (
+    <form
+      aria-label="Add a note"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (await action.run(() => api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/notes`, { text }))) {
+          setText('');
+          onAdded();
+        }
+      }}
+    >
+      <Field id="note-text" label="Internal note (the user never sees it)" error={action.error?.status === 400 ? action.error.message : null}>
+        {(aria) => <textarea {...aria} rows={2} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />}
+      </Field>
+      <SubmitButton action={action}>Add note</SubmitButton>
+    </form>
+  );
+}
+
+function Assign({ bot, id, current, act }: { bot: Bot; id: string; current: string; act: (call: () => Promise<{ message: string }>) => void }) {
+  const members = useLoad(() => api<{ members: Array<{ userId: string; email: string }> }>('GET', `/v1/bots/${bot.id}/members`), [bot.id]);
+  return (
+    <label>
+      Assigned to
+      <select
+        value={current}
+        onChange={(e) => {
+          const userId = (e.target as HTMLSelectElement).value || null;
+          act(() => api('PUT', `/v1/bots/${bot.id}/inbox/conversations/${id}/assignee`, { userId }));
+        }}
+      >
+        <option value="">Nobody</option>
+        {(members.data?.members ?? []).map((m) => (
+          <option value={m.userId}>{m.email}</option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,96 @@
+import 'reflect-metadata';
+import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
+import type { BotDefinitionRepository, BotInputRepository, BotTraceRepository, ConversationRepository, InboxRepository, MembershipRepository } from '@platform/database';
+import type { BotInputsService } from '../bots/bot-inputs.service.js';
+import type { ConversationHandoffEvents, HandoffEventInput } from '../bots/conversation-handoff-events.js';
+import type { ConversationService } from '../conversations/conversation.service.js';
+import { InboxService, preview } from './inbox.service.js';
+
+const BOT = '0b6f3c52-94a5-4d0e-9e77-7d8f5b0b2c11';
+const CONV = 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b';
+const ME = { userId: 'a1b2c3d4-0000-4000-8000-000000000001', email: 'ana@example.com' };
+
+function setup(opts: { status?: string | null; journey?: string | null; hosted?: boolean } = {}) {
+  const calls: string[] = [];
+  const told: HandoffEventInput[] = [];
+  const conversation = { id: CONV, botId: BOT, channel: 'web', userId: 'u1', lastInboundAt: null, createdAt: new Date() };
+  const conversations = { find: async (b: string, id: string) => (b === BOT && id === CONV ? conversation : null) } as unknown as ConversationRepository;
+  const state =
+    opts.status === null ? null : { status: opts.status ?? 'handoff', version: 1, journey: opts.journey === undefined ? 'welcome' : opts.journey, node: 'agent', variables: {}, updatedAt: new Date() };
+  const trace = { state: async () => state } as unknown as BotTraceRepository;
+  const inbox = {
+    assign: async (_b: string, _c: string, u: string | null) => void calls.push(`assign:${u}`),
+    markRead: async () => void calls.push('read'),
+    handbackToJourney: async (_b: string, _c: string, slug: string) => (calls.push(`journey:${slug}`), { seq: 7n }),
+  } as unknown as InboxRepository;
+  const inputs = { handoff: async () => void calls.push('handoff') } as unknown as BotInputRepository;
+  const botInputs = {
+    hosted: async () => opts.hosted ?? true,
+    handback: async () => (state?.status === 'handoff' ? 'queued' : 'not_in_handoff'),
+    wake: async (_b: string, _c: string, seq: bigint) => void calls.push(`wake:${seq}`),
+  } as unknown as BotInputsService;
+  const definitions = {
+    publishedVersion: async () => 1,
+    findVersion: async () => ({ definition: { journeys: [{ slug: 'welcome' }, { slug: 'feedback' }] } }),
+  } as unknown as BotDefinitionRepository;
+  const members = { roleOf: async () => null, emailOf: async () => null } as unknown as MembershipRepository;
+  const replies = { reply: async () => (calls.push('reply'), { id: 'm1' }) } as unknown as ConversationService;
+  const events = { publish: async (e: HandoffEventInput) => void told.push(e) } as unknown as ConversationHandoffEvents;
+  return { calls, told, service: new InboxService(conversations, inbox, trace, inputs, botInputs, definitions, members, replies, events) };
+}
+
+describe('InboxService', () => {
+  it('refuses a bad filter, channel, cursor or limit with a 400 naming it', async () => {
+    const { service } = setup();
+    await expect(service.list(BOT, ME.userId, { filter: 'open' })).rejects.toThrow(/^filter must be one of/);
+    await expect(service.list(BOT, ME.userId, { channel: 'sms' })).rejects.toThrow(/^channel must be/);
+    await expect(service.list(BOT, ME.userId, { cursor: '1_x' })).rejects.toThrow(/^cursor /);
+    await expect(service.list(BOT, ME.userId, { limit: '0' })).rejects.toBeInstanceOf(BadRequestException);
+  });
+
+  it('takes over: handoff, assigned to the member, one taken_over event; 409 for a bot that is not hosted', async () => {
+    const { service, calls, told } = setup({ status: 'waiting' });
+    await service.takeOver(BOT, CONV, ME);
+    expect(calls).toEqual(['handoff', `assign:${ME.userId}`]);
+    expect(told).toEqual([expect.objectContaining({ type: 'conversation.taken_over', by: 'member', member: ME, conversationId: CONV })]);
+    await expect(setup({ hosted: false }).service.takeOver(BOT, CONV, ME)).rejects.toBeInstanceOf(ConflictException);
+    await expect(service.takeOver(BOT, 'nope', ME)).rejects.toBeInstanceOf(NotFoundException);
+  });
+
+  it('replies only while with an agent, and marks the conversation read', async () => {
+    const withBot = setup({ status: 'waiting' });
+    await expect(withBot.service.reply(BOT, CONV, { text: 'hi' })).rejects.toThrow(/Take the conversation over/);
+    expect(withBot.calls).toEqual([]);
+    const withAgent = setup();
+    await withAgent.service.reply(BOT, CONV, { text: 'hi' });
+    expect(withAgent.calls).toEqual(['reply', 'read']);
+  });
+
+  it('hands back to the bot or to a journey of the running version; an unknown journey is a 400; not with an agent a 409', async () => {
+    const back = setup();
+    await back.service.handBack(BOT, CONV, ME, undefined);
+    expect(back.calls).toEqual(['assign:null']);
+    expect(back.told.map((e) => [e.type, e.journeySlug])).toEqual([['conversation.handed_back', null]]);
+
+    const toJourney = setup();
+    await toJourney.service.handBack(BOT, CONV, ME, 'feedback');
+    expect(toJourney.calls).toEqual(['journey:feedback', 'wake:7', 'assign:null']);
+    expect(toJourney.told[0]).toMatchObject({ journeySlug: 'feedback' });
+    await expect(setup().service.handBack(BOT, CONV, ME, 'nope')).rejects.toThrow(/journeySlug must name a journey of the bot \(welcome, feedback\)/);
+    const ended = setup({ status: 'ended' });
+    await expect(ended.service.handBack(BOT, CONV, ME, undefined)).rejects.toThrow(/is not with an agent/);
+    expect(ended.told).toEqual([]);
+  });
+
+  it('assigns only members of the bot', async () => {
+    await expect(setup().service.assign(BOT, CONV, ME.userId)).rejects.toThrow(/member of this bot/);
+    expect(await setup().service.assign(BOT, CONV, null)).toBeNull();
+  });
+
+  it('previews a message by its text, else its kind', () => {
+    expect(preview('text', { text: 'hello' })).toBe('hello');
+    expect(preview('image', { image: { url: 'x' } })).toBe('Image');
+    expect(preview('carousel', { cards: [{}, {}] })).toBe('2 cards');
+    expect(preview('text', { text: 'x'.repeat(200) })).toHaveLength(120);
+  });
+});

@@ -1,0 +1,313 @@
+import { createServer, IncomingMessage, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import { Redis } from 'ioredis';
+import WebSocket from 'ws';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createBotRuntime } from '../apps/bot-runtime/src/create-bot-runtime.js';
+import { BotSession, type WebSocketConstructorLike } from '../libs/sdk-core/src/index.js';
+import { BotDefinition, chatUserId } from '@platform/contracts';
+import { PrismaService } from '@platform/database';
+import { seedBotAdmin } from '@platform/testing';
+import { useStack } from './e2e-stack.js';
+import { ConsoleBrowser, DESKTOP, PHONE, SCREENSHOTS, axeViolations, screenshots } from './console-browser.js';
+import { SdkBot, eventually, seedSdkBot } from './sdk-support.js';
+
+/** A greeting, a question, a handoff, then the end once handed back; a second journey to hand a user to. */
+const definition: BotDefinition = {
+  schemaVersion: 1,
+  startJourney: 'welcome',
+  variables: [
+    { name: 'need', type: 'string', default: '' },
+    { name: 'rating', type: 'number', default: 0 },
+  ],
+  journeys: [
+    {
+      slug: 'welcome',
+      start: 'hello',
+      nodes: [
+        { id: 'hello', kind: 'message', text: 'Hi, I am the bot.' },
+        { id: 'ask', kind: 'question', text: 'What do you need?', answer: { type: 'text' }, variable: 'need' },
+        { id: 'agent', kind: 'handoff', text: 'A person will take it from here.', reason: 'asked for help' },
+        { id: 'bye', kind: 'end', text: 'The bot is back.' },
+      ],
+      edges: [
+        { from: 'hello', to: 'ask' },
+        { from: 'ask', to: 'agent' },
+        { from: 'agent', to: 'bye' },
+      ],
+    },
+    {
+      slug: 'feedback',
+      start: 'rate',
+      nodes: [{ id: 'rate', kind: 'question', text: 'How did we do, from 1 to 5?', answer: { type: 'number', min: 1, max: 5 }, variable: 'rating' }],
+      edges: [],
+    },
+  ],
+} as unknown as BotDefinition;
+
+/** The bot's webhook: records every call's body. */
+function webhookReceiver(bodies: Array<Record<string, unknown>>): Server {
+  return createServer((req: IncomingMessage, res) => {
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      bodies.push(JSON.parse(raw) as Record<string, unknown>);
+      res.writeHead(200).end('{}');
+    });
+  });
+}
+
+jest.setTimeout(180_000);
+
+describe('console inbox: hosted-bot conversations, take over, reply, hand back (API and Chromium)', () => {
+  const calls: Array<Record<string, unknown>> = [];
+  const receiver = webhookReceiver(calls);
+  const stack = useStack({ worker: true, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
+  let runtime: NestFastifyApplication;
+  let bot: SdkBot;
+  let redis: Redis;
+  const browser = new ConsoleBrowser();
+  stack.defer(() => new Promise((r) => receiver.close(r)));
+  stack.defer(() => runtime?.close());
+  stack.defer(() => browser.close());
+  stack.defer(async () => void redis?.disconnect());
+
+  const botApi = (path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') =>
+    fetch(`${stack.url}/v1/bots/${bot.botId}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bot.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const inbox = async (token: string, path: string, body?: unknown, method = body === undefined ? 'GET' : 'POST') => {
+    const res = await fetch(`${stack.url}/v1/bots/${bot.botId}/inbox${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  /** A web-chat user through the SDK's session: the start journey runs; answers `need`; resolves once the bot waits in handoff. */
+  async function userInHandoff(token: string, need: string): Promise<{ session: BotSession; conversationId: string }> {
+    const session = new BotSession(
+      { botId: bot.botId, ymAuthenticationToken: token, payload: {}, version: 2 },
+      { cloudHost: 'chat.example.com', apiBaseUrl: stack.url, fetch, WebSocket: WebSocket as unknown as WebSocketConstructorLike, reconnect: { initialDelayMs: 50, maxDelayMs: 200 } },
+    );
+    await session.start();
+    const db = stack.gateway.get(PrismaService, { strict: false });
+    const conversation = await eventually(
+      () => db.conversation.findFirst({ where: { botId: bot.botId, channel: 'web', userId: chatUserId(token) } }).then((c) => c ?? undefined),
+      10_000,
+      'the conversation',
+    );
+    await eventually(async () => ((await db.botConversationState.findUnique({ where: { conversationId: conversation.id } }))?.node === 'ask' ? true : undefined), 15_000, 'the question');
+    // The user's answer, as the chat page sends it.
+    const sent = await fetch(`${stack.url}/v1/bots/${bot.botId}/sessions/${session.sessionId}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ text: need }),
+    });
+    if (![200, 201, 202].includes(sent.status)) throw new Error(`the user's message answered ${sent.status}: ${await sent.text()}`);
+    await eventually(async () => ((await db.botConversationState.findUnique({ where: { conversationId: conversation.id } }))?.status === 'handoff' ? true : undefined), 15_000, 'the handoff');
+    return { session, conversationId: conversation.id };
+  }
+
+  beforeAll(async () => {
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    runtime = await createBotRuntime({ ...stack.env, BOT_RUNTIME_HEALTH_PORT: '0' });
+    bot = await seedSdkBot(stack.gateway, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`);
+    const deployed = await botApi('/versions', { definition });
+    expect(deployed.status).toBe(201);
+    redis = new Redis(stack.env.REDIS_URL!);
+    await browser.launch();
+  });
+
+  it('lists by filter with unread counts, takes over, replies, notes, assigns, hands back to the bot and to a journey; every change of hands is told', async () => {
+    const agent = await seedBotAdmin(stack.gateway, bot.botId, 'developer');
+    const viewer = await seedBotAdmin(stack.gateway, bot.botId, 'viewer');
+    const { session, conversationId } = await userInHandoff('inbox_api_user', 'my order is late');
+
+    // Waiting for an agent, unassigned, with the user's answer unread.
+    const waiting = await inbox(agent.accessToken, '/conversations?filter=waiting');
+    expect(waiting.status).toBe(200);
+    expect(waiting.body.conversations).toEqual([expect.objectContaining({ id: conversationId, status: 'handoff', journey: 'welcome', node: 'agent', assignee: null, unread: 1, channel: 'web' })]);
+    expect(waiting.body.counts).toMatchObject({ waiting: 1, mine: 0, bot: 0, unread: 1 });
+    expect((await inbox(agent.accessToken, '/conversations?filter=bot')).body.conversations).toEqual([]);
+    expect((await inbox(agent.accessToken, '/conversations?channel=whatsapp')).body.conversations).toEqual([]);
+    expect((await inbox(agent.accessToken, '/conversations?filter=nope')).status).toBe(400);
+    expect((await inbox(agent.accessToken, '/conversations?cursor=zzz')).body.message).toMatch(/cursor/);
+
+    // The view: transcript, trace, state; reading it clears the unread count.
+    const view = await inbox(agent.accessToken, `/conversations/${conversationId}`);
+    expect(view.status).toBe(200);
+    expect(view.body.messages.map((m: any) => m.content.text)).toEqual(['Hi, I am the bot.', 'What do you need?', 'my order is late', 'A person will take it from here.']);
+    expect(view.body.trace.map((s: any) => s.node)).toEqual(['hello', 'ask', 'ask', 'agent']);
+    expect(view.body.bot).toMatchObject({ status: 'handoff', journey: 'welcome', node: 'agent' });
+    expect(view.body.journeys).toEqual(['welcome', 'feedback']);
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/read`, {})).status).toBe(200);
+    expect((await inbox(agent.accessToken, '/conversations?filter=waiting')).body.conversations[0].unread).toBe(0);
+
+    // A viewer reads but does not act.
+    expect((await inbox(viewer.accessToken, `/conversations/${conversationId}`)).status).toBe(200);
+    expect((await inbox(viewer.accessToken, `/conversations/${conversationId}/take-over`, {})).status).toBe(403);
+
+    // Take over: assigned to the agent, told on the stream and to the webhook.
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/take-over`, {})).status).toBe(200);
+    const mine = await inbox(agent.accessToken, '/conversations?filter=mine');
+    expect(mine.body.conversations).toEqual([expect.objectContaining({ id: conversationId, assignee: { userId: agent.userId, email: agent.email } })]);
+    expect(mine.body.counts).toMatchObject({ waiting: 0, mine: 1 });
+
+    // Replies: text with quick replies, an image; bad bodies are 400s naming the problem.
+    const reply = await inbox(agent.accessToken, `/conversations/${conversationId}/messages`, { text: 'Sam here, checking your order.', quickReplies: [{ title: 'Thanks' }] });
+    expect(reply.status).toBe(202);
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/messages`, { image: { url: 'https://cdn.example.com/parcel.jpg' } })).status).toBe(202);
+    const bad = await inbox(agent.accessToken, `/conversations/${conversationId}/messages`, { quickReplies: [{ title: 'x' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/exactly one of text, image or cards|quickReplies go with text/);
+
+    // A note: in the view, never in the reply API's transcript.
+    const note = await inbox(agent.accessToken, `/conversations/${conversationId}/notes`, { text: 'Customer is VIP, refund if needed' });
+    expect(note.status).toBe(201);
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/notes`, { text: '   ' })).body.message).toMatch(/text must not be empty/);
+    const transcript = await (await botApi(`/conversations/${conversationId}/messages`)).json();
+    expect(JSON.stringify(transcript)).not.toContain('VIP');
+    expect(JSON.stringify(transcript)).toContain('Sam here, checking your order.');
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}`)).body.notes).toEqual([
+      expect.objectContaining({ text: 'Customer is VIP, refund if needed', author: { userId: agent.userId, email: agent.email } }),
+    ]);
+
+    // Assignment: to another member, refused for a stranger, to nobody.
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/assignee`, { userId: viewer.userId }, 'PUT')).body.assignee).toEqual({ userId: viewer.userId, email: viewer.email });
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/assignee`, { userId: '00000000-0000-4000-8000-000000000000' }, 'PUT')).body.message).toMatch(/member of this bot/);
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/assignee`, { userId: 'x' }, 'PUT')).status).toBe(400);
+
+    // Canned responses: CRUD, a duplicate title 409.
+    const canned = await inbox(agent.accessToken, '/canned-responses', { title: 'Late order', text: 'Sorry, it is on its way.', quickReplies: ['Track it'] });
+    expect(canned.status).toBe(201);
+    expect((await inbox(agent.accessToken, '/canned-responses', { title: 'Late order', text: 'again' })).status).toBe(409);
+    expect(
+      (await inbox(agent.accessToken, `/canned-responses/${canned.body.cannedResponse.id}`, { title: 'Late order', text: 'On its way.', quickReplies: ['Track it'] }, 'PUT')).body.cannedResponse.text,
+    ).toBe('On its way.');
+    expect((await inbox(viewer.accessToken, '/canned-responses')).body.cannedResponses).toEqual([expect.objectContaining({ title: 'Late order', quickReplies: ['Track it'] })]);
+    expect((await inbox(agent.accessToken, `/canned-responses/${canned.body.cannedResponse.id}`, undefined, 'DELETE')).status).toBe(200);
+    expect((await inbox(agent.accessToken, `/canned-responses/${canned.body.cannedResponse.id}`, undefined, 'DELETE')).status).toBe(404);
+
+    // Hand back to the bot: it goes on after the handoff node; the assignment ends; a second handback is 409.
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/handback`, {})).status).toBe(202);
+    await eventually(
+      async () => ((await inbox(agent.accessToken, `/conversations/${conversationId}`)).body.messages.some((m: any) => m.content.text === 'The bot is back.') ? true : undefined),
+      15_000,
+      'the bot back',
+    );
+    const closed = await inbox(agent.accessToken, '/conversations?filter=closed');
+    expect(closed.body.conversations).toEqual([expect.objectContaining({ id: conversationId, status: 'ended', assignee: null })]);
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/handback`, {})).status).toBe(409);
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/messages`, { text: 'still there?' })).status).toBe(409);
+
+    // Take over a closed conversation, then hand it to a journey: the feedback question is asked.
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/take-over`, {})).status).toBe(200);
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/handback`, { journeySlug: 'nope' })).body.message).toMatch(/journeySlug must name a journey/);
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}/handback`, { journeySlug: 'feedback' })).status).toBe(202);
+    await eventually(
+      async () => ((await inbox(agent.accessToken, '/conversations?filter=bot')).body.conversations.find((c: any) => c.id === conversationId && c.journey === 'feedback') ? true : undefined),
+      15_000,
+      'the feedback journey',
+    );
+
+    // Every change of hands: on the lifecycle stream and to the bot's webhook.
+    const expected = [
+      ['conversation.taken_over', 'member'],
+      ['conversation.handed_back', 'member'],
+      ['conversation.taken_over', 'member'],
+      ['conversation.handed_back', 'member'],
+    ];
+    const [streamKey] = await redis.keys('*message-lifecycle*');
+    const entries = (await redis.xrange(streamKey!, '-', '+')).map(([, f]) => Object.fromEntries(f.flatMap((v, i) => (i % 2 ? [] : [[v, f[i + 1]]]))) as Record<string, string>);
+    const told = entries.filter((e) => e.conversationId === conversationId);
+    expect(told.map((e) => [e.type, e.by])).toEqual(expected);
+    expect(told[3]).toMatchObject({ botId: bot.botId, channel: 'web', memberId: agent.userId, journeySlug: 'feedback' });
+    const hooks = await eventually(
+      () => {
+        const got = calls.filter((c) => String(c.type).startsWith('conversation.') && c.conversationId === conversationId);
+        return got.length === 4 ? got : undefined;
+      },
+      30_000,
+      'the webhook calls',
+    );
+    expect(hooks.map((c) => [c.type, c.by])).toEqual(expected);
+    expect(hooks[0]).toMatchObject({ member: { userId: agent.userId, email: agent.email }, channel: 'web', journeySlug: null });
+    session.closeBot();
+  });
+
+  it('Chromium: keyboard-only take over and reply; the user sees the reply live on the chat page; axe at 390 and 1280 px', async () => {
+    const agent = await seedBotAdmin(stack.gateway, bot.botId, 'developer');
+    const { session, conversationId } = await userInHandoff('inbox_browser_user', 'I need a person');
+    const user = await browser.newPage(stack.url, PHONE);
+    const console_ = await browser.newPage(stack.url, DESKTOP);
+    try {
+      // The user's chat page (the second browser context).
+      await user.page.goto(session.webViewUrl().replace('https://chat.example.com', stack.url));
+      await user.page.getByText('A person will take it from here.').waitFor();
+
+      // The agent signs in and reaches the inbox with the keyboard only.
+      const page = console_.page;
+      page.setDefaultTimeout(20_000);
+      await page.goto(`${stack.url}/console/`);
+      await page.getByLabel('E-mail').fill(agent.email);
+      await page.getByLabel('Password').fill(agent.password);
+      await page.keyboard.press('Enter');
+      await page.getByRole('navigation', { name: 'Sections' }).waitFor();
+      await page.goto(`${stack.url}/console/#/bots/${bot.botId}/inbox`);
+      const row = page.getByRole('link', { name: /^Web user / }).first();
+      await row.waitFor();
+      expect(await page.getByTestId('inbox-list').getByLabel('1 unread').count()).toBe(1);
+      await screenshots(page, 'inbox-list');
+      for (const size of [PHONE, DESKTOP]) {
+        await page.setViewportSize(size);
+        expect(await axeViolations(page)).toEqual([]);
+      }
+
+      await row.focus();
+      await page.keyboard.press('Enter');
+      const takeOver = page.getByRole('button', { name: 'Take over' });
+      await takeOver.waitFor();
+      await takeOver.focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('form', { name: 'Reply' }).waitFor();
+      await page.getByLabel('Message', { exact: true }).focus();
+      await page.keyboard.type('Hello, I am Ana from support.');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('Thanks, Bye');
+      await page.getByRole('button', { name: 'Send reply' }).focus();
+      await page.keyboard.press('Enter');
+
+      // Live on the user's page, with the quick replies.
+      await user.page.getByText('Hello, I am Ana from support.').waitFor();
+      await user.page.getByRole('button', { name: 'Thanks' }).waitFor();
+      await user.page.screenshot({ path: join(SCREENSHOTS, 'inbox-user-sees-reply-390.png'), fullPage: true });
+
+      // The transcript in the console shows it, and the state says an agent has it.
+      await page.getByTestId('transcript').getByText('Hello, I am Ana from support.').waitFor();
+      expect(await page.getByTestId('conversation-state').textContent()).toContain(agent.email);
+      await screenshots(page, 'inbox-conversation');
+      for (const size of [PHONE, DESKTOP]) {
+        await page.setViewportSize(size);
+        expect(await axeViolations(page)).toEqual([]);
+      }
+
+      // Hand back with the keyboard: the user sees the bot again.
+      await page.getByRole('button', { name: 'Hand back' }).focus();
+      await page.keyboard.press('Enter');
+      await user.page.getByText('The bot is back.').waitFor();
+      expect(browser.problems).toEqual([]);
+      const db = stack.gateway.get(PrismaService, { strict: false });
+      expect((await db.botConversationState.findUniqueOrThrow({ where: { conversationId } })).status).toBe('ended');
+    } finally {
+      session.closeBot();
+      await user.context.close();
+      await console_.context.close();
+    }
+  });
+});
