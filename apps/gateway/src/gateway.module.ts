@@ -24,6 +24,7 @@ import { WhatsAppWebhooksModule } from './whatsapp-webhooks/whatsapp-webhooks.mo
 import { ConversationsModule } from './conversations/conversations.module.js';
 import { WebChatPageModule } from './web-chat-page/web-chat-page.module.js';
 import { BotsModule } from './bots/bots.module.js';
+import { OverviewModule } from './console/overview.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -56,6 +57,7 @@ export class GatewayModule {
         ConversationsModule,
         WebChatPageModule,
         BotsModule,
+        OverviewModule,
       ],
     };
   }

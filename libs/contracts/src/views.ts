@@ -8,3 +8,4 @@ export * from './console/account.dto.js';
 export * from './console/message-log.views.js';
 export * from './console/whatsapp.views.js';
 export * from './console/message-events.js';
+export * from './console/overview.views.js';

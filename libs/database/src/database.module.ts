@@ -25,6 +25,7 @@ import { BotSecretRepository } from './repositories/bot-secret.repository.js';
 import { BotTraceRepository } from './repositories/bot-trace.repository.js';
 import { BotInputRepository } from './repositories/bot-input.repository.js';
 import { BotRunRepository } from './repositories/bot-run.repository.js';
+import { OverviewRepository } from './repositories/overview.repository.js';
 
 const repositories = [
   BotRepository,
@@ -52,6 +53,7 @@ const repositories = [
   BotTraceRepository,
   BotInputRepository,
   BotRunRepository,
+  OverviewRepository,
 ];
 
 @Global()

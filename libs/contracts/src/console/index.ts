@@ -6,3 +6,5 @@ export * from './members.dto.js';
 export * from './devices.dto.js';
 export * from './whatsapp.dto.js';
 export * from './whatsapp.views.js';
+export * from './overview.dto.js';
+export * from './overview.views.js';
