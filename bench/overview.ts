@@ -116,10 +116,12 @@ runBench(async () => {
     t = process.hrtime.bigint();
     await db.query('VACUUM ANALYZE');
     const vacuumS = ms(t) / 1000;
-    const counts = (await db.query<{ m: string; mine: string; cm: string; st: string }>(
-      `SELECT (SELECT count(*) FROM messages) m, (SELECT count(*) FROM messages WHERE bot_id = $1) mine, (SELECT count(*) FROM conversation_messages) cm, (SELECT count(*) FROM bot_steps) st`,
-      [bot],
-    )).rows[0];
+    const counts = (
+      await db.query<{ m: string; mine: string; cm: string; st: string }>(
+        `SELECT (SELECT count(*) FROM messages) m, (SELECT count(*) FROM messages WHERE bot_id = $1) mine, (SELECT count(*) FROM conversation_messages) cm, (SELECT count(*) FROM bot_steps) st`,
+        [bot],
+      )
+    ).rows[0];
     log(`seeded ${counts.m} messages (${counts.mine} of the bot), ${counts.cm} replies, ${counts.st} steps`);
 
     const today = new Date(Date.now()).toISOString().slice(0, 10);

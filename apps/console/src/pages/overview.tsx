@@ -18,10 +18,7 @@ export function OverviewPage({ bot }: { bot: Bot }) {
   const [range, setRange] = useState({ from: daysBefore(today(), 29), to: today() });
   const [draft, setDraft] = useState(range);
   const [rangeError, setRangeError] = useState<string | null>(null);
-  const { data, error, loading } = useLoad(
-    () => api<OverviewResponse>('GET', `/v1/bots/${bot.id}/overview?from=${range.from}&to=${range.to}`),
-    [bot.id, range.from, range.to],
-  );
+  const { data, error, loading } = useLoad(() => api<OverviewResponse>('GET', `/v1/bots/${bot.id}/overview?from=${range.from}&to=${range.to}`), [bot.id, range.from, range.to]);
 
   const apply = (e: Event) => {
     e.preventDefault();
@@ -51,11 +48,25 @@ export function OverviewPage({ bot }: { bot: Bot }) {
         </div>
         <label>
           From (UTC)
-          <input type="date" value={draft.from} max={draft.to} aria-invalid={rangeError ? true : undefined} aria-describedby={rangeError ? 'range-error' : undefined} onInput={(e) => setDraft({ ...draft, from: (e.target as HTMLInputElement).value })} />
+          <input
+            type="date"
+            value={draft.from}
+            max={draft.to}
+            aria-invalid={rangeError ? true : undefined}
+            aria-describedby={rangeError ? 'range-error' : undefined}
+            onInput={(e) => setDraft({ ...draft, from: (e.target as HTMLInputElement).value })}
+          />
         </label>
         <label>
           To (UTC)
-          <input type="date" value={draft.to} min={draft.from} aria-invalid={rangeError ? true : undefined} aria-describedby={rangeError ? 'range-error' : undefined} onInput={(e) => setDraft({ ...draft, to: (e.target as HTMLInputElement).value })} />
+          <input
+            type="date"
+            value={draft.to}
+            min={draft.from}
+            aria-invalid={rangeError ? true : undefined}
+            aria-describedby={rangeError ? 'range-error' : undefined}
+            onInput={(e) => setDraft({ ...draft, to: (e.target as HTMLInputElement).value })}
+          />
         </label>
         <button type="submit">Show</button>
         {rangeError && (
@@ -126,7 +137,7 @@ function Numbers({ bot, data, busy }: { bot: Bot; data: OverviewResponse; busy: 
           No template sent anything in this range. <a href={href('bots', bot.id, 'whatsapp', 'templates')}>Sync your templates</a> and send a test carousel.
         </p>
       ) : (
-        <Funnel caption="Delivery funnel per template" first="Template" rows={data.templates.map((t) => ({ ...t, name: t.name ? `${t.name} (${t.language})` : "deleted template" }))} />
+        <Funnel caption="Delivery funnel per template" first="Template" rows={data.templates.map((t) => ({ ...t, name: t.name ? `${t.name} (${t.language})` : 'deleted template' }))} />
       )}
 
       <h2>Delivery by sender</h2>
@@ -135,7 +146,7 @@ function Numbers({ bot, data, busy }: { bot: Bot; data: OverviewResponse; busy: 
           No sender sent anything in this range. <a href={href('bots', bot.id, 'whatsapp', 'senders')}>Add a sender number</a> first.
         </p>
       ) : (
-        <Funnel caption="Delivery funnel per sender" first="Sender" rows={data.senders.map((s) => ({ ...s, name: s.number ? `+${s.number}` : "deleted sender" }))} />
+        <Funnel caption="Delivery funnel per sender" first="Sender" rows={data.senders.map((s) => ({ ...s, name: s.number ? `+${s.number}` : 'deleted sender' }))} />
       )}
 
       <h2>Journeys</h2>
@@ -147,7 +158,8 @@ function Numbers({ bot, data, busy }: { bot: Bot; data: OverviewResponse; busy: 
         data.journeys.map((j) => (
           <details open class="journey">
             <summary>
-              <strong>{j.journey}</strong>: {num(j.conversations)} conversations, {pct(j.completed, j.conversations)} completed, {pct(j.waiting, j.conversations)} left waiting, {pct(j.errors, j.steps)} of steps failed
+              <strong>{j.journey}</strong>: {num(j.conversations)} conversations, {pct(j.completed, j.conversations)} completed, {pct(j.waiting, j.conversations)} left waiting,{' '}
+              {pct(j.errors, j.steps)} of steps failed
             </summary>
             <TableWrap>
               <table class="striped" data-testid={`journey-${j.journey}`}>

@@ -10,7 +10,16 @@ const S2 = '33333333-3333-4333-8333-333333333333';
 
 function carousel(day: string, senderId: string, c: Partial<CarouselDayRow>): CarouselDayRow {
   const row = { pending: 0, sent: 0, delivered: 0, read: 0, failed: 0, ...c };
-  return { day, templateId: T1, templateName: 'promo', language: 'en', senderId, senderNumber: senderId === S1 ? '15550001111' : null, total: row.pending + row.sent + row.delivered + row.read + row.failed, ...row };
+  return {
+    day,
+    templateId: T1,
+    templateName: 'promo',
+    language: 'en',
+    senderId,
+    senderNumber: senderId === S1 ? '15550001111' : null,
+    total: row.pending + row.sent + row.delivered + row.read + row.failed,
+    ...row,
+  };
 }
 
 function setup(rows: { carousels?: CarouselDayRow[]; nodes?: JourneyNodeRow[] } = {}) {
