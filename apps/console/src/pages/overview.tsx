@@ -84,7 +84,6 @@ export function OverviewPage({ bot }: { bot: Bot }) {
 function Numbers({ bot, data, busy }: { bot: Bot; data: OverviewResponse; busy: boolean }) {
   const { totals } = data;
   const replies = totals.replies.pending + totals.replies.sent + totals.replies.delivered + totals.replies.read + totals.replies.failed;
-  const conversations = data.conversations.reduce((a, c) => a + c.conversations, 0);
   return (
     <div aria-busy={busy}>
       <dl class="tiles" data-testid="overview-totals">
