@@ -41,7 +41,7 @@ runBench(async () => {
   try {
     const databaseUrl = await postgres.createDatabase('bench');
     await migrate(databaseUrl, join(process.cwd(), 'prisma', 'migrations'));
-    const env = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, LOG_LEVEL: 'warn', DATABASE_QUERY_TIMEOUT_MS: '120000' };
+    const env = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, LOG_LEVEL: 'warn', DATABASE_QUERY_TIMEOUT_MS: '600000' };
     const machine = await describeMachine({ databaseUrl, redisUrl: redis.url });
     const context = () => NestFactory.createApplicationContext(CliModule.forRoot(env), { logger: ['error'] });
     app = await context();
@@ -74,14 +74,15 @@ runBench(async () => {
     for (let a = 1; a <= ROWS; a += CHUNK) {
       const b = Math.min(ROWS, a + CHUNK - 1);
       const t = process.hrtime.bigint();
-      // i % 90 spreads the rows over 90 days; the statuses are half read, a quarter delivered, then sent, failed, queued.
+      // In time order, as a table that is only appended to is laid out: row i is (i * 90 / ROWS) days old
+      // (the newest first); the statuses are half read, a quarter delivered, then sent, failed, queued.
       await db.query(
         `INSERT INTO messages (id, bot_id, template_id, sender_id, channel, recipient, status, attempts, created_at, updated_at)
          SELECT gen_random_uuid(), CASE WHEN i % 10 = 0 THEN $2::uuid ELSE $1::uuid END, ($3::uuid[])[(1 + i % 3)::int], ($4::uuid[])[(1 + (i / 3) % 3)::int], 'whatsapp',
                 '9198' || lpad((i % 10000000)::text, 8, '0'),
                 (ARRAY['read','read','read','read','read','delivered','delivered','sent','failed','queued'])[(1 + (i * 7) % 10)::int]::"MessageStatus", 1, ts, ts
-         FROM (SELECT i, now() - (i % 90) * interval '1 day' - ((i * 7919) % 86400) * interval '1 second' AS ts FROM generate_series($5::bigint, $6::bigint) i) x`,
-        [bot, other.botId, templates, senders, a, b],
+         FROM (SELECT i, now() - (i * 90 * 86400 / $7::bigint) * interval '1 second' AS ts FROM generate_series($5::bigint, $6::bigint) i) x`,
+        [bot, other.botId, templates, senders, a, b, ROWS],
       );
       log(`messages ${fmt(b)} / ${fmt(ROWS)} (${fmt(ms(t) / 1000, 1)} s)`);
     }
@@ -91,13 +92,13 @@ runBench(async () => {
     await db.query(
       `INSERT INTO conversations (id, bot_id, channel, user_id, created_at, updated_at)
        SELECT md5('c' || i)::uuid, $1, CASE WHEN i % 3 = 0 THEN 'web' ELSE 'whatsapp' END::"ConversationChannel", 'u' || i, ts, ts
-       FROM (SELECT i, now() - (i % 90) * interval '1 day' - ((i * 7919) % 86400) * interval '1 second' AS ts FROM generate_series(0, 199999) i) x`,
+       FROM (SELECT i, now() - (i * 90 * 86400 / 200000) * interval '1 second' AS ts FROM generate_series(0, 199999) i) x`,
       [bot],
     );
     await db.query(
       `INSERT INTO conversation_messages (id, conversation_id, direction, type, content, status, created_at)
-       SELECT gen_random_uuid(), md5('c' || (i % 200000))::uuid, 'outbound', 'text', '{"text":"hi"}', (ARRAY['read','read','delivered','sent','failed'])[1 + i % 5]::"MessageStatus",
-              now() - (i % 90) * interval '1 day' - ((i * 31) % 86400) * interval '1 second'
+       SELECT gen_random_uuid(), md5('c' || (i / 5))::uuid, 'outbound', 'text', '{"text":"hi"}', (ARRAY['read','read','delivered','sent','failed'])[1 + i % 5]::"MessageStatus",
+              now() - (i::bigint * 90 * 86400 / 1000000) * interval '1 second'
        FROM generate_series(0, 999999) i`,
     );
     // Conversation c runs journey start or order for 1 + c % 10 nodes; a third end at an end node, the rest wait.
@@ -106,7 +107,7 @@ runBench(async () => {
        SELECT md5('c' || c)::uuid, $1, 1, CASE WHEN c % 2 = 0 THEN 'start' ELSE 'order' END, 'n' || s,
               CASE WHEN s = 1 + c % 10 AND c % 3 = 0 THEN 'end' ELSE 'question' END,
               CASE WHEN s = 1 + c % 10 AND c % 3 <> 0 THEN 'waiting' WHEN (c + s) % 50 = 0 THEN 'error' ELSE 'ok' END, NULL, 1.5,
-              now() - (c % 90) * interval '1 day' + s * interval '1 second'
+              now() - (c::bigint * 90 * 86400 / 100000) * interval '1 second' + s * interval '1 second'
        FROM generate_series(0, 99999) c, generate_series(1, 10) s WHERE s <= 1 + c % 10`,
       [bot],
     );

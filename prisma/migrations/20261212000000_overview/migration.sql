@@ -53,6 +53,13 @@ CREATE TRIGGER "messages_stats_insert" AFTER INSERT ON "messages" REFERENCING NE
 CREATE TRIGGER "messages_stats_update" AFTER UPDATE ON "messages" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION message_stats_mark_new();
 CREATE TRIGGER "messages_stats_delete" AFTER DELETE ON "messages" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION message_stats_mark_old();
 
+-- The messages already there, counted once here (one pass over the table): later changes go through the markers.
+INSERT INTO "message_daily_stats" (bot_id, day, template_id, sender_id, total, pending, sent, delivered, read, failed)
+SELECT bot_id, (created_at AT TIME ZONE 'UTC')::date, template_id, sender_id, count(*),
+       count(*) FILTER (WHERE status IN ('queued', 'processing')), count(*) FILTER (WHERE status = 'sent'),
+       count(*) FILTER (WHERE status = 'delivered'), count(*) FILTER (WHERE status = 'read'), count(*) FILTER (WHERE status = 'failed')
+FROM messages GROUP BY 1, 2, 3, 4;
+
 -- Read live, by these indexes: conversations started per channel, and the hosted bots' steps of a range.
 CREATE INDEX "conversations_bot_id_created_at_idx" ON "conversations"("bot_id", "created_at");
 CREATE INDEX "bot_steps_bot_id_started_at_idx" ON "bot_steps"("bot_id", "started_at");

@@ -53,7 +53,7 @@ export interface JourneyNodeRow {
 
 const n = (v: bigint | number | null) => Number(v ?? 0);
 /** Interactive transactions end by the queries' own timeout (DATABASE_QUERY_TIMEOUT_MS), not Prisma's 5 s default. */
-const TX = { timeout: 120_000, maxWait: 10_000 };
+const TX = { timeout: 600_000, maxWait: 10_000 };
 
 /**
  * The console's overview: SQL aggregates of a bot's messages, conversations and hosted-bot steps over a
