@@ -92,7 +92,7 @@ runBench(async () => {
     await db.query(
       `INSERT INTO conversations (id, bot_id, channel, user_id, created_at, updated_at)
        SELECT md5('c' || i)::uuid, $1, CASE WHEN i % 3 = 0 THEN 'web' ELSE 'whatsapp' END::"ConversationChannel", 'u' || i, ts, ts
-       FROM (SELECT i, now() - (i * 90 * 86400 / 200000) * interval '1 second' AS ts FROM generate_series(0, 199999) i) x`,
+       FROM (SELECT i, now() - (i::bigint * 90 * 86400 / 200000) * interval '1 second' AS ts FROM generate_series(0, 199999) i) x`,
       [bot],
     );
     await db.query(
