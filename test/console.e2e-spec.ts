@@ -74,10 +74,10 @@ describe('console: a bot administrator in a real browser', () => {
     await page.getByLabel('Password').focus();
     await page.keyboard.type(admin.password);
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Messages' }).waitFor();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
     // The session survives a reload through the HttpOnly cookie, which page scripts cannot see.
     await page.reload();
-    await page.getByRole('heading', { name: 'Messages' }).waitFor();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(await page.evaluate(() => document.cookie)).not.toContain('bp_refresh');
     await expectAccessible();
   });
@@ -473,7 +473,7 @@ describe('console: a bot administrator in a real browser', () => {
       await p.getByLabel('E-mail').fill(viewer.email);
       await p.getByLabel('Password').fill(viewer.password);
       await p.getByRole('button', { name: 'Sign in' }).click();
-      await p.getByRole('heading', { name: 'Messages' }).waitFor();
+      await p.getByRole('heading', { name: 'Overview' }).waitFor();
       await p.goto(`${stack.url}/console/#/bots/${stack.seed.botId}/settings/api-keys`);
       const notice = p.getByTestId('not-allowed');
       await notice.getByText('This page needs the admin role on this bot; your role is viewer.').waitFor();

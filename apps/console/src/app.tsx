@@ -13,10 +13,12 @@ import { WhatsAppPage } from './pages/whatsapp.js';
 import { WebhookPage } from './pages/webhook.js';
 import { OAuthClientsPage } from './pages/oauth-clients.js';
 import { InboxPage } from './pages/inbox.js';
+import { OverviewPage } from './pages/overview.js';
 
 type Session = { state: 'checking' } | { state: 'signed-out'; reason?: string } | { state: 'signed-in'; account: Account };
 
 const SECTIONS: Tab[] = [
+  { path: 'overview', label: 'Overview' },
   { path: 'messages', label: 'Messages' },
   { path: 'inbox', label: 'Inbox' },
   { path: 'whatsapp', label: 'WhatsApp' },
@@ -57,9 +59,9 @@ export function App() {
   const botId = route[0] === 'bots' ? route[1] : undefined;
   const bot = account.bots.find((b) => b.id === botId);
   if (!bot && account.bots.length > 0) {
-    go('bots', account.bots[0]!.id, 'messages');
+    go('bots', account.bots[0]!.id, 'overview');
   }
-  const section = route[2] ?? 'messages';
+  const section = route[2] ?? 'overview';
 
   return (
     <>
@@ -126,6 +128,8 @@ function Page({ bot, section, rest }: { bot: Bot; section: string; rest: string[
       return <Settings bot={bot} sub={rest[0] ?? 'api-keys'} />;
     case 'whatsapp':
       return <WhatsAppPage bot={bot} sub={rest[0] ?? 'senders'} />;
+    case 'overview':
+      return <OverviewPage bot={bot} />;
     case 'push':
       return <PushPage bot={bot} />;
     case 'inbox':

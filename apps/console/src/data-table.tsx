@@ -70,7 +70,7 @@ export function ConfirmButton(props: { action: Action; label: string; question: 
  * each cell's `data-label`. The table's roles are set on its elements too: some browsers (Safari) stop
  * presenting a table as one to screen readers once CSS changes its display.
  */
-function TableWrap({ children }: { children: ComponentChildren }) {
+export function TableWrap({ children }: { children: ComponentChildren }) {
   const box = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const wrap = box.current!;

@@ -25,6 +25,7 @@ import { ConversationsModule } from './conversations/conversations.module.js';
 import { WebChatPageModule } from './web-chat-page/web-chat-page.module.js';
 import { BotsModule } from './bots/bots.module.js';
 import { InboxModule } from './inbox/inbox.module.js';
+import { OverviewModule } from './console/overview.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -58,6 +59,7 @@ export class GatewayModule {
         WebChatPageModule,
         BotsModule,
         InboxModule,
+        OverviewModule,
       ],
     };
   }

@@ -10,3 +10,4 @@ export * from './console/whatsapp.views.js';
 export * from './console/message-events.js';
 export * from './console/inbox.views.js';
 export type { ConversationMessageView, MessageContent } from './conversations/message-content.js';
+export * from './console/overview.views.js';

@@ -26,6 +26,7 @@ import { BotTraceRepository } from './repositories/bot-trace.repository.js';
 import { InboxRepository } from './repositories/inbox.repository.js';
 import { BotInputRepository } from './repositories/bot-input.repository.js';
 import { BotRunRepository } from './repositories/bot-run.repository.js';
+import { OverviewRepository } from './repositories/overview.repository.js';
 
 const repositories = [
   BotRepository,
@@ -54,6 +55,7 @@ const repositories = [
   InboxRepository,
   BotInputRepository,
   BotRunRepository,
+  OverviewRepository,
 ];
 
 @Global()

@@ -8,3 +8,5 @@ export * from './whatsapp.dto.js';
 export * from './whatsapp.views.js';
 export * from './inbox.views.js';
 export * from './inbox.dto.js';
+export * from './overview.dto.js';
+export * from './overview.views.js';
