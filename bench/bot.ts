@@ -24,7 +24,7 @@ import { NestFactory } from '@nestjs/core';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { ApiKeyService } from '@platform/accounts';
-import { measureWarmCalls } from '@platform/bot-sandbox';
+import { SDK_SNIPPET, measureWarmCalls } from '@platform/bot-sandbox';
 import { chatUserId, verifyWebhookSignature, type BotDefinition } from '@platform/contracts';
 import { BotRepository } from '@platform/database';
 import { freePort } from '@platform/local-infra';
@@ -39,16 +39,6 @@ const ACTIVE = Number(process.env.BENCH_ACTIVE ?? 2000);
 /** Nodes run per conversation: function, greeting, question (asks), then question (answered), condition, message, end. */
 const STEPS_PER_CONVERSATION = 7;
 const WAIT_MS = 60_000;
-
-const SDK_SNIPPET = `import { parseBotPayload } from '@bot-platform/sdk-core';
-
-export default function main(payload) {
-  try {
-    return parseBotPayload(payload);
-  } catch (error) {
-    return {};
-  }
-}`;
 
 const definition: BotDefinition = {
   schemaVersion: 1,

@@ -4,6 +4,7 @@ import { BotInputRepository, BotTraceRepository, ConversationRepository } from '
 import { BotInputsService } from './bot-inputs.service.js';
 import { ConversationHandoffEvents } from './conversation-handoff-events.js';
 import { parseCursor, parseLimit } from './page-query.js';
+import { toStepView } from './step-view.js';
 
 /** A hosted bot's side of one conversation: its trace and state, and an agent taking over and handing back. */
 @Injectable()
@@ -26,18 +27,7 @@ export class BotConversationService {
     const rows = await this.trace.steps(id, after, size + 1);
     const page = rows.slice(0, size);
     return {
-      steps: page.map((s) => ({
-        id: String(s.id),
-        at: s.startedAt.toISOString(),
-        version: s.version,
-        journey: s.journey,
-        node: s.node,
-        kind: s.kind,
-        outcome: s.outcome,
-        error: s.error,
-        durationMs: s.durationMs,
-        sandboxMs: s.sandboxMs,
-      })),
+      steps: page.map(toStepView),
       next: rows.length > size ? String(page[page.length - 1].id) : null,
     };
   }

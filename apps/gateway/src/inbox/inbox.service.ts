@@ -18,6 +18,7 @@ import { BotDefinitionRepository, BotInputRepository, BotTraceRepository, Canned
 import type { Prisma } from '@platform/database';
 import { BotInputsService } from '../bots/bot-inputs.service.js';
 import { ConversationHandoffEvents } from '../bots/conversation-handoff-events.js';
+import { toStepView } from '../bots/step-view.js';
 import { ConversationService } from '../conversations/conversation.service.js';
 
 const PAGE_MAX = 100;
@@ -126,17 +127,7 @@ export class InboxService {
       bot: state ? { status: statusOf(state.status), version: state.version, journey: state.journey, node: state.node, variables: state.variables, updatedAt: state.updatedAt.toISOString() } : null,
       journeys,
       messages: views,
-      trace: steps.map((s) => ({
-        id: String(s.id),
-        at: s.startedAt.toISOString(),
-        version: s.version,
-        journey: s.journey,
-        node: s.node,
-        kind: s.kind,
-        outcome: s.outcome,
-        error: s.error,
-        durationMs: s.durationMs,
-      })),
+      trace: steps.map(toStepView),
       notes: notes.map((n) => ({ id: n.id, text: n.text, author: n.authorUserId ? { userId: n.authorUserId, email: n.authorEmail ?? '' } : null, createdAt: n.createdAt.toISOString() })),
     };
   }

@@ -54,6 +54,8 @@ export interface InboxStepView {
   outcome: string;
   error: string | null;
   durationMs: number;
+  /** Function nodes: the sandbox's time. */
+  sandboxMs: number | null;
 }
 
 export interface InboxNoteView {

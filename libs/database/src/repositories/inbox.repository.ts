@@ -174,7 +174,7 @@ export class InboxRepository {
       where: { conversationId },
       orderBy: { id: 'desc' },
       take: limit,
-      select: { id: true, startedAt: true, version: true, journey: true, node: true, kind: true, outcome: true, error: true, durationMs: true },
+      select: { id: true, startedAt: true, version: true, journey: true, node: true, kind: true, outcome: true, error: true, durationMs: true, sandboxMs: true },
     });
     return rows.reverse();
   }
