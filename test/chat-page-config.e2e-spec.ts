@@ -156,7 +156,7 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
 
       // #FFD54F on #1A73E8 is 3.4:1: the close button takes the title's readable colour instead.
       const low = await newPage();
-      await low.page.goto(sdkUrl({ ymAuthenticationToken: 'color_user_3', statusBarColor: '#FF1A73E8', closeButtonColor: '#FFD54F' }));
+      await low.page.goto(sdkUrl({ ymAuthenticationToken: 'color_user_low', statusBarColor: '#FF1A73E8', closeButtonColor: '#FFD54F' }));
       await low.page.getByText(GREETING).waitFor();
       expect(await styles(low.page)).toEqual({ bar: 'rgb(26, 115, 232)', title: 'rgb(255, 255, 255)', close: 'rgb(255, 255, 255)', themeColor: '#1A73E8FF' });
 

@@ -23,10 +23,15 @@ const picture = (seed: number) => `https://picsum.photos/seed/bot${seed}/480/270
  * echoes what they write, and answers the quick replies `carousel` and `image` with a carousel of three
  * cards and an image, all through the reply API. The demo bot of `npm run up` and the chat tests.
  */
+/** How many call ids the echo bot remembers to drop repeats. */
+const SEEN_MAX = 10_000;
+
 export class EchoBot {
   readonly server: BotWebhookServer;
   /** Replies the API refused (status and body), for tests to look at. */
   readonly refused: Array<{ status: number; body: string }> = [];
+  /** Ids of the calls answered lately: calls come at least once, and a repeat is dropped. */
+  private readonly seen = new Set<string>();
 
   constructor(
     private readonly options: EchoBotOptions,
@@ -45,8 +50,15 @@ export class EchoBot {
   }
 
   private async handle(call: WebhookCall): Promise<void> {
-    const body = call.body as { type?: string; conversationId?: string; message?: { content?: { text?: string; payload?: string } } };
+    const body = call.body as { id?: string; type?: string; conversationId?: string; message?: { content?: { text?: string; payload?: string } } };
     if (!body.conversationId) return;
+    // A call retried after a slow answer comes again with the same id (the webhook-id): answer it once,
+    // as docs/conversations.md tells bots to.
+    if (typeof body.id === 'string') {
+      if (this.seen.has(body.id)) return;
+      this.seen.add(body.id);
+      if (this.seen.size > SEEN_MAX) this.seen.delete(this.seen.values().next().value!);
+    }
     if (body.type === 'session.started') {
       await this.reply(body.conversationId, { text: 'Hello! I am the echo bot. Write anything and I will say it back.', quickReplies: QUICK_REPLIES });
       return;
