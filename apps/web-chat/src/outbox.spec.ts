@@ -19,6 +19,7 @@ function harness(options: { online?: boolean; storage?: MemoryStorage } = {}) {
   const received: string[] = [];
   const changes: Array<[string, string, string | undefined]> = [];
   let fail: ((item: Outgoing) => Error | undefined) | undefined;
+  let inFlight = 0;
   const outbox = new Outbox({
     storage,
     storageKey: 'k',
@@ -27,15 +28,34 @@ function harness(options: { online?: boolean; storage?: MemoryStorage } = {}) {
     wait: () => Promise.resolve(),
     changed: (item, id) => changes.push([item.text, item.state, id]),
     send: async (item) => {
-      await new Promise((r) => setTimeout(r, 1)); // answers arrive later, never in the same tick
-      const error = fail?.(item);
-      if (error) throw error;
-      received.push(`${item.clientId}:${item.text}`);
-      return { messageId: `m-${item.clientId}` };
+      inFlight++;
+      try {
+        await new Promise((r) => setTimeout(r, 1)); // answers arrive later, never in the same tick
+        const error = fail?.(item);
+        if (error) throw error;
+        received.push(`${item.clientId}:${item.text}`);
+        return { messageId: `m-${item.clientId}` };
+      } finally {
+        inFlight--;
+      }
     },
   });
+  // Quiet means nothing is on the wire and nothing waits that could go now; a fixed pause lost to a loaded host.
+  const quiet = () => inFlight === 0 && !outbox.list().some((i) => i.state === 'sending' || (online && i.state === 'pending'));
+  const settle = async () => {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 5));
+      if (quiet()) {
+        await new Promise((r) => setImmediate(r));
+        if (quiet()) return;
+      }
+    }
+    throw new Error('the outbox did not settle within 10 s');
+  };
   return {
     outbox,
+    settle,
     storage,
     received,
     changes,
@@ -44,13 +64,11 @@ function harness(options: { online?: boolean; storage?: MemoryStorage } = {}) {
   };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
-
 describe('Outbox', () => {
   it('sends rapid messages one at a time, in the order typed', async () => {
     const h = harness();
     for (const text of ['one', 'two', 'three', 'four']) h.outbox.add(text);
-    await settle();
+    await h.settle();
     expect(h.received).toEqual(['c1:one', 'c2:two', 'c3:three', 'c4:four']);
     expect(h.outbox.list()).toEqual([]);
     expect(h.changes.filter(([, , id]) => id).map(([text, , id]) => `${text}=${id}`)).toEqual(['one=m-c1', 'two=m-c2', 'three=m-c3', 'four=m-c4']);
@@ -60,13 +78,13 @@ describe('Outbox', () => {
     const h = harness({ online: false });
     h.outbox.add('first');
     h.outbox.add('second');
-    await settle();
+    await h.settle();
     expect(h.received).toEqual([]);
     expect(h.outbox.list().map((i) => i.state)).toEqual(['pending', 'pending']);
     expect(JSON.parse(h.storage.getItem('k')!).map((i: Outgoing) => i.text)).toEqual(['first', 'second']);
     h.setOnline(true);
     await h.outbox.resume();
-    await settle();
+    await h.settle();
     expect(h.received).toEqual(['c1:first', 'c2:second']);
     expect(JSON.parse(h.storage.getItem('k')!)).toEqual([]);
   });
@@ -77,7 +95,7 @@ describe('Outbox', () => {
     const h = harness({ storage });
     expect(h.outbox.list()[0].state).toBe('pending');
     await h.outbox.resume();
-    await settle();
+    await h.settle();
     expect(h.received).toEqual(['old-1:was in flight']);
   });
 
@@ -86,12 +104,12 @@ describe('Outbox', () => {
     h.failWith((item) => (item.text === 'bad' ? new ChatApiError(400, 'text must be at most 4096 characters') : undefined));
     h.outbox.add('bad');
     h.outbox.add('good');
-    await settle();
+    await h.settle();
     expect(h.received).toEqual(['c2:good']);
     expect(h.outbox.list()).toMatchObject([{ text: 'bad', state: 'failed', error: 'text must be at most 4096 characters' }]);
     h.failWith(undefined);
     h.outbox.retry('c1');
-    await settle();
+    await h.settle();
     expect(h.received).toEqual(['c2:good', 'c1:bad']);
   });
 
@@ -100,7 +118,7 @@ describe('Outbox', () => {
     let attempts = 0;
     h.failWith(() => (attempts++, new TypeError('Failed to fetch')));
     h.outbox.add('flaky');
-    await settle();
+    await h.settle();
     expect(attempts).toBe(MAX_ATTEMPTS);
     expect(h.outbox.list()).toMatchObject([{ state: 'failed' }]);
 
@@ -108,7 +126,7 @@ describe('Outbox', () => {
     let tries = 0;
     h2.failWith(() => (++tries < 3 ? new ChatApiError(503, 'busy') : undefined));
     h2.outbox.add('eventually');
-    await settle();
+    await h2.settle();
     expect(h2.received).toEqual(['c1:eventually']);
   });
 
@@ -116,12 +134,12 @@ describe('Outbox', () => {
     const h = harness();
     h.failWith(() => (h.setOnline(false), new TypeError('Failed to fetch')));
     h.outbox.add('cut off');
-    await settle();
+    await h.settle();
     expect(h.outbox.list()).toMatchObject([{ state: 'pending' }]);
     h.failWith(undefined);
     h.setOnline(true);
     await h.outbox.resume();
-    await settle();
+    await h.settle();
     expect(h.received).toEqual(['c1:cut off']);
   });
 });
