@@ -262,15 +262,32 @@ async function main(): Promise<void> {
 
     const rounds: PathResult[] = [];
     const cpu: Record<string, number> = { hosted: 0, webhook: 0 };
+    // Per process as well, so a profile can be pointed at the process that costs most.
+    const cpuByProcess: Record<string, Record<string, number>> = { hosted: {}, webhook: {} };
     const infraCpu: Record<string, number> = { hosted: 0, webhook: 0 };
     const infraSeconds = () => cpuSecondsWithChildren(infra.pids.postgres) + cpuSecondsOf(infra.pids.redis);
     const measured = async (name: 'hosted' | 'webhook', tag: string) => {
       // The outside bot runs in this process, beside the driver: its CPU counts for the webhook path.
-      const pids = name === 'hosted' ? [gateway.pid!, runtime.pid!, worker.pid!] : [gateway.pid!, worker.pid!, process.pid];
-      const before = pids.reduce((s, p) => s + cpuSecondsOf(p), 0);
+      const processes: Array<[string, number]> =
+        name === 'hosted'
+          ? [
+              ['gateway', gateway.pid!],
+              ['runtime', runtime.pid!],
+              ['worker', worker.pid!],
+            ]
+          : [
+              ['gateway', gateway.pid!],
+              ['worker', worker.pid!],
+              ['driver + outside bot', process.pid],
+            ];
+      const before = processes.map(([, pid]) => cpuSecondsOf(pid));
       const infraBefore = infraSeconds();
       rounds.push(await drive(name, base, name === 'hosted' ? hosted : outside, infra, CONVERSATIONS, tag));
-      cpu[name] += pids.reduce((s, p) => s + cpuSecondsOf(p), 0) - before;
+      processes.forEach(([label, pid], i) => {
+        const used = cpuSecondsOf(pid) - before[i];
+        cpu[name] += used;
+        cpuByProcess[name][label] = (cpuByProcess[name][label] ?? 0) + used;
+      });
       infraCpu[name] += infraSeconds() - infraBefore;
     };
     await measured('hosted', 'a');
@@ -348,6 +365,12 @@ async function main(): Promise<void> {
         return `| ${name} | ${by(name)
           .map((r) => fmt(r.stepsPerSecond))
           .join(', ')} | ${fmt(rate(name))} | ${fmt(pct(t, 0.5), 1)} / ${fmt(pct(t, 0.99), 1)} | ${fmt((cpu[name] / stepCount) * 1000, 2)} + ${fmt((infraCpu[name] / stepCount) * 1000, 2)} |`;
+      }),
+      ``,
+      ...(['hosted', 'webhook'] as const).map((name) => {
+        const stepCount = by(name).length * CONVERSATIONS * STEPS_PER_CONVERSATION;
+        const parts = Object.entries(cpuByProcess[name]).map(([label, s]) => `${label} ${fmt((s / stepCount) * 1000, 2)}`);
+        return `- ${name}, platform CPU ms per step by process: ${parts.join(', ')}`;
       }),
       ``,
       `hosted / webhook steps per second: **${fmt(ratio, 2)}x** (goal ≥ 3x).`,

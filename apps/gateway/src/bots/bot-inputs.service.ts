@@ -37,6 +37,11 @@ export class BotInputsService {
     private readonly core: CoreEnv,
   ) {}
 
+  /** Whether the runtime and/or a webhook answer the bot's users; null when there is no such bot. */
+  whoAnswers(botId: string): Promise<{ hosted: boolean; webhook: boolean } | null> {
+    return this.definitions.whoAnswers(botId);
+  }
+
   async hosted(botId: string): Promise<boolean> {
     return (await this.definitions.publishedVersion(botId)) !== null;
   }

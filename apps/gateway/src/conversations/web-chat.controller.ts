@@ -4,7 +4,6 @@ import type { FastifyRequest } from 'fastify';
 import { ConversationMessageView, UserChatMessageDto } from '@platform/contracts';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { ChatTokenGuard } from '../sdk-sessions/chat-token.guard.js';
-import { SdkSessionService } from '../sdk-sessions/sdk-session.service.js';
 import { ConversationService } from './conversation.service.js';
 
 /** What the hosted chat page calls with the chat auth token: the transcript, and the user's messages. */
@@ -13,10 +12,7 @@ import { ConversationService } from './conversation.service.js';
 @Controller('v1/bots/:botId/sessions/:sessionId/messages')
 @UseGuards(ChatTokenGuard)
 export class WebChatController {
-  constructor(
-    private readonly conversations: ConversationService,
-    private readonly sessions: SdkSessionService,
-  ) {}
+  constructor(private readonly conversations: ConversationService) {}
 
   @Get()
   @ApiOperation({ summary: "The session user's web-chat transcript (newest 200 messages, oldest first)" })
@@ -41,7 +37,6 @@ export class WebChatController {
       providerMessageId: body.clientMessageId === undefined ? undefined : `web:${session.botId}:${session.userId}:${body.clientMessageId}`,
       at: new Date(),
     });
-    await this.sessions.touch(session.id);
     return { message: 'Message queued for the bot', status: 'success' as const, messageId: view.id, conversationId: view.conversationId };
   }
 }

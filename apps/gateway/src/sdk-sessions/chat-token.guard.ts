@@ -10,7 +10,10 @@ declare module 'fastify' {
   }
 }
 
-/** Routes of one SDK session: `Authorization: Bearer <chat auth token>` of that session (401), live session (404). */
+/**
+ * Routes of one SDK session: `Authorization: Bearer <chat auth token>` of that session (401), live session
+ * (404). A request that passes counts as use: the session's expiry slides.
+ */
 @Injectable()
 export class ChatTokenGuard implements CanActivate {
   constructor(private readonly sessions: SdkSessionService) {}

@@ -18,6 +18,7 @@ function setup(
   const rows = new Map<string, SdkSession>();
   const starts: Array<{ botId: string; conversationId: string; payload: Record<string, unknown> }> = [];
   const botInputs = {
+    whoAnswers: async (botId: string) => (botId === BOT ? { hosted: hosted.published, webhook: webhookUrl !== null } : null),
     hosted: async () => hosted.published,
     start: async (botId: string, conversationId: string, payload: Record<string, unknown>) => {
       if (hosted.startFails) throw new Error('redis down');
@@ -35,6 +36,12 @@ function setup(
     findLive: async (botId: string, id: string) => {
       const row = rows.get(id);
       return row && row.botId === botId && row.expiresAt > new Date() ? row : null;
+    },
+    useLive: async (botId: string, id: string, userId: string, now: Date, expiresAt: Date) => {
+      const row = rows.get(id);
+      if (!row || row.botId !== botId || row.userId !== userId || row.expiresAt <= now) return null;
+      Object.assign(row, { lastSeenAt: now, expiresAt });
+      return row;
     },
     delete: async (id: string) => rows.delete(id),
     touch: async () => ({ count: 1 }),
@@ -83,10 +90,12 @@ describe('SdkSessionService', () => {
     expect(rows.size).toBe(0);
   });
 
-  it('checks a chat token against the session', async () => {
-    const { service } = setup();
+  it('checks a chat token against the session, and a request that passes slides its expiry', async () => {
+    const { service, rows } = setup();
     await service.start(BOT, dto);
+    rows.get(SESSION)!.expiresAt = new Date(Date.now() + 1000);
     expect(await service.check(BOT, SESSION, 'user_1')).toMatchObject({ id: SESSION });
+    expect(rows.get(SESSION)!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 50_000); // the TTL is 60 s
     expect(await service.check(BOT, SESSION, 'user_2')).toBe('unauthorized');
     expect(await service.check(BOT, SESSION, 'bad token')).toBe('unauthorized');
     expect(await service.check(BOT, '00000000-0000-4000-8000-000000000000', 'user_1')).toBe('gone');

@@ -28,9 +28,9 @@ export class SdkSessionService {
    * call is queued.
    */
   async start(botId: string, dto: StartSessionDto): Promise<SdkSession> {
-    const settings = isUuid(botId) ? await this.callbacks.find(botId) : null;
-    if (!settings) throw new NotFoundException(`No bot ${botId}`);
-    const hosted = await this.botInputs.hosted(botId);
+    const answers = isUuid(botId) ? await this.botInputs.whoAnswers(botId) : null;
+    if (!answers) throw new NotFoundException(`No bot ${botId}`);
+    const { hosted, webhook } = answers;
     const now = new Date();
     const session = await this.sessions.create({
       botId,
@@ -39,7 +39,7 @@ export class SdkSessionService {
       ...(dto.deviceToken !== undefined ? { deviceToken: dto.deviceToken.trim() } : {}),
       expiresAt: this.expiry(now),
     });
-    if (!settings.endpoints.webhook && !hosted) return session;
+    if (!webhook && !hosted) return session;
     try {
       // The bot answers the user with the reply API (the runtime, for a hosted bot), into the user's web-chat conversation.
       const conversation = await this.conversations.upsert(botId, 'web', session.userId);
@@ -47,7 +47,7 @@ export class SdkSessionService {
       // adds a second start: without a JourneySlug it changes nothing while the first journey waits; with
       // one, that journey starts again.
       if (hosted) await this.botInputs.start(botId, conversation.id, dto.payload);
-      if (!settings.endpoints.webhook) return session;
+      if (!webhook) return session;
       await this.dispatcher.enqueue(botId, {
         type: 'session.started',
         id: randomUUID(),
@@ -67,11 +67,19 @@ export class SdkSessionService {
     return session;
   }
 
-  /** The live session when `token` is its chat token; 'gone' when there is no such live session. */
+  /**
+   * The live session when `token` is its chat token, marked as used (its expiry slides); 'gone' when
+   * there is no such live session.
+   */
   async check(botId: string, sessionId: string, token: string): Promise<SessionCheck> {
     if (!isChatToken(token)) return 'unauthorized';
     if (!isUuid(botId) || !isUuid(sessionId)) return 'gone';
-    const session = await this.sessions.findLive(botId, sessionId);
+    const now = new Date();
+    // Matched on the token's SHA-256 in the statement: a caller cannot steer the hash, so the database's
+    // comparison tells nothing about the stored one. Only a miss asks again, to tell 401 from 404.
+    const used = await this.sessions.useLive(botId, sessionId, chatUserId(token), now, this.expiry(now));
+    if (used) return used;
+    const session = await this.sessions.findLive(botId, sessionId, now);
     if (!session) return 'gone';
     return safeEqual(chatUserId(token), session.userId) ? session : 'unauthorized';
   }
@@ -101,7 +109,6 @@ export class SdkSessionService {
       data: JSON.stringify(dto.data ?? {}),
       createdAt: new Date().toISOString(),
     });
-    await this.touch(session.id);
     return id;
   }
 

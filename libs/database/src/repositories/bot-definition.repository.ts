@@ -38,6 +38,21 @@ export class BotDefinitionRepository {
     return this.db.botDefinitionDraft.findUnique({ where: { botId }, select: { draft: true, draftUpdatedAt: true, publishedVersion: true } });
   }
 
+  /**
+   * Who answers the bot's users: its runtime (`hosted`: a published version) and/or its webhook; null
+   * when there is no such bot. One statement, asked on every session start.
+   */
+  async whoAnswers(botId: string): Promise<{ hosted: boolean; webhook: boolean } | null> {
+    const { rows } = await this.db.pool.query<{ hosted: boolean; webhook: boolean }>({
+      name: 'bot-who-answers',
+      text: `SELECT EXISTS (SELECT 1 FROM "bot_definitions" d WHERE d."bot_id" = b."id" AND d."published_version" IS NOT NULL) AS hosted,
+                    EXISTS (SELECT 1 FROM "callback_endpoints" e WHERE e."bot_id" = b."id" AND e."kind" = 'webhook') AS webhook
+               FROM "bots" b WHERE b."id" = $1::uuid`,
+      values: [botId],
+    });
+    return rows[0] ?? null;
+  }
+
   /** The published version, or null when the bot is not hosted: one indexed read, asked on every inbound message. */
   async publishedVersion(botId: string): Promise<number | null> {
     const { rows } = await this.db.query<{ v: number | null }>({

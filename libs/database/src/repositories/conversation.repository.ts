@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { ConversationChannel, MessageDirection, MessageStatus } from '../generated/enums.js';
-import type { Prisma } from '../generated/client.js';
+import type { Conversation, Prisma } from '../generated/client.js';
 import { PrismaService } from '../prisma.service.js';
 import { claimHeldStatusesSql } from './held-status.repository.js';
 import { PROVIDER_STATUS_ORDER } from './provider-status-order.js';
@@ -19,6 +20,45 @@ const APPLY_PART_STATUS_SQL = (from: string, order: string, extraWhere = 'TRUE')
 
 /** The replies some of whose parts have these provider message ids (`$1`). */
 const REPLIES_OF_PARTS = `(SELECT q."message_id" FROM "conversation_message_parts" q WHERE q."provider_message_id" = ANY($1::text[]))`;
+
+/** A conversation row in the shape Prisma gives, for the statements that run on the pg pool. */
+const CONVERSATION_COLUMNS = `"id", "bot_id" AS "botId", "channel", "user_id" AS "userId", "sender_id" AS "senderId",
+  "last_inbound_at" AS "lastInboundAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt"`;
+
+/** A message row as ConversationMessageRow, but `seq` as text (pg reads a bigint as a string). */
+const MESSAGE_COLUMNS = `"id", "seq"::text AS "seq", "conversation_id" AS "conversationId", "direction", "type", "content",
+  "provider_message_id" AS "providerMessageId", "status", "attempts", "last_error_code" AS "lastErrorCode",
+  "last_error_text" AS "lastErrorText", "webhook_settled_at" AS "webhookSettledAt", "created_at" AS "createdAt"`;
+
+/**
+ * An inbound message in one statement: the conversation upserted (its last-inbound time moved, never
+ * back), the message inserted, or, when a message with the same provider id exists (Meta delivered it
+ * again), that one returned with `created` false and nothing changed. A copy racing this one to the
+ * insert makes both halves come back empty; the caller then reads the winner.
+ */
+const RECORD_INBOUND_SQL = `
+  WITH existing AS (
+    SELECT * FROM "conversation_messages" WHERE $6::text IS NOT NULL AND "provider_message_id" = $6::text
+  ), conv AS (
+    INSERT INTO "conversations" ("id", "bot_id", "channel", "user_id", "sender_id", "last_inbound_at", "updated_at")
+    SELECT $1::uuid, $2::uuid, $3::"ConversationChannel", $4, $5::uuid, $7, now()
+    WHERE NOT EXISTS (SELECT 1 FROM existing)
+    ON CONFLICT ("bot_id", "channel", "user_id") DO UPDATE SET
+      "sender_id" = COALESCE(EXCLUDED."sender_id", "conversations"."sender_id"),
+      "last_inbound_at" = GREATEST("conversations"."last_inbound_at", EXCLUDED."last_inbound_at"),
+      "updated_at" = now()
+    RETURNING "id"
+  ), ins AS (
+    INSERT INTO "conversation_messages" ("id", "conversation_id", "direction", "type", "content", "provider_message_id")
+    SELECT $8::uuid, conv."id", 'inbound', $9, $10::jsonb, $6::text FROM conv
+    ON CONFLICT ("provider_message_id") DO NOTHING
+    RETURNING *
+  )
+  SELECT m."created", ${MESSAGE_COLUMNS} FROM (
+    SELECT true AS "created", ins.* FROM ins UNION ALL SELECT false, existing.* FROM existing
+  ) m`;
+
+const toMessageRow = (row: Omit<ConversationMessageRow, 'seq'> & { seq: string }): ConversationMessageRow => ({ ...row, seq: BigInt(row.seq) });
 
 /** A message as read from `conversation_messages`. */
 export interface ConversationMessageRow {
@@ -57,12 +97,16 @@ export class ConversationRepository {
   constructor(private readonly db: PrismaService) {}
 
   /** The conversation of (bot, channel, user), created when there is none; marked as used now (retention spares it). */
-  upsert(botId: string, channel: ConversationChannel, userId: string) {
-    return this.db.conversation.upsert({
-      where: { botId_channel_userId: { botId, channel, userId } },
-      create: { botId, channel, userId },
-      update: { updatedAt: new Date() },
+  async upsert(botId: string, channel: ConversationChannel, userId: string): Promise<Conversation> {
+    // On the pool: every web session start runs it.
+    const { rows } = await this.db.pool.query<Conversation>({
+      name: 'conversation-upsert',
+      text: `INSERT INTO "conversations" ("id", "bot_id", "channel", "user_id", "updated_at") VALUES ($1::uuid, $2::uuid, $3::"ConversationChannel", $4, now())
+             ON CONFLICT ("bot_id", "channel", "user_id") DO UPDATE SET "updated_at" = now()
+             RETURNING ${CONVERSATION_COLUMNS}`,
+      values: [randomUUID(), botId, channel, userId],
     });
+    return rows[0];
   }
 
   find(botId: string, id: string) {
@@ -79,41 +123,27 @@ export class ConversationRepository {
   }
 
   /**
-   * Records an inbound message and moves the conversation's last-inbound time, in one transaction.
+   * Records an inbound message and moves the conversation's last-inbound time, in one statement.
    * `created` is false when a message with the same provider id exists (Meta delivered it again); then
    * the existing row is returned and nothing changes.
    */
   async recordInbound(m: InboundMessage): Promise<{ message: ConversationMessageRow; created: boolean }> {
-    return this.db.$transaction(async (tx) => {
-      if (m.providerMessageId) {
-        const existing = await tx.conversationMessage.findUnique({ where: { providerMessageId: m.providerMessageId } });
-        if (existing) return { message: existing, created: false };
-      }
-      const conversation = await tx.conversation.upsert({
-        where: { botId_channel_userId: { botId: m.botId, channel: m.channel, userId: m.userId } },
-        create: { botId: m.botId, channel: m.channel, userId: m.userId, senderId: m.senderId ?? null, lastInboundAt: m.at },
-        update: { ...(m.senderId ? { senderId: m.senderId } : {}) },
-      });
-      if (!conversation.lastInboundAt || conversation.lastInboundAt < m.at) {
-        await tx.conversation.update({ where: { id: conversation.id }, data: { lastInboundAt: m.at } });
-      }
-      const rows = await tx.conversationMessage.createManyAndReturn({
-        data: [
-          {
-            conversationId: conversation.id,
-            direction: 'inbound',
-            type: m.type,
-            content: m.content,
-            providerMessageId: m.providerMessageId ?? null,
-          },
-        ],
-        skipDuplicates: true, // a concurrent copy of the same webhook won the race
-      });
-      if (rows.length === 0) {
-        return { message: (await tx.conversationMessage.findUnique({ where: { providerMessageId: m.providerMessageId! } }))!, created: false };
-      }
-      return { message: rows[0], created: true };
+    // Every user message runs it: one statement on the pool rather than a five-statement transaction.
+    const { rows } = await this.db.pool.query<Omit<ConversationMessageRow, 'seq'> & { seq: string; created: boolean }>({
+      name: 'conversation-record-inbound',
+      text: RECORD_INBOUND_SQL,
+      values: [randomUUID(), m.botId, m.channel, m.userId, m.senderId ?? null, m.providerMessageId ?? null, m.at, randomUUID(), m.type, JSON.stringify(m.content)],
     });
+    if (rows[0]) {
+      const { created, ...message } = rows[0];
+      return { message: toMessageRow(message), created };
+    }
+    const { rows: winner } = await this.db.pool.query<Omit<ConversationMessageRow, 'seq'> & { seq: string }>({
+      name: 'conversation-message-by-provider-id',
+      text: `SELECT ${MESSAGE_COLUMNS} FROM "conversation_messages" WHERE "provider_message_id" = $1`,
+      values: [m.providerMessageId ?? null],
+    });
+    return { message: toMessageRow(winner[0]), created: false };
   }
 
   /**
