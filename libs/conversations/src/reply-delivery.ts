@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
-import { type ConversationMessageView, WEB_CHAT_EVENT, WHATSAPP_SESSION_WINDOW_MS } from '@platform/contracts';
+import { type ConversationMessageView, WEB_CHAT_EVENT, WHATSAPP_SESSION_WINDOW_MS, type WireBotEvent } from '@platform/contracts';
 import { ConversationRepository, type ConversationChannel, type ConversationMessageRow } from '@platform/database';
 import { ConversationReplyQueue, withTimeout } from '@platform/queue';
 import { toMessageView } from './message-view.js';
@@ -57,8 +57,8 @@ export class ReplyDelivery {
    * same row appends nothing); recording it sent is the caller's, so a batch can record many at once.
    */
   async appendWeb(conversation: ReplyConversation, row: ConversationMessageRow): Promise<ConversationMessageView> {
-    const view = toMessageView({ ...row, status: 'sent' });
-    await this.events.append(conversation.botId, conversation.userId, { code: WEB_CHAT_EVENT.platformCode, data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify(view) } }, { dedupeId: row.id });
+    const { event, dedupeId, view } = webReplyEvent(row);
+    await this.events.append(conversation.botId, conversation.userId, event, { dedupeId });
     return view;
   }
 
@@ -89,4 +89,10 @@ export function whatsAppRefusal(conversation: Pick<ReplyConversation, 'senderId'
   }
   if (!conversation.senderId) return { code: 'no_sender', text: 'The WhatsApp number this user wrote to is no longer set up for the bot' };
   return null;
+}
+
+/** A web reply as the user's stream carries it, sent, under its message id (appended once however often handed over). */
+export function webReplyEvent(row: ConversationMessageRow): { event: WireBotEvent; dedupeId: string; view: ConversationMessageView } {
+  const view = toMessageView({ ...row, status: 'sent' });
+  return { event: { code: WEB_CHAT_EVENT.platformCode, data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify(view) } }, dedupeId: row.id, view };
 }

@@ -24,6 +24,32 @@ if ARGV[5] == '1' then redis.call('SET', KEYS[3], id, 'PX', ARGV[3]) end
 redis.call('PUBLISH', ARGV[4], id)
 return {id, live, 0}`;
 
+// Several events under their dedupe markers (KEYS[2..]) in order, in one call: a bot turn's replies.
+// ARGV[4..] are the events; one announcement for all of them (the gateways pull whatever is new).
+const APPEND_MANY = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local added = false
+local ids = {}
+for i = 4, #ARGV do
+  local marker = KEYS[i - 2]
+  local prior = redis.call('GET', marker)
+  if prior then
+    ids[#ids + 1] = prior
+  else
+    local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'e', ARGV[i])
+    redis.call('SET', marker, id, 'PX', ARGV[2])
+    ids[#ids + 1] = id
+    added = true
+  end
+end
+if added then
+  redis.call('XTRIM', KEYS[1], 'MINID', string.format('%d', now - tonumber(ARGV[2])))
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  redis.call('PUBLISH', ARGV[3], ids[#ids])
+end
+return ids`;
+
 // Entries after the cursor (exclusive) that are younger than the retention.
 const READ = `
 local t = redis.call('TIME')
@@ -49,6 +75,7 @@ export interface StoredEvent {
 
 type ScriptedRedis = RedisClient & {
   sdkEventAppendOnce(events: string, presence: string, dedupe: string, event: string, maxLen: number, retentionMs: number, channel: string, deduped: '0' | '1'): Promise<[string, number, number]>;
+  sdkEventAppendMany(keyCount: number, ...keysThenArgs: Array<string | number>): Promise<string[]>;
   sdkEventRead(events: string, cursor: string, retentionMs: number, count: number): Promise<Array<[string, string[]]>>;
   sdkPresence(presence: string, connectionId: string, ttlMs: number): Promise<number>;
 };
@@ -65,6 +92,7 @@ export class SdkEventStore {
   ) {
     if (!('sdkEventAppendOnce' in redis)) {
       redis.defineCommand('sdkEventAppendOnce', { numberOfKeys: 3, lua: APPEND });
+      redis.defineCommand('sdkEventAppendMany', { lua: APPEND_MANY }); // the key count leads the arguments
       redis.defineCommand('sdkEventRead', { numberOfKeys: 1, lua: READ });
       redis.defineCommand('sdkPresence', { numberOfKeys: 1, lua: PRESENCE });
     }
@@ -103,6 +131,28 @@ export class SdkEventStore {
       'storing the event',
     );
     return { id, live: Number(live), duplicate: Number(duplicate) === 1 };
+  }
+
+  /**
+   * Stores several events of one user in order, each once under its dedupe id (as `append` with
+   * `dedupeId`), in one round trip; the stream ids, in order (a repeated one's first id).
+   */
+  async appendMany(botId: string, userId: string, items: ReadonlyArray<{ event: WireBotEvent; dedupeId: string }>): Promise<string[]> {
+    if (items.length === 0) return [];
+    const { events } = this.keys(botId, userId);
+    const markers = items.map((i) => sdkEventDedupeKey(this.core, botId, userId, i.dedupeId));
+    return this.timed(
+      this.redis.sdkEventAppendMany(
+        1 + markers.length,
+        events,
+        ...markers,
+        this.env.SDK_EVENT_MAX_PER_USER,
+        this.env.SDK_EVENT_RETENTION_SECONDS * 1000,
+        this.channel(botId, userId),
+        ...items.map((i) => JSON.stringify(i.event)),
+      ),
+      'storing the events',
+    );
   }
 
   /** Up to `count` unacked events after `cursor` (a stream id; '0-0' for all), oldest first. */

@@ -14,6 +14,7 @@ import {
   type BotRunRepository,
   type ConversationMessageRow,
   type ConversationRepository,
+  type HandoverItem,
   type LockedBotTurn,
   type PendingBotInput,
   type ProcessedBotInput,
@@ -83,8 +84,12 @@ class FakeStore {
     return row;
   }
 
+  /** Times the handover read the outbox back. */
+  handoverReads = 0;
+
   readonly runs = {
     handover: async (conversationId: string) => {
+      this.handoverReads++;
       const conversation = this.conversations.get(conversationId);
       if (!conversation) return null;
       const items = this.outboxItems
@@ -137,6 +142,8 @@ class FakeStore {
       state: pending.state,
       bareHandoff: this.bareHandoffs.has(conversationId),
       inputs,
+      conversation: this.conversations.get(conversationId)!,
+      outboxWaiting: pending.outbox.some((o) => o.conversationId === conversationId),
       skip: async (input: PendingBotInput) => void pending.processed.add(input.seq),
       publishedVersion: async () => this.published,
       definition: async (version) => this.versions.get(version) ?? null,
@@ -144,19 +151,25 @@ class FakeStore {
       record: async (input: PendingBotInput, processed: ProcessedBotInput) => {
         pending.state = processed.state;
         pending.bareHandoff = false;
+        const written: HandoverItem[] = [];
         for (const output of processed.outputs) {
           if (output.kind === 'reply') {
             const { type, content } = replyContent(output.reply);
             const row = { ...this.addMessage(conversationId, type, content) };
             this.messages.pop();
             pending.messages.push(row);
-            pending.outbox.push({ id: randomUUID(), seq: ++this.seq, conversationId, botId, kind: 'reply', messageId: row.id });
+            const item = { id: randomUUID(), seq: ++this.seq, conversationId, botId, kind: 'reply' as const, messageId: row.id };
+            pending.outbox.push(item);
+            written.push({ ...item, message: { ...row } });
           } else if (output.kind === 'event') {
-            pending.outbox.push({ id: randomUUID(), seq: ++this.seq, conversationId, botId, kind: 'event', event: output.event as never });
+            const item = { id: randomUUID(), seq: ++this.seq, conversationId, botId, kind: 'event' as const, event: output.event as never };
+            pending.outbox.push(item);
+            written.push(item);
           }
         }
         if (processed.version !== null) pending.steps.push(...processed.steps.map((s) => ({ ...s, inputSeq: input.seq, version: processed.version! })));
         pending.processed.add(input.seq);
+        return written;
       },
     };
     const result = await work(turn);
@@ -200,6 +213,16 @@ function setup(options: { engine?: (calls: TurnRequest[]) => TurnEngine; appendF
       if (opts.dedupeId) seen.add(opts.dedupeId);
       appended.push({ userId, code: event.data.code, data: event.data.data, dedupeId: opts.dedupeId });
       return { id: '0-1', live: 0, duplicate: false };
+    },
+    // One script call: all of them or, when Redis fails, none.
+    appendMany: async (_botId: string, userId: string, items: Array<{ event: { code: string; data: { code: string; data: string } }; dedupeId: string }>) => {
+      if (options.appendFails?.()) throw new Error('Redis is down');
+      for (const { event, dedupeId } of items) {
+        if (seen.has(dedupeId)) continue;
+        seen.add(dedupeId);
+        appended.push({ userId, code: event.data.code, data: event.data.data, dedupeId });
+      }
+      return items.map(() => '0-1');
     },
   } as unknown as SdkEventStore;
   const jobs: string[] = [];
@@ -250,6 +273,7 @@ describe('BotTurnService', () => {
     expect(store.outboxItems).toEqual([]);
     expect(store.inputs.every((i) => i.processed)).toBe(true);
     expect(store.steps.map((s) => s.inputSeq)).toEqual(store.inputs.map((i) => i.seq));
+    expect(store.handoverReads).toBe(0); // on web, nothing older waited: the turn's own items went without reading the outbox back
   });
 
   it('keeps a running journey on the version it started on; a conversation with none starts on the published one', async () => {
@@ -290,6 +314,8 @@ describe('BotTurnService', () => {
     await service.take({ botId: BOT, conversationId: c.id });
 
     expect(texts(appended)).toEqual(['left behind', 'echo new #1']);
+    expect(store.handoverReads).toBe(1);
+    expect(store.outboxItems).toEqual([]);
   });
 
   it('leaves everything as it was when the engine throws: the inputs wait for the retry, nothing is handed over', async () => {
@@ -305,33 +331,30 @@ describe('BotTurnService', () => {
     expect(appended).toEqual([]);
   });
 
-  it('fails the job when Redis refuses a handover, keeping the outbox; the retry appends each output once', async () => {
-    let redisDown = false;
+  it('fails the job when Redis refuses a handover, keeping the outbox; a retry after a handover cut short appends each output once', async () => {
+    let redisDown = true;
     const { store, service, appended } = setup({
       appendFails: () => redisDown,
       engine: (calls) => echoEngine(calls, () => [{ kind: 'event', event: { code: 'sendEvent', data: { code: 'cart', data: '{}' } } }]),
     });
     const c = store.conversation('web');
     store.addInput(c.id, { kind: 'message', text: 'a' });
-    let appends = 0;
-    redisDown = false;
-    // The reply goes, then Redis fails on the event.
-    const events = (service as unknown as { outbox: { events: { append: (...a: unknown[]) => Promise<unknown> } } }).outbox.events;
-    const append = events.append.bind(events);
-    events.append = async (...args: unknown[]) => {
-      if (++appends === 2) redisDown = true;
-      return append(...args);
-    };
 
     await expect(service.take({ botId: BOT, conversationId: c.id })).rejects.toThrow('Redis is down');
     expect(store.inputs[0].processed).toBe(true);
-    // A web handover records its items only once all are on the stream: both stay, the reply already appended.
     expect(store.outboxItems.map((i) => i.kind)).toEqual(['reply', 'event']);
     expect(store.messages.map((m) => m.status)).toEqual(['queued']);
-    expect(appended.map((a) => a.code)).toEqual(['conversation.message']);
+    expect(appended).toEqual([]);
 
+    // Redis is back, but Postgres fails once the items are on the stream: they stay in the outbox.
     redisDown = false;
-    appends = 10;
+    const complete = store.runs.completeWebHandover;
+    store.runs.completeWebHandover = async () => Promise.reject(new Error('Postgres went away'));
+    await expect(service.take({ botId: BOT, conversationId: c.id })).rejects.toThrow('Postgres went away');
+    expect(appended.map((a) => a.code)).toEqual(['conversation.message', 'cart']);
+    expect(store.outboxItems).toHaveLength(2);
+
+    store.runs.completeWebHandover = complete;
     await service.take({ botId: BOT, conversationId: c.id });
     expect(appended.map((a) => a.code)).toEqual(['conversation.message', 'cart']);
     expect(store.outboxItems).toEqual([]);

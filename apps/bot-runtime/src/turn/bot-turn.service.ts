@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { HttpCaller, TurnPorts } from '@platform/bot-engine';
 import type { BotDefinition, BotRunState, BotStepRecord, BotTurnJob, FunctionRunner } from '@platform/contracts';
-import { BotRunRepository, type LockedBotTurn, MAX_INPUTS_PER_TURN } from '@platform/database';
+import { type BotRunConversation, BotRunRepository, type HandoverItem, type LockedBotTurn, MAX_INPUTS_PER_TURN } from '@platform/database';
 import { BotSecrets } from '../ports/bot-secrets.js';
 import { BotMetrics } from './bot-metrics.js';
 import { OutboxHandover } from './outbox-handover.js';
@@ -31,6 +31,8 @@ interface SliceSummary {
   steps: number;
   failedSteps: number;
   outputs: number;
+  /** A web conversation whose outbox was empty when the turn began: what the turn wrote is the whole outbox. */
+  written: { conversation: BotRunConversation; items: HandoverItem[] } | null;
 }
 
 /**
@@ -38,7 +40,8 @@ interface SliceSummary {
  * with the conversation's state row locked, each input runs on the version its journey started on (none
  * running: the published one) and its state, replies, app events and steps are written with the input
  * marked processed; after the commit the outbox goes to the reply path, with anything an earlier run
- * committed but did not hand over (it died in between) first. A replica taking a job of the
+ * committed but did not hand over (it died in between) first; on web, when nothing older waited, the
+ * items the turn wrote are handed over without reading the outbox back. A replica taking a job of the
  * same conversation meanwhile waits on the lock and then finds the inputs processed. Any failure
  * (Postgres, Redis) throws: the transaction rolls back and the job is retried.
  */
@@ -68,14 +71,16 @@ export class BotTurnService {
       summary.steps += slice.steps;
       summary.failedSteps += slice.failedSteps;
       summary.outputs += slice.outputs;
-      summary.handedOver += await this.outbox.handOver(job.conversationId);
+      summary.handedOver += slice.written ? await this.outbox.handOverWeb(slice.written.conversation, slice.written.items) : await this.outbox.handOver(job.conversationId);
       // A full slice may have left inputs behind: take the next one in the same job.
       if (slice.inputs < MAX_INPUTS_PER_TURN) return summary;
     }
   }
 
   private async process(job: BotTurnJob, turn: LockedBotTurn): Promise<SliceSummary> {
-    const slice: SliceSummary = { inputs: 0, steps: 0, failedSteps: 0, outputs: 0 };
+    const written: HandoverItem[] | null = turn.conversation.channel === 'web' && !turn.outboxWaiting ? [] : null;
+    const keep = (items: HandoverItem[]) => void written?.push(...items);
+    const slice: SliceSummary = { inputs: 0, steps: 0, failedSteps: 0, outputs: 0, written: written && { conversation: turn.conversation, items: written } };
     const ports: TurnPorts = { functions: this.functions, http: this.http, secrets: this.secrets.forTurn(() => turn.sealedSecrets()) };
     const definitions = new Map<number, Promise<BotDefinition | null>>();
     const definition = (version: number) => definitions.get(version) ?? definitions.set(version, turn.definition(version)).get(version)!;
@@ -87,7 +92,7 @@ export class BotTurnService {
       if (bareHandoff) {
         // An agent has the conversation and no journey ran before: silent until the handback, which ends the handoff.
         if (pending.input.kind === 'handback') {
-          await turn.record(pending, { state: null, outputs: [], steps: [], version: null });
+          keep(await turn.record(pending, { state: null, outputs: [], steps: [], version: null }));
           bareHandoff = false;
         } else await turn.skip(pending);
         continue;
@@ -103,7 +108,7 @@ export class BotTurnService {
       }
       if (version === null || !found) {
         this.logger.warn(`conversation ${job.conversationId}: input ${pending.seq} (${pending.input.kind}) left unanswered: bot ${job.botId} has no published version`);
-        await turn.record(pending, { state, outputs: [], steps: [], version: null });
+        keep(await turn.record(pending, { state, outputs: [], steps: [], version: null }));
         continue;
       }
       const started = performance.now();
@@ -113,7 +118,7 @@ export class BotTurnService {
       for (const step of result.steps.filter(failed)) {
         this.logger.warn(`conversation ${job.conversationId} (bot ${job.botId}, version ${version}): ${step.kind} node ${step.journey}/${step.node} ${step.outcome}: ${step.error ?? ''}`);
       }
-      await turn.record(pending, { state: result.state, outputs: result.outputs, steps: result.steps, version });
+      keep(await turn.record(pending, { state: result.state, outputs: result.outputs, steps: result.steps, version }));
       state = result.state;
       slice.steps += result.steps.length;
       slice.failedSteps += result.steps.filter(failed).length;

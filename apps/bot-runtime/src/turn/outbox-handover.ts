@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WireBotEvent } from '@platform/contracts';
-import { ReplyDelivery, SdkEventStore } from '@platform/conversations';
+import { ReplyDelivery, SdkEventStore, webReplyEvent } from '@platform/conversations';
 import { BotRunRepository, type BotRunConversation, type ConversationMessageRow, type HandoverItem } from '@platform/database';
 import { ReplyOrderWaitError } from './reply-order-wait.error.js';
 
@@ -52,17 +52,24 @@ export class OutboxHandover {
     return items.length;
   }
 
-  /** Web: every item onto the user's event stream in order, then all of them recorded at once. */
-  private async handOverWeb(conversation: BotRunConversation, items: HandoverItem[]): Promise<number> {
+  /**
+   * Web: every item onto the user's event stream in order (one Redis call), then all of them recorded at
+   * once. Also takes the items a turn just wrote when nothing older waits, so the outbox is not read back.
+   */
+  async handOverWeb(conversation: BotRunConversation, items: readonly HandoverItem[]): Promise<number> {
+    if (items.length === 0) return 0;
     const sent: string[] = [];
+    const appends: Array<{ event: WireBotEvent; dedupeId: string }> = [];
     for (const item of items) {
       if (item.kind === 'event') {
-        await this.events.append(conversation.botId, conversation.userId, item.event as unknown as WireBotEvent, { dedupeId: item.id });
+        appends.push({ event: item.event as unknown as WireBotEvent, dedupeId: item.id });
       } else if (item.message?.status === 'queued') {
-        await this.delivery.appendWeb(conversation, item.message);
+        const { event, dedupeId } = webReplyEvent(item.message);
+        appends.push({ event, dedupeId });
         sent.push(item.message.id);
       }
     }
+    await this.events.appendMany(conversation.botId, conversation.userId, appends);
     await this.runs.completeWebHandover(
       items.map((i) => i.id),
       sent,

@@ -46,12 +46,22 @@ export interface LockedBotTurn {
    */
   readonly bareHandoff: boolean;
   readonly inputs: readonly PendingBotInput[];
+  /** Where the turn's replies go. */
+  readonly conversation: BotRunConversation;
+  /**
+   * Whether the outbox held items when the turn began (an earlier run committed but died before
+   * handing them over): then the handover reads the whole outbox rather than only what this turn wrote.
+   */
+  readonly outboxWaiting: boolean;
   /** These read on the turn's own connection: a turn never waits for a second one (a pool of turns would wait on each other). */
   publishedVersion(): Promise<number | null>;
   definition(version: number): Promise<BotDefinition | null>;
   sealedSecrets(): Promise<Array<{ name: string; valueEncrypted: string }>>;
-  /** Stores what `input` left: the new state, its replies (queued rows), its outbox items in output order, its steps; marks it processed. */
-  record(input: PendingBotInput, processed: ProcessedBotInput): Promise<void>;
+  /**
+   * Stores what `input` left: the new state, its replies (queued rows), its outbox items in output
+   * order, its steps; marks it processed. Answers the outbox items it wrote, as the handover reads them.
+   */
+  record(input: PendingBotInput, processed: ProcessedBotInput): Promise<HandoverItem[]>;
   /** Marks `input` processed and changes nothing else (the bot stays silent). */
   skip(input: PendingBotInput): Promise<void>;
 }
@@ -175,11 +185,11 @@ export class BotRunRepository {
     try {
       await client.query('BEGIN');
       open = true;
-      let row: StateRow & { published_version: number | null };
+      let row: LockRow;
       try {
         ({
           rows: [row],
-        } = await client.query<StateRow & { published_version: number | null }>({ name: 'bot-turn-lock', text: LOCK_SQL, values: [conversationId, botId] }));
+        } = await client.query<LockRow>({ name: 'bot-turn-lock', text: LOCK_SQL, values: [conversationId, botId] }));
       } catch (err) {
         if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) return null; // the conversation was erased
         throw err;
@@ -190,23 +200,34 @@ export class BotRunRepository {
         state,
         bareHandoff: row.status === 'handoff' && state === null,
         inputs: inputs.map((i) => ({ seq: BigInt(i.seq), input: toTurnInput(i) })),
+        conversation: {
+          id: conversationId,
+          botId,
+          channel: row.c_channel,
+          userId: row.c_user_id,
+          senderId: row.c_sender_id,
+          lastInboundAt: row.c_last_inbound_at,
+        },
+        outboxWaiting: row.outbox_waiting,
         publishedVersion: async () => row.published_version,
         definition: (version) => this.definition(botId, version),
         sealedSecrets: async () => (await client.query<{ name: string; valueEncrypted: string }>({ name: 'bot-turn-secrets', text: SECRETS_SQL, values: [botId] })).rows,
         skip: async (input) => void (await client.query({ name: 'bot-turn-skip', text: SKIP_SQL, values: [input.seq.toString()] })),
         record: async (input, processed) => {
-          const replies: Array<{ id: string; type: string; content: MessageContent }> = [];
-          const outbox: Array<{ id: string; kind: 'reply' | 'event'; messageId?: string; event?: unknown }> = [];
+          const replies: Array<{ id: string; type: OutboundMessageType; content: MessageContent }> = [];
+          const outbox: Array<{ id: string; kind: 'reply' | 'event'; messageId?: string; event?: Prisma.JsonValue }> = [];
           for (const output of processed.outputs) {
             if (output.kind === 'reply') {
               const id = randomUUID();
               replies.push({ id, ...replyContent(output.reply) });
               outbox.push({ id: randomUUID(), kind: 'reply', messageId: id });
-            } else if (output.kind === 'event') outbox.push({ id: randomUUID(), kind: 'event', event: output.event });
+            } else if (output.kind === 'event') outbox.push({ id: randomUUID(), kind: 'event', event: output.event as unknown as Prisma.JsonValue });
           }
           const s = processed.state;
           const steps = processed.version === null ? [] : processed.steps.map((step) => ({ ...step, error: step.error ?? null, sandboxMs: step.sandboxMs ?? null }));
-          await client.query({
+          const {
+            rows: [written],
+          } = await client.query<{ msgs: Array<{ id: string; seq: string; createdAt: string }>; ob: Array<{ id: string; seq: string }> }>({
             name: 'bot-turn-record',
             text: RECORD_SQL,
             values: [
@@ -225,6 +246,32 @@ export class BotRunRepository {
               input.seq.toString(),
               processed.version,
             ],
+          });
+          // The items as the handover would read them after the commit, without reading them.
+          const messages = new Map(written.msgs.map((m) => [m.id, m]));
+          const outboxSeqs = new Map(written.ob.map((o) => [o.id, BigInt(o.seq)]));
+          const byId = new Map(replies.map((r) => [r.id, r]));
+          return outbox.map((item): HandoverItem => {
+            const base = { id: item.id, seq: outboxSeqs.get(item.id)!, conversationId, botId };
+            if (item.kind === 'event') return { ...base, kind: 'event', event: item.event ?? null };
+            const reply = byId.get(item.messageId!)!;
+            const m = messages.get(item.messageId!)!;
+            const message: ConversationMessageRow = {
+              id: reply.id,
+              seq: BigInt(m.seq),
+              conversationId,
+              direction: 'outbound',
+              type: reply.type,
+              content: reply.content as unknown as Prisma.JsonValue,
+              providerMessageId: null,
+              status: 'queued',
+              attempts: 0,
+              lastErrorCode: null,
+              lastErrorText: null,
+              webhookSettledAt: null,
+              createdAt: new Date(m.createdAt),
+            };
+            return { ...base, kind: 'reply', messageId: reply.id, message };
           });
         },
       };
@@ -298,12 +345,27 @@ UPDATE "conversation_messages" SET "status" = 'sent', "provider_message_id" = 'w
   WHERE "id" = ANY($2::uuid[]) AND "status" IN ('queued', 'processing')`;
 const DEFINITION_CACHE_SIZE = 500;
 
-/** Creates the state row when missing and locks it (ON CONFLICT DO UPDATE locks the row), with the bot's published version. */
+interface LockRow extends StateRow {
+  published_version: number | null;
+  c_channel: ConversationChannel;
+  c_user_id: string;
+  c_sender_id: string | null;
+  c_last_inbound_at: Date | null;
+  outbox_waiting: boolean;
+}
+
+/**
+ * Creates the state row when missing and locks it (ON CONFLICT DO UPDATE locks the row), with the
+ * bot's published version, the conversation, and whether an earlier run left outbox items.
+ */
 const LOCK_SQL = `WITH s AS (
   INSERT INTO "bot_conversation_states" ("conversation_id", "bot_id", "status", "updated_at") VALUES ($1::uuid, $2::uuid, 'ended', now())
   ON CONFLICT ("conversation_id") DO UPDATE SET "conversation_id" = EXCLUDED."conversation_id"
   RETURNING "status", "version", "journey", "node", "variables", "retries", "payload")
-SELECT s.*, (SELECT d."published_version" FROM "bot_definitions" d WHERE d."bot_id" = $2::uuid) AS "published_version" FROM s`;
+SELECT s.*, (SELECT d."published_version" FROM "bot_definitions" d WHERE d."bot_id" = $2::uuid) AS "published_version",
+  c."channel" AS c_channel, c."user_id" AS c_user_id, c."sender_id" AS c_sender_id, c."last_inbound_at" AS c_last_inbound_at,
+  EXISTS (SELECT 1 FROM "bot_outbox" o WHERE o."conversation_id" = $1::uuid) AS outbox_waiting
+FROM s JOIN "conversations" c ON c."id" = $1::uuid`;
 
 const INPUTS_SQL = `SELECT i."seq", i."kind", i."payload", i."journey_slug", m."content"
   FROM "bot_inputs" AS i LEFT JOIN "conversation_messages" AS m ON m."id" = i."message_id"
@@ -316,6 +378,7 @@ const DEFINITION_SQL = `SELECT "definition" FROM "bot_versions" WHERE "bot_id" =
 /**
  * One input's writes in one statement: the state, the replies (queued, in order), their outbox items and
  * the app events' (in output order), the steps, the input processed. Every data-modifying CTE runs.
+ * Answers the replies' and items' sequence numbers (and the replies' times), which Postgres assigns.
  */
 const RECORD_SQL = `WITH st AS (
   UPDATE "bot_conversation_states" SET "status" = $3, "version" = $4, "journey" = $5, "node" = $6, "variables" = $7::jsonb, "retries" = $8,
@@ -324,19 +387,23 @@ const RECORD_SQL = `WITH st AS (
 ), msgs AS (
   INSERT INTO "conversation_messages" ("id", "conversation_id", "direction", "type", "content", "status")
   SELECT (e->>'id')::uuid, $1::uuid, 'outbound', e->>'type', e->'content', 'queued' FROM jsonb_array_elements($10::jsonb) WITH ORDINALITY AS t(e, ord) ORDER BY ord
-  RETURNING "id"
+  RETURNING "id", "seq", "created_at"
 ), conv AS (
   UPDATE "conversations" SET "updated_at" = now() WHERE "id" = $1::uuid AND jsonb_array_length($10::jsonb) > 0
 ), ob AS (
   INSERT INTO "bot_outbox" ("id", "conversation_id", "bot_id", "kind", "message_id", "event")
   SELECT (e->>'id')::uuid, $1::uuid, $2::uuid, e->>'kind', (e->>'messageId')::uuid, e->'event' FROM jsonb_array_elements($11::jsonb) WITH ORDINALITY AS t(e, ord) ORDER BY ord
+  RETURNING "id", "seq"
 ), steps AS (
   INSERT INTO "bot_steps" ("conversation_id", "bot_id", "version", "input_seq", "journey", "node", "kind", "outcome", "error", "duration_ms", "sandbox_ms", "started_at")
   SELECT $1::uuid, $2::uuid, $14::int, $13::bigint, e->>'journey', e->>'node', e->>'kind', e->>'outcome', e->>'error', (e->>'durationMs')::float8, (e->>'sandboxMs')::float8,
     (e->>'startedAt')::timestamptz
   FROM jsonb_array_elements($12::jsonb) AS t(e)
+), done AS (
+  UPDATE "bot_inputs" SET "processed_at" = now() WHERE "seq" = $13::bigint
 )
-UPDATE "bot_inputs" SET "processed_at" = now() WHERE "seq" = $13::bigint`;
+SELECT (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', "id", 'seq', "seq"::text, 'createdAt', "created_at")), '[]'::jsonb) FROM msgs) AS msgs,
+  (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', "id", 'seq', "seq"::text)), '[]'::jsonb) FROM ob) AS ob`;
 
 function toRunState(row: StateRow): BotRunState | null {
   if (row.status === 'ended' || row.version === null || row.journey === null || row.node === null) return null;
