@@ -54,6 +54,9 @@ export function Onboarding({ bot }: { bot: Bot }) {
     <section class="onboarding" aria-labelledby="onboarding-title" data-testid="onboarding">
       <header>
         <h2 id="onboarding-title">Get started with {bot.name}</h2>
+        <span class="muted" aria-hidden="true">
+          {data.done} of {data.steps.length} done
+        </span>
         <button type="button" class="secondary outline small with-icon" onClick={dismiss}>
           <Icon node={X} />
           Dismiss the checklist

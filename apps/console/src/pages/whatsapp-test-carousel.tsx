@@ -84,7 +84,15 @@ function TestCarousel({ bot, templates, senders }: { bot: Bot; templates: Templa
   const action = useAction();
   const key = (...parts: (string | number)[]) => [template.id, ...parts].join(':');
   const value = (k: string) => values[k] ?? '';
-  const bind = (k: string) => ({ value: value(k), error: errors[k], onValue: (v: string) => setValues((prev) => ({ ...prev, [k]: v })) });
+  const bind = (k: string) => ({
+    value: value(k),
+    error: errors[k],
+    onValue: (v: string) => {
+      setValues((prev) => ({ ...prev, [k]: v }));
+      // A field's error goes once it is edited; the next send checks again.
+      if (errors[k]) setErrors(({ [k]: _gone, ...rest }) => rest);
+    },
+  });
 
   const submit = async (e: Event) => {
     e.preventDefault();
