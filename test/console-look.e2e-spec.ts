@@ -83,6 +83,17 @@ describe('console: design system, onboarding, empty states, human errors, templa
     await page.getByRole('heading', { name: 'WhatsApp · Templates' }).waitFor();
   });
 
+  it('GET /v1/bots/:botId/onboarding answers its members only: 401 without a token, 403 for another bot’s admin', async () => {
+    expect((await fetch(`${stack.url}/v1/bots/${botId}/onboarding`)).status).toBe(401);
+    const stranger = await seedBotAdmin(stack.gateway, (await stack.gateway.get(BotRepository, { strict: false }).create('Stranger bot')).id, 'admin');
+    const refused = await fetch(`${stack.url}/v1/bots/${botId}/onboarding`, { headers: { authorization: `Bearer ${stranger.accessToken}` } });
+    expect(refused.status).toBe(403);
+    const viewer = await seedBotAdmin(stack.gateway, botId, 'viewer');
+    const read = await fetch(`${stack.url}/v1/bots/${botId}/onboarding`, { headers: { authorization: `Bearer ${viewer.accessToken}` } });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ done: 0, complete: false, steps: [{ id: 'sender', done: false }, {}, {}, {}, {}, {}] });
+  });
+
   it('every list of a new bot is an empty state that names the next step', async () => {
     await page.getByTestId('empty-templates').getByText('Sync from Meta').waitFor();
     await checkPage('empty-templates');

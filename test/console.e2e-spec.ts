@@ -197,7 +197,7 @@ describe('console: a bot administrator in a real browser', () => {
 
     await page.getByLabel('Status').selectOption('failed');
     await page.getByRole('button', { name: 'Filter' }).click();
-    await page.getByText('No messages match.').waitFor();
+    await page.getByTestId('empty-messages').getByText('No message matches these filters').waitFor();
     await page.getByLabel('Recipient').fill('abc');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.getByText('Recipient must be a phone number').waitFor();

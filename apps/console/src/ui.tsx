@@ -80,7 +80,10 @@ export function ErrorNotice({ error, signingIn }: { error: ApiError | null | und
         {h.detail && <p class="detail">{h.detail}</p>}
         {h.signIn && (
           <p class="detail">
-            <a href="/console/">Sign in again</a>
+            {/* A reload finds no session and shows the sign-in form; signing in comes back to this page (its hash route). */}
+            <button type="button" class="small" onClick={() => location.reload()}>
+              Sign in again
+            </button>
           </p>
         )}
       </div>
