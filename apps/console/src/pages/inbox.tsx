@@ -225,6 +225,9 @@ function ConversationView({ bot, id }: { bot: Bot; id: string }) {
               </li>
             ))}
           </ul>
+          {data.notes.length === 0 && (
+            <p class="muted">No notes yet. {canAct ? 'Add one below: only your team sees it, never the user.' : 'Members with the developer role add them; the user never sees them.'}</p>
+          )}
           {canAct && <NoteForm bot={bot} id={id} onAdded={() => void view.reload(true)} />}
           {canAct && <Assign bot={bot} id={id} current={c.assignee?.userId ?? ''} act={act} />}
           <h2>Bot trace</h2>
