@@ -3,6 +3,8 @@ import { Account, Bot, me, refresh, signOut, whenSignedOut } from './api.js';
 import { go, href, useRoute } from './router.js';
 import { NavLinks, Tab, Tabs, tabOf } from './tabs.js';
 import { Spinner } from './ui.js';
+import { Icon } from './icon.js';
+import { BotIcon } from './icons.js';
 import { SignIn } from './pages/sign-in.js';
 import { ApiKeysPage } from './pages/api-keys.js';
 import { PushPage } from './pages/push.js';
@@ -39,7 +41,7 @@ export function App() {
 
   const load = async () => setSession({ state: 'signed-in', account: await me() });
   useEffect(() => {
-    whenSignedOut(() => setSession({ state: 'signed-out', reason: 'Your session has ended; sign in again.' }));
+    whenSignedOut(() => setSession({ state: 'signed-out', reason: 'Your session has ended, so you were signed out. Sign in again to go on.' }));
     // A reload keeps the session: the HttpOnly cookie still holds the refresh token.
     refresh().then(
       (ok) => (ok ? load() : setSession({ state: 'signed-out' })),
@@ -59,7 +61,8 @@ export function App() {
   const botId = route[0] === 'bots' ? route[1] : undefined;
   const bot = account.bots.find((b) => b.id === botId);
   if (!bot && account.bots.length > 0) {
-    go('bots', account.bots[0]!.id, 'overview');
+    // A route without a bot (`#/settings/api-keys`, from a path-style URL) opens that page of the first bot.
+    go('bots', account.bots[0]!.id, ...(route[0] !== 'bots' && route.length > 0 ? route : ['overview']));
   }
   const section = route[2] ?? 'overview';
 
@@ -72,7 +75,10 @@ export function App() {
         <nav aria-label="Account">
           <ul>
             <li>
-              <strong>Bot platform</strong>
+              <strong class="brand">
+                <Icon node={BotIcon} />
+                Bot platform
+              </strong>
             </li>
           </ul>
           <ul>

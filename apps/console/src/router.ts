@@ -16,3 +16,13 @@ export const href = (...parts: string[]) => '#/' + parts.map(encodeURIComponent)
 export const go = (...parts: string[]) => {
   location.hash = href(...parts).slice(1);
 };
+
+/**
+ * A path-style URL (`/console/settings/api-keys`, `/console/bots/<id>/messages`: a link someone typed or
+ * shared; the gateway answers index.html for it) becomes the hash route it names. A hash already there wins.
+ */
+export function adoptPath(): void {
+  const rest = location.pathname.replace(/^\/console\/?/, '').replace(/\/+$/, '');
+  if (!rest) return;
+  history.replaceState(null, '', `/console/${location.hash || `#/${rest}`}`);
+}

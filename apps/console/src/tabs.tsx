@@ -1,4 +1,6 @@
 import { href } from './router.js';
+import { Icon } from './icon.js';
+import { NAV_ICONS } from './nav-icons.js';
 
 export interface Tab {
   path: string;
@@ -16,6 +18,7 @@ export function NavLinks({ label, class: className, base, tabs, current }: { lab
         {tabs.map((t) => (
           <li>
             <a href={href(...base, t.path)} aria-current={t.path === current ? 'page' : undefined}>
+              {NAV_ICONS[t.path] && <Icon node={NAV_ICONS[t.path]!} />}
               {t.label}
             </a>
           </li>

@@ -1,6 +1,10 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import type { IconNode } from 'lucide';
 import { ApiError, Role } from './api.js';
+import { humanError } from './human-error.js';
+import { Icon } from './icon.js';
+import { CircleAlert, Clock, WifiOff } from './icons.js';
 
 /** A call's state; `slow` turns true when it has taken more than 300 ms (spinners appear then, not at once). */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
@@ -58,14 +62,43 @@ export function Spinner({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** An API answer that went wrong, with the server's own message. */
-export function ErrorNotice({ error }: { error: ApiError | null | undefined }) {
+/**
+ * An API answer that went wrong, in words for people (human-error.ts): what happened, the server's reason
+ * as a sentence, and what to do; a lost session offers to sign in again. `signingIn`: the sign-in form's.
+ */
+export function ErrorNotice({ error, signingIn }: { error: ApiError | null | undefined; signingIn?: boolean }) {
   if (!error) return null;
   if (error.status === 403) return <NotAllowed message={error.message} />;
+  const h = humanError(error, signingIn);
   return (
-    <div class="notice error" role="alert">
-      <strong>{error.status ? `Error ${error.status}: ` : 'Error: '}</strong>
-      {error.message}
+    <div class="notice error" role="alert" data-status={error.status || undefined}>
+      <Icon node={error.status === 0 ? WifiOff : error.status === 401 ? Clock : CircleAlert} />
+      <div>
+        <p>
+          <strong>{h.title}</strong>
+        </p>
+        {h.detail && <p class="detail">{h.detail}</p>}
+        {h.signIn && (
+          <p class="detail">
+            {/* A reload finds no session and shows the sign-in form; signing in comes back to this page (its hash route). */}
+            <button type="button" class="small" onClick={() => location.reload()}>
+              Sign in again
+            </button>
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** A list with nothing in it yet: what would be here, and the next step to fill it (a link or a button). */
+export function EmptyState({ icon, title, children, next, testId }: { icon: IconNode; title: string; children?: ComponentChildren; next?: ComponentChildren; testId?: string }) {
+  return (
+    <div class="empty-state" data-testid={testId ?? 'empty-state'}>
+      <Icon node={icon} />
+      <h3>{title}</h3>
+      {children && <p>{children}</p>}
+      {next && <div class="next">{next}</div>}
     </div>
   );
 }

@@ -41,3 +41,4 @@ export type { User, BotMembership, OAuthClient, AuthGrant, AuthorizationCode, Ac
 export type { PushConfig, PushDevice, PushNotification } from './generated/client.js';
 export type { SdkSession } from './generated/client.js';
 export type { Conversation, ConversationMessage } from './generated/client.js';
+export * from './repositories/onboarding.repository.js';

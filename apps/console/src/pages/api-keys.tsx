@@ -4,7 +4,8 @@ import { Bot, api, roleAtLeast } from '../api.js';
 import { ShownOnce } from '../ui-secret.js';
 import { DataTable } from '../data-table.js';
 import { InputField, SubmitButton } from '../form-field.js';
-import { ErrorNotice, NotAllowed, Pager, Success, useAction, useLoad, usePage, when } from '../ui.js';
+import { EmptyState, ErrorNotice, NotAllowed, Pager, Success, useAction, useLoad, usePage, when } from '../ui.js';
+import { KeyRound } from '../icons.js';
 
 export function ApiKeysPage({ bot }: { bot: Bot }) {
   if (!roleAtLeast(bot.role, 'admin')) {
@@ -40,7 +41,11 @@ function ApiKeys({ bot }: { bot: Bot }) {
         loading={list.loading && !list.data}
         spinner="Loading keys…"
         rows={paged.rows}
-        empty={<p>No keys yet.</p>}
+        empty={
+          <EmptyState icon={KeyRound} title="No API keys yet" testId="empty-api-keys">
+            Generate one above: your back end sends it in <code>x-api-key</code> to trigger carousels.
+          </EmptyState>
+        }
         busy={list.loading}
         caption={`API keys of ${bot.name}`}
         columns={['Name', 'Prefix', 'Created', 'Last used', 'State']}

@@ -4,7 +4,8 @@ import { Bot, api, me, roleAtLeast } from '../api.js';
 import { DataTable } from '../data-table.js';
 import { Field, InputField, SubmitButton } from '../form-field.js';
 import { href } from '../router.js';
-import { ErrorNotice, PagerNav, Success, useAction, useLoad, when } from '../ui.js';
+import { EmptyState, ErrorNotice, PagerNav, Success, useAction, useLoad, when } from '../ui.js';
+import { Inbox } from '../icons.js';
 
 /** The inbox reads again this often while open: conversations change on the user's side too (polling, not the status stream). */
 export const INBOX_POLL_MS = 3000;
@@ -90,7 +91,11 @@ function InboxList({ bot }: { bot: Bot }) {
         caption="Conversations"
         columns={['User', 'Channel', 'State', 'Assigned to', 'Last message', 'Unread']}
         testId="inbox-list"
-        empty={<p data-testid="inbox-empty">{emptyText(filter)}</p>}
+        empty={
+          <EmptyState icon={Inbox} title="Nothing here" testId="inbox-empty">
+            {emptyText(filter)}
+          </EmptyState>
+        }
         row={(c: InboxConversationItem) => (
           <tr>
             <th scope="row">
@@ -220,6 +225,9 @@ function ConversationView({ bot, id }: { bot: Bot; id: string }) {
               </li>
             ))}
           </ul>
+          {data.notes.length === 0 && (
+            <p class="muted">No notes yet. {canAct ? 'Add one below: only your team sees it, never the user.' : 'Members with the developer role add them; the user never sees them.'}</p>
+          )}
           {canAct && <NoteForm bot={bot} id={id} onAdded={() => void view.reload(true)} />}
           {canAct && <Assign bot={bot} id={id} current={c.assignee?.userId ?? ''} act={act} />}
           <h2>Bot trace</h2>

@@ -3,7 +3,8 @@ import { Bot, api } from '../api.js';
 import { href } from '../router.js';
 import { DataTable } from '../data-table.js';
 import { Field, InputField } from '../form-field.js';
-import { ErrorNotice, PagerNav, asApiError, when } from '../ui.js';
+import { EmptyState, ErrorNotice, PagerNav, asApiError, when } from '../ui.js';
+import { Activity } from '../icons.js';
 import type { ApiError } from '../api.js';
 import type { MessageLiveEvent, MessageLogEntry, MessageStatusResponse } from '@platform/contracts/views';
 import { MESSAGE_STATUSES } from '@platform/contracts/views';
@@ -210,7 +211,17 @@ export function MessagesPage({ bot }: { bot: Bot }) {
         loading={loading && !data}
         spinner="Loading messages…"
         rows={data?.messages}
-        empty={<p>No messages match.</p>}
+        empty={
+          filters.status || filters.recipient || filters.since || filters.until ? (
+            <EmptyState icon={Activity} title="No message matches these filters" testId="empty-messages">
+              Widen the time range or clear a filter.
+            </EmptyState>
+          ) : (
+            <EmptyState icon={Activity} title="No messages yet" testId="empty-messages" next={<a href={href('bots', bot.id, 'whatsapp', 'test-carousel')}>Send a test carousel</a>}>
+              Messages appear here, live, once one is triggered: from your back end with an API key, or from the console's test form.
+            </EmptyState>
+          )
+        }
         busy={loading}
         testId="message-log"
         caption={`Messages of ${bot.name}, newest first`}

@@ -3,7 +3,8 @@ import { Bot, api, roleAtLeast } from '../api.js';
 import { ShownOnce } from '../ui-secret.js';
 import { ConfirmButton, DataTable } from '../data-table.js';
 import { Field, InputField, SubmitButton } from '../form-field.js';
-import { ErrorNotice, NotAllowed, Pager, Success, useAction, useLoad, usePage, when } from '../ui.js';
+import { EmptyState, ErrorNotice, NotAllowed, Pager, Success, useAction, useLoad, usePage, when } from '../ui.js';
+import { ShieldCheck } from '../icons.js';
 
 interface Client {
   id: string;
@@ -47,7 +48,11 @@ function OAuthClients({ bot }: { bot: Bot }) {
         loading={list.loading && !list.data}
         spinner="Loading clients…"
         rows={paged.rows}
-        empty={<p>No OAuth clients.</p>}
+        empty={
+          <EmptyState icon={ShieldCheck} title="No OAuth clients yet" testId="empty-oauth-clients">
+            Register one above when another application should act for this bot's users (sign-in with PKCE, or a confidential server).
+          </EmptyState>
+        }
         caption="OAuth clients"
         columns={['Name', 'Client id', 'Type', 'Redirect URIs', 'Scopes', 'State']}
         actions

@@ -5,6 +5,7 @@ import { Bot, api } from '../api.js';
 import { href } from '../router.js';
 import { TableWrap } from '../data-table.js';
 import { ErrorNotice, Spinner, useLoad } from '../ui.js';
+import { Onboarding } from '../onboarding.js';
 
 const DAY_MS = 86_400_000;
 const today = () => new Date().toISOString().slice(0, 10);
@@ -38,6 +39,7 @@ export function OverviewPage({ bot }: { bot: Bot }) {
   return (
     <section aria-labelledby="overview-title" data-testid="overview">
       <h1 id="overview-title">Overview</h1>
+      <Onboarding bot={bot} />
       <form class="range" onSubmit={apply} aria-label="Time range" noValidate>
         <div role="group" aria-label="Quick ranges" class="presets">
           {PRESETS.map((n) => (

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { ApiError, Bot, api, roleAtLeast } from '../api.js';
 import { ConfirmButton, DataTable } from '../data-table.js';
 import { InputField, SubmitButton } from '../form-field.js';
-import { ErrorNotice, NotAllowed, PagerNav, Spinner, Success, useAction, useLoad, when } from '../ui.js';
+import { EmptyState, ErrorNotice, NotAllowed, PagerNav, Spinner, Success, useAction, useLoad, when } from '../ui.js';
+import { Bell, Smartphone } from '../icons.js';
 
 interface ConfigView {
   notification: { firebaseConfig: { projectId: string; clientEmail: string; savedAt: string } };
@@ -54,7 +55,9 @@ function Push({ bot }: { bot: Bot }) {
           <dd>{when(current.savedAt)}</dd>
         </dl>
       ) : (
-        <p>No service account saved: this bot cannot send push notifications yet.</p>
+        <EmptyState icon={Bell} title="No service account saved" testId="empty-push-config">
+          This bot cannot send push notifications yet. Upload your Firebase project's service-account JSON below (Firebase console → Project settings → Service accounts).
+        </EmptyState>
       )}
       {saved && <Success>{saved}</Success>}
       <Upload
@@ -214,7 +217,11 @@ function Devices({ bot }: { bot: Bot }) {
         loading={list.loading && !d}
         spinner="Loading devices…"
         rows={d?.devices ?? []}
-        empty={<p>No devices registered yet (apps register through the SDK).</p>}
+        empty={
+          <EmptyState icon={Smartphone} title="No devices registered yet" testId="empty-devices">
+            Your app registers each device's FCM token through the SDK once a user signs in (docs/sdk.md); they are listed here.
+          </EmptyState>
+        }
         busy={list.loading}
         caption="Registered devices"
         columns={['User', 'Platform', 'Token', 'Registered', 'State']}

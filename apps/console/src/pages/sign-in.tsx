@@ -30,8 +30,12 @@ export function SignIn({ reason, onSignedIn }: { reason?: string; onSignedIn: ()
           <h1>Sign in</h1>
           <p>Bot platform console, for bot administrators.</p>
         </header>
-        {reason && <p role="status">{reason}</p>}
-        <ErrorNotice error={action.error} />
+        {reason && (
+          <p role="status" class="notice warning">
+            {reason}
+          </p>
+        )}
+        <ErrorNotice error={action.error} signingIn />
         <form onSubmit={submit} noValidate>
           <InputField id="email" label="E-mail" error={errors.email} type="email" name="email" autocomplete="username" value={email} onValue={setEmail} />
           <InputField id="password" label="Password" error={errors.password} type="password" name="password" autocomplete="current-password" value={password} onValue={setPassword} />

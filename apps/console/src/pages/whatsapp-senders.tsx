@@ -4,7 +4,8 @@ import { SENDER_THROUGHPUT } from '@platform/contracts/views';
 import { Bot, api, roleAtLeast } from '../api.js';
 import { DataTable } from '../data-table.js';
 import { InputField, SubmitButton, useFields } from '../form-field.js';
-import { ErrorNotice, Success, useAction, useLoad, when } from '../ui.js';
+import { EmptyState, ErrorNotice, Success, useAction, useLoad, when } from '../ui.js';
+import { Smartphone } from '../icons.js';
 
 const THROUGHPUT_ERROR = `Throughput must be a whole number of messages per second from ${SENDER_THROUGHPUT.min} to ${SENDER_THROUGHPUT.max}`;
 const WABA_ERROR = 'WhatsApp Business Account id must be the numeric id Meta shows';
@@ -39,7 +40,13 @@ export function SendersPage({ bot }: { bot: Bot }) {
         loading={senders.loading && !senders.data}
         spinner="Loading senders…"
         rows={senders.data?.senders ?? []}
-        empty={senders.data && <p>No sender number yet.</p>}
+        empty={
+          senders.data && (
+            <EmptyState icon={Smartphone} title="No sender number yet" testId="empty-senders">
+              Add the WhatsApp number your messages leave from, below: its phone-number id and access token are in Meta's WhatsApp Manager.
+            </EmptyState>
+          )
+        }
         busy={senders.loading}
         caption="Sender numbers"
         columns={['Number', 'Phone-number id', 'Business Account', 'Throughput', 'Access token', 'Added']}

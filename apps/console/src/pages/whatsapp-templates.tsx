@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import type { TemplateButtonSpec, TemplateSyncView, TemplateView } from '@platform/contracts/views';
 import { buttonValueKind } from '@platform/contracts/views';
 import { Bot, api, roleAtLeast } from '../api.js';
-import { ErrorNotice, Pager, Spinner, Success, useAction, useLoad, usePage, when } from '../ui.js';
+import { EmptyState, ErrorNotice, Pager, Spinner, Success, useAction, useLoad, usePage, when } from '../ui.js';
+import { FileText } from '../icons.js';
 
 /** The bot's carousel templates as synced from Meta (or registered by hand), and the sync itself. */
 export function TemplatesPage({ bot }: { bot: Bot }) {
@@ -42,9 +43,10 @@ export function TemplatesPage({ bot }: { bot: Bot }) {
       {templates.loading && !templates.data ? (
         <Spinner label="Loading templates…" />
       ) : paged.rows.length === 0 ? (
-        <p>
-          No templates yet: sync them from Meta, or the operator registers one (<code>npm run cli -- template create</code>).
-        </p>
+        <EmptyState icon={FileText} title="No templates yet" testId="empty-templates">
+          Press <strong>Sync from Meta</strong> to read your approved carousels from the senders' WhatsApp Business Accounts (a sender needs its Business Account id), or the operator registers one by
+          hand (<code>npm run cli -- template create</code>).
+        </EmptyState>
       ) : (
         <>
           <ul class="templates" aria-busy={templates.loading}>

@@ -59,7 +59,16 @@ export function registerConsole(fastify: FastifyInstance, dir = CONSOLE_DIR): vo
   };
   fastify.get('/console', (_req, reply) => securityHeaders(reply).redirect('/console/', 301));
   fastify.get('/console/', (req, reply) => send(req, reply, 'index.html'));
-  fastify.get('/console/*', (req, reply) => send(req, reply, (req.params as { '*': string })['*']));
+  fastify.get('/console/*', (req, reply) => send(req, reply, consolePath((req.params as { '*': string })['*'])));
+}
+
+/**
+ * The file a console URL names. A path with no file extension outside assets/ is a page of the console
+ * (`/console/settings/api-keys`, a link someone shared): it gets index.html, whose script turns the path
+ * into the console's own hash route. Assets and other files keep their JSON 404 when missing.
+ */
+export function consolePath(path: string): string {
+  return path.startsWith('assets/') || extname(path) !== '' ? path : 'index.html';
 }
 
 function securityHeaders(reply: FastifyReply): FastifyReply {

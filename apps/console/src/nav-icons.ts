@@ -1,0 +1,19 @@
+import type { IconNode } from 'lucide';
+import { Activity, Bell, FileText, Inbox, KeyRound, LayoutDashboard, MessagesSquare, Send, Settings, ShieldCheck, Smartphone, Users, Webhook } from './icons.js';
+
+/** The icon beside each section's and tab's link, by its route path; a path not named here has none. */
+export const NAV_ICONS: Record<string, IconNode | undefined> = {
+  overview: LayoutDashboard,
+  messages: Activity,
+  inbox: Inbox,
+  whatsapp: MessagesSquare,
+  push: Bell,
+  settings: Settings,
+  senders: Smartphone,
+  templates: FileText,
+  'test-carousel': Send,
+  'api-keys': KeyRound,
+  webhook: Webhook,
+  'oauth-clients': ShieldCheck,
+  members: Users,
+};
