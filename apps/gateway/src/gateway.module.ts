@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, LoadedEnv } from '@platform/config';
-import { BotQueueNames, CallbackQueueNames, ConversationQueueNames, QueueNames } from '@platform/contracts';
+import { BotQueueNames, CallbackQueueNames, CampaignQueueNames, ConversationQueueNames, QueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
@@ -26,6 +26,7 @@ import { WebChatPageModule } from './web-chat-page/web-chat-page.module.js';
 import { BotsModule } from './bots/bots.module.js';
 import { InboxModule } from './inbox/inbox.module.js';
 import { OverviewModule } from './console/overview.module.js';
+import { CampaignsModule } from './campaigns/campaigns.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -37,7 +38,7 @@ export class GatewayModule {
         ConfigModule.forEnv(env),
         DatabaseModule,
         CryptoModule,
-        QueueModule.forProducers([QueueNames.carouselDispatch, CallbackQueueNames.callback, ConversationQueueNames.conversationReply, BotQueueNames.botTurn]),
+        QueueModule.forProducers([QueueNames.carouselDispatch, CallbackQueueNames.callback, ConversationQueueNames.conversationReply, BotQueueNames.botTurn, CampaignQueueNames.campaigns]),
         HealthModule,
         CarouselModule,
         MessagesModule,
@@ -60,6 +61,7 @@ export class GatewayModule {
         BotsModule,
         InboxModule,
         OverviewModule,
+        CampaignsModule,
       ],
     };
   }

@@ -1,0 +1,153 @@
+import { IsArray, IsBoolean, IsInt, IsNumber, IsObject, IsOptional, IsUUID, Max, Min } from 'class-validator';
+import { PHONE_NUMBER } from '../carousel/trigger-carousel.dto.js';
+import { RequiredString } from '../common/string-fields.js';
+
+/** Where a template value comes from: an audience column (its header), or `{ value }`, the same for everyone. */
+export type MappedValue = string | { value: string };
+
+/** Which audience column fills which value of the synced carousel template (docs/campaigns.md#mapping). */
+export interface CampaignMapping {
+  /** The column holding the recipient's number (E.164, + optional). */
+  number: string;
+  /** The column holding the recipient's IANA time zone; without it (or when empty) the campaign's. */
+  timeZone?: string;
+  /** The {{n}} placeholders of the message body above the cards. */
+  bodyParameters?: MappedValue[];
+  /** One entry per card of the template. */
+  cards: Array<{
+    mediaLink: MappedValue;
+    bodyParameters?: MappedValue[];
+    /** One per button that takes a value, in the template's order: a quick-reply payload or a URL suffix. */
+    buttons?: Array<{ payload: MappedValue } | { urlSuffix: MappedValue }>;
+  }>;
+}
+
+/** Quiet hours in each recipient's local time: no message is sent from `from` until `to` (HH:MM, 24 h; may wrap midnight). */
+export interface QuietHours {
+  from: string;
+  to: string;
+}
+
+export interface CampaignSchedule {
+  /** When sending may begin (ISO 8601); without it, at start. */
+  startAt?: string;
+  /** The time zone of recipients who have none of their own (IANA, default UTC). */
+  timeZone?: string;
+  quietHours?: QuietHours;
+}
+
+/** Body of POST /v1/bots/:botId/campaigns. */
+export class CreateCampaignDto {
+  @RequiredString({ max: 200, refuse: 'blank' })
+  name: string;
+
+  @IsUUID('all', { message: '$property must be the id of a carousel template of this bot' })
+  templateId: string;
+
+  @RequiredString({ pattern: { regex: PHONE_NUMBER, message: '$property must be a sender number of this bot, with country code' } })
+  sender: string;
+
+  @IsObject({ message: '$property must be an object (docs/campaigns.md#mapping)' })
+  mapping: CampaignMapping;
+
+  @IsOptional()
+  @IsObject({ message: '$property must be an object with startAt, timeZone, quietHours' })
+  schedule?: CampaignSchedule;
+
+  /** At most this many campaign messages per user in 24 h, all of the bot's campaigns together. */
+  @IsOptional()
+  @Max(1000, { message: '$property must be an integer from 1 to 1000 (messages per user in 24 h)' })
+  @Min(1, { message: '$property must be an integer from 1 to 1000 (messages per user in 24 h)' })
+  @IsInt({ message: '$property must be an integer from 1 to 1000 (messages per user in 24 h)' })
+  frequencyCap?: number;
+
+  /** A transactional campaign (order updates, say) is not held back by the frequency cap and does not count towards it. */
+  @IsOptional()
+  @IsBoolean({ message: '$property must be true or false' })
+  transactional?: boolean;
+
+  /**
+   * The share of the sender's throughput the campaign may use (0.05-0.9, default 0.8); triggers keep the
+   * rest: at least a tenth of every second's sends is never a campaign's.
+   */
+  @IsOptional()
+  @Max(0.9, { message: '$property must be a number from 0.05 to 0.9' })
+  @Min(0.05, { message: '$property must be a number from 0.05 to 0.9' })
+  @IsNumber({}, { message: '$property must be a number from 0.05 to 0.9' })
+  sendShare?: number;
+
+  @IsOptional()
+  @Max(30 * 24 * 3600, { message: '$property must be an integer from 60 to 2592000 (seconds)' })
+  @Min(60, { message: '$property must be an integer from 60 to 2592000 (seconds)' })
+  @IsInt({ message: '$property must be an integer from 60 to 2592000 (seconds)' })
+  validitySeconds?: number;
+}
+
+/** Body of PUT /v1/bots/:botId/campaigns/:campaignId/audience (application/json): a list, or a segment of the bot's WhatsApp users. */
+export class CampaignAudienceDto {
+  /** Rows as objects of column → value (at most 10,000 per request; larger audiences: CSV). */
+  @IsOptional()
+  @IsArray({ message: '$property must be an array of objects (column → value)' })
+  rows?: Array<Record<string, unknown>>;
+
+  /** The bot's recorded WhatsApp users: columns `number` and `lastInboundAt`. */
+  @IsOptional()
+  @IsObject({ message: '$property must be an object ({ activeWithinDays? })' })
+  segment?: { activeWithinDays?: number };
+}
+
+/** Body of POST .../campaigns/:campaignId/start. */
+export class StartCampaignDto {
+  /** Start even though the audience has invalid rows (they are skipped). */
+  @IsOptional()
+  @IsBoolean({ message: '$property must be true or false' })
+  skipInvalid?: boolean;
+}
+
+export type CampaignStatusName = 'draft' | 'scheduled' | 'running' | 'paused' | 'cancelled' | 'completed';
+
+export interface CampaignView {
+  id: string;
+  name: string;
+  status: CampaignStatusName;
+  templateId: string;
+  senderId: string;
+  mapping: CampaignMapping;
+  schedule: { startAt: string | null; timeZone: string; quietHours: QuietHours | null };
+  frequencyCap: number | null;
+  transactional: boolean;
+  sendShare: number;
+  validitySeconds: number | null;
+  audience: { source: string | null; ready: boolean; rows: number; invalid: number };
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** A row of the audience as it will be sent, or why it cannot be. */
+export interface CampaignPreviewRow {
+  row: number;
+  recipient: string | null;
+  timeZone?: string | null;
+  values?: { bodyParameters?: string[]; cards: Array<{ mediaLink: string; bodyParameters?: string[]; buttons?: unknown[] }> };
+  error?: string;
+}
+
+export interface CampaignAudienceView {
+  source: string;
+  rows: number;
+  valid: number;
+  invalid: number;
+  /** Repeated numbers: only their first row is kept. */
+  duplicates: number;
+  /** The first rows (up to 20) and the first rows with errors (up to 20). */
+  preview: CampaignPreviewRow[];
+  errors: CampaignPreviewRow[];
+}
+
+/** Progress of a campaign: its ledger by state, and the funnel of its messages (each stage counts those that reached it). */
+export interface CampaignProgressView {
+  status: CampaignStatusName;
+  recipients: { total: number; pending: number; queued: number; capped: number; invalid: number; cancelled: number };
+  funnel: { queued: number; sent: number; delivered: number; read: number; failed: number; replied: number };
+}
