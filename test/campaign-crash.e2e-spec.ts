@@ -26,7 +26,7 @@ describe('campaigns: a worker killed mid-campaign', () => {
   it('SIGKILL while a send is at Meta: every recipient gets at most one message, and all but those in flight get theirs', async () => {
     const db = stack.gateway.get(PrismaService, { strict: false });
     await db.query({ text: `UPDATE channel_senders SET throughput = 100 WHERE bot_id = $1`, values: [stack.seed.botId] });
-    const c = await createCampaign(stack.url, stack.seed, { sendShare: 1 });
+    const c = await createCampaign(stack.url, stack.seed, { sendShare: 0.9 });
     const audience = Array.from({ length: RECIPIENTS }, (_, i) => ({ number: number(99, i), tz: 'UTC', img: `https://cdn.example.com/${i}.jpg` }));
     await listAudience(stack.url, stack.seed, c.id, audience);
 
