@@ -11,3 +11,4 @@ export * from './console/message-events.js';
 export * from './console/inbox.views.js';
 export type { ConversationMessageView, MessageContent } from './conversations/message-content.js';
 export * from './console/overview.views.js';
+export type { CampaignAudienceView, CampaignMapping, CampaignPreviewRow, CampaignProgressView, CampaignStatusName, CampaignView } from './campaigns/campaign.views.js';
