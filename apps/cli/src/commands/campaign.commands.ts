@@ -172,7 +172,7 @@ export const campaignCommands: CliCommand[] = [
     async run(_app, args, out) {
       const { campaigns } = await api<{ campaigns: CampaignView[] }>(args, 'GET', '');
       if (campaigns.length === 0) out('no campaigns');
-      for (const c of campaigns) out(`${c.id}  ${c.status.padEnd(9)}  ${c.audience.rows} recipients  ${c.name}`);
+      for (const c of campaigns) out(`${c.id}  ${c.status.padEnd(9)}  ${c.audience.ready ? c.audience.rows - c.audience.invalid : 0} recipients  ${c.name}`);
     },
   },
 ];
