@@ -4,7 +4,7 @@ import { ConfigModule, LoadedEnv } from '@platform/config';
 import { CryptoModule } from '@platform/crypto';
 import { CarouselCatalogModule, DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
-import { CallbackQueueNames } from '@platform/contracts';
+import { CallbackQueueNames, CampaignQueueNames, QueueNames } from '@platform/contracts';
 import { MessageLifecyclePublisher, QueueModule } from '@platform/queue';
 import { CarouselDispatchHandler } from './carousel-dispatch/carousel-dispatch.handler.js';
 import { CarouselDispatchWorker } from './carousel-dispatch/carousel-dispatch.worker.js';
@@ -17,6 +17,9 @@ import { MessageDeliveryOrder } from './callbacks/message-delivery-order.js';
 import { ConversationReplyHandler } from './conversation-reply/conversation-reply.handler.js';
 import { ConversationReplyWorker } from './conversation-reply/conversation-reply.worker.js';
 import { SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
+import { CampaignStates } from './campaigns/campaign-states.js';
+import { CampaignPlanner } from './campaigns/campaign-planner.js';
+import { CampaignPlannerWorker } from './campaigns/campaign-planner.worker.js';
 
 @Module({})
 export class ChannelWorkerModule {
@@ -27,7 +30,14 @@ export class ChannelWorkerModule {
   static forRoot(env: LoadedEnv, clock: Clock = new Clock()): DynamicModule {
     return {
       module: ChannelWorkerModule,
-      imports: [ConfigModule.forEnv(env), DatabaseModule, CarouselCatalogModule, CryptoModule, QueueModule.forProducers([CallbackQueueNames.callback]), HealthModule],
+      imports: [
+        ConfigModule.forEnv(env),
+        DatabaseModule,
+        CarouselCatalogModule,
+        CryptoModule,
+        QueueModule.forProducers([CallbackQueueNames.callback, QueueNames.carouselDispatch, CampaignQueueNames.campaigns]),
+        HealthModule,
+      ],
       providers: [
         { provide: Clock, useValue: clock },
         WhatsAppCloudClient,
@@ -43,6 +53,9 @@ export class ChannelWorkerModule {
         CallbackSender,
         CallbackWorker,
         ...legacyQueueDrains,
+        CampaignStates,
+        CampaignPlanner,
+        CampaignPlannerWorker,
       ],
     };
   }

@@ -90,7 +90,10 @@ export async function signOut(): Promise<void> {
   await post('/v1/auth/logout', {}, token ?? undefined).catch(() => undefined);
 }
 
-/** One API call with the access token; refreshes once on 401. Throws ApiError with the server's message. */
+/**
+ * One API call with the access token; refreshes once on 401. Throws ApiError with the server's message.
+ * A Blob body (a file the user picked) is sent as it is, with its own type: the browser streams it.
+ */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     let res: Response;
@@ -100,9 +103,9 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
         credentials: 'same-origin',
         headers: {
           ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(body instanceof Blob ? { 'content-type': body.type } : body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined ? undefined : body instanceof Blob ? body : JSON.stringify(body),
       });
     } catch {
       throw new ApiError(0, 'The platform could not be reached; check your connection and try again');

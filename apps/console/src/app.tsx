@@ -16,6 +16,7 @@ import { WebhookPage } from './pages/webhook.js';
 import { OAuthClientsPage } from './pages/oauth-clients.js';
 import { InboxPage } from './pages/inbox.js';
 import { OverviewPage } from './pages/overview.js';
+import { CampaignsPage } from './pages/campaigns.js';
 
 type Session = { state: 'checking' } | { state: 'signed-out'; reason?: string } | { state: 'signed-in'; account: Account };
 
@@ -24,6 +25,7 @@ const SECTIONS: Tab[] = [
   { path: 'messages', label: 'Messages' },
   { path: 'inbox', label: 'Inbox' },
   { path: 'whatsapp', label: 'WhatsApp' },
+  { path: 'campaigns', label: 'Campaigns' },
   { path: 'push', label: 'Push' },
   { path: 'settings', label: 'Settings' },
 ];
@@ -138,6 +140,8 @@ function Page({ bot, section, rest }: { bot: Bot; section: string; rest: string[
       return <OverviewPage bot={bot} />;
     case 'push':
       return <PushPage bot={bot} />;
+    case 'campaigns':
+      return <CampaignsPage bot={bot} campaignId={rest[0]} />;
     case 'inbox':
       return <InboxPage bot={bot} conversationId={rest[0]} />;
     case 'messages':

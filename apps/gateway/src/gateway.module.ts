@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, LoadedEnv } from '@platform/config';
-import { BotQueueNames, CallbackQueueNames, ConversationQueueNames, QueueNames } from '@platform/contracts';
+import { BotQueueNames, CallbackQueueNames, CampaignQueueNames, ConversationQueueNames, QueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
 import { HealthModule } from '@platform/health';
@@ -27,6 +27,7 @@ import { BotsModule } from './bots/bots.module.js';
 import { InboxModule } from './inbox/inbox.module.js';
 import { OverviewModule } from './console/overview.module.js';
 import { OnboardingModule } from './console/onboarding.module.js';
+import { CampaignsModule } from './campaigns/campaigns.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -38,7 +39,7 @@ export class GatewayModule {
         ConfigModule.forEnv(env),
         DatabaseModule,
         CryptoModule,
-        QueueModule.forProducers([QueueNames.carouselDispatch, CallbackQueueNames.callback, ConversationQueueNames.conversationReply, BotQueueNames.botTurn]),
+        QueueModule.forProducers([QueueNames.carouselDispatch, CallbackQueueNames.callback, ConversationQueueNames.conversationReply, BotQueueNames.botTurn, CampaignQueueNames.campaigns]),
         HealthModule,
         CarouselModule,
         MessagesModule,
@@ -62,6 +63,7 @@ export class GatewayModule {
         InboxModule,
         OverviewModule,
         OnboardingModule,
+        CampaignsModule,
       ],
     };
   }

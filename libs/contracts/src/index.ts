@@ -20,3 +20,4 @@ export * from './whatsapp/sender-throughput.js';
 export * from './postbacks/index.js';
 export * from './callbacks/index.js';
 export * from './bots/index.js';
+export * from './campaigns/index.js';

@@ -3,6 +3,7 @@ import { ConversationQueueNames, type ConversationReplyJob } from './conversatio
 import { PushQueueNames, type PushBatchJob, type PushPlanJob } from './push/push-queues.js';
 import { CallbackQueueNames, type CallbackJob } from './callbacks/callback.job.js';
 import { BotQueueNames, type BotTurnJob } from './bots/bot-turn.job.js';
+import { CampaignQueueNames, type CampaignPlanJob } from './campaigns/campaign-plan.job.js';
 import { LegacyCallbackQueueNames, type LegacyBotWebhookJob, type LegacyPostbackJob } from './callbacks/legacy-callback-queues.js';
 
 /** BullMQ queue names shared by producers and workers. */
@@ -27,6 +28,8 @@ export interface QueueJobs {
   [LegacyCallbackQueueNames.postback]: { deliver: LegacyPostbackJob; replay: LegacyPostbackJob };
   /** Hosted bots: a conversation has input to process. */
   [BotQueueNames.botTurn]: { turn: BotTurnJob };
+  /** Campaigns: a running campaign's planner. */
+  [CampaignQueueNames.campaigns]: { plan: CampaignPlanJob };
 }
 
 export type QueueName = keyof QueueJobs;
@@ -42,4 +45,5 @@ export const QueueJobNames: { readonly [Q in QueueName]: ReadonlyArray<JobName<Q
   [LegacyCallbackQueueNames.botWebhook]: ['session.started', 'app.event', 'message.received'],
   [LegacyCallbackQueueNames.postback]: ['deliver', 'replay'],
   [BotQueueNames.botTurn]: ['turn'],
+  [CampaignQueueNames.campaigns]: ['plan'],
 };

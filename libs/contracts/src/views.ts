@@ -12,3 +12,4 @@ export * from './console/inbox.views.js';
 export type { ConversationMessageView, MessageContent } from './conversations/message-content.js';
 export * from './console/overview.views.js';
 export * from './console/onboarding.views.js';
+export type { CampaignAudienceView, CampaignMapping, CampaignPreviewRow, CampaignProgressView, CampaignStatusName, CampaignView } from './campaigns/campaign.views.js';

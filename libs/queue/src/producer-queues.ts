@@ -1,4 +1,4 @@
-import { BotQueueNames, CallbackQueueNames, ConversationQueueNames, LegacyCallbackQueueNames, PushQueueNames, QueueNames, type QueueName } from '@platform/contracts';
+import { BotQueueNames, CampaignQueueNames, CallbackQueueNames, ConversationQueueNames, LegacyCallbackQueueNames, PushQueueNames, QueueNames, type QueueName } from '@platform/contracts';
 import type { ProducerQueue } from './queue-jobs.js';
 
 /** A class that is only a Nest injection token: its instance type is queue Q's producer. */
@@ -23,6 +23,7 @@ export abstract class CallbackQueue extends producerQueueToken(CallbackQueueName
 export abstract class LegacyBotWebhookQueue extends producerQueueToken(LegacyCallbackQueueNames.botWebhook) {}
 export abstract class LegacyPostbackQueue extends producerQueueToken(LegacyCallbackQueueNames.postback) {}
 export abstract class BotTurnQueue extends producerQueueToken(BotQueueNames.botTurn) {}
+export abstract class CampaignPlanQueue extends producerQueueToken(CampaignQueueNames.campaigns) {}
 
 export const ProducerQueueTokens: { readonly [Q in QueueName]: ProducerQueueToken<Q> } = {
   [QueueNames.carouselDispatch]: CarouselDispatchQueue,
@@ -32,4 +33,5 @@ export const ProducerQueueTokens: { readonly [Q in QueueName]: ProducerQueueToke
   [LegacyCallbackQueueNames.botWebhook]: LegacyBotWebhookQueue,
   [LegacyCallbackQueueNames.postback]: LegacyPostbackQueue,
   [BotQueueNames.botTurn]: BotTurnQueue,
+  [CampaignQueueNames.campaigns]: CampaignPlanQueue,
 };

@@ -1,6 +1,6 @@
 import type { DefaultJobOptions } from 'bullmq';
-import { BotRuntimeEnv, CallbackEnv, PushEnv, WhatsAppRetryEnv } from '@platform/config';
-import { BotQueueNames, CallbackQueueNames, ConversationQueueNames, LegacyCallbackQueueNames, PushQueueNames, QueueNames, type QueueName } from '@platform/contracts';
+import { BotRuntimeEnv, CallbackEnv, CoreEnv, PushEnv, WhatsAppRetryEnv } from '@platform/config';
+import { BotQueueNames, CampaignQueueNames, CallbackQueueNames, ConversationQueueNames, LegacyCallbackQueueNames, PushQueueNames, QueueNames, type QueueName } from '@platform/contracts';
 
 const DAY_S = 24 * 3600;
 const WEEK_S = 7 * DAY_S;
@@ -60,6 +60,16 @@ export const QueueDeclarations: { readonly [Q in QueueName]: QueueDeclaration } 
     backoff: { type: 'exponential', delay: env.BOT_TURN_BACKOFF_MS, jitter: 0.5 },
     removeOnComplete: true,
     removeOnFail: { age: WEEK_S },
+  })),
+  /**
+   * A campaign's planner: removed when it ends, so that a resume can add it again under the same id;
+   * BullMQ's attempts cover crashes (its rounds are idempotent).
+   */
+  [CampaignQueueNames.campaigns]: declare(CoreEnv, () => ({
+    attempts: 1000,
+    backoff: { type: 'fixed', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: true,
   })),
 };
 

@@ -6,6 +6,7 @@ import type { CarouselDispatchJob } from '@platform/contracts';
 import type { SecretBox } from '@platform/crypto';
 import { DatabaseUnavailableError, type AcceptedMessage, type CarouselCatalog, type ChannelSender, type ClaimedMessage, type MessageRepository, type Template } from '@platform/database';
 import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
+import type { CampaignStates } from '../campaigns/campaign-states.js';
 import type { WhatsAppRetryEnv } from '@platform/config';
 import type { Clock } from '@platform/common';
 import type { MessageLifecyclePublisher } from '@platform/queue';
@@ -71,6 +72,10 @@ interface Options {
   markSentError?: unknown;
   /** What the handler's clock reads (default: the acceptance time plus a minute). */
   now?: number;
+  /** The campaign's status the handler reads (campaign jobs). */
+  campaignStatus?: string | null;
+  /** What failOutcomeUnknown finds: a message mid-attempt (default) or none. */
+  midAttempt?: boolean;
 }
 
 function setup(o: Options = {}) {
@@ -83,10 +88,15 @@ function setup(o: Options = {}) {
   const paced: Array<{ phase: 'reserve' | 'send'; phoneNumberId: string; rate: number; maxWaitMs?: number }> = [];
   const published: unknown[] = [];
   const throttledRows: string[] = [];
+  const claimedOnce: boolean[] = [];
+  const parked: string[] = [];
+  const unknown: string[] = [];
+  const cancelled: string[] = [];
   let markSentError = o.markSentError;
   const messages = {
-    startAttempts: async (batch: readonly AcceptedMessage[]) => {
+    startAttempts: async (batch: readonly AcceptedMessage[], atMostOnce = false) => {
       claimed.push(...batch);
+      claimedOnce.push(atMostOnce);
       claimBatches.push(batch.length);
       if (o.claimError) throw o.claimError;
       return batch.map((m) => (o.claim ? o.claim(m) : { id: m.id, templateId: m.templateId, senderId: m.senderId, recipient: m.recipient, attempts: 2 }));
@@ -101,6 +111,8 @@ function setup(o: Options = {}) {
     },
     recordThrottled: async (id: string) => void throttledRows.push(id),
     recordError: async (id: string, code: string | null, text: string, final: boolean) => void errors.push([id, code, text, final]),
+    parkAttempt: async (id: string) => void parked.push(id),
+    failOutcomeUnknown: async (id: string) => (unknown.push(id), o.midAttempt === false ? null : { messageId: id, status: 'failed' }),
     releaseAttempt: async (id: string) => {
       if (o.releaseError) throw o.releaseError;
       released.push(id);
@@ -132,8 +144,12 @@ function setup(o: Options = {}) {
   const env = { WHATSAPP_BACKOFF_MS: 2000, WHATSAPP_BACKOFF_MAX_MS: 300_000 } as WhatsAppRetryEnv;
   const lifecycle = { publish: async (changes: unknown[]) => void published.push(...changes) } as unknown as MessageLifecyclePublisher;
   const clock = { now: () => o.now ?? ACCEPTED_AT + 60_000, realMs: (ms: number) => ms } as Clock;
-  const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env, lifecycle, clock);
-  return { handler, claimed, claimBatches, sentRows, errors, sends, released, paced, published, throttledRows };
+  const campaigns = {
+    status: async () => (o.campaignStatus === undefined ? 'running' : o.campaignStatus),
+    cancelUnsent: async (id: string) => void cancelled.push(id),
+  } as unknown as CampaignStates;
+  const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env, lifecycle, clock, campaigns);
+  return { handler, claimed, claimBatches, sentRows, errors, sends, released, paced, published, throttledRows, claimedOnce, parked, unknown, cancelled };
 }
 
 describe('CarouselDispatchHandler', () => {
@@ -331,5 +347,64 @@ describe('CarouselDispatchHandler', () => {
     const { handler, released } = setup({ secondFullMs: 300, releaseError: new DatabaseUnavailableError(new Error('timeout exceeded when trying to connect')) });
     await handleDelayed(handler);
     expect(released).toEqual([]);
+  });
+
+  describe('campaign messages (at most once)', () => {
+    const campaignJob = () => fakeJob(0, 3, { campaignId: 'c1' });
+
+    it('are claimed at most once, and sent like a trigger while their campaign runs', async () => {
+      const { handler, claimedOnce, sentRows } = setup();
+      await expect(handler.handle(campaignJob().job)).resolves.toBe('wamid.1');
+      expect(claimedOnce).toEqual([true]);
+      expect(sentRows).toEqual([{ id: 'm1', providerMessageId: 'wamid.1' }]);
+    });
+
+    it('a claim that finds the message mid-attempt (its worker died) fails it as outcome unknown and does not send', async () => {
+      const { handler, sends, unknown, published } = setup({ claim: () => null });
+      await expect(handler.handle(campaignJob().job)).resolves.toMatch(/^failed: a worker claimed it and stopped/);
+      expect(unknown).toEqual(['m1']);
+      expect(sends).toEqual([]);
+      expect(published).toEqual([{ messageId: 'm1', status: 'failed' }]);
+    });
+
+    it('a claim refused because the message is final changes nothing', async () => {
+      const { handler, published } = setup({ claim: () => null, midAttempt: false });
+      await expect(handler.handle(campaignJob().job)).resolves.toMatch(/^skipped/);
+      expect(published).toEqual([]);
+    });
+
+    it('a send that timed out is not tried again: Meta may have it', async () => {
+      const { handler, errors } = setup({ outcome: { kind: 'retry', code: 'timeout', text: 'no answer within 10000 ms' } });
+      await expect(handler.handle(campaignJob().job)).rejects.toBeInstanceOf(UnrecoverableError);
+      expect(errors).toEqual([['m1', 'outcome_unknown', 'no answer within 10000 ms; not sent again (campaign messages go at most once)', true]]);
+    });
+
+    it('a known transient outcome (5xx, a full second) parks the message so that its next claim may take it', async () => {
+      const retry = setup({ outcome: { kind: 'retry', code: 'http_503', text: 'Service Unavailable' } });
+      await handleDelayed(retry.handler, campaignJob());
+      expect(retry.parked).toEqual(['m1']);
+      const full = setup({ secondFullMs: 300 });
+      await handleDelayed(full.handler, campaignJob());
+      expect(full.parked).toEqual(['m1']);
+    });
+
+    it('wait in the delayed set while their campaign is paused or scheduled, before pacing or claiming', async () => {
+      for (const campaignStatus of ['paused', 'scheduled']) {
+        const { handler, claimed, paced } = setup({ campaignStatus });
+        const delayMs = await handleDelayed(handler, campaignJob());
+        expect(delayMs).toBeGreaterThanOrEqual(900);
+        expect(claimed).toEqual([]);
+        expect(paced).toEqual([]);
+      }
+    });
+
+    it('are cancelled unsent when their campaign was cancelled or deleted', async () => {
+      for (const campaignStatus of ['cancelled', null]) {
+        const { handler, claimed, cancelled } = setup({ campaignStatus });
+        await expect(handler.handle(campaignJob().job)).resolves.toBe(`skipped: campaign ${campaignStatus ?? 'deleted'}`);
+        expect(cancelled).toEqual(['m1']);
+        expect(claimed).toEqual([]);
+      }
+    });
   });
 });

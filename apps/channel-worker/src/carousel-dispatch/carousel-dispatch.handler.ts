@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
 import { WhatsAppRetryEnv } from '@platform/config';
@@ -7,6 +7,7 @@ import { SecretBox } from '@platform/crypto';
 import { Clock, TickBatcher } from '@platform/common';
 import { AcceptedMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository } from '@platform/database';
 import { MessageLifecyclePublisher } from '@platform/queue';
+import { CampaignStates } from '../campaigns/campaign-states.js';
 import { Backoff, SendOutcome, SenderPacer, WhatsAppCloudClient, backoffDelayMs, deliveryDeadline, renderCarouselMessage, retryWithin, throttleDelayMs } from '@platform/whatsapp';
 
 const attempts = new Counter({
@@ -32,6 +33,9 @@ const refused = new Counter({
  */
 const MAX_IN_JOB_PACING_WAIT_MS = 1500;
 
+/** How long a paused (or not yet started) campaign's message waits before it looks again. */
+const CAMPAIGN_HOLD_MS = 1000;
+
 /** How long a job waits when Postgres cannot be reached before it tries again (not counted as an attempt). */
 const DATABASE_RETRY_MS = 5000;
 
@@ -51,6 +55,8 @@ export class CarouselDispatchHandler {
   private readonly logger = new Logger('CarouselDispatch');
   // Concurrent jobs share their claim and sent statements (one each per event-loop turn).
   private readonly claims = new TickBatcher<AcceptedMessage, ClaimedMessage | null>((m) => this.messages.startAttempts(m));
+  // Campaign messages are claimed at most once: a claim never takes a message another run left mid-attempt.
+  private readonly onceClaims = new TickBatcher<AcceptedMessage, ClaimedMessage | null>((m) => this.messages.startAttempts(m, true));
   private readonly sends = new TickBatcher((s: Array<{ id: string; providerMessageId: string }>) => this.messages.markSentMany(s));
   private readonly backoff: Backoff;
 
@@ -63,6 +69,7 @@ export class CarouselDispatchHandler {
     env: WhatsAppRetryEnv,
     private readonly lifecycle: MessageLifecyclePublisher,
     private readonly clock: Clock,
+    @Optional() private readonly campaigns?: CampaignStates,
   ) {
     this.backoff = { baseMs: env.WHATSAPP_BACKOFF_MS, capMs: env.WHATSAPP_BACKOFF_MAX_MS };
   }
@@ -74,10 +81,16 @@ export class CarouselDispatchHandler {
       throw err;
     };
     if (job.data.providerMessageId) return this.recordSent(job, job.data.providerMessageId, lockToken);
+    const campaignId = job.data.campaignId;
+    if (campaignId) {
+      const held = await this.campaignGate(job, campaignId, lockToken).catch(onOutage);
+      if (held) return held;
+    }
     // Waits for a slot of its sender number before the claim, so waiting counts no attempt.
     const pacedSender = await this.catalog.sender(job.data.senderId).catch(onOutage);
     if (pacedSender) await this.waitForSlot(job, pacedSender.phoneNumberId, pacedSender.throughput, lockToken);
-    const message = await this.claims.submit(acceptedMessage(job)).catch(onOutage);
+    const message = await (campaignId ? this.onceClaims : this.claims).submit(acceptedMessage(job)).catch(onOutage);
+    if (!message && campaignId) return this.outcomeUnknown(messageId, 'a worker claimed it and stopped before recording what Meta answered; not sent again');
     if (!message) {
       this.logger.log(`message ${messageId} skipped: already final, or its template or sender no longer exists`);
       return 'skipped: message already final, or its template or sender no longer exists';
@@ -111,6 +124,12 @@ export class CarouselDispatchHandler {
       return this.recordSent(job, outcome.providerMessageId, lockToken);
     }
     if (outcome.kind === 'throttled' && outcome.scope === 'sender') await this.slowDown(sender.phoneNumberId);
+    if (campaignId && outcome.kind === 'retry' && outcome.code === 'timeout') {
+      // Meta may have taken a request it did not answer: a campaign message is not sent again.
+      await this.messages.recordError(messageId, 'outcome_unknown', `${outcome.text}; not sent again (campaign messages go at most once)`, true);
+      await this.reportFailed(messageId);
+      throw new UnrecoverableError(`outcome_unknown: ${outcome.text}`);
+    }
     if (outcome.kind === 'failed') {
       await this.messages.recordError(messageId, outcome.code, outcome.text, true);
       await this.reportFailed(messageId);
@@ -155,6 +174,7 @@ export class CarouselDispatchHandler {
       if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
       throw err;
     });
+    if (job.data.campaignId) await this.messages.parkAttempt(messageId);
     this.logger.warn(`message ${messageId} attempt ${attempt}: ${throttled ? `throttled by Meta (${outcome.scope}) ` : ''}${outcome.code} ${outcome.text}; trying again in ${delay} ms`);
     await job.updateData({ ...job.data, throttles, retries });
     await job.moveToDelayed(Date.now() + this.clock.realMs(delay), lockToken);
@@ -189,8 +209,37 @@ export class CarouselDispatchHandler {
     await this.messages.releaseAttempt(job.data.messageId).catch((err: unknown) => {
       if (!(err instanceof DatabaseUnavailableError)) throw err;
     });
+    // Left `processing`, a campaign message would be failed as outcome unknown by its next claim.
+    if (job.data.campaignId) await this.messages.parkAttempt(job.data.messageId);
     await job.moveToDelayed(Date.now() + waitMs, lockToken);
     throw new DelayedError();
+  }
+
+  /**
+   * A campaign message goes only while its campaign runs: paused (or scheduled) it waits in the delayed
+   * set, cancelled or deleted it is not sent. Null: go on.
+   */
+  private async campaignGate(job: Job<CarouselDispatchJob>, campaignId: string, lockToken?: string): Promise<string | null> {
+    const status = this.campaigns ? await this.campaigns.status(campaignId) : 'running';
+    if (status === 'running' || status === 'completed') return null;
+    if (status === 'paused' || status === 'scheduled') {
+      await job.moveToDelayed(Date.now() + CAMPAIGN_HOLD_MS, lockToken);
+      throw new DelayedError();
+    }
+    await this.campaigns?.cancelUnsent(job.data.messageId);
+    return `skipped: campaign ${status ?? 'deleted'}`;
+  }
+
+  /** A campaign message found mid-attempt by its claim: failed, never sent again (at most once). */
+  private async outcomeUnknown(messageId: string, why: string): Promise<string> {
+    const change = await this.messages.failOutcomeUnknown(messageId, why);
+    if (change) {
+      this.logger.warn(`campaign message ${messageId} failed: ${why}`);
+      await this.lifecycle.publish([change]);
+      return `failed: ${why}`;
+    }
+    this.logger.log(`message ${messageId} skipped: already final, or its template or sender no longer exists`);
+    return 'skipped: message already final, or its template or sender no longer exists';
   }
 
   private async slowDown(phoneNumberId: string): Promise<void> {

@@ -9,6 +9,7 @@ import { whatsappCommands } from './whatsapp.commands.js';
 import { webhookCommands } from './webhook.commands.js';
 import { postbackCommands } from './postback.commands.js';
 import { pushCommands } from './push.commands.js';
+import { campaignCommands } from './campaign.commands.js';
 
 /** Every operator command; add a feature's commands here. */
 export const commands: CliCommand[] = [
@@ -22,4 +23,5 @@ export const commands: CliCommand[] = [
   ...postbackCommands,
   ...keyCommands,
   ...pushCommands,
+  ...campaignCommands,
 ];

@@ -34,4 +34,10 @@ export interface CarouselDispatchJob {
   postbackUrl?: string;
   /** The trigger's config.customPayload, stored with the message and echoed in its postbacks. */
   customPayload?: unknown;
+  /**
+   * A campaign's message (its id derived from the campaign and the recipient): sent at most once. A
+   * claim that finds the message mid-attempt (a worker died after claiming it, perhaps after Meta
+   * accepted it) fails it as `outcome_unknown` rather than sending again; paused campaigns hold it.
+   */
+  campaignId?: string;
 }

@@ -99,10 +99,11 @@ export class MessageRepository {
    * claimed message, or null when it already reached a final state or its template or sender is gone.
    * Called with a turn's worth of messages at once (TickBatcher).
    */
-  async startAttempts(messages: readonly AcceptedMessage[]): Promise<Array<ClaimedMessage | null>> {
+  async startAttempts(messages: readonly AcceptedMessage[], atMostOnce = false): Promise<Array<ClaimedMessage | null>> {
     const column = <K extends keyof AcceptedMessage>(k: K) => messages.map((m) => m[k]);
     const { rows } = await this.db.query<ClaimedMessage>({
-      name: 'messages-start-attempts',
+      // At most once (campaign messages): a message still `processing` was claimed by a run that never recorded its outcome.
+      name: atMostOnce ? 'messages-start-attempts-once' : 'messages-start-attempts',
       text: `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "created_at", "updated_at", "postback_url", "custom_payload")
              SELECT m.id, m.bot_id, m.template_id, m.sender_id, m.channel, m.recipient, 'processing', 1, m.accepted_at, now(), m.postback_url, m.custom_payload
              FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::"Channel"[], $6::text[], $7::timestamptz[], $8::text[], $9::jsonb[])
@@ -110,7 +111,7 @@ export class MessageRepository {
              WHERE EXISTS (SELECT 1 FROM "templates" t WHERE t."id" = m.template_id AND t."bot_id" = m.bot_id)
                AND EXISTS (SELECT 1 FROM "channel_senders" s WHERE s."id" = m.sender_id AND s."bot_id" = m.bot_id)
              ON CONFLICT ("id") DO UPDATE SET "status" = 'processing', "attempts" = "messages"."attempts" + 1, "updated_at" = now()
-               WHERE "messages"."status" NOT IN ('sent', 'delivered', 'read', 'failed')
+               WHERE "messages"."status" NOT IN ('sent', 'delivered', 'read', 'failed'${atMostOnce ? ", 'processing'" : ''})
              RETURNING "id"::text AS "id", "template_id"::text AS "templateId", "sender_id"::text AS "senderId", "recipient", "attempts"`,
       values: [
         column('id'),
@@ -187,6 +188,30 @@ export class MessageRepository {
                WHERE m."status" NOT IN ('sent', 'delivered', 'read', 'failed')
              RETURNING ${CHANGE_COLUMNS('m', "'failed'", 'm."updated_at"')}`,
       values: [m.id, m.botId, m.templateId, m.senderId, m.channel, m.recipient, code, text.slice(0, 1000), m.acceptedAt, m.postbackUrl ?? null, payloadJson(m)],
+    });
+    return rows[0] ? toChange(rows[0]) : null;
+  }
+
+  /**
+   * An at-most-once message whose attempt ended with a known outcome that allows another (its sender's
+   * second was full, Meta throttled or answered 5xx): `queued` again, so the next claim may take it.
+   */
+  async parkAttempt(id: string): Promise<void> {
+    await this.db.query({ name: 'messages-park-attempt', text: `UPDATE "messages" SET "status" = 'queued', "updated_at" = now() WHERE "id" = $1::uuid AND "status" = 'processing'`, values: [id] });
+  }
+
+  /**
+   * Fails an at-most-once message found mid-attempt (`processing`) by a new claim: the run that claimed it
+   * died, perhaps after Meta accepted it, so it is not sent again. The change, or null when it was not
+   * mid-attempt (final already, or gone).
+   */
+  async failOutcomeUnknown(id: string, text: string): Promise<MessageStatusChange | null> {
+    const { rows } = await this.db.query<ChangeRow>({
+      name: 'messages-fail-outcome-unknown',
+      text: `UPDATE "messages" AS m SET "status" = 'failed', "last_error_code" = 'outcome_unknown', "last_error_text" = $2, "updated_at" = now()
+             WHERE m."id" = $1::uuid AND m."status" = 'processing'
+             RETURNING ${CHANGE_COLUMNS('m', "'failed'", 'm."updated_at"')}`,
+      values: [id, text.slice(0, 1000)],
     });
     return rows[0] ? toChange(rows[0]) : null;
   }

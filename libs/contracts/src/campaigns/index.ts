@@ -1,0 +1,3 @@
+export * from './campaign.dto.js';
+export * from './campaign-plan.job.js';
+export * from './campaign-message-id.js';
