@@ -164,6 +164,9 @@ function main(): void {
     client.stop();
     notifyHost({ type: 'close' });
   });
+  // A host that loads a new address differing only in its fragment (a push tap's payload, another
+  // token) gets a same-document navigation: read the new parameters by loading again.
+  window.addEventListener('hashchange', () => location.reload());
   onHostCommand((command) => {
     if (command === 'closeBot') client.stop();
     else void load(true);

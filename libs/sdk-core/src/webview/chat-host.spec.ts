@@ -101,6 +101,15 @@ describe('ChatHost: the host side of the chat page', () => {
     expect(decodeURIComponent(url!)).toContain('botId=x2&version=2');
     expect(decodeURIComponent(url!.split('#')[1])).toBe('ymAuthenticationToken=chat_tok&payload={"userName":"Ada","JourneySlug":"renewal"}');
     expect(host.config.botId).toBe('x2');
+    // The page at the new address first resumes its stored session; the host has it start over (once), so the bot hears the journey.
+    const readies: number[] = [];
+    host.onReady(() => readies.push(1));
+    host.receive(page({ type: 'ready' }));
+    expect(posted).toEqual(['{"type":"reloadBot"}']);
+    expect(readies).toEqual([]);
+    host.receive(page({ type: 'ready' }));
+    expect(readies).toEqual([1]);
+    posted.length = 0;
     // The same notification again: the page is already there, so it starts over instead.
     host.openFromNotification({ botId: 'x2', journeySlug: 'renewal' });
     expect(urls).toHaveLength(1);

@@ -27,6 +27,7 @@ export class ChatHost<Events extends Record<string, unknown> = AnyBotEvents> {
   private view: ChatPageView | null = null;
   private unread = 0;
   private visible = true;
+  private restartOnReady = false;
   private readonly seen = new RecentIds();
   private readonly events = new Listeners<[BotEvent, BotEventMeta]>();
   private readonly errors = new Listeners<[SdkError]>();
@@ -76,7 +77,12 @@ export class ChatHost<Events extends Record<string, unknown> = AnyBotEvents> {
         this.report(this.closes.emit());
         break;
       case 'ready':
-        this.report(this.readies.emit());
+        // The page resumes the session it stored, which the old address started: a new address (a
+        // journey from a push tap) must reach the bot as a new session, so the page starts over once.
+        if (this.restartOnReady) {
+          this.restartOnReady = false;
+          this.post('reloadBot');
+        } else this.report(this.readies.emit());
         break;
       case 'message':
         if (!this.visible && message.direction === 'outbound' && this.seen.add(`m:${message.id}`)) this.setUnread(this.unread + 1);
@@ -163,6 +169,7 @@ export class ChatHost<Events extends Record<string, unknown> = AnyBotEvents> {
     this.configValue = config;
     if (url === this.urlValue) return this.post('reloadBot');
     this.urlValue = url;
+    this.restartOnReady = true;
     this.report(this.urls.emit(url));
   }
 
