@@ -68,7 +68,7 @@ window.addEventListener('botchat:load', (e) => {
 
     // Preloaded hidden: the page is ready, its greeting came while closed, so it is unread.
     await eventually(async () => (await types(page)).includes('ready') || undefined, 15_000, 'ready');
-    await eventually(async () => ((await api<number>(page, 'unreadCount')) === 1 ? true : undefined), 10_000, 'the greeting unread');
+    await eventually(async () => ((await api<number>(page, 'unreadCount')) === 1 ? true : undefined), 20_000, 'the greeting unread');
     expect(await api<boolean>(page, 'isOpen')).toBe(false);
     const launcher = page.getByRole('button', { name: 'Open chat (1 unread)' });
     await launcher.waitFor();
@@ -83,7 +83,7 @@ window.addEventListener('botchat:load', (e) => {
 
     // The bot's app.sendEvent for the web reaches the site's listener, decoded.
     expect((await sendBotEvent(stack.url, seed, chatUserId(token), 'cart.updated', { items: 2 }, 'sendWebEvent')).status).toBe(202);
-    await eventually(async () => (await log(page)).find(([type]) => type === 'event'), 10_000, 'event at the site');
+    await eventually(async () => (await log(page)).find(([type]) => type === 'event'), 20_000, 'event at the site');
     const event = (await log(page)).find(([type]) => type === 'event')![1] as { code: string; data: unknown; id: string };
     expect({ code: event.code, data: event.data }).toEqual({ code: 'cart.updated', data: { items: 2 } });
     expect(event.id).toMatch(/^\d+-\d+$/);
@@ -94,7 +94,7 @@ window.addEventListener('botchat:load', (e) => {
     const conversationId = String(echo.server.delivered.find((c) => (c.body as { userId?: string }).userId === chatUserId(token))!.body.conversationId);
     const sent = await postJson(`${stack.url}/v1/bots/${seed.botId}/conversations/${conversationId}/messages`, { text: 'Your order shipped' }, { authorization: `Bearer ${seed.apiKey}` });
     expect(sent.status).toBe(202);
-    await eventually(async () => ((await api<number>(page, 'unreadCount')) === 1 ? true : undefined), 10_000, 'one unread');
+    await eventually(async () => ((await api<number>(page, 'unreadCount')) === 1 ? true : undefined), 20_000, 'one unread');
     const axe = await new AxeBuilder({ page }).analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     await page.screenshot({ path: `${SHOTS}/embed-unread-1280.png` });
