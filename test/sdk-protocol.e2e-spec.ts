@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { loadVectors, mismatch, runVector } from '../tools/sdk-protocol/run-vectors.js';
 import { useStack } from './e2e-stack.js';
@@ -22,6 +23,17 @@ describe('the SDK wire protocol: conformance vectors against a live gateway', ()
 
   it.each(live.map((v) => [v.file, v] as const))('%s', async (_file, vector) => {
     await runVector(vector, { url: stack.url, botId: bot.botId, apiKey: bot.apiKey });
+  });
+
+  it('runs as a script against a gateway named by its URL (built into dist/ by npm run build)', async () => {
+    const child = spawn(process.execPath, ['dist/tools/sdk-protocol/conformance.js', '--url', stack.url, '--bot', bot.botId, '--api-key', bot.apiKey], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    expect(out).toContain(`${live.length} of ${live.length} live vectors passed`);
+    expect(out).toContain('ok   40-stream-events.json');
+    expect(code).toBe(0);
   });
 
   it('fails a vector the gateway does not meet, naming the step', async () => {
