@@ -8,7 +8,7 @@ import boundaries from './tools/eslint/import-boundaries.mjs';
 const nodeGlobals = Object.fromEntries(['process', 'console', 'URL', 'Buffer', 'setTimeout', 'clearTimeout', 'module', 'require', '__dirname', '__filename'].map((name) => [name, 'readonly']));
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.local/**', 'coverage/**', 'libs/database/src/generated/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.local/**', 'coverage/**', 'libs/database/src/generated/**', 'libs/sdk-cordova/www/bot-chat.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

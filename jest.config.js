@@ -10,15 +10,15 @@ export default {
   rootDir: '.',
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/libs/sdk-core/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/libs/sdk-core/', '<rootDir>/libs/sdk-react-native/', '<rootDir>/libs/sdk-cordova/'],
   testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
   moduleFileExtensions: ['ts', 'js', 'json'],
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
-    '^.+/libs/sdk-core/src/.+\\.ts$': '<rootDir>/tools/jest-esm-transform.cjs', // the SDK package, imported by e2e tests
+    '^.+/libs/sdk-(core|react-native|cordova)/src/.+\\.ts$': '<rootDir>/tools/jest-esm-transform.cjs', // the SDK packages, imported by e2e tests
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }],
   },
-  moduleNameMapper: { ...aliases, '^(\\.{1,2}/.*)\\.js$': '$1' },
+  moduleNameMapper: { ...aliases, '^@bot-platform/sdk-core$': '<rootDir>/libs/sdk-core/src/index.ts', '^(\\.{1,2}/.*)\\.js$': '$1' },
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -83,10 +83,10 @@ async function main(): Promise<number> {
     const jest = (jestArgs: string[], env: NodeJS.ProcessEnv) => runNode(['--experimental-vm-modules', '--no-warnings', 'node_modules/jest/bin/jest.js', ...jestArgs], env);
     const env = { ...process.env, TEST_DATABASE_URL: adminUrl, TEST_REDIS_URL: redisUrl, TEST_REDIS_CLUSTER_NODES: clusterSeeds };
     const code = await jest(args, env);
-    // Then, unless Jest was given test paths to run: the SDK package's own suite (its own CommonJS Jest
-    // config), and the cluster suites on a Redis Cluster.
+    // Then, unless Jest was given test paths to run: the SDK packages' own suites (their own CommonJS Jest
+    // configs, jest.sdk.config.js), and the cluster suites on a Redis Cluster.
     if (interrupted || onCluster || args.some((a) => !a.startsWith('-'))) return code;
-    const sdkCode = await runNode(['node_modules/jest/bin/jest.js', '--config', 'libs/sdk-core/jest.config.js'], process.env);
+    const sdkCode = await runNode(['node_modules/jest/bin/jest.js', '--config', 'jest.sdk.config.js'], process.env);
     if (interrupted) return code || sdkCode;
     const seeds = await startCluster();
     process.stdout.write(`cluster suites on a Redis Cluster (${seeds})\n`);

@@ -1,5 +1,6 @@
 // The package's own Jest config: no database globalSetup. Run: npx jest --config libs/sdk-core/jest.config.js
 module.exports = {
+  displayName: 'sdk-core',
   rootDir: __dirname,
   testEnvironment: 'node',
   roots: ['<rootDir>/src'],

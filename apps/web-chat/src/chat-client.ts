@@ -12,6 +12,8 @@ interface StoredSession {
 export interface ChatClientHandlers {
   message(view: ConversationMessageView): void;
   state(state: ClientState, detail?: string): void;
+  /** A bot → app event (any but the page's own conversation messages): handed to the host before it is acked. */
+  event?(id: string, event: unknown): void;
 }
 
 const WEB_EVENT = 'sendWebEvent';
@@ -164,11 +166,13 @@ export class ChatClient {
       return;
     }
     if (frame.type !== 'event' || typeof frame.id !== 'string') return;
-    socket.send(JSON.stringify({ type: 'ack', id: frame.id }));
     const event = frame.event;
-    if (event?.code !== WEB_EVENT || event.data?.code !== MESSAGE_CODE || typeof event.data.data !== 'string') return;
+    const isMessage = event?.code === WEB_EVENT && event.data?.code === MESSAGE_CODE && typeof event.data.data === 'string';
+    if (!isMessage) this.on.event?.(frame.id, event);
+    socket.send(JSON.stringify({ type: 'ack', id: frame.id }));
+    if (!isMessage) return;
     try {
-      this.on.message(JSON.parse(event.data.data) as ConversationMessageView);
+      this.on.message(JSON.parse(event!.data!.data!) as ConversationMessageView);
     } catch {
       // a malformed event is acked and skipped: redelivering it would fail the same way
     }

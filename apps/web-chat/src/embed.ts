@@ -2,7 +2,10 @@
  * Floating chat widget for any site:
  * <script src="https://<platform>/web/bot/embed.js" data-bot-id="…" data-token="…" data-payload='{"userName":"Ada"}' async></script>
  * Opens the hosted chat page in an iframe from a round button; the page's close button hides it.
+ * The site drives it through `window.BotChatWidget` (open, close, events, unread count: docs/conversations.md),
+ * announced by a `botchat:load` event on window since the script loads async.
  */
+type WidgetEvent = 'open' | 'close' | 'ready' | 'message' | 'unread' | 'event';
 (() => {
   const script = document.currentScript as HTMLScriptElement | null;
   if (!script) return;
@@ -32,8 +35,30 @@
   button.style.cssText = `position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;background:${color};color:#fff;font-size:24px;cursor:pointer;box-shadow:0 2px 10px rgba(0,0,0,.25);z-index:2147483646`;
 
   let frame: HTMLIFrameElement | undefined;
+  let unread = 0;
+  const listeners: Partial<Record<WidgetEvent, Set<(detail: unknown) => void>>> = {};
+  const emit = (type: WidgetEvent, detail?: unknown) =>
+    listeners[type]?.forEach((listener) => {
+      try {
+        listener(detail);
+      } catch (err) {
+        setTimeout(() => {
+          throw err; // the site's listener failed: report it as uncaught, and call the others
+        });
+      }
+    });
+  const isOpen = () => button.getAttribute('aria-expanded') === 'true';
+  const setUnread = (count: number) => {
+    if (count === unread) return;
+    unread = count;
+    button.setAttribute('aria-label', count ? `${d.label ?? 'Open chat'} (${count} unread)` : (d.label ?? 'Open chat'));
+    button.dataset.unread = String(count);
+    emit('unread', count);
+  };
   const toggle = (open: boolean) => {
-    if (open && !frame) {
+    const was = frame ? isOpen() : false;
+    // data-preload="true": loaded hidden at once, so the bot's first messages count as unread.
+    if ((open || d.preload === 'true') && !frame) {
       frame = document.createElement('iframe');
       frame.src = src;
       frame.title = d.title ?? 'Chat';
@@ -44,16 +69,63 @@
     }
     if (frame) frame.style.display = open ? 'block' : 'none';
     button.setAttribute('aria-expanded', String(open));
-    if (open) frame?.focus();
+    if (open !== was) emit(open ? 'open' : 'close');
+    if (open) {
+      frame?.focus();
+      setUnread(0);
+    }
   };
-  button.addEventListener('click', () => toggle(button.getAttribute('aria-expanded') !== 'true'));
+  const post = (type: 'closeBot' | 'reloadBot') => frame?.contentWindow?.postMessage(JSON.stringify({ type }), origin);
+  button.addEventListener('click', () => toggle(!isOpen()));
   window.addEventListener('message', (e) => {
-    if (e.origin !== origin || typeof e.data !== 'string') return;
+    if (e.origin !== origin || typeof e.data !== 'string' || !frame || e.source !== frame.contentWindow) return;
+    let m: { source?: string; type?: string; id?: string; direction?: string; event?: { code?: string; data?: { code?: string; data?: string } } };
     try {
-      if (JSON.parse(e.data).type === 'close') toggle(false);
+      m = JSON.parse(e.data);
     } catch {
-      // not ours
+      return; // not ours
+    }
+    if (m.source !== 'bot-chat') return;
+    if (m.type === 'close') toggle(false);
+    else if (m.type === 'ready') emit('ready');
+    else if (m.type === 'message' && m.direction === 'outbound') {
+      emit('message', { id: m.id });
+      if (!isOpen()) setUnread(unread + 1);
+    } else if (m.type === 'event' && typeof m.event?.data?.code === 'string') {
+      // The bot's app.sendEvent: its name and data (a JSON object), as the SDKs hand them to apps.
+      let data: unknown;
+      try {
+        data = JSON.parse(m.event.data.data ?? '');
+      } catch {
+        return;
+      }
+      emit('event', { code: m.event.data.code, data, id: m.id });
     }
   });
   document.body.append(button);
+  if (d.preload === 'true') toggle(false);
+
+  const api = {
+    /** Opens the chat (loading it the first time). */
+    open: () => toggle(true),
+    /** Hides the chat; it stays connected, and the bot's messages count as unread. */
+    close: () => toggle(false),
+    get isOpen() {
+      return isOpen();
+    },
+    /** The bot's messages that arrived while the chat was closed. */
+    get unreadCount() {
+      return unread;
+    },
+    /** Closes the chat's stream (the page shows "Chat closed."), or starts it over on a new session. */
+    closeBot: () => post('closeBot'),
+    reloadBot: () => post('reloadBot'),
+    /** Listens to open, close, ready, message ({ id }), unread (the count) or event ({ code, data, id }); returns what removes the listener. */
+    on(type: WidgetEvent, listener: (detail: unknown) => void): () => void {
+      (listeners[type] ??= new Set()).add(listener);
+      return () => listeners[type]?.delete(listener);
+    },
+  };
+  Object.assign(window, { BotChatWidget: api });
+  window.dispatchEvent(new CustomEvent('botchat:load', { detail: api }));
 })();

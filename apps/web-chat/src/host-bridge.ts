@@ -1,16 +1,26 @@
-/** Messages between the page and what hosts it: a native web view (React Native) or the embed's iframe parent. */
+/** Messages between the page and what hosts it: a native web view (React Native, Cordova's InAppBrowser) or the embed's iframe parent. See docs/sdk-protocol.md. */
 export type HostCommand = 'closeBot' | 'reloadBot';
+
+/** What the page tells its host: closed by the user, conversation shown, a bot message arrived, or a bot → app event. */
+export type HostMessage = { type: 'close' | 'ready' } | { type: 'message'; id: string; direction: string } | { type: 'event'; id: string; event: unknown };
 
 interface NativeBridge {
   postMessage(message: string): void;
 }
 
-/** Tells the host the user closed the chat (the native shell or the embed hides it). */
-export function notifyHost(type: 'close' | 'ready'): void {
-  const message = JSON.stringify({ source: 'bot-chat', type });
-  const native = (window as unknown as { ReactNativeWebView?: NativeBridge }).ReactNativeWebView;
-  if (native) native.postMessage(message);
-  if (window.parent !== window) window.parent.postMessage(message, '*');
+type BridgeWindow = Window & {
+  ReactNativeWebView?: NativeBridge;
+  cordova_iab?: NativeBridge; // cordova-plugin-inappbrowser on Android
+  webkit?: { messageHandlers?: { cordova_iab?: NativeBridge } }; // … and on iOS
+};
+
+/** Tells the host what happened on the page (the native shell or the embed acts on it). */
+export function notifyHost(message: HostMessage): void {
+  const text = JSON.stringify({ source: 'bot-chat', ...message });
+  const w = window as BridgeWindow;
+  const native = w.ReactNativeWebView ?? w.cordova_iab ?? w.webkit?.messageHandlers?.cordova_iab;
+  if (native) native.postMessage(text);
+  if (window.parent !== window) window.parent.postMessage(text, '*');
 }
 
 /**

@@ -65,7 +65,12 @@ function main(): void {
   root.style.setProperty('--close', closeColorOn(bar, params.closeButtonColor));
 
   const client = new ChatClient(params, location.origin, {
-    message: (view) => show(view, reply),
+    message: (view) => {
+      // The host counts unread bot messages (the embed's badge, the SDKs' onMessage).
+      if (!shown.has(view.id) && view.direction === 'outbound') notifyHost({ type: 'message', id: view.id, direction: view.direction });
+      show(view, reply);
+    },
+    event: (id, event) => notifyHost({ type: 'event', id, event }),
     state: (state: ClientState, detail?: string) => {
       input.disabled = send.disabled = state === 'closed';
       if (!navigator.onLine) return setStatus('You are offline. Messages you send will wait and go once you are back online.');
@@ -126,7 +131,7 @@ function main(): void {
       for (const item of outbox.list()) if (!bubbles.has(item.clientId)) placeOutgoing(item);
       input.disabled = send.disabled = false;
       ready = true;
-      notifyHost('ready');
+      notifyHost({ type: 'ready' });
       void outbox.resume();
     } catch (err) {
       for (const item of outbox.list()) if (!bubbles.has(item.clientId)) placeOutgoing(item);
@@ -157,8 +162,11 @@ function main(): void {
   newer.addEventListener('click', () => scroller.toEnd());
   $<HTMLButtonElement>('close').addEventListener('click', () => {
     client.stop();
-    notifyHost('close');
+    notifyHost({ type: 'close' });
   });
+  // A host that loads a new address differing only in its fragment (a push tap's payload, another
+  // token) gets a same-document navigation: read the new parameters by loading again.
+  window.addEventListener('hashchange', () => location.reload());
   onHostCommand((command) => {
     if (command === 'closeBot') client.stop();
     else void load(true);

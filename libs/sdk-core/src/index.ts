@@ -13,8 +13,10 @@ export type { ConfigCheckOptions } from './config/validate-config';
 export { AUTH_TOKEN_MAX_LENGTH, PAYLOAD_MAX_BYTES, REGIONS } from './config/rules';
 
 export { buildWebViewUrl, WEB_VIEW_PATH } from './webview/build-web-view-url';
-export { parseChatPageMessage, chatPageCommand, CHAT_PAGE_SOURCE } from './webview/chat-page-bridge';
-export type { ChatPageMessage, ChatPageCommand, ChatPageView, ChatPageHandlers, ChatPageLink } from './webview/chat-page-bridge';
+export { parseChatPageMessage, parsePageMessage, chatPageCommand, CHAT_PAGE_SOURCE } from './webview/chat-page-bridge';
+export type { ChatPageMessage, PageMessage, ChatPageCommand, ChatPageView, ChatPageHandlers, ChatPageLink } from './webview/chat-page-bridge';
+export { ChatHost } from './webview/chat-host';
+export type { ChatHostOptions } from './webview/chat-host';
 
 export { BotSession, createBotSession } from './session/bot-session';
 export type { BotSessionOptions, SessionState } from './session/bot-session';

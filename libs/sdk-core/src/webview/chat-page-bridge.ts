@@ -9,11 +9,21 @@ export type ChatPageCommand = 'closeBot' | 'reloadBot';
 /** Marks the page's messages, so that a host's other web-view messages are not taken for them. */
 export const CHAT_PAGE_SOURCE = 'bot-chat';
 
+/** Everything the page posts to its host (docs/sdk-protocol.md, "Bridge"). */
+export type PageMessage =
+  | { type: 'close' }
+  | { type: 'ready' }
+  /** A bot message arrived on the live stream (not the transcript): hosts count unread ones. */
+  | { type: 'message'; id: string; direction: string }
+  /** A bot → app event, exactly as the stream carried it (`{ code: 'send<Platform>Event', data: { code, data } }`), with its stream id. */
+  | { type: 'event'; id: string; event: unknown };
+
 /**
  * The chat page's message in what a web view delivered: react-native-webview's `onMessage`
- * `nativeEvent.data` (a JSON string) or a window `message` event's `data`. Null for anything else.
+ * `nativeEvent.data` (a JSON string), InAppBrowser's `message` event `data` (an object) or a window
+ * `message` event's `data`. Null for anything else, including messages of a type this SDK predates.
  */
-export function parseChatPageMessage(data: unknown): ChatPageMessage | null {
+export function parsePageMessage(data: unknown): PageMessage | null {
   let value: unknown = data;
   if (typeof value === 'string') {
     try {
@@ -23,7 +33,18 @@ export function parseChatPageMessage(data: unknown): ChatPageMessage | null {
     }
   }
   if (!isRecord(value) || value.source !== CHAT_PAGE_SOURCE) return null;
-  return value.type === 'close' || value.type === 'ready' ? value.type : null;
+  const { type, id } = value;
+  if (type === 'close' || type === 'ready') return { type };
+  if (typeof id !== 'string' || id === '') return null;
+  if (type === 'message') return { type, id, direction: String(value.direction) };
+  if (type === 'event') return { type, id, event: value.event };
+  return null;
+}
+
+/** `close` / `ready` of the page's messages (see parsePageMessage for all of them). */
+export function parseChatPageMessage(data: unknown): ChatPageMessage | null {
+  const message = parsePageMessage(data);
+  return message && (message.type === 'close' || message.type === 'ready') ? message.type : null;
 }
 
 /** The text to post into the page: `webViewRef.current.postMessage(text)`, or an iframe's `contentWindow.postMessage(text, origin)`. */
