@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
-import { type ConversationMessageView, WEB_CHAT_EVENT, WHATSAPP_SESSION_WINDOW_MS } from '@platform/contracts';
+import { type ConversationMessageView, WEB_CHAT_EVENT, WEB_CHAT_TYPING_EVENT, WHATSAPP_SESSION_WINDOW_MS } from '@platform/contracts';
 import { ConversationRepository, type ConversationChannel, type ConversationMessageRow } from '@platform/database';
 import { ConversationReplyQueue, withTimeout } from '@platform/queue';
 import { toMessageView } from './message-view.js';
@@ -60,6 +60,23 @@ export class ReplyDelivery {
     const view = toMessageView({ ...row, status: 'sent' });
     await this.events.append(conversation.botId, conversation.userId, { code: WEB_CHAT_EVENT.platformCode, data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify(view) } }, { dedupeId: row.id });
     return view;
+  }
+
+  /**
+   * Tells the user's chat page the bot is working on their message (`typing`), or has stopped. Not
+   * deduplicated: a stale one is ignored by the page from its time.
+   */
+  async typing(botId: string, userId: string, typing: boolean, at = new Date()): Promise<void> {
+    const data = JSON.stringify({ typing, at: at.toISOString() });
+    await this.events.append(botId, userId, { code: WEB_CHAT_TYPING_EVENT.platformCode, data: { code: WEB_CHAT_TYPING_EVENT.code, data } });
+  }
+
+  /**
+   * Queues WhatsApp's read receipt and typing indicator for the user's message `messageId` (one job per
+   * message: a message Meta sends again is acknowledged once). The channel worker sends it.
+   */
+  async markRead(botId: string, messageId: string): Promise<void> {
+    await withTimeout(this.replies.add('read', { kind: 'read', messageId, botId }, { jobId: `read-${messageId}` }), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the read receipt');
   }
 
   /**

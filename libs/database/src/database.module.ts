@@ -27,6 +27,7 @@ import { InboxRepository } from './repositories/inbox.repository.js';
 import { BotInputRepository } from './repositories/bot-input.repository.js';
 import { BotRunRepository } from './repositories/bot-run.repository.js';
 import { OverviewRepository } from './repositories/overview.repository.js';
+import { ChatPageRepository } from './repositories/chat-page.repository.js';
 
 const repositories = [
   BotRepository,
@@ -56,6 +57,7 @@ const repositories = [
   BotInputRepository,
   BotRunRepository,
   OverviewRepository,
+  ChatPageRepository,
 ];
 
 @Global()
