@@ -5,8 +5,8 @@ interface NativeBridge {
   postMessage(message: string): void;
 }
 
-/** Tells the host the user closed the chat (the native shell or the embed hides it). */
-export function notifyHost(type: 'close' | 'ready'): void {
+/** Tells the host the page is ready, the user closed the chat (the native shell or the embed hides it), or a bot message arrived (the embed counts unread ones). */
+export function notifyHost(type: 'close' | 'ready' | 'message'): void {
   const message = JSON.stringify({ source: 'bot-chat', type });
   const native = (window as unknown as { ReactNativeWebView?: NativeBridge }).ReactNativeWebView;
   if (native) native.postMessage(message);

@@ -1,4 +1,4 @@
-import type { CarouselCard, ConversationMessageView, QuickReply } from '@platform/contracts';
+import type { AttachmentContent, CarouselCard, ConversationMessageView, QuickReply } from '@platform/contracts';
 import type { Outgoing } from './outbox.js';
 
 /** Builds message elements with textContent only: nothing a bot or user sends is parsed as HTML. */
@@ -115,6 +115,65 @@ export function showOutgoingState(bubble: HTMLElement, item: Outgoing | undefine
   state.textContent = item.state === 'sending' ? ' · Sending…' : online ? ' · Waiting to send' : ' · Waiting for connection';
 }
 
+let botName = 'Bot';
+
+/** The bot's display name, read before each of its messages by screen readers (and shown beside them). */
+export function setBotName(name: string): void {
+  botName = name;
+}
+
+/** "1.2 MB", "340 KB", "12 bytes". */
+export function sizeLabel(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
+}
+
+/** A file the user sent: a picture shown, any other file a download link (never opened by the page). */
+function attachment(content: AttachmentContent): HTMLElement | undefined {
+  const url = safeUrl(content.url);
+  if (!url) return undefined;
+  const name = String(content.filename ?? 'file');
+  if (String(content.mimeType).startsWith('image/')) {
+    const link = el('a', 'attachment');
+    link.href = url;
+    link.target = '_blank';
+    link.rel = 'noopener noreferrer';
+    link.append(image(url, name));
+    return link;
+  }
+  const link = el('a', 'attachment file', `📄 ${name} (${sizeLabel(Number(content.size) || 0)})`);
+  link.href = url;
+  link.download = name;
+  link.rel = 'noopener noreferrer';
+  return link;
+}
+
+/** The user's bubble for a file being sent: its name until the server has it. */
+export function renderUpload(clientId: string, file: { name: string; size: number }, createdAt: string): HTMLElement {
+  const bubble = el('div', 'msg user pending');
+  bubble.dataset.clientId = clientId;
+  bubble.append(el('span', 'sr-only', 'You: '), el('span', 'attachment file', `📄 ${file.name} (${sizeLabel(file.size)})`));
+  const line = meta(createdAt);
+  line.append(el('span', 'state', ' · Sending…'));
+  bubble.append(line);
+  return bubble;
+}
+
+/** The upload bubble once the server has it (its content shown as sent), or refused (the server's reason). */
+export function settleUpload(bubble: HTMLElement, view: ConversationMessageView | undefined, problem?: string): void {
+  bubble.classList.remove('pending');
+  const state = bubble.querySelector<HTMLElement>('.state');
+  if (!view) {
+    bubble.classList.add('failed');
+    if (state) state.textContent = ` · Not sent: ${problem ?? 'the file could not be sent'}`;
+    return;
+  }
+  bubble.dataset.id = view.id;
+  const shown = view.content.attachment ? attachment(view.content.attachment) : undefined;
+  if (shown) bubble.querySelector('.attachment')?.replaceWith(shown);
+  state?.remove();
+}
+
 /** The elements of one message (a bubble, then its quick replies or cards), appended in order. */
 export function renderMessage(view: ConversationMessageView, onReply: ReplyHandler): HTMLElement[] {
   const content = view.content ?? {};
@@ -122,7 +181,7 @@ export function renderMessage(view: ConversationMessageView, onReply: ReplyHandl
   const nodes: HTMLElement[] = [];
   const bubble = el('div', `msg ${who}`);
   bubble.dataset.id = view.id;
-  const label = el('span', 'sr-only', who === 'user' ? 'You: ' : 'Bot: ');
+  const label = el('span', 'sr-only', who === 'user' ? 'You: ' : `${botName}: `);
   bubble.append(label);
   if (typeof content.text === 'string') bubble.append(...linkedText(content.text));
   const img = safeUrl(content.image?.url);
@@ -130,6 +189,8 @@ export function renderMessage(view: ConversationMessageView, onReply: ReplyHandl
     bubble.append(image(img, content.image?.caption ?? 'Image from the bot'));
     if (content.image?.caption) bubble.append(el('p', 'caption', content.image.caption));
   }
+  const file = content.attachment ? attachment(content.attachment) : undefined;
+  if (file) bubble.append(file);
   if (content.location) bubble.append(document.createTextNode(`📍 ${content.location.name ?? ''} ${content.location.latitude}, ${content.location.longitude}`.trim()));
   if (content.media) bubble.append(document.createTextNode(`[${content.media.kind}] ${content.media.caption ?? ''}`.trim()));
   if (bubble.childNodes.length > 1) {
