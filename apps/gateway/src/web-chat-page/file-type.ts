@@ -37,10 +37,9 @@ export function checkedType(declared: string | undefined, bytes: Buffer): string
 /** A file name safe to store and show: no path, no control or quote characters, at most 120 characters. */
 export function safeFileName(name: string | undefined, fallback: string): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
+  // Control characters would break the Content-Disposition header and the page's line.
   // eslint-disable-next-line no-control-regex
-  const clean = base
-    .replace(/[\u0000-\u001f\u007f"<>]/g, '')
-    .trim()
-    .slice(0, 120);
+  const unsafe = /[\u0000-\u001f\u007f"<>]/g;
+  const clean = base.replace(unsafe, '').trim().slice(0, 120);
   return clean === '' || clean === '.' || clean === '..' ? fallback : clean;
 }
