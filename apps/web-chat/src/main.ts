@@ -225,7 +225,9 @@ function main(): void {
     fileInput.value = '';
   });
   $<HTMLButtonElement>('close').addEventListener('click', () => {
-    client.stop();
+    // In the embed's iframe the widget is only hidden: the stream stays open, so the bot's messages
+    // meanwhile reach the launcher's unread badge and are there when it opens again. A native shell closes it.
+    if (window.parent === window || 'ReactNativeWebView' in window) client.stop();
     notifyHost('close');
   });
   onHostCommand((command) => {
