@@ -38,9 +38,15 @@ export class OutboxHandover {
   async handOver(conversationId: string): Promise<number> {
     // Read after the turn committed: a WhatsApp reply's window judgement uses the user's latest message.
     const batch = await this.runs.handover(conversationId);
-    if (!batch || batch.items.length === 0) return 0;
+    if (!batch) return 0;
     const { conversation, items } = batch;
-    if (conversation.channel === 'web') return this.handOverWeb(conversation, items);
+    if (conversation.channel === 'web') {
+      const handed = items.length === 0 ? 0 : await this.handOverWeb(conversation, items);
+      // The turn is over: the chat page's "typing…" goes, also when the bot said nothing.
+      await this.delivery.typing(conversation.botId, conversation.userId, false).catch((err: Error) => this.logger.warn(`conversation ${conversation.id}: typing-off event not appended: ${err.message}`));
+      return handed;
+    }
+    if (items.length === 0) return 0;
     for (const item of items) {
       if (item.kind === 'reply') {
         if (item.message) await this.reply(conversation, item.message);
