@@ -128,6 +128,29 @@ export function sizeLabel(bytes: number): string {
   return bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
 }
 
+/** A document icon (SVG: an emoji would be an empty box on hosts without an emoji font). */
+function fileIcon(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '16');
+  svg.setAttribute('height', '16');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('fill', 'currentColor');
+  path.setAttribute('d', 'M6 2h8l6 6v12a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2zm7 1.5V9h5.5L13 3.5z');
+  svg.append(path);
+  return svg;
+}
+
+/** "name (size)" after a document icon. */
+function fileLabel<K extends 'a' | 'span'>(tag: K, file: { name: string; size: number }): HTMLElementTagNameMap[K] {
+  const node = el(tag, 'attachment file');
+  node.append(fileIcon(), document.createTextNode(` ${file.name} (${sizeLabel(file.size)})`));
+  return node;
+}
+
 /** A file the user sent: a picture shown, any other file a download link (never opened by the page). */
 function attachment(content: AttachmentContent): HTMLElement | undefined {
   const url = safeUrl(content.url);
@@ -141,7 +164,7 @@ function attachment(content: AttachmentContent): HTMLElement | undefined {
     link.append(image(url, name));
     return link;
   }
-  const link = el('a', 'attachment file', `📄 ${name} (${sizeLabel(Number(content.size) || 0)})`);
+  const link = fileLabel('a', { name, size: Number(content.size) || 0 });
   link.href = url;
   link.download = name;
   link.rel = 'noopener noreferrer';
@@ -152,7 +175,7 @@ function attachment(content: AttachmentContent): HTMLElement | undefined {
 export function renderUpload(clientId: string, file: { name: string; size: number }, createdAt: string): HTMLElement {
   const bubble = el('div', 'msg user pending');
   bubble.dataset.clientId = clientId;
-  bubble.append(el('span', 'sr-only', 'You: '), el('span', 'attachment file', `📄 ${file.name} (${sizeLabel(file.size)})`));
+  bubble.append(el('span', 'sr-only', 'You: '), fileLabel('span', file));
   const line = meta(createdAt);
   line.append(el('span', 'state', ' · Sending…'));
   bubble.append(line);

@@ -43,7 +43,9 @@ export class OutboxHandover {
     if (conversation.channel === 'web') {
       const handed = items.length === 0 ? 0 : await this.handOverWeb(conversation, items);
       // The turn is over: the chat page's "typing…" goes, also when the bot said nothing.
-      await this.delivery.typing(conversation.botId, conversation.userId, false).catch((err: Error) => this.logger.warn(`conversation ${conversation.id}: typing-off event not appended: ${err.message}`));
+      await this.delivery
+        .typing(conversation.botId, conversation.userId, false)
+        .catch((err: Error) => this.logger.warn(`conversation ${conversation.id}: typing-off event not appended: ${err.message}`));
       return handed;
     }
     if (items.length === 0) return 0;
