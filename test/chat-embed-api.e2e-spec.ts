@@ -70,7 +70,7 @@ window.addEventListener('botchat:load', (e) => {
     await eventually(async () => (await types(page)).includes('ready') || undefined, 15_000, 'ready');
     await eventually(async () => ((await api<number>(page, 'unreadCount')) === 1 ? true : undefined), 20_000, 'the greeting unread');
     expect(await api<boolean>(page, 'isOpen')).toBe(false);
-    const launcher = page.getByRole('button', { name: 'Open chat (1 unread)' });
+    const launcher = page.getByRole('button', { name: 'Open chat, 1 unread message' });
     await launcher.waitFor();
     expect(await page.locator('iframe[title="Chat"]').isHidden()).toBe(true);
 
@@ -100,7 +100,7 @@ window.addEventListener('botchat:load', (e) => {
     await page.screenshot({ path: `${SHOTS}/embed-unread-1280.png` });
 
     // The launcher opens it again and clears the count; the page's close button closes it.
-    await page.getByRole('button', { name: 'Open chat (1 unread)' }).click();
+    await page.getByRole('button', { name: 'Open chat, 1 unread message' }).click();
     await frame.getByText('Your order shipped').waitFor();
     expect(await api<number>(page, 'unreadCount')).toBe(0);
     await frame.getByRole('button', { name: 'Close chat' }).click();

@@ -16,6 +16,7 @@ import { legacyQueueDrains } from './callbacks/legacy-queue-drain.js';
 import { MessageDeliveryOrder } from './callbacks/message-delivery-order.js';
 import { ConversationReplyHandler } from './conversation-reply/conversation-reply.handler.js';
 import { ConversationReplyWorker } from './conversation-reply/conversation-reply.worker.js';
+import { ReadReceiptHandler } from './conversation-reply/read-receipt.handler.js';
 import { SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
 import { CampaignStates } from './campaigns/campaign-states.js';
 import { CampaignPlanner } from './campaigns/campaign-planner.js';
@@ -46,6 +47,7 @@ export class ChannelWorkerModule {
         StalledMessageSettler,
         CarouselDispatchWorker,
         ConversationReplyHandler,
+        ReadReceiptHandler,
         ConversationReplyWorker,
         MessageLifecyclePublisher,
         EndpointHealth,

@@ -12,12 +12,21 @@ interface StoredSession {
 export interface ChatClientHandlers {
   message(view: ConversationMessageView): void;
   state(state: ClientState, detail?: string): void;
-  /** A bot → app event (any but the page's own conversation messages): handed to the host before it is acked. */
+  /** A bot → app event (any but the page's own conversation messages and typing signals): handed to the host before it is acked. */
   event?(id: string, event: unknown): void;
+  /** The bot started (true) or stopped (false) working on the user's message, at `at` (ISO). */
+  typing?(typing: boolean, at: string): void;
+}
+
+/** The bot's display name and picture address (BotProfileService). */
+export interface BotProfile {
+  displayName: string | null;
+  avatarUrl: string | null;
 }
 
 const WEB_EVENT = 'sendWebEvent';
 const MESSAGE_CODE = 'conversation.message';
+const TYPING_CODE = 'conversation.typing';
 const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
@@ -80,6 +89,45 @@ export class ChatClient {
       if (!(err instanceof ChatApiError) || err.status !== 404) throw err;
       await this.restart(); // the session expired meanwhile
       return this.post(text, payload, clientMessageId);
+    }
+  }
+
+  /** Sends a picture or file (its bytes as the body); answers the recorded message. */
+  async upload(file: Blob & { name?: string }, clientMessageId: string): Promise<ConversationMessageView & { messageId: string }> {
+    const s = this.session;
+    if (!s) throw new ChatApiError(0, 'The chat is not connected yet');
+    const res = await fetch(`${this.api}/v1/bots/${encodeURIComponent(this.params.botId)}/sessions/${encodeURIComponent(s.sessionId)}/attachments`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${this.params.token}`,
+        'content-type': file.type || 'application/octet-stream',
+        'x-file-name': encodeURIComponent(file.name ?? 'file'),
+        'x-client-message-id': clientMessageId,
+      },
+      body: file,
+    });
+    const answer = await res.json().catch(() => ({}));
+    if (!res.ok) throw new ChatApiError(res.status, String(answer.message ?? `The file could not be sent (${res.status})`));
+    return {
+      id: String(answer.messageId),
+      messageId: String(answer.messageId),
+      conversationId: String(answer.conversationId),
+      direction: 'inbound',
+      type: 'attachment',
+      content: { attachment: answer.attachment },
+      status: null,
+      createdAt: new Date().toISOString(),
+    };
+  }
+
+  /** The bot's profile; empty when it cannot be read (the page then says "Chat"). */
+  async profile(): Promise<BotProfile> {
+    try {
+      const res = await fetch(`${this.api}/v1/bots/${encodeURIComponent(this.params.botId)}/profile`);
+      const body = res.ok ? await res.json() : {};
+      return { displayName: typeof body.displayName === 'string' ? body.displayName : null, avatarUrl: typeof body.avatarUrl === 'string' ? body.avatarUrl : null };
+    } catch {
+      return { displayName: null, avatarUrl: null };
     }
   }
 
@@ -167,11 +215,17 @@ export class ChatClient {
     }
     if (frame.type !== 'event' || typeof frame.id !== 'string') return;
     const event = frame.event;
-    const isMessage = event?.code === WEB_EVENT && event.data?.code === MESSAGE_CODE && typeof event.data.data === 'string';
-    if (!isMessage) this.on.event?.(frame.id, event);
+    const pageCode = event?.code === WEB_EVENT && typeof event.data?.data === 'string' ? event.data.code : undefined;
+    const forPage = pageCode === MESSAGE_CODE || pageCode === TYPING_CODE;
+    if (!forPage) this.on.event?.(frame.id, event);
     socket.send(JSON.stringify({ type: 'ack', id: frame.id }));
-    if (!isMessage) return;
+    if (!forPage) return;
     try {
+      if (pageCode === TYPING_CODE) {
+        const signal = JSON.parse(event!.data!.data!) as { typing?: unknown; at?: unknown };
+        this.on.typing?.(signal.typing === true, typeof signal.at === 'string' ? signal.at : new Date().toISOString());
+        return;
+      }
       this.on.message(JSON.parse(event!.data!.data!) as ConversationMessageView);
     } catch {
       // a malformed event is acked and skipped: redelivering it would fail the same way

@@ -1,9 +1,11 @@
 /**
  * Floating chat widget for any site:
  * <script src="https://<platform>/web/bot/embed.js" data-bot-id="…" data-token="…" data-payload='{"userName":"Ada"}' async></script>
- * Opens the hosted chat page in an iframe from a round button; the page's close button hides it.
- * The site drives it through `window.BotChatWidget` (open, close, events, unread count: docs/conversations.md),
- * announced by a `botchat:load` event on window since the script loads async.
+ * Opens the hosted chat page in an iframe from a round button (an SVG icon: no emoji font needed); the
+ * page's close button hides it. The bot's messages that arrive while it is hidden are counted on the
+ * button's badge until it is opened again. The site drives it through `window.BotChatWidget` (open,
+ * close, events, unread count: docs/conversations.md), announced by a `botchat:load` event on window
+ * since the script loads async.
  */
 type WidgetEvent = 'open' | 'close' | 'ready' | 'message' | 'unread' | 'event';
 (() => {
@@ -27,12 +29,36 @@ type WidgetEvent = 'open' | 'close' | 'ready' | 'message' | 'unread' | 'event';
   const src = `${origin}/web/bot?${query}#${fragment}`;
   const color = barColor && barColor.length === 9 ? `#${barColor.slice(3)}${barColor.slice(1, 3)}` : (barColor ?? '#1f3a5f');
 
+  const label = d.label ?? 'Open chat';
+  /** White or near-black, whichever reads better on the launcher's colour (WCAG relative luminance). */
+  function iconColor(hex: string): string {
+    const channel = (i: number) => {
+      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    };
+    const l = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+    return (l + 0.05) / 0.05 > 1.05 / (l + 0.05) ? '#111111' : '#ffffff';
+  }
   const button = document.createElement('button');
   button.type = 'button';
-  button.setAttribute('aria-label', d.label ?? 'Open chat');
+  button.setAttribute('aria-label', label);
   button.setAttribute('aria-expanded', 'false');
-  button.textContent = '💬';
-  button.style.cssText = `position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;background:${color};color:#fff;font-size:24px;cursor:pointer;box-shadow:0 2px 10px rgba(0,0,0,.25);z-index:2147483646`;
+  button.style.cssText = `position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;background:${color};color:${iconColor(color)};cursor:pointer;box-shadow:0 2px 10px rgba(0,0,0,.25);z-index:2147483646;display:flex;align-items:center;justify-content:center;padding:0`;
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '28');
+  svg.setAttribute('height', '28');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('fill', 'currentColor');
+  path.setAttribute('d', 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H8.5L4 21.5V18a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm3 6.5a1.5 1.5 0 1 0 0 .01zm5 0a1.5 1.5 0 1 0 0 .01zm5 0a1.5 1.5 0 1 0 0 .01z');
+  svg.append(path);
+  const badge = document.createElement('span');
+  badge.setAttribute('aria-hidden', 'true');
+  badge.style.cssText =
+    'position:absolute;top:-2px;right:-2px;min-width:22px;height:22px;padding:0 6px;border-radius:11px;background:#b3261e;color:#fff;font:600 12px/22px system-ui,sans-serif;text-align:center;box-sizing:border-box;display:none';
+  button.append(svg, badge);
 
   let frame: HTMLIFrameElement | undefined;
   let unread = 0;
@@ -51,7 +77,9 @@ type WidgetEvent = 'open' | 'close' | 'ready' | 'message' | 'unread' | 'event';
   const setUnread = (count: number) => {
     if (count === unread) return;
     unread = count;
-    button.setAttribute('aria-label', count ? `${d.label ?? 'Open chat'} (${count} unread)` : (d.label ?? 'Open chat'));
+    badge.textContent = count > 99 ? '99+' : String(count);
+    badge.style.display = count > 0 ? 'block' : 'none';
+    button.setAttribute('aria-label', count > 0 ? `${label}, ${count} unread ${count === 1 ? 'message' : 'messages'}` : label);
     button.dataset.unread = String(count);
     emit('unread', count);
   };

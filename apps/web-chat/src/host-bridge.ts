@@ -14,6 +14,12 @@ type BridgeWindow = Window & {
   webkit?: { messageHandlers?: { cordova_iab?: NativeBridge } }; // … and on iOS
 };
 
+/** Whether a native shell (React Native, Cordova) hosts the page, rather than a browser tab or the embed's iframe. */
+export function inNativeShell(): boolean {
+  const w = window as BridgeWindow;
+  return Boolean(w.ReactNativeWebView ?? w.cordova_iab ?? w.webkit?.messageHandlers?.cordova_iab);
+}
+
 /** Tells the host what happened on the page (the native shell or the embed acts on it). */
 export function notifyHost(message: HostMessage): void {
   const text = JSON.stringify({ source: 'bot-chat', ...message });

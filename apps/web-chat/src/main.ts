@@ -1,11 +1,13 @@
 import type { ConversationMessageView, QuickReply } from '@platform/contracts';
 import { closeColorOn, textColorOn } from './bar-colors.js';
-import { ChatClient, ClientState } from './chat-client.js';
+import { BotProfile, ChatClient, ClientState } from './chat-client.js';
 import { ChatApiError } from './chat-api.error.js';
-import { notifyHost, onHostCommand } from './host-bridge.js';
+import { inNativeShell, notifyHost, onHostCommand } from './host-bridge.js';
 import { Outbox, Outgoing } from './outbox.js';
 import { readPageParams } from './page-params.js';
-import { renderMessage, renderOutgoing, showOutgoingState } from './render.js';
+import { renderMessage, renderOutgoing, renderUpload, setBotName, settleUpload, showOutgoingState } from './render.js';
+import { TabSync } from './tab-sync.js';
+import { Typing } from './typing.js';
 import { Scroller } from './scroller.js';
 import { attachSpeech, speechRecognizer } from './speech.js';
 
@@ -16,6 +18,8 @@ const form = $<HTMLFormElement>('composer');
 const input = $<HTMLInputElement>('input');
 const send = $<HTMLButtonElement>('send');
 const newer = $<HTMLButtonElement>('newer');
+const attach = $<HTMLButtonElement>('attach');
+const fileInput = $<HTMLInputElement>('file');
 const shown = new Set<string>();
 const scroller = new Scroller(log, (unseen) => (newer.hidden = !unseen));
 
@@ -27,20 +31,20 @@ function setStatus(text: string): void {
 function showProblem(problem: string): void {
   $<HTMLElement>('problem-text').textContent = problem;
   $<HTMLElement>('problem').hidden = false;
-  for (const id of ['log', 'status', 'composer', 'close']) $<HTMLElement>(id).hidden = true;
+  for (const id of ['log', 'status', 'composer', 'close', 'typing']) $<HTMLElement>(id).hidden = true;
   document.title = 'This chat link does not work';
 }
 
-/** Adds a message once (the transcript, the live stream and our own send may all carry it). */
-function show(view: ConversationMessageView, onReply: (r: QuickReply) => void): void {
-  if (shown.has(view.id)) return;
+/** Adds a message once (the transcript, the live stream, our own send and another tab may all carry it); false when it was there. */
+function show(view: ConversationMessageView, onReply: (r: QuickReply) => void): boolean {
+  if (shown.has(view.id)) return false;
   shown.add(view.id);
   // The user's message that our send put on screen already (its answer has not come yet): that bubble is it.
   if (view.direction === 'inbound') {
     const own = Array.from(log.querySelectorAll<HTMLElement>('.msg.user[data-client-id]:not([data-id])')).find((b) => b.classList.contains('pending') && b.dataset.text === view.content?.text);
     if (own) {
       own.dataset.id = view.id;
-      return;
+      return true;
     }
   }
   // Quick replies answer the latest bot message only.
@@ -50,6 +54,28 @@ function show(view: ConversationMessageView, onReply: (r: QuickReply) => void): 
   const firstPending = log.querySelector('.msg.user[data-client-id]:not([data-id])');
   for (const node of nodes) log.insertBefore(node, view.direction === 'inbound' ? firstPending : null);
   scroller.added(nodes);
+  return true;
+}
+
+/** The bot's name in the bar and for screen readers, its picture in the bar and beside its messages. */
+function applyProfile(profile: BotProfile): void {
+  const name = profile.displayName?.trim();
+  if (name) {
+    $<HTMLElement>('title').textContent = name;
+    document.title = name;
+    setBotName(name);
+    log.querySelectorAll('.msg.bot > .sr-only:first-child').forEach((n) => (n.textContent = `${name}: `));
+  }
+  const avatar = $<HTMLImageElement>('avatar');
+  if (profile.avatarUrl) {
+    const url = new URL(profile.avatarUrl, location.origin);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return;
+    avatar.src = url.href;
+    avatar.referrerPolicy = 'no-referrer';
+    avatar.hidden = false;
+    document.documentElement.style.setProperty('--avatar', `url("${url.href.replace(/["\\\n]/g, encodeURIComponent)}")`);
+    document.documentElement.classList.add('has-avatar');
+  }
 }
 
 function main(): void {
@@ -64,15 +90,18 @@ function main(): void {
   const bar = params.statusBarColor ?? '#1f3a5f';
   root.style.setProperty('--close', closeColorOn(bar, params.closeButtonColor));
 
+  let botName = 'The bot';
+  const typing = new Typing($<HTMLElement>('typing'), $<HTMLElement>('typing-text'), () => botName);
   const client = new ChatClient(params, location.origin, {
     message: (view) => {
+      if (view.direction === 'outbound') typing.hide();
       // The host counts unread bot messages (the embed's badge, the SDKs' onMessage).
-      if (!shown.has(view.id) && view.direction === 'outbound') notifyHost({ type: 'message', id: view.id, direction: view.direction });
-      show(view, reply);
+      if (show(view, reply) && view.direction === 'outbound') notifyHost({ type: 'message', id: view.id, direction: view.direction });
     },
     event: (id, event) => notifyHost({ type: 'event', id, event }),
+    typing: (on, at) => (on ? typing.show(at) : typing.hide()),
     state: (state: ClientState, detail?: string) => {
-      input.disabled = send.disabled = state === 'closed';
+      input.disabled = send.disabled = attach.disabled = state === 'closed';
       if (!navigator.onLine) return setStatus('You are offline. Messages you send will wait and go once you are back online.');
       setStatus(state === 'online' ? '' : (detail ?? (state === 'connecting' ? 'Connecting…' : state === 'closed' ? 'Chat closed.' : '')));
     },
@@ -86,6 +115,12 @@ function main(): void {
     isOnline: () => ready && navigator.onLine,
     send: (item) => client.send(item.text, item.payload, item.clientId),
     changed: (item, messageId) => outgoingChanged(item, messageId),
+  });
+  // The user's own messages, confirmed in one tab, appear in the others (the stream carries only the bot's).
+  const tabs = new TabSync(params.botId, params.token, (view) => show(view, reply));
+  void client.profile().then((profile) => {
+    botName = profile.displayName?.trim() || botName;
+    applyProfile(profile);
   });
 
   function placeOutgoing(item: Outgoing): void {
@@ -108,6 +143,32 @@ function main(): void {
     shown.add(messageId);
     bubble.dataset.id = messageId;
     showOutgoingState(bubble, undefined, true);
+    tabs.post({
+      id: messageId,
+      conversationId: '',
+      direction: 'inbound',
+      type: item.payload === undefined ? 'text' : 'quick_reply',
+      content: { text: item.text },
+      status: null,
+      createdAt: item.createdAt,
+    });
+  }
+
+  /** Sends a picture or file the user chose; a refusal (type, size) shows the server's reason on its bubble. */
+  async function upload(file: File): Promise<void> {
+    const clientId = `f${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+    const bubble = renderUpload(clientId, file, new Date().toISOString());
+    log.append(bubble);
+    scroller.added([bubble], true);
+    try {
+      const view = await client.upload(file, clientId);
+      if (shown.has(view.id)) return bubble.remove();
+      shown.add(view.id);
+      settleUpload(bubble, view);
+      tabs.post(view);
+    } catch (err) {
+      settleUpload(bubble, undefined, err instanceof ChatApiError ? err.message : 'the connection failed; try again');
+    }
   }
 
   function deliver(text: string, payload?: string): void {
@@ -129,7 +190,7 @@ function main(): void {
       }
       for (const view of transcript) show(view, reply);
       for (const item of outbox.list()) if (!bubbles.has(item.clientId)) placeOutgoing(item);
-      input.disabled = send.disabled = false;
+      input.disabled = send.disabled = attach.disabled = false;
       ready = true;
       notifyHost({ type: 'ready' });
       void outbox.resume();
@@ -160,8 +221,15 @@ function main(): void {
     deliver(text);
   });
   newer.addEventListener('click', () => scroller.toEnd());
+  attach.addEventListener('click', () => fileInput.click());
+  fileInput.addEventListener('change', () => {
+    for (const file of Array.from(fileInput.files ?? [])) void upload(file);
+    fileInput.value = '';
+  });
   $<HTMLButtonElement>('close').addEventListener('click', () => {
-    client.stop();
+    // In the embed's iframe the widget is only hidden: the stream stays open, so the bot's messages
+    // meanwhile reach the launcher's unread badge and are there when it opens again. A native shell or a tab closes it.
+    if (window.parent === window || inNativeShell()) client.stop();
     notifyHost({ type: 'close' });
   });
   // A host that loads a new address differing only in its fragment (a push tap's payload, another

@@ -1,4 +1,4 @@
-import type { CarouselCard, ConversationMessageView, QuickReply } from '@platform/contracts';
+import type { AttachmentContent, CarouselCard, ConversationMessageView, QuickReply } from '@platform/contracts';
 import type { Outgoing } from './outbox.js';
 
 /** Builds message elements with textContent only: nothing a bot or user sends is parsed as HTML. */
@@ -115,6 +115,88 @@ export function showOutgoingState(bubble: HTMLElement, item: Outgoing | undefine
   state.textContent = item.state === 'sending' ? ' · Sending…' : online ? ' · Waiting to send' : ' · Waiting for connection';
 }
 
+let botName = 'Bot';
+
+/** The bot's display name, read before each of its messages by screen readers (and shown beside them). */
+export function setBotName(name: string): void {
+  botName = name;
+}
+
+/** "1.2 MB", "340 KB", "12 bytes". */
+export function sizeLabel(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return bytes >= 1024 ? `${Math.round(bytes / 1024)} KB` : `${bytes} bytes`;
+}
+
+/** A document icon (SVG: an emoji would be an empty box on hosts without an emoji font). */
+function fileIcon(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('width', '16');
+  svg.setAttribute('height', '16');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute('fill', 'currentColor');
+  path.setAttribute('d', 'M6 2h8l6 6v12a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2zm7 1.5V9h5.5L13 3.5z');
+  svg.append(path);
+  return svg;
+}
+
+/** "name (size)" after a document icon. */
+function fileLabel<K extends 'a' | 'span'>(tag: K, file: { name: string; size: number }): HTMLElementTagNameMap[K] {
+  const node = el(tag, 'attachment file');
+  node.append(fileIcon(), document.createTextNode(` ${file.name} (${sizeLabel(file.size)})`));
+  return node;
+}
+
+/** A file the user sent: a picture shown, any other file a download link (never opened by the page). */
+function attachment(content: AttachmentContent): HTMLElement | undefined {
+  const url = safeUrl(content.url);
+  if (!url) return undefined;
+  const name = String(content.filename ?? 'file');
+  if (String(content.mimeType).startsWith('image/')) {
+    const link = el('a', 'attachment');
+    link.href = url;
+    link.target = '_blank';
+    link.rel = 'noopener noreferrer';
+    link.append(image(url, name));
+    return link;
+  }
+  const link = fileLabel('a', { name, size: Number(content.size) || 0 });
+  link.href = url;
+  link.download = name;
+  link.rel = 'noopener noreferrer';
+  return link;
+}
+
+/** The user's bubble for a file being sent: its name until the server has it. */
+export function renderUpload(clientId: string, file: { name: string; size: number }, createdAt: string): HTMLElement {
+  const bubble = el('div', 'msg user pending');
+  bubble.dataset.clientId = clientId;
+  bubble.append(el('span', 'sr-only', 'You: '), fileLabel('span', file));
+  const line = meta(createdAt);
+  line.append(el('span', 'state', ' · Sending…'));
+  bubble.append(line);
+  return bubble;
+}
+
+/** The upload bubble once the server has it (its content shown as sent), or refused (the server's reason). */
+export function settleUpload(bubble: HTMLElement, view: ConversationMessageView | undefined, problem?: string): void {
+  bubble.classList.remove('pending');
+  const state = bubble.querySelector<HTMLElement>('.state');
+  if (!view) {
+    bubble.classList.add('failed');
+    if (state) state.textContent = ` · Not sent: ${problem ?? 'the file could not be sent'}`;
+    return;
+  }
+  bubble.dataset.id = view.id;
+  const shown = view.content.attachment ? attachment(view.content.attachment) : undefined;
+  if (shown) bubble.querySelector('.attachment')?.replaceWith(shown);
+  state?.remove();
+}
+
 /** The elements of one message (a bubble, then its quick replies or cards), appended in order. */
 export function renderMessage(view: ConversationMessageView, onReply: ReplyHandler): HTMLElement[] {
   const content = view.content ?? {};
@@ -122,7 +204,7 @@ export function renderMessage(view: ConversationMessageView, onReply: ReplyHandl
   const nodes: HTMLElement[] = [];
   const bubble = el('div', `msg ${who}`);
   bubble.dataset.id = view.id;
-  const label = el('span', 'sr-only', who === 'user' ? 'You: ' : 'Bot: ');
+  const label = el('span', 'sr-only', who === 'user' ? 'You: ' : `${botName}: `);
   bubble.append(label);
   if (typeof content.text === 'string') bubble.append(...linkedText(content.text));
   const img = safeUrl(content.image?.url);
@@ -130,6 +212,8 @@ export function renderMessage(view: ConversationMessageView, onReply: ReplyHandl
     bubble.append(image(img, content.image?.caption ?? 'Image from the bot'));
     if (content.image?.caption) bubble.append(el('p', 'caption', content.image.caption));
   }
+  const file = content.attachment ? attachment(content.attachment) : undefined;
+  if (file) bubble.append(file);
   if (content.location) bubble.append(document.createTextNode(`📍 ${content.location.name ?? ''} ${content.location.latitude}, ${content.location.longitude}`.trim()));
   if (content.media) bubble.append(document.createTextNode(`[${content.media.kind}] ${content.media.caption ?? ''}`.trim()));
   if (bubble.childNodes.length > 1) {

@@ -20,7 +20,7 @@ export interface QueueJobs {
   [QueueNames.carouselDispatch]: { send: CarouselDispatchJob };
   [PushQueueNames.fanout]: { plan: PushPlanJob; batch: PushBatchJob };
   /** Named after the conversation's channel. */
-  [ConversationQueueNames.conversationReply]: { whatsapp: ConversationReplyJob };
+  [ConversationQueueNames.conversationReply]: { whatsapp: ConversationReplyJob; read: ConversationReplyJob };
   /** Bot webhook calls and postbacks. `deliver`: an event's first delivery; `replay`: an administrator re-sends a logged one. */
   [CallbackQueueNames.callback]: { deliver: CallbackJob; replay: CallbackJob };
   /** Drained into the callback queue (what an earlier version queued). */
@@ -40,7 +40,7 @@ export type JobData<Q extends QueueName, N extends JobName<Q> = JobName<Q>> = Qu
 export const QueueJobNames: { readonly [Q in QueueName]: ReadonlyArray<JobName<Q>> } = {
   [QueueNames.carouselDispatch]: ['send'],
   [PushQueueNames.fanout]: ['plan', 'batch'],
-  [ConversationQueueNames.conversationReply]: ['whatsapp'],
+  [ConversationQueueNames.conversationReply]: ['whatsapp', 'read'],
   [CallbackQueueNames.callback]: ['deliver', 'replay'],
   [LegacyCallbackQueueNames.botWebhook]: ['session.started', 'app.event', 'message.received'],
   [LegacyCallbackQueueNames.postback]: ['deliver', 'replay'],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
-import { type ConversationMessageView, WEB_CHAT_EVENT, WHATSAPP_SESSION_WINDOW_MS, type WireBotEvent } from '@platform/contracts';
+import { type ConversationMessageView, WEB_CHAT_EVENT, WEB_CHAT_TYPING_EVENT, WHATSAPP_SESSION_WINDOW_MS, type WireBotEvent } from '@platform/contracts';
 import { ConversationRepository, type ConversationChannel, type ConversationMessageRow } from '@platform/database';
 import { ConversationReplyQueue, withTimeout } from '@platform/queue';
 import { toMessageView } from './message-view.js';
@@ -63,6 +63,22 @@ export class ReplyDelivery {
   }
 
   /**
+   * Tells the user's chat page the bot is working on their message (`typing`), or has stopped. Not
+   * deduplicated: a stale one is ignored by the page from its time.
+   */
+  async typing(botId: string, userId: string, typing: boolean, at = new Date()): Promise<void> {
+    await this.events.append(botId, userId, webTypingEvent(typing, at));
+  }
+
+  /**
+   * Queues WhatsApp's read receipt and typing indicator for the user's message `messageId` (one job per
+   * message: a message Meta sends again is acknowledged once). The channel worker sends it.
+   */
+  async markRead(botId: string, messageId: string): Promise<void> {
+    await withTimeout(this.replies.add('read', { kind: 'read', messageId, botId }, { jobId: `read-${messageId}` }), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the read receipt');
+  }
+
+  /**
    * Hands over a reply written earlier (a hosted bot's outbox): a row no longer queued was handed over
    * before and is skipped; a WhatsApp reply WhatsApp would refuse (the user's 24-hour window closed, or
    * the number gone) is recorded failed instead of sent. Delivery failures throw, leaving the row queued.
@@ -95,4 +111,9 @@ export function whatsAppRefusal(conversation: Pick<ReplyConversation, 'senderId'
 export function webReplyEvent(row: ConversationMessageRow): { event: WireBotEvent; dedupeId: string; view: ConversationMessageView } {
   const view = toMessageView({ ...row, status: 'sent' });
   return { event: { code: WEB_CHAT_EVENT.platformCode, data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify(view) } }, dedupeId: row.id, view };
+}
+
+/** The chat page's typing signal: the bot started (true) or stopped (false) working on the user's message, at `at`. */
+export function webTypingEvent(typing: boolean, at = new Date()): WireBotEvent {
+  return { code: WEB_CHAT_TYPING_EVENT.platformCode, data: { code: WEB_CHAT_TYPING_EVENT.code, data: JSON.stringify({ typing, at: at.toISOString() }) } };
 }

@@ -24,21 +24,23 @@ if ARGV[5] == '1' then redis.call('SET', KEYS[3], id, 'PX', ARGV[3]) end
 redis.call('PUBLISH', ARGV[4], id)
 return {id, live, 0}`;
 
-// Several events under their dedupe markers (KEYS[2..]) in order, in one call: a bot turn's replies.
-// ARGV[4..] are the events; one announcement for all of them (the gateways pull whatever is new).
+// Several events in order, in one call: a bot turn's replies. ARGV[4..] are pairs (deduped '1' or '0',
+// event), the event's dedupe marker KEYS[1 + its pair's number] (named, never written, when not deduped).
+// One announcement for all of them (the gateways pull whatever is new).
 const APPEND_MANY = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local added = false
 local ids = {}
-for i = 4, #ARGV do
-  local marker = KEYS[i - 2]
-  local prior = redis.call('GET', marker)
+for i = 4, #ARGV, 2 do
+  local marker = KEYS[1 + (i - 2) / 2]
+  local prior = false
+  if ARGV[i] == '1' then prior = redis.call('GET', marker) end
   if prior then
     ids[#ids + 1] = prior
   else
-    local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'e', ARGV[i])
-    redis.call('SET', marker, id, 'PX', ARGV[2])
+    local id = redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'e', ARGV[i + 1])
+    if ARGV[i] == '1' then redis.call('SET', marker, id, 'PX', ARGV[2]) end
     ids[#ids + 1] = id
     added = true
   end
@@ -134,13 +136,14 @@ export class SdkEventStore {
   }
 
   /**
-   * Stores several events of one user in order, each once under its dedupe id (as `append` with
-   * `dedupeId`), in one round trip; the stream ids, in order (a repeated one's first id).
+   * Stores several events of one user in order, those with a dedupe id once under it (as `append`), in
+   * one round trip; the stream ids, in order (a repeated one's first id).
    */
-  async appendMany(botId: string, userId: string, items: ReadonlyArray<{ event: WireBotEvent; dedupeId: string }>): Promise<string[]> {
+  async appendMany(botId: string, userId: string, items: ReadonlyArray<{ event: WireBotEvent; dedupeId?: string }>): Promise<string[]> {
     if (items.length === 0) return [];
     const { events } = this.keys(botId, userId);
-    const markers = items.map((i) => sdkEventDedupeKey(this.core, botId, userId, i.dedupeId));
+    // Redis Cluster wants every key a script touches declared: an event without an id names an unused marker.
+    const markers = items.map((i) => sdkEventDedupeKey(this.core, botId, userId, i.dedupeId ?? '-'));
     return this.timed(
       this.redis.sdkEventAppendMany(
         1 + markers.length,
@@ -149,7 +152,7 @@ export class SdkEventStore {
         this.env.SDK_EVENT_MAX_PER_USER,
         this.env.SDK_EVENT_RETENTION_SECONDS * 1000,
         this.channel(botId, userId),
-        ...items.map((i) => JSON.stringify(i.event)),
+        ...items.flatMap((i) => [i.dedupeId === undefined ? '0' : '1', JSON.stringify(i.event)]),
       ),
       'storing the events',
     );

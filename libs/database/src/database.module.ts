@@ -28,6 +28,7 @@ import { BotInputRepository } from './repositories/bot-input.repository.js';
 import { BotRunRepository } from './repositories/bot-run.repository.js';
 import { OverviewRepository } from './repositories/overview.repository.js';
 import { CampaignRepository } from './repositories/campaign.repository.js';
+import { ChatPageRepository } from './repositories/chat-page.repository.js';
 
 const repositories = [
   BotRepository,
@@ -58,6 +59,7 @@ const repositories = [
   BotRunRepository,
   OverviewRepository,
   CampaignRepository,
+  ChatPageRepository,
 ];
 
 @Global()

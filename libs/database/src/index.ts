@@ -34,6 +34,7 @@ export * from './repositories/bot-run.repository.js';
 export * from './repositories/inbox.repository.js';
 export * from './repositories/overview.repository.js';
 export * from './repositories/campaign.repository.js';
+export * from './repositories/chat-page.repository.js';
 export * from './catalog/carousel-catalog.js';
 export * from './catalog/carousel-catalog.module.js';
 export * from './generated/enums.js';

@@ -9,6 +9,8 @@ export interface EchoBotOptions {
   /** Address of the n-th picture (default: picsum.photos). */
   pictureUrl?: (n: number) => string;
   log?: (line: string) => void;
+  /** Waits this long before answering a user's message (a bot that takes its time: the chat page shows it typing). */
+  replyDelayMs?: number;
 }
 
 const QUICK_REPLIES = [
@@ -20,7 +22,7 @@ const picture = (seed: number) => `https://picsum.photos/seed/bot${seed}/480/270
 
 /**
  * A minimal bot on its webhook (signature checked by BotWebhookServer): greets each new web-chat user,
- * echoes what they write, and answers the quick replies `carousel` and `image` with a carousel of three
+ * echoes what they write (and names the files they send), and answers the quick replies `carousel` and `image` with a carousel of three
  * cards and an image, all through the reply API. The demo bot of `npm run up` and the chat tests.
  */
 /** How many call ids the echo bot remembers to drop repeats. */
@@ -64,7 +66,12 @@ export class EchoBot {
       return;
     }
     if (body.type !== 'message.received') return;
-    const { text = '', payload } = body.message?.content ?? {};
+    if (this.options.replyDelayMs) await new Promise((r) => setTimeout(r, this.options.replyDelayMs));
+    const { text = '', payload, attachment } = (body.message?.content ?? {}) as { text?: string; payload?: string; attachment?: { filename?: string; mimeType?: string; size?: number } };
+    if (attachment) {
+      await this.reply(body.conversationId, { text: `Got your file ${attachment.filename} (${attachment.mimeType}, ${attachment.size} bytes)` });
+      return;
+    }
     const ask = (payload ?? text).trim().toLowerCase();
     if (ask === 'carousel') {
       await this.reply(body.conversationId, {

@@ -53,6 +53,8 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
   /** The wamids of accepted messages by recipient, in order. */
   readonly accepted = new Map<string, string[]>();
   private readonly acceptHooks: Array<() => Promise<void>> = [];
+  /** Read receipts (`status: "read"`) in order of arrival: which phone-number id, which wamid, whether with the typing indicator. */
+  readonly readReceipts: Array<{ phoneNumberId: string; messageId: string; typing: boolean }> = [];
 
   constructor(private readonly log?: (line: string) => void) {
     super();
@@ -95,8 +97,9 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
     await super.close();
   }
 
+  /** Messages sent (read receipts are not messages: see `readReceipts`). */
   get messages(): RecordedRequest[] {
-    return this.requests.filter((r) => r.method === 'POST' && /\/messages$/.test(r.path));
+    return this.requests.filter((r) => r.method === 'POST' && /\/messages$/.test(r.path) && (r.body as { status?: unknown } | undefined)?.status !== 'read');
   }
 
   /** Synchronous unless statuses are posted before the answer (subclasses read the answer's status right after). */
@@ -109,6 +112,13 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
     }
     if (!/^Bearer \S+$/.test(String(req.headers.authorization ?? ''))) {
       return sendJson(res, 401, graphError(190, 'Invalid OAuth access token', 'OAuthException'));
+    }
+    const receipt = req.body as { status?: unknown; message_id?: unknown; typing_indicator?: { type?: unknown } } | undefined;
+    if (receipt?.status === 'read') {
+      // Meta's read receipt (and typing indicator): answered {"success":true}, never scripted.
+      if (typeof receipt.message_id !== 'string' || !receipt.message_id) return sendJson(res, 400, graphError(100, 'message_id is required', 'OAuthException'));
+      this.readReceipts.push({ phoneNumberId: match[1], messageId: receipt.message_id, typing: receipt.typing_indicator?.type === 'text' });
+      return sendJson(res, 200, { success: true });
     }
     const body = req.body as { to?: string; template?: { name?: string } };
     const next = this.outage ?? this.nextReply(String(body?.to ?? ''));

@@ -3,6 +3,7 @@
 export * from './cloud-api/cloud-api-answer.js';
 export * from './cloud-api/throttle-delay.js';
 export * from './cloud-api/whatsapp-cloud.client.js';
+export * from './cloud-api/read-receipt.js';
 export * from './rendering/whatsapp-carousel.renderer.js';
 export * from './rendering/whatsapp-session.renderer.js';
 export * from './pacing/sender-pacer.js';

@@ -205,22 +205,26 @@ function setup(options: { engine?: (calls: TurnRequest[]) => TurnEngine; appendF
   const store = new FakeStore();
   const calls: TurnRequest[] = [];
   const appended: Array<{ userId: string; code: string; data: string; dedupeId?: string }> = [];
+  const typings: Array<{ userId: string; typing: boolean }> = [];
   const seen = new Set<string>();
   const events = {
     append: async (_botId: string, userId: string, event: { code: string; data: { code: string; data: string } }, opts: { dedupeId?: string } = {}) => {
       if (options.appendFails?.()) throw new Error('Redis is down');
       if (opts.dedupeId && seen.has(opts.dedupeId)) return { id: '0-1', live: 0, duplicate: true };
       if (opts.dedupeId) seen.add(opts.dedupeId);
+      // The chat page's typing signals are kept apart: the outputs' order is what most tests read.
+      if (event.data.code === 'conversation.typing') return (typings.push({ userId, ...(JSON.parse(event.data.data) as { typing: boolean }) }), { id: '0-2', live: 0, duplicate: false });
       appended.push({ userId, code: event.data.code, data: event.data.data, dedupeId: opts.dedupeId });
       return { id: '0-1', live: 0, duplicate: false };
     },
     // One script call: all of them or, when Redis fails, none.
-    appendMany: async (_botId: string, userId: string, items: Array<{ event: { code: string; data: { code: string; data: string } }; dedupeId: string }>) => {
+    appendMany: async (_botId: string, userId: string, items: Array<{ event: { code: string; data: { code: string; data: string } }; dedupeId?: string }>) => {
       if (options.appendFails?.()) throw new Error('Redis is down');
       for (const { event, dedupeId } of items) {
-        if (seen.has(dedupeId)) continue;
-        seen.add(dedupeId);
-        appended.push({ userId, code: event.data.code, data: event.data.data, dedupeId });
+        if (dedupeId && seen.has(dedupeId)) continue;
+        if (dedupeId) seen.add(dedupeId);
+        if (event.data.code === 'conversation.typing') typings.push({ userId, ...(JSON.parse(event.data.data) as { typing: boolean }) });
+        else appended.push({ userId, code: event.data.code, data: event.data.data, dedupeId });
       }
       return items.map(() => '0-1');
     },
@@ -246,7 +250,7 @@ function setup(options: { engine?: (calls: TurnRequest[]) => TurnEngine; appendF
     {} as FunctionRunner,
     {} as HttpCaller,
   );
-  return { store, service, calls, appended, jobs };
+  return { store, service, calls, appended, jobs, typings };
 }
 
 const texts = (appended: Array<{ data: string }>) => appended.map((a) => (JSON.parse(a.data) as { content: { text?: string } }).content.text);
@@ -293,7 +297,7 @@ describe('BotTurnService', () => {
   });
 
   it('marks inputs processed without an answer when the bot has no published version, calling no engine', async () => {
-    const { store, service, calls, appended } = setup();
+    const { store, service, calls, appended, typings } = setup();
     store.published = null;
     const c = store.conversation('web');
     store.addInput(c.id, { kind: 'start', payload: null });
@@ -301,6 +305,7 @@ describe('BotTurnService', () => {
     expect(await service.take({ botId: BOT, conversationId: c.id })).toMatchObject({ inputs: 1, steps: 0, outputs: 0 });
     expect(calls).toEqual([]);
     expect(appended).toEqual([]);
+    expect(typings).toEqual([{ userId: c.userId, typing: false, at: expect.any(String) }]); // the turn is over, although the bot said nothing: the page's "typing…" goes
     expect(store.inputs[0].processed).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { WireBotEvent } from '@platform/contracts';
-import { ReplyDelivery, SdkEventStore, webReplyEvent } from '@platform/conversations';
+import { ReplyDelivery, SdkEventStore, webReplyEvent, webTypingEvent } from '@platform/conversations';
 import { BotRunRepository, type BotRunConversation, type ConversationMessageRow, type HandoverItem } from '@platform/database';
 import { ReplyOrderWaitError } from './reply-order-wait.error.js';
 
@@ -38,9 +38,10 @@ export class OutboxHandover {
   async handOver(conversationId: string): Promise<number> {
     // Read after the turn committed: a WhatsApp reply's window judgement uses the user's latest message.
     const batch = await this.runs.handover(conversationId);
-    if (!batch || batch.items.length === 0) return 0;
+    if (!batch) return 0;
     const { conversation, items } = batch;
     if (conversation.channel === 'web') return this.handOverWeb(conversation, items);
+    if (items.length === 0) return 0;
     for (const item of items) {
       if (item.kind === 'reply') {
         if (item.message) await this.reply(conversation, item.message);
@@ -57,9 +58,15 @@ export class OutboxHandover {
    * once. Also takes the items a turn just wrote when nothing older waits, so the outbox is not read back.
    */
   async handOverWeb(conversation: BotRunConversation, items: readonly HandoverItem[]): Promise<number> {
-    if (items.length === 0) return 0;
+    if (items.length === 0) {
+      // The turn is over: the chat page's "typing…" goes, also when the bot said nothing.
+      await this.delivery
+        .typing(conversation.botId, conversation.userId, false)
+        .catch((err: Error) => this.logger.warn(`conversation ${conversation.id}: typing-off event not appended: ${err.message}`));
+      return 0;
+    }
     const sent: string[] = [];
-    const appends: Array<{ event: WireBotEvent; dedupeId: string }> = [];
+    const appends: Array<{ event: WireBotEvent; dedupeId?: string }> = [];
     for (const item of items) {
       if (item.kind === 'event') {
         appends.push({ event: item.event as unknown as WireBotEvent, dedupeId: item.id });
@@ -69,6 +76,8 @@ export class OutboxHandover {
         sent.push(item.message.id);
       }
     }
+    // The turn is over: after its replies, the chat page's "typing…" goes (a signal, not deduplicated).
+    appends.push({ event: webTypingEvent(false) });
     await this.events.appendMany(conversation.botId, conversation.userId, appends);
     await this.runs.completeWebHandover(
       items.map((i) => i.id),

@@ -3,6 +3,7 @@ import { CoreEnv, JobLockEnv, WorkerEnv } from '@platform/config';
 import { ConversationQueueNames } from '@platform/contracts';
 import { QueueJob, WorkerBase } from '@platform/queue';
 import { ConversationReplyHandler } from './conversation-reply.handler.js';
+import { ReadReceiptHandler } from './read-receipt.handler.js';
 
 /** Runs the BullMQ worker of the conversation-reply queue (bots' answers to WhatsApp users). */
 @Injectable()
@@ -12,6 +13,7 @@ export class ConversationReplyWorker extends WorkerBase<typeof ConversationQueue
     env: WorkerEnv,
     locks: JobLockEnv,
     private readonly handler: ConversationReplyHandler,
+    private readonly receipts: ReadReceiptHandler,
   ) {
     super({
       queue: ConversationQueueNames.conversationReply,
@@ -24,6 +26,7 @@ export class ConversationReplyWorker extends WorkerBase<typeof ConversationQueue
   }
 
   protected process(job: QueueJob<typeof ConversationQueueNames.conversationReply>, token?: string): Promise<string> {
+    if (job.data.kind === 'read') return this.receipts.handle(job.data.messageId);
     return this.handler.handle(job, token);
   }
 }

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
 import type { CoreEnv } from '@platform/config';
-import { WEB_CHAT_EVENT, WHATSAPP_SESSION_WINDOW_MS, type SendConversationMessageDto, type WebhookDelivery } from '@platform/contracts';
+import { WEB_CHAT_EVENT, WEB_CHAT_TYPING_EVENT, WHATSAPP_SESSION_WINDOW_MS, type SendConversationMessageDto, type WebhookDelivery } from '@platform/contracts';
 import type { ConversationMessageRow, ConversationRepository, InboundMessage } from '@platform/database';
 import { RedisUnavailableError, type ConversationReplyQueue } from '@platform/queue';
 import { ReplyDelivery, type SdkEventStore } from '@platform/conversations';
@@ -156,6 +156,23 @@ describe('ConversationService', () => {
       const { service, deliveries } = setup({ botInputFails: true });
       await expect(service.receive(inbound)).rejects.toThrow('Connection is closed.');
       expect(deliveries).toEqual([]);
+    });
+
+    it("acknowledges a new WhatsApp message once (read receipt and typing job keyed by the message), a web one with a typing event on the user's stream", async () => {
+      const { service, jobs, appended } = setup();
+      const { view } = await service.receive(inbound);
+      await service.receive(inbound); // Meta's repeat: acknowledged already
+      expect(jobs).toEqual([{ name: 'read', data: { kind: 'read', messageId: view.id, botId: BOT }, opts: { jobId: `read-${view.id}` } }]);
+      await service.receive({ ...inbound, channel: 'web', userId: 'visitor-9', providerMessageId: 'web:1' });
+      expect(appended).toHaveLength(1);
+      expect(appended[0]).toMatchObject({ botId: BOT, userId: 'visitor-9', event: { code: WEB_CHAT_TYPING_EVENT.platformCode, data: { code: WEB_CHAT_TYPING_EVENT.code } } });
+      expect(JSON.parse(appended[0].event.data.data)).toMatchObject({ typing: true });
+    });
+
+    it('records the message although its acknowledgement cannot be queued (Redis down)', async () => {
+      const { service, deliveries } = setup({ queue: 'fails' });
+      expect((await service.receive(inbound)).created).toBe(true);
+      expect(deliveries).toHaveLength(1);
     });
 
     it('queues the call again for a repeated message the bot has not taken, and not once it has', async () => {

@@ -1,4 +1,4 @@
-import { BadRequestException, ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { ConversationMessageView, SendConversationMessageDto, WHATSAPP_SESSION_WINDOW_MS, isUuid, toOutboundContent } from '@platform/contracts';
 import { ReplyDelivery } from '@platform/conversations';
 import { ConversationRepository, InboundMessage } from '@platform/database';
@@ -30,6 +30,8 @@ function parseLimit(limit: unknown): number {
 /** Conversations: users' messages in (recorded, handed to the bot's webhook) and the bot's replies out. */
 @Injectable()
 export class ConversationService {
+  private readonly logger = new Logger('Conversations');
+
   constructor(
     private readonly conversations: ConversationRepository,
     private readonly dispatcher: WebhookDispatcher,
@@ -60,7 +62,21 @@ export class ConversationService {
         createdAt: view.createdAt,
       });
     }
+    if (created) await this.acknowledge(inbound, message.id);
     return { view, created };
+  }
+
+  /**
+   * Shows the user the bot has their message and works on it: "typing…" on the chat page, WhatsApp's
+   * read receipt with its typing indicator. Best effort: a failure to queue it never fails the message.
+   */
+  private async acknowledge(inbound: InboundMessage, messageId: string): Promise<void> {
+    try {
+      if (inbound.channel === 'web') await this.delivery.typing(inbound.botId, inbound.userId, true);
+      else await this.delivery.markRead(inbound.botId, messageId);
+    } catch (err) {
+      this.logger.warn(`message ${messageId}: the ${inbound.channel === 'web' ? 'typing indicator' : 'read receipt'} was not queued: ${(err as Error).message}`);
+    }
   }
 
   /** The user's web-chat conversation (created on first use). */

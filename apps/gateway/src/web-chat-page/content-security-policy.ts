@@ -9,7 +9,7 @@ export function chatPagePolicy(streamOrigins: readonly string[]): string {
     "script-src 'self'",
     "style-src 'self'",
     `connect-src 'self' ${streamOrigins.join(' ')}`.trim(),
-    'img-src https: http: data:',
+    "img-src 'self' https: http: data:",
     "base-uri 'none'",
     "form-action 'none'",
     'frame-ancestors *',

@@ -5,6 +5,11 @@ export const ConversationQueueNames = {
 
 /** Job on ConversationQueueNames.conversationReply; the job id is the message id (the row exists already). */
 export interface ConversationReplyJob {
+  /**
+   * `read`: not a reply but the read receipt and typing indicator for the user's message `messageId`
+   * (job id `read-<messageId>`), sent once, best effort.
+   */
+  kind?: 'read';
   messageId: string;
   botId: string;
   /**

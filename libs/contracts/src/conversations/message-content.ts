@@ -25,6 +25,16 @@ export interface MediaReference {
   filename?: string;
 }
 
+/** A file a web-chat user sent (stored by the platform): its address serves it with its checked type. */
+export interface AttachmentContent {
+  /** Absolute address of the file; unguessable, so only those given it can read it. */
+  url: string;
+  mimeType: string;
+  filename: string;
+  /** Bytes. */
+  size: number;
+}
+
 export interface LocationContent {
   latitude: number;
   longitude: number;
@@ -45,10 +55,12 @@ export interface MessageContent {
   cards?: CarouselCard[];
   media?: MediaReference;
   location?: LocationContent;
+  /** Web chat: a picture or file the user sent. */
+  attachment?: AttachmentContent;
 }
 
 export type ConversationChannelName = 'web' | 'whatsapp';
-export type InboundMessageType = 'text' | 'quick_reply' | 'button' | 'interactive' | 'media' | 'location';
+export type InboundMessageType = 'text' | 'quick_reply' | 'button' | 'interactive' | 'media' | 'location' | 'attachment';
 export type OutboundMessageType = 'text' | 'image' | 'carousel';
 
 /** A conversation message as the API, the bot's webhook and the chat page show it. */
@@ -65,6 +77,13 @@ export interface ConversationMessageView {
 
 /** How the hosted chat page receives the bot's messages over the SDK event stream. */
 export const WEB_CHAT_EVENT = { platformCode: 'sendWebEvent', code: 'conversation.message' } as const;
+
+/**
+ * The bot is working on the user's message (`{"typing":true,"at":"<ISO time>"}`): the chat page shows
+ * "typing…" until the bot's next message, a `{"typing":false}` event, or TYPING_SHOWN_MS after `at`.
+ */
+export const WEB_CHAT_TYPING_EVENT = { platformCode: 'sendWebEvent', code: 'conversation.typing' } as const;
+export const TYPING_SHOWN_MS = 25_000;
 
 /** WhatsApp's customer-service window: free-form (session) messages only this long after the user's last message. */
 export const WHATSAPP_SESSION_WINDOW_MS = 24 * 60 * 60 * 1000;

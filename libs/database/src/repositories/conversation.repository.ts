@@ -192,6 +192,11 @@ export class ConversationRepository {
   }
 
   /** Counts an attempt of an outbound message still to send; null when it was sent or failed already. */
+  /** A user's WhatsApp message with what its read receipt needs: its wamid and the number it was sent to. */
+  findInboundWithSender(id: string) {
+    return this.db.conversationMessage.findFirst({ where: { id, direction: 'inbound' }, select: { providerMessageId: true, conversation: { select: { sender: true } } } });
+  }
+
   async claimReply(id: string) {
     const claimed = await this.db.conversationMessage.updateMany({
       where: { id, direction: 'outbound', status: { in: ['queued', 'processing'] } },

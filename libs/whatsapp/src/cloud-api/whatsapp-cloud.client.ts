@@ -2,6 +2,7 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent, request } from 'undici';
 import { WhatsAppEnv } from '@platform/config';
 import { CloudApiAnswer, SendOutcome, classifyCloudApiAnswer } from './cloud-api-answer.js';
+import { ReadReceiptOutcome, classifyReadReceiptAnswer, readReceiptBody } from './read-receipt.js';
 
 /**
  * Sends to the WhatsApp Cloud API with undici's request (keep-alive pool; about half the CPU of fetch,
@@ -31,6 +32,21 @@ export class WhatsAppCloudClient implements OnApplicationShutdown {
       const code = (err as { code?: string }).code ?? 'network';
       const timedOut = /TIMEOUT/.test(code);
       return { kind: 'retry', code: timedOut ? 'timeout' : code, text: `WhatsApp Cloud API unreachable: ${timedOut ? `no answer within ${this.env.WHATSAPP_TIMEOUT_MS} ms` : code}` };
+    }
+  }
+
+  /** Marks the user's message `wamid` read and shows them the typing indicator (read-receipt.ts). */
+  async markRead(phoneNumberId: string, accessToken: string, wamid: string): Promise<ReadReceiptOutcome> {
+    try {
+      const res = await request(`${this.env.WHATSAPP_API_BASE_URL}/${encodeURIComponent(phoneNumberId)}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(readReceiptBody(wamid)),
+        dispatcher: this.agent,
+      });
+      return classifyReadReceiptAnswer(res.statusCode, (await res.body.json().catch(() => undefined)) as never);
+    } catch (err) {
+      return { ok: false, code: (err as { code?: string }).code ?? 'network', text: 'WhatsApp Cloud API unreachable' };
     }
   }
 
