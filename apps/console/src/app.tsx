@@ -14,6 +14,7 @@ import { WebhookPage } from './pages/webhook.js';
 import { OAuthClientsPage } from './pages/oauth-clients.js';
 import { InboxPage } from './pages/inbox.js';
 import { OverviewPage } from './pages/overview.js';
+import { BuilderPage } from './pages/builder/lazy.js';
 
 type Session = { state: 'checking' } | { state: 'signed-out'; reason?: string } | { state: 'signed-in'; account: Account };
 
@@ -21,6 +22,7 @@ const SECTIONS: Tab[] = [
   { path: 'overview', label: 'Overview' },
   { path: 'messages', label: 'Messages' },
   { path: 'inbox', label: 'Inbox' },
+  { path: 'builder', label: 'Builder' },
   { path: 'whatsapp', label: 'WhatsApp' },
   { path: 'push', label: 'Push' },
   { path: 'settings', label: 'Settings' },
@@ -134,6 +136,8 @@ function Page({ bot, section, rest }: { bot: Bot; section: string; rest: string[
       return <PushPage bot={bot} />;
     case 'inbox':
       return <InboxPage bot={bot} conversationId={rest[0]} />;
+    case 'builder':
+      return <BuilderPage bot={bot} />;
     case 'messages':
       return rest[0] ? <MessageDetailPage bot={bot} msgId={rest[0]} /> : <MessagesPage bot={bot} />;
     default:

@@ -47,6 +47,7 @@ export interface LockedBotTurn {
   readonly bareHandoff: boolean;
   readonly inputs: readonly PendingBotInput[];
   /** These read on the turn's own connection: a turn never waits for a second one (a pool of turns would wait on each other). */
+  /** The version a journey starts on: the published one, or a builder's try-it conversation's test version. */
   publishedVersion(): Promise<number | null>;
   definition(version: number): Promise<BotDefinition | null>;
   sealedSecrets(): Promise<Array<{ name: string; valueEncrypted: string }>>;
@@ -303,7 +304,8 @@ const LOCK_SQL = `WITH s AS (
   INSERT INTO "bot_conversation_states" ("conversation_id", "bot_id", "status", "updated_at") VALUES ($1::uuid, $2::uuid, 'ended', now())
   ON CONFLICT ("conversation_id") DO UPDATE SET "conversation_id" = EXCLUDED."conversation_id"
   RETURNING "status", "version", "journey", "node", "variables", "retries", "payload")
-SELECT s.*, (SELECT d."published_version" FROM "bot_definitions" d WHERE d."bot_id" = $2::uuid) AS "published_version" FROM s`;
+SELECT s.*, COALESCE((SELECT c."test_version" FROM "conversations" c WHERE c."id" = $1::uuid),
+  (SELECT d."published_version" FROM "bot_definitions" d WHERE d."bot_id" = $2::uuid)) AS "published_version" FROM s`;
 
 const INPUTS_SQL = `SELECT i."seq", i."kind", i."payload", i."journey_slug", m."content"
   FROM "bot_inputs" AS i LEFT JOIN "conversation_messages" AS m ON m."id" = i."message_id"
