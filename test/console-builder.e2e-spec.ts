@@ -182,7 +182,7 @@ describe('console bot builder (API and Chromium)', () => {
       await page.getByTestId('flow-node-hello').waitFor();
       await page.getByTestId('flow-node-bye').waitFor();
       // Drag a Question from the palette onto the canvas.
-      await page.getByRole('button', { name: '+ Question' }).dragTo(page.getByTestId('flow-canvas'), { targetPosition: { x: 560, y: 420 } });
+      await page.getByRole('button', { name: '+ Question' }).dragTo(page.getByTestId('flow-canvas'), { targetPosition: { x: 30, y: 30 } });
       await page.getByTestId('flow-node-question-1').waitFor();
       // It stores its answer nowhere yet: the validator's error shows on the node.
       await page
@@ -208,11 +208,12 @@ describe('console bot builder (API and Chromium)', () => {
         .getByText(/variable/)
         .waitFor({ state: 'detached' });
 
-      // Connect by dragging: hello's next handle onto the question (replacing hello → bye), the question's next onto bye.
-      const handle = (node: string, type: 'source' | 'target', id?: string) => page.locator(`.react-flow__node[data-id="${node}"] .react-flow__handle.${type}${id ? `[data-handleid="${id}"]` : ''}`);
-      await handle('hello', 'source', 'next').dragTo(handle('question-1', 'target'));
+      // Connect by dragging the question's next handle onto bye; hello goes on to the question through its form's "connect to…".
+      const handle = (node: string, type: 'source' | 'target', id?: string) =>
+        page.locator(`.react-flow__node[data-id="${node}"] .react-flow__handle.${type}${id ? `[data-handleid="${id}"]` : ''}`);
       await handle('question-1', 'source', 'next').dragTo(handle('bye', 'target'));
-      await page.locator('.react-flow__edge[data-id="hello:next"]').waitFor();
+      await page.getByRole('button', { name: /^hello · Message/ }).click();
+      await page.getByLabel('Connect next to…').selectOption('question-1');
       await page.locator('.react-flow__edge[data-id="question-1:next"]').waitFor();
       // Reachable and storing its answer: no problem is left.
       await page.getByTestId('node-errors-question-1').waitFor({ state: 'detached' });

@@ -43,6 +43,7 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState('');
   const formRef = useRef<HTMLDivElement>(null);
+  const checks = useRef(0);
 
   const load = async () => {
     try {
@@ -64,8 +65,10 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
   useEffect(() => {
     if (!def) return;
     const timer = setTimeout(() => {
+      // Only the newest check's answer counts: an older one may arrive after it.
+      const n = ++checks.current;
       api<{ ok: boolean; errors: DefinitionError[] }>('POST', `${base}/validate`, def).then(
-        (r) => setErrors(r.errors),
+        (r) => n === checks.current && setErrors(r.errors),
         () => undefined,
       );
     }, 300);
@@ -215,13 +218,15 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
           {view === 'flow' && (
             <>
               {canEdit && (
-                <div class="palette" role="group" aria-label="Add a node (drag onto the canvas, or press)">
+                <ul class="palette" aria-label="Add a node (drag onto the canvas, or press)">
                   {NODE_KINDS.map((kind) => (
-                    <button type="button" class="secondary outline palette-item" draggable onDragStart={(e) => e.dataTransfer?.setData(DRAG_TYPE, kind)} onClick={() => add(kind)}>
-                      + {KIND_LABELS[kind]}
-                    </button>
+                    <li>
+                      <button type="button" class="secondary outline palette-item" draggable onDragStart={(e) => e.dataTransfer?.setData(DRAG_TYPE, kind)} onClick={() => add(kind)}>
+                        + {KIND_LABELS[kind]}
+                      </button>
+                    </li>
                   ))}
-                </div>
+                </ul>
               )}
               <FlowCanvas
                 nodes={flow.nodes}

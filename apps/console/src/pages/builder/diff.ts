@@ -47,7 +47,7 @@ export function diffDefinitions(a: Definition, b: Definition): string[] {
   const jAfter = new Map(b.journeys.map((j) => [j.slug, j]));
   for (const [slug, j] of jAfter) {
     const old = jBefore.get(slug);
-    if (!old) out.push(`journey ${slug} added (${j.nodes.length} nodes)`);
+    if (!old) out.push(`journey ${slug} added (${j.nodes.length} ${j.nodes.length === 1 ? 'node' : 'nodes'})`);
     else out.push(...journeyChanges(old, j));
   }
   for (const slug of jBefore.keys()) if (!jAfter.has(slug)) out.push(`journey ${slug} removed`);

@@ -99,6 +99,7 @@ function Canvas(props: CanvasProps) {
         edges={edges}
         nodeTypes={nodeTypes}
         fitView
+        fitViewOptions={{ maxZoom: 1 }}
         minZoom={0.2}
         deleteKeyCode={null}
         proOptions={{ hideAttribution: true }}
