@@ -18,7 +18,7 @@ export interface TryMessageRow {
 /**
  * The builder's try-it (docs/console.md#try-it): the bot's saved draft runs on the real runtime in a test
  * conversation. The draft is snapshotted as a test version, a negative number in `bot_versions` (versions
- * are immutable and the runtime caches them by number, so each test takes a new one), and the
+ * are immutable and the runtime caches them by number, so each test takes a new one from a sequence), and the
  * conversation's `test_version` makes the runtime start it on that version instead of the published one.
  * Test conversations are web conversations of no chat user (`builder-test:<uuid>`).
  */
@@ -32,17 +32,17 @@ export class BotTryRepository {
    */
   async start(botId: string, by: string, payload: string, check: (draft: Prisma.JsonValue) => void): Promise<{ conversationId: string; version: number; seq: bigint } | null> {
     return this.db.$transaction(async (tx) => {
-      // The draft row's lock: concurrent tests of one bot number their versions one after the other.
+      // The draft row's lock: a test snapshots the draft as it is, not while it is being saved.
       const [row] = await tx.$queryRaw<Array<{ draft: Prisma.JsonValue | null }>>`SELECT "draft" FROM "bot_definitions" WHERE "bot_id" = ${botId}::uuid FOR UPDATE`;
       if (!row?.draft) return null;
       check(row.draft);
-      const lowest = await tx.botVersion.aggregate({ where: { botId, version: { lt: 0 } }, _min: { version: true } });
-      const version = (lowest._min.version ?? 0) - 1;
+      const [{ v: version }] = await tx.$queryRaw<Array<{ v: number }>>`SELECT (-nextval('bot_test_version_seq'))::int AS v`;
       await tx.botVersion.create({ data: { botId, version, definition: row.draft as Prisma.InputJsonValue, publishedBy: by, note: 'builder test' } });
-      // Older tests go (their conversations with them): a test is looked at while it runs, not kept.
-      const oldest = version + KEPT_TEST_VERSIONS;
-      await tx.$executeRaw`DELETE FROM "conversations" WHERE "bot_id" = ${botId}::uuid AND "test_version" > ${oldest} AND "test_version" < 0`;
-      await tx.$executeRaw`DELETE FROM "bot_versions" WHERE "bot_id" = ${botId}::uuid AND "version" > ${oldest} AND "version" < 0`;
+      // Older tests go (their conversations with them): a test is looked at while it runs, not kept. The newest have the lowest numbers.
+      await tx.$executeRaw`DELETE FROM "conversations" WHERE "bot_id" = ${botId}::uuid AND "test_version" < 0
+        AND "test_version" NOT IN (SELECT "version" FROM "bot_versions" WHERE "bot_id" = ${botId}::uuid AND "version" < 0 ORDER BY "version" LIMIT ${KEPT_TEST_VERSIONS})`;
+      await tx.$executeRaw`DELETE FROM "bot_versions" WHERE "bot_id" = ${botId}::uuid AND "version" < 0
+        AND "version" NOT IN (SELECT "version" FROM "bot_versions" WHERE "bot_id" = ${botId}::uuid AND "version" < 0 ORDER BY "version" LIMIT ${KEPT_TEST_VERSIONS})`;
       const conversation = await tx.conversation.create({ data: { botId, channel: 'web', userId: `builder-test:${randomUUID()}`, testVersion: version }, select: { id: true } });
       const [input] = await tx.$queryRaw<Array<{ seq: string }>>`
         INSERT INTO "bot_inputs" ("conversation_id", "bot_id", "kind", "payload") VALUES (${conversation.id}::uuid, ${botId}::uuid, 'start', ${payload})
