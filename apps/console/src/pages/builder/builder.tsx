@@ -164,14 +164,14 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
             <button type="button" class="secondary outline" onClick={() => addJourney(def, setDef, setSlug)}>
               Add a journey
             </button>
-            <button type="button" onClick={save} disabled={busy || errors.length > 0} aria-busy={busy}>
+            <button type="button" onClick={save} disabled={busy} aria-busy={busy}>
               Save draft
             </button>
             <label for="publish-note" class="inline">
               Note
               <input id="publish-note" value={note} maxLength={200} placeholder="What changed" onInput={(e) => setNote((e.target as HTMLInputElement).value)} />
             </label>
-            <button type="button" onClick={publish} disabled={busy || errors.length > 0}>
+            <button type="button" onClick={publish} disabled={busy}>
               Publish
             </button>
           </>

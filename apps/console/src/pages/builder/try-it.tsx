@@ -150,7 +150,7 @@ export function TryIt({ base, beforeStart, canRun }: { bot: Bot; base: string; b
           </form>
           <h3>Trace</h3>
           <p class="muted" data-testid="try-state">
-            Test version {view.version}. {view.state ? `The bot is ${view.state.status}${view.state.node ? ` at ${view.state.journey}/${view.state.node}` : ''}.` : 'Waiting for the first turn…'}
+            Test version {view.version}. {stateText(view.state)}
           </p>
           <ol class="trace" data-testid="try-trace">
             {view.trace.map((s) => (
@@ -175,4 +175,11 @@ export function TryIt({ base, beforeStart, canRun }: { bot: Bot; base: string; b
       )}
     </section>
   );
+}
+
+function stateText(state: TryView['state']): string {
+  if (!state) return 'Waiting for the first turn…';
+  if (state.status === 'waiting') return `The bot waits for an answer at ${state.journey}/${state.node}.`;
+  if (state.status === 'handoff') return `Handed off to a person${state.node ? ` at ${state.journey}/${state.node}` : ''}.`;
+  return 'The journey has ended.';
 }

@@ -40,7 +40,7 @@ export function VersionsPanel(props: { base: string; draft: Definition; canEdit:
       <h3>The draft against {published ? `version ${published.version} (published)` : 'nothing published'}</h3>
       <Changes lines={draftChanges} testId="draft-changes" />
       {rows.length === 0 && <p class="muted">Nothing published yet: publish the draft to make version 1.</p>}
-      <ol class="version-list" reversed>
+      <ul class="version-list">
         {rows.map((r, i) => {
           const before = rows[i + 1] ? defs[rows[i + 1]!.version] : EMPTY;
           const doc = defs[r.version];
@@ -87,7 +87,7 @@ export function VersionsPanel(props: { base: string; draft: Definition; canEdit:
             </li>
           );
         })}
-      </ol>
+      </ul>
     </section>
   );
 }
