@@ -112,7 +112,8 @@ describe('console bot builder (API and Chromium)', () => {
     const done = await eventually(
       async () => {
         const v = (await view()).body;
-        return v.messages.some((m: any) => m.content.text === 'Bye Ada') ? v : undefined;
+        // transcript, trace and state are three reads: wait until all three show the ended turn
+        return v.messages.some((m: any) => m.content.text === 'Bye Ada') && v.trace.length === 5 && v.state?.status === 'ended' ? v : undefined;
       },
       15_000,
       'the answer',
