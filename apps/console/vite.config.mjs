@@ -6,7 +6,16 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/console/',
   // Answer shapes shared with the gateway; only this Node-free part of libs/contracts reaches the browser.
-  resolve: { alias: { '@platform/contracts/views': fileURLToPath(new URL('../../libs/contracts/src/views.ts', import.meta.url)) } },
+  // The builder's flow editor (@xyflow/react) is a React library: it runs on Preact through preact/compat.
+  resolve: {
+    alias: {
+      '@platform/contracts/views': fileURLToPath(new URL('../../libs/contracts/src/views.ts', import.meta.url)),
+      'react-dom/client': 'preact/compat/client',
+      'react-dom': 'preact/compat',
+      'react/jsx-runtime': 'preact/jsx-runtime',
+      react: 'preact/compat',
+    },
+  },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   build: {
     outDir: fileURLToPath(new URL('../../dist/console', import.meta.url)),

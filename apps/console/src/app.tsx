@@ -17,6 +17,7 @@ import { OAuthClientsPage } from './pages/oauth-clients.js';
 import { InboxPage } from './pages/inbox.js';
 import { OverviewPage } from './pages/overview.js';
 import { CampaignsPage } from './pages/campaigns.js';
+import { BuilderPage } from './pages/builder/lazy.js';
 
 type Session = { state: 'checking' } | { state: 'signed-out'; reason?: string } | { state: 'signed-in'; account: Account };
 
@@ -24,6 +25,7 @@ const SECTIONS: Tab[] = [
   { path: 'overview', label: 'Overview' },
   { path: 'messages', label: 'Messages' },
   { path: 'inbox', label: 'Inbox' },
+  { path: 'builder', label: 'Builder' },
   { path: 'whatsapp', label: 'WhatsApp' },
   { path: 'campaigns', label: 'Campaigns' },
   { path: 'push', label: 'Push' },
@@ -144,6 +146,8 @@ function Page({ bot, section, rest }: { bot: Bot; section: string; rest: string[
       return <CampaignsPage bot={bot} campaignId={rest[0]} />;
     case 'inbox':
       return <InboxPage bot={bot} conversationId={rest[0]} />;
+    case 'builder':
+      return <BuilderPage bot={bot} />;
     case 'messages':
       return rest[0] ? <MessageDetailPage bot={bot} msgId={rest[0]} /> : <MessagesPage bot={bot} />;
     default:

@@ -23,6 +23,7 @@ import { HeldStatusRepository } from './repositories/held-status.repository.js';
 import { BotDefinitionRepository } from './repositories/bot-definition.repository.js';
 import { BotSecretRepository } from './repositories/bot-secret.repository.js';
 import { BotTraceRepository } from './repositories/bot-trace.repository.js';
+import { BotTryRepository } from './repositories/bot-try.repository.js';
 import { InboxRepository } from './repositories/inbox.repository.js';
 import { BotInputRepository } from './repositories/bot-input.repository.js';
 import { BotRunRepository } from './repositories/bot-run.repository.js';
@@ -54,6 +55,7 @@ const repositories = [
   BotDefinitionRepository,
   BotSecretRepository,
   BotTraceRepository,
+  BotTryRepository,
   InboxRepository,
   BotInputRepository,
   BotRunRepository,

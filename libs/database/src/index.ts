@@ -18,6 +18,7 @@ export * from './repositories/sdk-session.repository.js';
 export * from './repositories/callback-settings.repository.js';
 export * from './repositories/callback-delivery.repository.js';
 export * from './repositories/user.repository.js';
+export * from './repositories/bot-try.repository.js';
 export * from './repositories/token.repository.js';
 export * from './repositories/oauth-client.repository.js';
 export * from './repositories/authorization-code.repository.js';

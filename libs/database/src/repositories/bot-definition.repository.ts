@@ -97,7 +97,7 @@ export class BotDefinitionRepository {
   /** Every version, newest first, and the published one. */
   async listVersions(botId: string): Promise<{ versions: BotVersionSummary[]; publishedVersion: number | null }> {
     const [versions, state] = await Promise.all([
-      this.db.botVersion.findMany({ where: { botId }, orderBy: { version: 'desc' }, select: { version: true, createdAt: true, note: true, publishedBy: true } }),
+      this.db.botVersion.findMany({ where: { botId, version: { gt: 0 } }, orderBy: { version: 'desc' }, select: { version: true, createdAt: true, note: true, publishedBy: true } }),
       this.publishedVersion(botId),
     ]);
     return { versions, publishedVersion: state };
@@ -131,7 +131,7 @@ export class BotDefinitionRepository {
 
   /** Under the bot_definitions row's lock: the next number, the immutable copy, the pointer. */
   private async addVersion(tx: Tx, botId: string, definition: Prisma.InputJsonValue, by: string | null, note: string | null): Promise<number> {
-    const last = await tx.botVersion.aggregate({ where: { botId }, _max: { version: true } });
+    const last = await tx.botVersion.aggregate({ where: { botId, version: { gt: 0 } }, _max: { version: true } });
     const version = (last._max.version ?? 0) + 1;
     await tx.botVersion.create({ data: { botId, version, definition, publishedBy: by, note } });
     await tx.botDefinitionDraft.update({ where: { botId }, data: { publishedVersion: version } });

@@ -54,6 +54,7 @@ export interface LockedBotTurn {
    */
   readonly outboxWaiting: boolean;
   /** These read on the turn's own connection: a turn never waits for a second one (a pool of turns would wait on each other). */
+  /** The version a journey starts on: the published one, or a builder's try-it conversation's test version. */
   publishedVersion(): Promise<number | null>;
   definition(version: number): Promise<BotDefinition | null>;
   sealedSecrets(): Promise<Array<{ name: string; valueEncrypted: string }>>;
@@ -362,7 +363,7 @@ const LOCK_SQL = `WITH s AS (
   INSERT INTO "bot_conversation_states" ("conversation_id", "bot_id", "status", "updated_at") VALUES ($1::uuid, $2::uuid, 'ended', now())
   ON CONFLICT ("conversation_id") DO UPDATE SET "conversation_id" = EXCLUDED."conversation_id"
   RETURNING "status", "version", "journey", "node", "variables", "retries", "payload")
-SELECT s.*, (SELECT d."published_version" FROM "bot_definitions" d WHERE d."bot_id" = $2::uuid) AS "published_version",
+SELECT s.*, COALESCE(c."test_version", (SELECT d."published_version" FROM "bot_definitions" d WHERE d."bot_id" = $2::uuid)) AS "published_version",
   c."channel" AS c_channel, c."user_id" AS c_user_id, c."sender_id" AS c_sender_id, c."last_inbound_at" AS c_last_inbound_at,
   EXISTS (SELECT 1 FROM "bot_outbox" o WHERE o."conversation_id" = $1::uuid) AS outbox_waiting
 FROM s JOIN "conversations" c ON c."id" = $1::uuid`;

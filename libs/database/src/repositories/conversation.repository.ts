@@ -23,7 +23,7 @@ const REPLIES_OF_PARTS = `(SELECT q."message_id" FROM "conversation_message_part
 
 /** A conversation row in the shape Prisma gives, for the statements that run on the pg pool. */
 const CONVERSATION_COLUMNS = `"id", "bot_id" AS "botId", "channel", "user_id" AS "userId", "sender_id" AS "senderId",
-  "last_inbound_at" AS "lastInboundAt", "created_at" AS "createdAt", "updated_at" AS "updatedAt"`;
+  "last_inbound_at" AS "lastInboundAt", "test_version" AS "testVersion", "created_at" AS "createdAt", "updated_at" AS "updatedAt"`;
 
 /** A message row as ConversationMessageRow, but `seq` as text (pg reads a bigint as a string). */
 const MESSAGE_COLUMNS = `"id", "seq"::text AS "seq", "conversation_id" AS "conversationId", "direction", "type", "content",

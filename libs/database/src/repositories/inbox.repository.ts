@@ -103,7 +103,7 @@ export class InboxRepository {
                LEFT JOIN LATERAL (SELECT m."seq", m."direction", m."type", m."content", m."created_at" FROM "conversation_messages" m
                                   WHERE m."conversation_id" = c."id" ORDER BY m."seq" DESC LIMIT 1) l ON true
                -- $2 is typed here too: filters other than mine do not name it, and Postgres must know every parameter's type.
-               WHERE c."bot_id" = $1::uuid AND $2::uuid IS NOT NULL AND (${FILTERS[q.filter]}) AND ($3::text IS NULL OR c."channel"::text = $3::text)
+               WHERE c."bot_id" = $1::uuid AND c."test_version" IS NULL AND $2::uuid IS NOT NULL AND (${FILTERS[q.filter]}) AND ($3::text IS NULL OR c."channel"::text = $3::text)
              ) x
              WHERE $4::bigint IS NULL OR (x.last_seq, x."id") < ($4::bigint, $5::uuid)
              ORDER BY x.last_seq DESC, x."id" DESC
@@ -139,7 +139,7 @@ export class InboxRepository {
                     count(*) FILTER (WHERE ${FILTERS.closed})::int AS closed,
                     COALESCE(sum(${UNREAD}) FILTER (WHERE (${FILTERS.waiting}) OR (${FILTERS.mine})), 0)::int AS unread
              FROM "conversations" c ${JOINS}
-             WHERE c."bot_id" = $1::uuid AND ($3::text IS NULL OR c."channel"::text = $3::text)`,
+             WHERE c."bot_id" = $1::uuid AND c."test_version" IS NULL AND ($3::text IS NULL OR c."channel"::text = $3::text)`,
       values: [botId, me, channel],
     });
     const r = rows[0]!;

@@ -152,7 +152,7 @@ export class OverviewRepository {
              count(*) FILTER (WHERE m.status = 'failed') AS failed
       FROM conversations c
       JOIN conversation_messages m ON m.conversation_id = c.id
-      WHERE c.bot_id = ${botId}::uuid AND m.direction = 'outbound'
+      WHERE c.bot_id = ${botId}::uuid AND c.test_version IS NULL AND m.direction = 'outbound'
         AND m.created_at >= ${range.from}::date::timestamp AT TIME ZONE 'UTC' AND m.created_at < (${range.to}::date + 1)::timestamp AT TIME ZONE 'UTC'
       GROUP BY 1 ORDER BY 1`;
     }, TX);
@@ -163,7 +163,7 @@ export class OverviewRepository {
   async conversationsPerChannel(botId: string, range: DayRange): Promise<ChannelCountRow[]> {
     const rows = await this.db.$queryRaw<Array<{ channel: string; conversations: bigint }>>`
       SELECT channel::text AS channel, count(*) AS conversations FROM conversations
-      WHERE bot_id = ${botId}::uuid
+      WHERE bot_id = ${botId}::uuid AND test_version IS NULL
         AND created_at >= ${range.from}::date::timestamp AT TIME ZONE 'UTC' AND created_at < (${range.to}::date + 1)::timestamp AT TIME ZONE 'UTC'
       GROUP BY channel ORDER BY channel`;
     return rows.map((r) => ({ channel: r.channel, conversations: n(r.conversations) }));
@@ -183,7 +183,7 @@ export class OverviewRepository {
         WITH per AS (
           SELECT conversation_id, journey, node, min(kind) AS kind, count(*) AS steps, count(*) FILTER (WHERE outcome IN ('error', 'limit')) AS errors, max(id) AS last_id
           FROM bot_steps
-          WHERE bot_id = ${botId}::uuid
+          WHERE bot_id = ${botId}::uuid AND version > 0
             AND started_at >= ${range.from}::date::timestamp AT TIME ZONE 'UTC' AND started_at < (${range.to}::date + 1)::timestamp AT TIME ZONE 'UTC'
           GROUP BY conversation_id, journey, node
         ),

@@ -1,0 +1,342 @@
+// The bot builder (docs/console.md#bot-builder): a journey as a graph, a form per node, variables, a JSON
+// view, draft, publish, versions with what changed, rollback, and a try-it pane on the real runtime.
+// Loaded only when the builder is opened (lazy.tsx): xyflow and elkjs stay out of the console's first load.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { type Bot, api, roleAtLeast } from '../../api.js';
+import { Spinner, asApiError } from '../../ui.js';
+import { type BotNode, type Definition, type DefinitionError, type Journey, KIND_LABELS, NODE_KINDS, type NodeKind, starterDefinition } from './definition.js';
+import { DRAG_TYPE, FlowCanvas } from './flow-canvas.js';
+import { type Point, addNode, connect, disconnect, nodeErrors, removeNode, toFlow, updateNode } from './graph.js';
+import { layoutJourney } from './layout.js';
+import { NodeForm } from './node-form.js';
+import { TryIt } from './try-it.js';
+import { VariablesPanel } from './variables-panel.js';
+import { VersionsPanel } from './versions-panel.js';
+import './builder.css';
+
+interface DraftAnswer {
+  draft: Definition | null;
+  draftUpdatedAt: string | null;
+  publishedVersion: number | null;
+}
+type View = 'flow' | 'variables' | 'json' | 'versions';
+const VIEWS: Array<[View, string]> = [
+  ['flow', 'Flow'],
+  ['variables', 'Variables'],
+  ['json', 'JSON'],
+  ['versions', 'Versions'],
+];
+
+export default function BuilderPage({ bot }: { bot: Bot }) {
+  const base = `/v1/bots/${bot.id}/builder`;
+  const canEdit = roleAtLeast(bot.role, 'developer');
+  const [def, setDef] = useState<Definition | null>(null);
+  const [savedJson, setSavedJson] = useState<string | null>(null);
+  const [published, setPublished] = useState<number | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [slug, setSlug] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [positions, setPositions] = useState<Record<string, Record<string, Point>>>({});
+  const [errors, setErrors] = useState<DefinitionError[]>([]);
+  const [view, setView] = useState<View>('flow');
+  const [status, setStatus] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState('');
+  const formRef = useRef<HTMLDivElement>(null);
+  const checks = useRef(0);
+
+  const load = async () => {
+    try {
+      const answer = await api<DraftAnswer>('GET', `${base}/definition`);
+      let start = answer.draft;
+      if (!start && answer.publishedVersion !== null) start = (await api<{ definition: Definition }>('GET', `${base}/versions/${answer.publishedVersion}`)).definition;
+      setSavedJson(answer.draft ? JSON.stringify(answer.draft) : null);
+      setPublished(answer.publishedVersion);
+      const d = start ?? starterDefinition();
+      setDef(d);
+      setSlug((s) => (d.journeys.some((j) => j.slug === s) ? s : (d.journeys[0]?.slug ?? '')));
+    } catch (err) {
+      setLoadError(asApiError(err).message);
+    }
+  };
+  useEffect(() => void load(), [bot.id]);
+
+  // The server's validator checks every change (the same one that saves and publishes: its errors name journey, node and field).
+  useEffect(() => {
+    if (!def) return;
+    const timer = setTimeout(() => {
+      // Only the newest check's answer counts: an older one may arrive after it.
+      const n = ++checks.current;
+      api<{ ok: boolean; errors: DefinitionError[] }>('POST', `${base}/validate`, def).then(
+        (r) => n === checks.current && setErrors(r.errors),
+        () => undefined,
+      );
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [def]);
+
+  const journey = def?.journeys.find((j) => j.slug === slug);
+  // Lay out a journey the first time it is shown; moved nodes keep their places after.
+  useEffect(() => {
+    if (!journey || positions[journey.slug]) return;
+    void layoutJourney(journey).then((p) => setPositions((all) => ({ ...all, [journey.slug]: p })));
+  }, [journey?.slug, !!positions[slug]]);
+
+  const flow = useMemo(() => (journey ? toFlow(journey, positions[journey.slug] ?? {}, errors) : { nodes: [], edges: [] }), [journey, positions, errors]);
+
+  if (loadError) return <div class="notice error" role="alert">{`The bot's definition could not be read: ${loadError}`}</div>;
+  if (!def || !journey) return <Spinner label="Opening the builder…" />;
+
+  const dirty = JSON.stringify(def) !== savedJson;
+  const editJourney = (f: (j: Journey) => Journey) => setDef({ ...def, journeys: def.journeys.map((j) => (j.slug === journey.slug ? f(j) : j)) });
+  const node = journey.nodes.find((n) => n.id === selected);
+  const byNode = nodeErrors(errors, journey.slug);
+  const otherErrors = errors.filter((e) => !(e.journey === journey.slug && e.node));
+
+  const add = (kind: NodeKind, at?: Point) => {
+    const { journey: next, id } = addNode(journey, kind, def.journeys[0]!.slug);
+    editJourney(() => next);
+    const place = at ?? { x: 0, y: Math.max(0, ...Object.values(positions[journey.slug] ?? {}).map((p) => p.y)) + 130 };
+    setPositions((all) => ({ ...all, [journey.slug]: { ...all[journey.slug], [id]: place } }));
+    setSelected(id);
+    setStatus({ kind: 'success', text: `Added ${KIND_LABELS[kind]} node ${id}` });
+    // The keyboard's path goes on in the new node's form.
+    setTimeout(() => formRef.current?.querySelector<HTMLElement>('input, textarea, select')?.focus(), 0);
+  };
+  const run = async (what: () => Promise<string>) => {
+    setBusy(true);
+    setStatus(null);
+    try {
+      setStatus({ kind: 'success', text: await what() });
+    } catch (err) {
+      setStatus({ kind: 'error', text: asApiError(err).message });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const save = () =>
+    run(async () => {
+      await api('PUT', `${base}/definition`, def);
+      setSavedJson(JSON.stringify(def));
+      return 'Draft saved';
+    });
+  const publish = () =>
+    run(async () => {
+      if (dirty) {
+        await api('PUT', `${base}/definition`, def);
+        setSavedJson(JSON.stringify(def));
+      }
+      const r = await api<{ version: number }>('POST', `${base}/publish`, note ? { note } : {});
+      setPublished(r.version);
+      setNote('');
+      return `Published version ${r.version}: new conversations start on it`;
+    });
+  const saveForTry = async () => {
+    if (dirty) {
+      await api('PUT', `${base}/definition`, def);
+      setSavedJson(JSON.stringify(def));
+    }
+  };
+
+  return (
+    <section class="builder">
+      <header class="builder-head">
+        <h1>Bot builder</h1>
+        <p class="muted">
+          {published === null ? 'Not published: the bot answers through its webhook.' : `Version ${published} is published.`}{' '}
+          {savedJson === null ? 'No draft saved yet.' : dirty ? 'Unsaved changes.' : 'The draft is saved.'}
+        </p>
+      </header>
+      <div class="builder-bar">
+        <label for="journey-select" class="inline">
+          Journey
+          <select id="journey-select" value={journey.slug} onChange={(e) => (setSlug((e.target as HTMLSelectElement).value), setSelected(null))}>
+            {def.journeys.map((j) => (
+              <option value={j.slug}>
+                {j.name ? `${j.name} (${j.slug})` : j.slug}
+                {def.startJourney === j.slug ? ' · start' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+        {canEdit && (
+          <>
+            <button type="button" class="secondary outline" onClick={() => addJourney(def, setDef, setSlug)}>
+              Add a journey
+            </button>
+            <button type="button" onClick={save} disabled={busy} aria-busy={busy}>
+              Save draft
+            </button>
+            <label for="publish-note" class="inline">
+              Note
+              <input id="publish-note" value={note} maxLength={200} placeholder="What changed" onInput={(e) => setNote((e.target as HTMLInputElement).value)} />
+            </label>
+            <button type="button" onClick={publish} disabled={busy}>
+              Publish
+            </button>
+          </>
+        )}
+      </div>
+      <div role="status" aria-live="polite" class="builder-status">
+        {status && <div class={`notice ${status.kind}`}>{status.text}</div>}
+      </div>
+      {errors.length > 0 && (
+        <details class="notice error" open data-testid="builder-errors">
+          <summary>
+            {errors.length} {errors.length === 1 ? 'problem' : 'problems'} to fix before saving
+          </summary>
+          <ul>
+            {errors.map((e) => (
+              <li>
+                {e.node && e.journey ? (
+                  <button type="button" class="link" onClick={() => (setView('flow'), setSlug(e.journey!), setSelected(e.node!))}>
+                    {e.journey}/{e.node}
+                    {e.field ? ` · ${e.field}` : ''}
+                  </button>
+                ) : (
+                  <strong>{[e.journey, e.field].filter(Boolean).join(' · ') || 'definition'}</strong>
+                )}
+                : {e.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <nav aria-label="Builder views" class="builder-views">
+        <ul>
+          {VIEWS.map(([v, label]) => (
+            <li>
+              <button type="button" class={view === v ? '' : 'secondary outline'} aria-pressed={view === v} onClick={() => setView(v)}>
+                {label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div class="builder-grid">
+        <div class="builder-main">
+          {view === 'flow' && (
+            <>
+              {canEdit && (
+                <ul class="palette" aria-label="Add a node (drag onto the canvas, or press)">
+                  {NODE_KINDS.map((kind) => (
+                    <li>
+                      <button type="button" class="secondary outline palette-item" draggable onDragStart={(e) => e.dataTransfer?.setData(DRAG_TYPE, kind)} onClick={() => add(kind)}>
+                        + {KIND_LABELS[kind]}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <FlowCanvas
+                nodes={flow.nodes}
+                edges={flow.edges}
+                onMove={(id, p) => setPositions((all) => ({ ...all, [journey.slug]: { ...all[journey.slug], [id]: p } }))}
+                onSelect={setSelected}
+                onConnect={(from, label, to) => canEdit && editJourney((j) => connect(j, from, label, to))}
+                onDisconnect={(from, label) => canEdit && editJourney((j) => disconnect(j, from, label))}
+                onDelete={(id) => canEdit && editJourney((j) => removeNode(j, id))}
+                onDropKind={(kind, at) => canEdit && add(kind, at)}
+              />
+              <div class="node-list">
+                <h2>Nodes of {journey.slug}</h2>
+                <ul>
+                  {journey.nodes.map((n) => (
+                    <li>
+                      <button type="button" class={selected === n.id ? '' : 'secondary outline'} aria-pressed={selected === n.id} onClick={() => setSelected(n.id)}>
+                        {n.id} · {KIND_LABELS[n.kind]}
+                        {byNode.has(n.id) ? ` · ${byNode.get(n.id)!.length} ${byNode.get(n.id)!.length === 1 ? 'error' : 'errors'}` : ''}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+                {otherErrors.length > 0 && <p class="muted">Problems outside this journey's nodes are listed above.</p>}
+              </div>
+            </>
+          )}
+          {view === 'variables' && <VariablesPanel def={def} onChange={setDef} readOnly={!canEdit} />}
+          {view === 'json' && <JsonView def={def} onApply={(d) => (setDef(d), setSlug(d.journeys[0]?.slug ?? ''), setPositions({}))} readOnly={!canEdit} />}
+          {view === 'versions' && (
+            <VersionsPanel
+              base={base}
+              draft={def}
+              canEdit={canEdit}
+              onRolledBack={(v) => (setPublished(v), setStatus({ kind: 'success', text: `Rolled back: new conversations start on version ${v}` }))}
+              onEditVersion={(d) => (setDef(d), setPositions({}), setView('flow'))}
+            />
+          )}
+        </div>
+        <aside class="builder-side" ref={formRef}>
+          {view === 'flow' &&
+            (node ? (
+              <NodeForm
+                key={`${journey.slug}/${node.id}`}
+                def={def}
+                journey={journey}
+                node={node}
+                errors={byNode.get(node.id) ?? []}
+                onChange={(next: BotNode) => {
+                  editJourney((j) => updateNode(j, node.id, next));
+                  if (next.id !== node.id) setSelected(next.id);
+                }}
+                onConnect={(label, to) => editJourney((j) => (to ? connect(j, node.id, label, to) : disconnect(j, node.id, label)))}
+                onDelete={() => (editJourney((j) => removeNode(j, node.id)), setSelected(null), setStatus({ kind: 'success', text: `Deleted node ${node.id}` }))}
+                onStart={() => editJourney((j) => ({ ...j, start: node.id }))}
+              />
+            ) : (
+              <p class="muted">Select a node (on the canvas or in the list of nodes) to edit it.</p>
+            ))}
+          <TryIt bot={bot} base={base} beforeStart={saveForTry} canRun={canEdit && errors.length === 0} />
+        </aside>
+      </div>
+    </section>
+  );
+}
+
+function addJourney(def: Definition, setDef: (d: Definition) => void, setSlug: (s: string) => void) {
+  let n = def.journeys.length + 1;
+  while (def.journeys.some((j) => j.slug === `journey-${n}`)) n++;
+  const slug = `journey-${n}`;
+  setDef({ ...def, journeys: [...def.journeys, { slug, start: 'hello', nodes: [{ id: 'hello', kind: 'message', text: 'Hello!' }], edges: [] }] });
+  setSlug(slug);
+}
+
+function JsonView({ def, onApply, readOnly }: { def: Definition; onApply: (d: Definition) => void; readOnly: boolean }) {
+  const [text, setText] = useState(() => JSON.stringify(def, null, 2));
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => setText(JSON.stringify(def, null, 2)), [def]);
+  return (
+    <form
+      class="json-view"
+      onSubmit={(e) => {
+        e.preventDefault();
+        try {
+          const parsed = JSON.parse(text) as Definition;
+          if (!parsed || typeof parsed !== 'object' || !Array.isArray(parsed.journeys)) throw new Error('the document needs a journeys array');
+          setError(null);
+          onApply(parsed);
+        } catch (err) {
+          setError(`Not applied: ${err instanceof Error ? err.message : String(err)}`);
+        }
+      }}
+    >
+      <label for="definition-json">The definition as JSON (GET /v1/bot-definition.schema.json is its schema)</label>
+      <textarea
+        id="definition-json"
+        rows={24}
+        spellcheck={false}
+        value={text}
+        readOnly={readOnly}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? 'json-error' : undefined}
+        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+      />
+      {error && (
+        <p id="json-error" class="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      {!readOnly && <button type="submit">Apply JSON</button>}
+    </form>
+  );
+}

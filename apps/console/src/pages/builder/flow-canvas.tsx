@@ -1,0 +1,139 @@
+// The journey drawn with @xyflow/react (through preact/compat): drag a node kind from the palette onto the
+// canvas to add it, drag from an exit handle to a node to connect, drag nodes to move them.
+import { Background, Controls, Handle, Position, ReactFlow, ReactFlowProvider, applyNodeChanges, useReactFlow, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import type { FunctionComponent } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { type BotNode, KIND_LABELS, type NodeKind } from './definition.js';
+import type { FlowEdge, FlowNode, Point } from './graph.js';
+
+// xyflow's components are typed for React; through preact/compat they are Preact components.
+const Flow = ReactFlow as unknown as FunctionComponent<Record<string, unknown>>;
+const Bg = Background as unknown as FunctionComponent<Record<string, unknown>>;
+const Ctl = Controls as unknown as FunctionComponent<Record<string, unknown>>;
+const H = Handle as unknown as FunctionComponent<Record<string, unknown>>;
+const Provider = ReactFlowProvider as unknown as FunctionComponent<Record<string, unknown>>;
+
+export const DRAG_TYPE = 'application/x-bot-node-kind';
+
+function summary(node: BotNode): string {
+  const t = (node.text ?? node.url ?? node.journey ?? node.label ?? '') as string;
+  return t.length > 60 ? t.slice(0, 57) + '…' : t;
+}
+
+function BotNodeView({ data, selected }: { data: FlowNode['data']; selected: boolean }) {
+  const { node, exits, start, errors } = data;
+  return (
+    <div class={`flow-node kind-${node.kind}${errors.length ? ' has-errors' : ''}${selected ? ' selected' : ''}`} data-testid={`flow-node-${node.id}`}>
+      <H type="target" position={Position.Top} />
+      <div class="flow-node-head">
+        <span class="flow-kind">{KIND_LABELS[node.kind]}</span>
+        {start && <span class="badge">start</span>}
+      </div>
+      <strong class="flow-id">{node.label || node.id}</strong>
+      <div class="flow-summary">{summary(node)}</div>
+      {errors.length > 0 && (
+        <div class="flow-errors" data-testid={`node-errors-${node.id}`}>
+          {errors.map((e) => (
+            <div>{e}</div>
+          ))}
+        </div>
+      )}
+      <div class="flow-exits">
+        {exits.map((label, i) => (
+          <span class="flow-exit" style={{ left: `${((i + 1) * 100) / (exits.length + 1)}%` }}>
+            {label}
+            <H type="source" id={label} position={Position.Bottom} />
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+const nodeTypes = { bot: BotNodeView };
+const lastDrag = new Map<string, Point>();
+
+interface CanvasProps {
+  nodes: FlowNode[];
+  edges: FlowEdge[];
+  onMove: (id: string, p: Point) => void;
+  onSelect: (id: string | null) => void;
+  onConnect: (from: string, label: string, to: string) => void;
+  onDisconnect: (from: string, label: string) => void;
+  onDelete: (id: string) => void;
+  onDropKind: (kind: NodeKind, at: Point) => void;
+}
+
+function Canvas(props: CanvasProps) {
+  const flow = useReactFlow();
+  // xyflow measures nodes and tracks dragging and selection through onNodesChange: the canvas keeps its own
+  // copy of the nodes for that, taken again from the definition whenever it changes.
+  const [nodes, setNodes] = useState<FlowNode[]>(props.nodes);
+  useEffect(() => {
+    setNodes((prev) => {
+      const old = new Map(prev.map((n) => [n.id, n as FlowNode & { measured?: unknown; selected?: boolean }]));
+      return props.nodes.map((n) => ({ ...n, measured: old.get(n.id)?.measured, selected: old.get(n.id)?.selected }));
+    });
+  }, [props.nodes]);
+  const edges = useMemo(() => props.edges.map((e) => ({ ...e, type: 'smoothstep', markerEnd: { type: 'arrowclosed' } })), [props.edges]);
+  return (
+    <div
+      class="flow-canvas"
+      data-testid="flow-canvas"
+      onDragOver={(e) => {
+        if (e.dataTransfer?.types.includes(DRAG_TYPE)) {
+          e.preventDefault();
+          e.dataTransfer.dropEffect = 'copy';
+        }
+      }}
+      onDrop={(e) => {
+        const kind = e.dataTransfer?.getData(DRAG_TYPE) as NodeKind | undefined;
+        if (!kind) return;
+        e.preventDefault();
+        props.onDropKind(kind, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
+      }}
+    >
+      <Flow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        fitView
+        fitViewOptions={{ maxZoom: 1 }}
+        minZoom={0.2}
+        deleteKeyCode={null}
+        proOptions={{ hideAttribution: true }}
+        onNodesChange={(changes: NodeChange[]) => {
+          setNodes((ns) => applyNodeChanges(changes, ns as never) as unknown as FlowNode[]);
+          for (const c of changes) {
+            // Kept in the definition's positions when a drag ends (not at every frame of it).
+            if (c.type === 'position' && c.position && c.dragging === false) props.onMove(c.id, c.position);
+            if (c.type === 'position' && c.position && c.dragging) lastDrag.set(c.id, c.position);
+            if (c.type === 'position' && c.dragging === false && !c.position && lastDrag.has(c.id)) props.onMove(c.id, lastDrag.get(c.id)!);
+            if (c.type === 'select' && c.selected) props.onSelect(c.id);
+          }
+        }}
+        onEdgesChange={(changes: EdgeChange[]) => {
+          for (const c of changes) {
+            if (c.type !== 'remove') continue;
+            const edge = props.edges.find((e) => e.id === c.id);
+            if (edge) props.onDisconnect(edge.source, edge.sourceHandle);
+          }
+        }}
+        onConnect={(c: Connection) => c.source && c.target && props.onConnect(c.source, c.sourceHandle ?? 'next', c.target)}
+        onPaneClick={() => props.onSelect(null)}
+      >
+        <Bg />
+        <Ctl showInteractive={false} />
+      </Flow>
+    </div>
+  );
+}
+
+export function FlowCanvas(props: CanvasProps) {
+  return (
+    <Provider>
+      <Canvas {...props} />
+    </Provider>
+  );
+}

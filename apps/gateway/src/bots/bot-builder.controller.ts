@@ -1,0 +1,113 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
+import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
+import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
+import { PublishBotDefinitionDto } from './bot-api.dto.js';
+import { BotDefinitionService } from './bot-definition.service.js';
+import { BotTryService } from './bot-try.service.js';
+import { InvalidBotDefinitionError } from './invalid-bot-definition.error.js';
+
+/**
+ * The console's bot builder (docs/console.md#bot-builder): the same draft, publish, versions and rollback
+ * as the API-key routes (BotDefinitionController), for members signed in to the console. The API-key
+ * routes stay what scripts and `bot deploy` use; the console holds an access token, never an API key.
+ */
+@ApiTags('bot builder')
+@ApiHeader({ name: 'x-auth-token', required: false, description: 'Administrator access token (or Authorization: Bearer)' })
+@Controller('v1/bots/:botId/builder')
+@UseGuards(AdminTokenGuard)
+export class BotBuilderController {
+  constructor(
+    private readonly definitions: BotDefinitionService,
+    private readonly tries: BotTryService,
+  ) {}
+
+  @Get('definition')
+  @RequireBotRole('viewer')
+  @ApiOperation({ summary: 'The draft and the published version number' })
+  async get(@Param('botId') botId: string) {
+    return this.definitions.get(botId);
+  }
+
+  @Put('definition')
+  @UseGuards(JsonContentTypeGuard)
+  @RequireBotRole('developer')
+  @ApiOperation({ summary: 'Save the draft (400 lists every error with its journey, node and field)' })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  async save(@Param('botId') botId: string, @Body() body: unknown) {
+    return { message: 'Draft saved', status: 'success', ...(await this.definitions.saveDraft(botId, body)) };
+  }
+
+  @Post('validate')
+  @HttpCode(200)
+  @UseGuards(JsonContentTypeGuard)
+  @RequireBotRole('viewer')
+  @ApiOperation({ summary: 'Check a definition without saving it: { ok, errors } (the builder shows each error on its node)' })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  validate(@Body() body: unknown) {
+    try {
+      this.definitions.validate(body);
+      return { ok: true, errors: [] };
+    } catch (err) {
+      // The same list a refused save answers with, as a 200: nothing was refused, only checked.
+      if (err instanceof InvalidBotDefinitionError) return { ok: false, errors: (err.getResponse() as { errors: unknown[] }).errors };
+      throw err;
+    }
+  }
+
+  @Post('publish')
+  @HttpCode(200)
+  @RequireBotRole('developer')
+  @ApiOperation({ summary: 'Publish the draft as the next version (409 without a draft)' })
+  async publish(@Param('botId') botId: string, @Req() req: FastifyRequest, @Body() body: PublishBotDefinitionDto = {}) {
+    return { message: 'Draft published', status: 'success', ...(await this.definitions.publishDraft(botId, `user:${req.adminUser!.userId}`, body?.note)) };
+  }
+
+  @Get('versions')
+  @RequireBotRole('viewer')
+  @ApiOperation({ summary: 'The published versions, newest first' })
+  async versions(@Param('botId') botId: string) {
+    return this.definitions.versions(botId);
+  }
+
+  @Get('versions/:version')
+  @RequireBotRole('viewer')
+  @ApiOperation({ summary: 'One version with its definition' })
+  async version(@Param('botId') botId: string, @Param('version') version: string) {
+    return this.definitions.version(botId, version);
+  }
+
+  @Post('versions/:version/rollback')
+  @HttpCode(200)
+  @RequireBotRole('developer')
+  @ApiOperation({ summary: 'New conversations start on this earlier version again' })
+  async rollback(@Param('botId') botId: string, @Param('version') version: string) {
+    return { message: 'Rolled back', status: 'success', ...(await this.definitions.rollback(botId, version)) };
+  }
+
+  @Post('try')
+  @HttpCode(201)
+  @RequireBotRole('developer')
+  @ApiOperation({ summary: 'Try the saved draft on the runtime: a test conversation (left out of the overview and the inbox); body { payload? }' })
+  async startTry(@Param('botId') botId: string, @Req() req: FastifyRequest, @Body() body: { payload?: unknown } = {}) {
+    return { message: 'Test conversation started', status: 'success', ...(await this.tries.start(botId, req.adminUser!.userId, body?.payload)) };
+  }
+
+  @Post('try/:id/messages')
+  @HttpCode(202)
+  @RequireBotRole('developer')
+  @ApiOperation({ summary: "The tester's message to the test conversation: { text, payload? }" })
+  @ApiBody({ schema: { type: 'object', properties: { text: { type: 'string' }, payload: { type: 'string' } }, required: ['text'] } })
+  async tryMessage(@Param('botId') botId: string, @Param('id') id: string, @Body() body: { text?: unknown; payload?: unknown }) {
+    await this.tries.message(botId, id, body);
+    return { message: 'Message accepted', status: 'success' };
+  }
+
+  @Get('try/:id')
+  @RequireBotRole('developer')
+  @ApiOperation({ summary: 'The test conversation: transcript, node trace, and the state with its variables' })
+  async tryView(@Param('botId') botId: string, @Param('id') id: string) {
+    return this.tries.view(botId, id);
+  }
+}

@@ -1,0 +1,327 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { jest } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createBotRuntime } from '../apps/bot-runtime/src/create-bot-runtime.js';
+import { seedBotAdmin } from '@platform/testing';
+import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll } from './console-browser.js';
+import { sqlRows } from './push-support.js';
+import { useStack } from './e2e-stack.js';
+import { eventually } from './sdk-support.js';
+
+jest.setTimeout(240_000);
+
+/** docs/console.md#size: the console's first load (index.html's script, preloads and style), gzip -9. */
+function firstLoadBytes(): { total: number; files: Record<string, number> } {
+  const dir = join(process.cwd(), 'dist', 'console');
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  const files: Record<string, number> = {};
+  for (const [, path] of html.matchAll(/(?:src|href)="\/console\/(assets\/[^"]+\.(?:js|css))"/g)) files[path!] = gzipSync(readFileSync(join(dir, path!)), { level: 9 }).length;
+  return { total: Object.values(files).reduce((a, b) => a + b, 0), files };
+}
+
+/**
+ * The bot builder (docs/console.md#bot-builder): its API for members, the try-it conversations on the real
+ * runtime, and in Chromium a bot built by dragging, fixed after a validation error on its node, published,
+ * tried and traced, then a keyboard-only add, connect and edit; axe at 390 and 1280 px.
+ */
+describe('console bot builder (API and Chromium)', () => {
+  const stack = useStack({ seed: true });
+  const browser = new ConsoleBrowser();
+  let runtime: NestFastifyApplication;
+  stack.defer(() => runtime?.close());
+  stack.defer(() => browser.close());
+  const sql = (text: string, params: unknown[] = []) => sqlRows(stack.env.DATABASE_URL, text, params);
+
+  const call = async (token: string, method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/builder${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const small = {
+    schemaVersion: 1,
+    startJourney: 'main',
+    variables: [
+      { name: 'name', type: 'string' },
+      { name: 'more', type: 'string' },
+    ],
+    journeys: [
+      {
+        slug: 'main',
+        start: 'ask',
+        nodes: [
+          { id: 'ask', kind: 'question', text: 'Name?', answer: { type: 'text' }, variable: 'name' },
+          { id: 'more', kind: 'question', text: 'Anything else, {{variables.name}}?', answer: { type: 'text' }, variable: 'more' },
+          { id: 'bye', kind: 'end', text: 'Bye {{variables.name}}' },
+        ],
+        edges: [
+          { from: 'ask', to: 'more' },
+          { from: 'more', to: 'bye' },
+        ],
+      },
+    ],
+  };
+
+  beforeAll(async () => {
+    runtime = await createBotRuntime({ ...stack.env, BOT_RUNTIME_HEALTH_PORT: '0' });
+    await browser.launch();
+  });
+
+  it('API: members read (viewer) and change (developer) the draft; check, publish, versions, rollback; try-it runs the draft and stays out of the overview, inbox and versions', async () => {
+    const viewer = await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer');
+    const dev = await seedBotAdmin(stack.gateway, stack.seed.botId, 'developer');
+    expect((await call(viewer.accessToken, 'GET', '/definition')).body).toEqual({ draft: null, draftUpdatedAt: null, publishedVersion: null });
+    expect((await call(viewer.accessToken, 'PUT', '/definition', small)).status).toBe(403);
+    expect((await call(dev.accessToken, 'POST', '/try', {})).status).toBe(409); // no draft yet
+
+    // A check names the node and field, and saves nothing.
+    const broken = { ...small, journeys: [{ ...small.journeys[0], nodes: [{ ...small.journeys[0]!.nodes[0], variable: 'nope' }, small.journeys[0]!.nodes[1]] }] };
+    const checked = await call(viewer.accessToken, 'POST', '/validate', broken);
+    expect(checked.status).toBe(200);
+    expect(checked.body.ok).toBe(false);
+    expect(checked.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ journey: 'main', node: 'ask', field: 'variable' })]));
+    expect((await call(dev.accessToken, 'PUT', '/definition', broken)).status).toBe(400);
+    expect((await call(viewer.accessToken, 'POST', '/validate', small)).body).toEqual({ ok: true, errors: [] });
+
+    expect((await call(dev.accessToken, 'PUT', '/definition', small)).status).toBe(200);
+    // Tried before anything is published: the runtime runs the draft.
+    const tried = await call(dev.accessToken, 'POST', '/try', {});
+    expect(tried.status).toBe(201);
+    expect(tried.body.version).toBeLessThan(0);
+    const id = tried.body.conversationId as string;
+    const view = () => call(dev.accessToken, 'GET', `/try/${id}`);
+    await eventually(async () => ((await view()).body.state?.node === 'ask' ? true : undefined), 15_000, 'the question');
+    expect((await call(dev.accessToken, 'POST', `/try/${id}/messages`, { text: '  ' })).status).toBe(400);
+    expect((await call(dev.accessToken, 'POST', `/try/${id}/messages`, { text: 'Ada' })).status).toBe(202);
+    // While a journey runs, the state carries its variables.
+    const waiting = await eventually(
+      async () => {
+        const v = (await view()).body;
+        return v.state?.node === 'more' ? v : undefined;
+      },
+      15_000,
+      'the second question',
+    );
+    expect(waiting.state.variables).toMatchObject({ name: 'Ada' });
+    expect((await call(dev.accessToken, 'POST', `/try/${id}/messages`, { text: 'no' })).status).toBe(202);
+    const done = await eventually(
+      async () => {
+        const v = (await view()).body;
+        // transcript, trace and state are three reads: wait until all three show the ended turn
+        return v.messages.some((m: any) => m.content.text === 'Bye Ada') && v.trace.length === 5 && v.state?.status === 'ended' ? v : undefined;
+      },
+      15_000,
+      'the answer',
+    );
+    expect(done.messages.map((m: any) => `${m.direction}:${m.content.text}`)).toEqual(['outbound:Name?', 'inbound:Ada', 'outbound:Anything else, Ada?', 'inbound:no', 'outbound:Bye Ada']);
+    expect(done.trace.map((s: any) => `${s.node}:${s.outcome}`)).toEqual(['ask:waiting', 'ask:ok', 'more:waiting', 'more:ok', 'bye:ok']);
+    expect(done.trace.every((s: any) => s.version === tried.body.version)).toBe(true);
+    expect(done.state.status).toBe('ended');
+    expect((await call(viewer.accessToken, 'GET', `/try/${id}`)).status).toBe(403);
+    expect((await call(dev.accessToken, 'GET', `/try/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
+
+    // Published versions stay 1, 2, …; the test version is never listed nor published.
+    expect((await call(dev.accessToken, 'POST', '/publish', { note: 'first' })).body.version).toBe(1);
+    await call(dev.accessToken, 'PUT', '/definition', { ...small, journeys: [{ ...small.journeys[0], nodes: [small.journeys[0]!.nodes[0], { id: 'bye', kind: 'end', text: 'Ciao' }] }] });
+    expect((await call(dev.accessToken, 'POST', '/publish', {})).body.version).toBe(2);
+    const versions = await call(viewer.accessToken, 'GET', '/versions');
+    expect(versions.body.versions.map((v: any) => v.version)).toEqual([2, 1]);
+    expect(versions.body.versions[0].publishedBy).toBe(`user:${dev.userId}`);
+    expect((await call(dev.accessToken, 'POST', '/versions/1/rollback')).body.publishedVersion).toBe(1);
+    expect((await call(dev.accessToken, 'POST', '/versions/-1/rollback')).status).toBe(400);
+
+    // The test conversation counts nowhere: the overview's conversations and journeys, the inbox.
+    const admin = await seedBotAdmin(stack.gateway, stack.seed.botId, 'admin');
+    const overview = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/overview`, { headers: { authorization: `Bearer ${admin.accessToken}` } }).then((r) => r.json() as Promise<any>);
+    expect(overview.conversations.map((c: any) => c.conversations)).toEqual(overview.conversations.map(() => 0));
+    expect(overview.journeys).toEqual([]);
+    const inbox = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/inbox/conversations`, { headers: { authorization: `Bearer ${admin.accessToken}` } }).then((r) => r.json() as Promise<any>);
+    expect(inbox.conversations).toEqual([]);
+  });
+
+  describe('in Chromium', () => {
+    let page: Page;
+    beforeAll(async () => {
+      // A clean slate: no draft, nothing published.
+      await sql(`DELETE FROM bot_definitions WHERE bot_id = $1`, [stack.seed.botId]);
+      await sql(`DELETE FROM bot_versions WHERE bot_id = $1`, [stack.seed.botId]);
+      const dev = await seedBotAdmin(stack.gateway, stack.seed.botId, 'developer');
+      ({ page } = await browser.newPage(stack.url));
+      await page.goto(`${stack.url}/console/`);
+      await page.getByLabel('E-mail').fill(dev.email);
+      await page.getByLabel('Password').fill(dev.password);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    });
+
+    const accessibleAtBothWidths = async () => {
+      for (const size of [PHONE, DESKTOP]) {
+        await page.setViewportSize(size);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(await sidewaysScroll(page)).toEqual([]);
+      }
+    };
+
+    it('first load stays ≤ 60 KB; the builder chunk is fetched only when the builder opens', async () => {
+      const size = firstLoadBytes();
+      expect(size.total).toBeLessThanOrEqual(60 * 1024);
+      expect(Object.keys(size.files).some((f) => f.includes('builder'))).toBe(false);
+      const fetched = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name.split('/').pop() ?? ''));
+      expect((await fetched()).some((n) => n.startsWith('builder-'))).toBe(false);
+      await page.getByRole('link', { name: 'Builder' }).click();
+      await page.getByRole('heading', { name: 'Bot builder' }).waitFor();
+      expect((await fetched()).some((n) => n.startsWith('builder-'))).toBe(true);
+    });
+
+    it('builds a bot by dragging, sees the error on its node, fixes it, publishes, tries it and sees the trace', async () => {
+      // The starter bot: hello → bye, laid out by elkjs.
+      await page.getByTestId('flow-node-hello').waitFor();
+      await page.getByTestId('flow-node-bye').waitFor();
+      // Drag a Question from the palette onto the canvas.
+      await page.getByRole('button', { name: '+ Question' }).dragTo(page.getByTestId('flow-canvas'), { targetPosition: { x: 30, y: 30 } });
+      await page.getByTestId('flow-node-question-1').waitFor();
+      // It stores its answer nowhere yet: the validator's error shows on the node.
+      await page
+        .getByTestId('node-errors-question-1')
+        .getByText(/variable/)
+        .waitFor();
+      await page
+        .getByTestId('builder-errors')
+        .getByText(/main\/question-1/)
+        .waitFor();
+      await accessibleAtBothWidths();
+      await screenshots(page, 'builder-error');
+
+      // Fix: a variable, picked in the node's form.
+      await page.getByRole('button', { name: 'Variables', exact: true }).click();
+      await page.getByLabel('Variable name').fill('name');
+      await page.getByRole('button', { name: 'Add variable' }).click();
+      await page.getByRole('button', { name: 'Flow', exact: true }).click();
+      await page.getByRole('button', { name: /^question-1 · Question/ }).click();
+      await page.getByLabel('Store the answer in').selectOption('name');
+      await page
+        .getByTestId('node-errors-question-1')
+        .getByText(/variable/)
+        .waitFor({ state: 'detached' });
+
+      // Connect by dragging the question's next handle onto bye; hello goes on to the question through its form's "connect to…".
+      const handle = (node: string, type: 'source' | 'target', id?: string) => page.locator(`.react-flow__node[data-id="${node}"] .react-flow__handle.${type}${id ? `[data-handleid="${id}"]` : ''}`);
+      await handle('question-1', 'source', 'next').dragTo(handle('bye', 'target'));
+      await page.getByRole('button', { name: /^hello · Message/ }).click();
+      await page.getByLabel('Connect next to…').selectOption('question-1');
+      await page.locator('.react-flow__edge[data-id="question-1:next"]').waitFor();
+      // Reachable and storing its answer: no problem is left.
+      await page.getByTestId('node-errors-question-1').waitFor({ state: 'detached' });
+      await page.getByTestId('builder-errors').waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: /^question-1 · Question/ }).click();
+      expect(await page.getByLabel('Connect next to…').inputValue()).toBe('bye');
+      await page.getByRole('button', { name: /^hello · Message/ }).click();
+      expect(await page.getByLabel('Connect next to…').inputValue()).toBe('question-1');
+      await page.getByLabel('Text', { exact: true }).fill('Hi there!');
+      await page.getByLabel('Text', { exact: true }).press('Tab'); // a form's fields change the node when left
+
+      // Publish: version 1, with what changed.
+      await page.getByLabel('Note').fill('asks the name');
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
+      await page.getByText('Published version 1').waitFor();
+      await page.getByRole('button', { name: 'Versions', exact: true }).click();
+      await page.getByTestId('version-1').getByText('asks the name').waitFor();
+      await page.getByTestId('version-1').getByText('What changed from nothing').click();
+      await page.getByTestId('version-1').getByText('journey main added (3 nodes)').waitFor();
+      await page.getByTestId('draft-changes').getByText('No changes.').waitFor();
+      await page.getByRole('button', { name: 'Flow', exact: true }).click();
+
+      // Try it: the draft on the runtime, the trace beside it.
+      await page.getByRole('button', { name: 'Try the draft' }).click();
+      const chat = page.getByTestId('try-chat');
+      await chat
+        .getByText('Hi there!')
+        .waitFor()
+        .catch(async (err) => {
+          await page.screenshot({ path: '.local/screenshots/console/builder-debug-try.png', fullPage: true });
+          throw err;
+        });
+      await chat.getByText('What is your name?').waitFor();
+      await page.getByTestId('try-variables').waitFor(); // the bot waits at the question: its variables
+      await page.getByLabel('Message to the bot').fill('Ada');
+      await page.getByLabel('Message to the bot').press('Enter');
+      await chat.getByText('Goodbye!').waitFor();
+      const trace = page.getByTestId('try-trace');
+      await trace
+        .getByText(/main\/question-1/)
+        .first()
+        .waitFor();
+      await trace.getByText(/main\/bye/).waitFor();
+      await accessibleAtBothWidths();
+      await screenshots(page, 'builder-try');
+    });
+
+    it('shows a sandbox error in the trace', async () => {
+      await page.getByRole('button', { name: '+ Function' }).click();
+      await page.getByLabel('Code (JavaScript, run in the sandbox)').fill("throw new Error('boom');");
+      await page.getByLabel('Code (JavaScript, run in the sandbox)').press('Tab');
+      await page.getByRole('button', { name: 'Make it the start' }).click();
+      await page.getByLabel('Connect next to…').selectOption('hello');
+      await page.getByRole('button', { name: 'Restart the test' }).click();
+      await page.getByTestId('try-trace').locator('li.bad').getByText(/boom/).waitFor();
+      await page.getByTestId('try-chat').getByText('Hi there!').waitFor({ state: 'detached' });
+    });
+
+    it('keyboard only: add a node, edit its form, connect it, roll back', async () => {
+      // Add a message node from the palette with Enter: its form takes the focus.
+      await page.getByRole('button', { name: '+ Message' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('form', { name: 'Node message-1' }).waitFor();
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('node-id');
+      await page.keyboard.press('Tab'); // label
+      await page.keyboard.type('Thanks');
+      await page.keyboard.press('Tab'); // text
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('Thanks for trying!');
+      await page.keyboard.press('Tab'); // quick replies
+      await page.keyboard.press('Tab'); // connect next to…
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('node-connect-next');
+      await page.keyboard.type('hello'); // selects "hello (Message)"
+      await page.keyboard.press('Tab');
+      await page.locator('.react-flow__edge[data-id="message-1:next"]').waitFor();
+      await page.getByTestId('flow-node-message-1').getByText('Thanks', { exact: true }).waitFor();
+      // The function node (the start) goes on to it instead.
+      await page.getByRole('button', { name: /^function-1 · Function/ }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByLabel('Connect next to…').focus();
+      await page.keyboard.type('message-1');
+      await page.keyboard.press('Tab');
+      await page.locator('.react-flow__edge[data-id="function-1:next"]').waitFor();
+      await page.getByRole('button', { name: 'Save draft' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByText('Draft saved').waitFor();
+
+      // Publish version 2 and roll back to 1, by keyboard.
+      await page.getByRole('button', { name: 'Publish', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByText('Published version 2').waitFor();
+      await page.getByRole('button', { name: 'Versions', exact: true }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('version-2').getByText('What changed from version 1').click();
+      await page.getByTestId('version-2').getByText('journey main: node message-1 (message) added').waitFor();
+      await page.getByTestId('version-2').getByText('journey main: starts at function-1 (was hello)').waitFor();
+      await page.getByRole('button', { name: 'Roll back to version 1' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByText('Rolled back: new conversations start on version 1').waitFor();
+      await page.getByTestId('version-1').getByText('published', { exact: true }).waitFor();
+      const [row] = await sql(`SELECT published_version FROM bot_definitions WHERE bot_id = $1`, [stack.seed.botId]);
+      expect(row!.published_version).toBe(1);
+      await accessibleAtBothWidths();
+      await screenshots(page, 'builder-versions');
+      await page.getByRole('button', { name: 'JSON', exact: true }).click();
+      await page.getByLabel(/The definition as JSON/).waitFor();
+      await screenshots(page, 'builder-json');
+      expect(browser.problems).toEqual([]);
+    });
+  });
+});
