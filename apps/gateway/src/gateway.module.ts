@@ -26,6 +26,7 @@ import { WebChatPageModule } from './web-chat-page/web-chat-page.module.js';
 import { BotsModule } from './bots/bots.module.js';
 import { InboxModule } from './inbox/inbox.module.js';
 import { OverviewModule } from './console/overview.module.js';
+import { AdministrationModule } from './administration/administration.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -60,6 +61,7 @@ export class GatewayModule {
         BotsModule,
         InboxModule,
         OverviewModule,
+        AdministrationModule,
       ],
     };
   }

@@ -27,6 +27,7 @@ import { InboxRepository } from './repositories/inbox.repository.js';
 import { BotInputRepository } from './repositories/bot-input.repository.js';
 import { BotRunRepository } from './repositories/bot-run.repository.js';
 import { OverviewRepository } from './repositories/overview.repository.js';
+import { AuditRepository, InvitationRepository, AccountSecurityRepository } from './repositories/administration.repository.js';
 
 const repositories = [
   BotRepository,
@@ -56,6 +57,9 @@ const repositories = [
   BotInputRepository,
   BotRunRepository,
   OverviewRepository,
+  AuditRepository,
+  InvitationRepository,
+  AccountSecurityRepository,
 ];
 
 @Global()

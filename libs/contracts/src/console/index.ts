@@ -10,3 +10,4 @@ export * from './inbox.views.js';
 export * from './inbox.dto.js';
 export * from './overview.dto.js';
 export * from './overview.views.js';
+export * from './administration.dto.js';
