@@ -55,3 +55,16 @@ CREATE TABLE "invitations" (
 );
 CREATE UNIQUE INDEX "invitations_token_hash_key" ON "invitations"("token_hash");
 CREATE INDEX "invitations_bot_id_created_at_idx" ON "invitations"("bot_id", "created_at");
+
+-- The errors of each delivery attempt, for the message's timeline in the console. Written only when an attempt
+-- fails or is throttled (a successful send is the message's sent_at), so the send path pays nothing.
+CREATE TABLE "message_attempt_events" (
+  "id" BIGSERIAL PRIMARY KEY,
+  "message_id" UUID NOT NULL REFERENCES "messages"("id") ON DELETE CASCADE,
+  "at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  "attempt" INTEGER NOT NULL,
+  "kind" TEXT NOT NULL,
+  "code" TEXT,
+  "text" TEXT
+);
+CREATE INDEX "message_attempt_events_message_id_idx" ON "message_attempt_events"("message_id", "at");

@@ -35,7 +35,13 @@ export class AuditService {
   }
 
   /** An entry for an account action (password, two-factor, invitation) outside the bot routes' guard. */
-  async record(req: FastifyRequest, who: { userId: string; botId: string | null; clientId?: string | null; email?: string }, action: string, statusCode: number, target: string | null = null): Promise<void> {
+  async record(
+    req: FastifyRequest,
+    who: { userId: string; botId: string | null; clientId?: string | null; email?: string },
+    action: string,
+    statusCode: number,
+    target: string | null = null,
+  ): Promise<void> {
     const email = who.email ?? (await this.memberships.emailOf(who.userId)) ?? 'unknown';
     await this.entries.record({
       botId: who.botId,

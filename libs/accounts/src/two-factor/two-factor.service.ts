@@ -95,7 +95,10 @@ function totpOf(base32: string, email: string): TOTP {
 
 /** 10 characters of base64url in two groups (about 60 bits): typed rarely, from paper. */
 function recoveryCode(): string {
-  const raw = randomToken(8).replace(/[^A-Za-z0-9]/g, 'x').slice(0, 10).toLowerCase();
+  const raw = randomToken(8)
+    .replace(/[^A-Za-z0-9]/g, 'x')
+    .slice(0, 10)
+    .toLowerCase();
   return `${raw.slice(0, 5)}-${raw.slice(5)}`;
 }
 

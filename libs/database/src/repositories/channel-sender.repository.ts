@@ -14,8 +14,9 @@ export class ChannelSenderRepository {
     return this.db.channelSender.findFirst({ where: { botId, channel, number, deletedAt: null } });
   }
 
+  /** A live sender (a deleted one is not used for sends: its queued messages fail naming it). */
   findById(id: string) {
-    return this.db.channelSender.findUnique({ where: { id } });
+    return this.db.channelSender.findFirst({ where: { id, deletedAt: null } });
   }
 
   listByBot(botId: string) {
