@@ -234,7 +234,18 @@ describe('console API: cookie sessions, account, message log, members, served co
 
       const listed = await (await call('GET', '/senders', viewer)).json();
       expect(listed.senders).toEqual([
-        { id: expect.any(String), channel: 'whatsapp', number: '+15550001111', phoneNumberId: bot.phoneNumberId, accessTokenSet: true, wabaId: null, throughput: 80, createdAt: expect.any(String), recentFailures: 0, lastError: null },
+        {
+          id: expect.any(String),
+          channel: 'whatsapp',
+          number: '+15550001111',
+          phoneNumberId: bot.phoneNumberId,
+          accessTokenSet: true,
+          wabaId: null,
+          throughput: 80,
+          createdAt: expect.any(String),
+          recentFailures: 0,
+          lastError: null,
+        },
       ]);
       expect(JSON.stringify(listed)).not.toContain(bot.accessToken);
 
