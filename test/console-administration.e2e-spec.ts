@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { Clock } from '@platform/accounts';
 import { PrismaService } from '@platform/database';
-import { SeededAdmin, advanceClock, seedBotAdmin } from '@platform/testing';
+import { SeededAdmin, advanceClock, openAuthorize, registerOAuthClient, seedBotAdmin, submitConsent } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
 /**
@@ -146,6 +146,24 @@ describe('administration API: audit log, password, two-factor, invitations, send
       expect((await call('DELETE', '/v1/me/two-factor', me.accessToken, { password: 'wrong password!!', code: codeAt(secret) })).status).toBe(401);
       expect((await call('DELETE', '/v1/me/two-factor', me.accessToken, { password: me.password, code: recovery_codes[1] })).status).toBe(200);
       expect((await login(me.email, me.password)).status).toBe(200);
+    });
+
+    it('the OAuth consent page asks for the code too: it is no way round two-factor sign-in', async () => {
+      const me = await seedBotAdmin(stack.gateway, stack.seed.botId, 'admin');
+      const { secret } = await (await call('POST', '/v1/me/two-factor', me.accessToken)).json();
+      expect((await call('POST', '/v1/me/two-factor/confirm', me.accessToken, { code: codeAt(secret) })).status).toBe(200);
+      moveClock(30_000);
+      const client = await registerOAuthClient(stack.url, stack.seed.botId, me.accessToken, { name: 'CRM', type: 'confidential', redirect_uris: ['https://client.example.com/cb'] });
+      const params = { client_id: client.client_id, response_type: 'code', redirect_uri: 'https://client.example.com/cb', state: 's' };
+      const first = await openAuthorize(stack.url, params);
+      expect(first.html).toContain('name="totp_code"');
+      const without = await submitConsent(stack.url, first.form!, { email: me.email, password: me.password });
+      expect(without.status).toBe(200);
+      expect(without.html).toContain('This account signs in with a two-factor code');
+      const again = await openAuthorize(stack.url, params);
+      const withCode = await submitConsent(stack.url, again.form!, { email: me.email, password: me.password, totp_code: codeAt(secret) } as { email: string; password: string });
+      expect(withCode.status).toBe(303);
+      expect(withCode.location!.searchParams.get('code')).toMatch(/^bac_/);
     });
 
     it('an OAuth-style token cannot change the account; no token is 401', async () => {
