@@ -44,6 +44,7 @@ describe('administration API: audit log, password, two-factor, invitations, send
       expect((await call('DELETE', bot(`/api-keys/${key.id}`), admin.accessToken, undefined, { 'x-forwarded-for': '198.51.100.23' })).status).toBe(200);
       expect((await call('DELETE', bot(`/api-keys/${randomUUID()}`), admin.accessToken)).status).toBe(404);
       await call('GET', bot('/api-keys'), admin.accessToken);
+      expect((await call('POST', bot('/messages/stream-ticket'), admin.accessToken)).status).toBe(201); // @NotAudited
 
       const res = await call('GET', bot('/audit?action=api-keys'), admin.accessToken);
       expect(res.status).toBe(200);
@@ -52,6 +53,7 @@ describe('administration API: audit log, password, two-factor, invitations, send
       expect(entries[1]).toMatchObject({ actor: admin.email, userId: admin.userId, method: 'DELETE', target: `keyId=${key.id}`, ip: '198.51.100.23', path: bot(`/api-keys/${key.id}`) });
       expect(entries[2]).toMatchObject({ userAgent: 'audit-test/1', target: null });
       expect(Date.parse(entries[0].at)).toBeGreaterThanOrEqual(Date.parse(entries[1].at));
+      expect((await (await call('GET', bot('/audit?action=messages'), admin.accessToken)).json()).entries).toEqual([]);
     });
 
     it('covers other administrator routes without a line of their own (members, senders), pages by cursor and filters by actor', async () => {

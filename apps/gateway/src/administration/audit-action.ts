@@ -5,6 +5,9 @@ export const AUDIT_ACTION = 'platform:audit-action';
 /** Names a route's action in the audit log when the name derived from its path would not say it well. */
 export const AuditAs = (action: string) => SetMetadata(AUDIT_ACTION, action);
 
+/** For a POST that changes nothing an administrator would look for (a stream ticket, asked on every page view): not audited. */
+export const NotAudited = () => SetMetadata(AUDIT_ACTION, false);
+
 /** Methods that change something: the ones the audit log records. */
 export const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -26,7 +26,9 @@ export class AuditInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     if (!req.adminUser || !MUTATING_METHODS.has(req.method)) return next.handle();
     const handler = context.getHandler();
-    const action = this.reflector.get<string | undefined>(AUDIT_ACTION, handler) ?? auditActionOf(req.method, req.routeOptions.url ?? req.url);
+    const named = this.reflector.get<string | false | undefined>(AUDIT_ACTION, handler);
+    if (named === false) return next.handle();
+    const action = named ?? auditActionOf(req.method, req.routeOptions.url ?? req.url);
     const okStatus = (this.reflector.get<number | undefined>(HTTP_CODE_METADATA, handler) ?? (req.method === 'POST' ? 201 : 200)) as number;
     const write = (statusCode: number) =>
       this.audit.recordRequest(req, action, statusCode, auditTargetOf(req.params as Record<string, unknown>)).catch((err: Error) => {
