@@ -54,12 +54,53 @@ async function post(path: string, body: unknown, token?: string): Promise<Respon
   });
 }
 
+/** The password was right and the account signs in with a second factor: the form asks for the code. */
+export class TotpRequiredError extends ApiError {}
+
 /** Signs in; the refresh token is set as a cookie by the answer, never seen here. */
-export async function signIn(email: string, password: string): Promise<void> {
-  const res = await post('/v1/auth/login', { email, password, refresh_token_in_cookie: true });
+export async function signIn(email: string, password: string, totpCode?: string): Promise<void> {
+  const res = await post('/v1/auth/login', { email, password, refresh_token_in_cookie: true, ...(totpCode ? { totp_code: totpCode } : {}) });
+  const body = await parse(res);
+  if (res.status === 401 && (body as { details?: { totp_required?: boolean } } | null)?.details?.totp_required) throw new TotpRequiredError(401, errorOf(401, body).message);
+  if (!res.ok) throw errorOf(res.status, body);
+  accessToken = (body as { access_token: string }).access_token;
+}
+
+/** Accepts an invitation: creates the account and signs it in (the refresh token again in the cookie). */
+export async function acceptInvitation(token: string, password: string): Promise<void> {
+  const res = await post('/v1/invitations/accept', { token, password, refresh_token_in_cookie: true });
   const body = await parse(res);
   if (!res.ok) throw errorOf(res.status, body);
   accessToken = (body as { access_token: string }).access_token;
+}
+
+/** What an invitation link is for, asked without an account. */
+export async function lookupInvitation(token: string): Promise<{ email: string; bot: string; role: Role; expiresAt: string }> {
+  const res = await post('/v1/invitations/lookup', { token });
+  const body = await parse(res);
+  if (!res.ok) throw errorOf(res.status, body);
+  return body as { email: string; bot: string; role: Role; expiresAt: string };
+}
+
+/** Saves what a GET answers (a CSV export) as a file: read with the access token, handed to the browser as a download. */
+export async function download(path: string, fallbackName: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(path, { credentials: 'same-origin', headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {} }).catch(() => {
+      throw new ApiError(0, 'The platform could not be reached; check your connection and try again');
+    });
+    if (res.status === 401 && attempt === 0 && (await refresh())) continue;
+    if (!res.ok) throw errorOf(res.status, await parse(res));
+    const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    return;
+  }
 }
 
 /** A new access token from the session cookie; false when there is no live session. */

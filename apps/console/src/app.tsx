@@ -18,6 +18,9 @@ import { InboxPage } from './pages/inbox.js';
 import { OverviewPage } from './pages/overview.js';
 import { CampaignsPage } from './pages/campaigns.js';
 import { BuilderPage } from './pages/builder/lazy.js';
+import { AuditLogPage } from './pages/audit-log.js';
+import { AccountPage } from './pages/account.js';
+import { InvitationPage } from './pages/invitation.js';
 
 type Session = { state: 'checking' } | { state: 'signed-out'; reason?: string } | { state: 'signed-in'; account: Account };
 
@@ -37,6 +40,8 @@ const SETTINGS: Tab[] = [
   { path: 'webhook', label: 'Webhook' },
   { path: 'oauth-clients', label: 'OAuth clients' },
   { path: 'members', label: 'Members' },
+  { path: 'audit', label: 'Audit log' },
+  { path: 'account', label: 'Your account' },
 ];
 
 export function App() {
@@ -59,7 +64,7 @@ export function App() {
         <Spinner label="Opening the console…" />
       </main>
     );
-  if (session.state === 'signed-out') return <SignIn reason={session.reason} onSignedIn={load} />;
+  if (session.state === 'signed-out') return route[0] === 'invitation' && route[1] ? <InvitationPage token={route[1]} onSignedIn={load} /> : <SignIn reason={session.reason} onSignedIn={load} />;
 
   const { account } = session;
   const botId = route[0] === 'bots' ? route[1] : undefined;
@@ -170,6 +175,10 @@ function Settings({ bot, sub }: { bot: Bot; sub: string }) {
         <WebhookPage bot={bot} />
       ) : current.path === 'oauth-clients' ? (
         <OAuthClientsPage bot={bot} />
+      ) : current.path === 'audit' ? (
+        <AuditLogPage bot={bot} />
+      ) : current.path === 'account' ? (
+        <AccountPage />
       ) : (
         <MembersPage bot={bot} />
       )}

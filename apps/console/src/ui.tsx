@@ -123,7 +123,8 @@ export function Success({ children }: { children: ComponentChildren }) {
 export function when(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  // timeStyle 'long' names the time zone ("10:04:05 GMT+1"): times are read by people in other zones too.
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' });
 }
 
 /** Client-side pages of a list already loaded (long lists never render all at once). */

@@ -28,6 +28,7 @@ import { InboxModule } from './inbox/inbox.module.js';
 import { OverviewModule } from './console/overview.module.js';
 import { OnboardingModule } from './console/onboarding.module.js';
 import { CampaignsModule } from './campaigns/campaigns.module.js';
+import { AdministrationModule } from './administration/administration.module.js';
 
 @Module({})
 export class GatewayModule {
@@ -64,6 +65,7 @@ export class GatewayModule {
         OverviewModule,
         OnboardingModule,
         CampaignsModule,
+        AdministrationModule,
       ],
     };
   }

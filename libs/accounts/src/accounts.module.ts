@@ -5,8 +5,9 @@ import { Clock } from './clock.js';
 import { OAuthClientService } from './oauth/oauth-client.service.js';
 import { PasswordHasher } from './users/password-hasher.js';
 import { UserService } from './users/user.service.js';
+import { TwoFactorService } from './two-factor/two-factor.service.js';
 
-const providers = [ApiKeyService, KeyRevocations, Clock, PasswordHasher, UserService, OAuthClientService];
+const providers = [ApiKeyService, KeyRevocations, Clock, PasswordHasher, UserService, OAuthClientService, TwoFactorService];
 
 /**
  * Administrators, bot API keys and OAuth clients: what the CLI administers and the gateway's guards

@@ -13,3 +13,5 @@ export * from './tokens/token-format.js';
 export * from './users/password-hasher.js';
 export * from './users/user.service.js';
 export * from './users/user-input.error.js';
+export * from './two-factor/two-factor.service.js';
+export * from './two-factor/two-factor.error.js';

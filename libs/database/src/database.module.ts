@@ -30,6 +30,7 @@ import { BotRunRepository } from './repositories/bot-run.repository.js';
 import { OverviewRepository } from './repositories/overview.repository.js';
 import { CampaignRepository } from './repositories/campaign.repository.js';
 import { ChatPageRepository } from './repositories/chat-page.repository.js';
+import { AuditRepository, InvitationRepository, AccountSecurityRepository } from './repositories/administration.repository.js';
 
 const repositories = [
   BotRepository,
@@ -62,6 +63,9 @@ const repositories = [
   OverviewRepository,
   CampaignRepository,
   ChatPageRepository,
+  AuditRepository,
+  InvitationRepository,
+  AccountSecurityRepository,
 ];
 
 @Global()

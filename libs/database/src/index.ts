@@ -36,6 +36,7 @@ export * from './repositories/inbox.repository.js';
 export * from './repositories/overview.repository.js';
 export * from './repositories/campaign.repository.js';
 export * from './repositories/chat-page.repository.js';
+export * from './repositories/administration.repository.js';
 export * from './catalog/carousel-catalog.js';
 export * from './catalog/carousel-catalog.module.js';
 export * from './generated/enums.js';
@@ -43,5 +44,6 @@ export type { Bot, ApiKey, ChannelSender, Template, Message } from './generated/
 export type { User, BotMembership, OAuthClient, AuthGrant, AuthorizationCode, AccessToken, RefreshToken, Prisma } from './generated/client.js';
 export type { PushConfig, PushDevice, PushNotification } from './generated/client.js';
 export type { SdkSession } from './generated/client.js';
+export type { AuditEntry, Invitation } from './generated/client.js';
 export type { Conversation, ConversationMessage } from './generated/client.js';
 export * from './repositories/onboarding.repository.js';

@@ -46,6 +46,8 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
   private statuses?: WhatsAppStatusPoster;
   templates: SandboxTemplate[] = sandboxMessageTemplates();
   templatePageSize = 2;
+  /** Access tokens the Graph API refuses (code 190), as Meta refuses an expired or revoked one. */
+  readonly refusedTokens = new Set<string>();
   /** Accepted messages in order of arrival (while `record` is on). */
   readonly arrivals: SandboxArrival[] = [];
   /** While set, every send is answered with it (a Cloud API outage), before any script. */
@@ -106,6 +108,8 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
   protected handle(req: RecordedRequest, res: ServerResponse): void | Promise<void> {
     const listing = /^(?:\/v\d+\.\d+)?\/([^/?]+)\/message_templates(?:\?(.*))?$/.exec(req.path);
     if (req.method === 'GET' && listing) return this.listTemplates(req, res, listing[1], new URLSearchParams(listing[2] ?? ''));
+    const phoneNumber = /^(?:\/v\d+\.\d+)?\/([^/?]+)(?:\?.*)?$/.exec(req.path);
+    if (req.method === 'GET' && phoneNumber) return this.describePhoneNumber(req, res, phoneNumber[1]);
     const match = /^(?:\/v\d+\.\d+)?\/([^/]+)\/messages$/.exec(req.path);
     if (req.method !== 'POST' || !match) {
       return sendJson(res, 404, graphError(100, 'Unsupported request', 'GraphMethodException'));
@@ -149,6 +153,13 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
           statuses?.schedule(id, match[1], to);
         };
     void (hook ? hook().then(answer, answer) : answer());
+  }
+
+  /** GET /<phone-number-id>: what a sender's token check reads; 401 (code 190) for a missing or refused token. */
+  private describePhoneNumber(req: RecordedRequest, res: ServerResponse, phoneNumberId: string): void {
+    const token = /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+    if (!token || this.refusedTokens.has(token)) return sendJson(res, 401, graphError(190, 'Error validating access token: Session has expired', 'OAuthException'));
+    sendJson(res, 200, { id: phoneNumberId, display_phone_number: '+1 555-0100', verified_name: 'Sandbox sender' });
   }
 
   private listTemplates(req: RecordedRequest, res: ServerResponse, wabaId: string, query: URLSearchParams): void {

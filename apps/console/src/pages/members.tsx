@@ -3,6 +3,7 @@ import { Bot, Role, api, roleAtLeast } from '../api.js';
 import { ConfirmButton, DataTable } from '../data-table.js';
 import { Field, InputField, SubmitButton } from '../form-field.js';
 import { ErrorNotice, Pager, Success, useAction, useLoad, usePage, when } from '../ui.js';
+import { Invitations } from './invitations.js';
 
 interface Member {
   userId: string;
@@ -66,6 +67,7 @@ export function MembersPage({ bot }: { bot: Bot }) {
       >
         <Pager {...paged} label="Members" />
       </DataTable>
+      {admin && <Invitations bot={bot} />}
     </section>
   );
 }

@@ -7,8 +7,35 @@ import type { MessageEntry } from './messages.js';
 
 const FINAL = ['read', 'failed'];
 
+interface AttemptEvent {
+  at: string;
+  attempt: number;
+  kind: 'retry' | 'throttled' | 'failed';
+  code: string | null;
+  text: string | null;
+}
+
+const KIND_TEXT: Record<AttemptEvent['kind'], string> = { retry: 'failed, retried', throttled: 'throttled by Meta, retried (not counted)', failed: 'failed, given up' };
+
+/** The message's life in order: accepted, each failed attempt, sent, delivered, read. */
+function timeline(d: MessageEntry, attempts: AttemptEvent[]): Array<{ at: string; what: string; detail?: string }> {
+  const steps = [
+    { at: d.createdAt, what: 'Accepted' },
+    ...attempts.map((a) => ({ at: a.at, what: `Attempt ${a.attempt}: ${KIND_TEXT[a.kind] ?? a.kind}`, detail: [a.code, a.text].filter(Boolean).join(': ') })),
+    ...(d.sentAt ? [{ at: d.sentAt, what: `Sent (attempt ${d.attempts})` }] : []),
+    ...(d.deliveredAt ? [{ at: d.deliveredAt, what: 'Delivered' }] : []),
+    ...(d.readAt ? [{ at: d.readAt, what: 'Read' }] : []),
+  ];
+  return steps.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+}
+
 export function MessageDetailPage({ bot, msgId }: { bot: Bot; msgId: string }) {
   const m = useLoad(() => api<MessageEntry>('GET', `/v1/bots/${bot.id}/messages/${encodeURIComponent(msgId)}`), [bot.id, msgId]);
+  // A message still queued has no row, so no attempts: an empty timeline then.
+  const attempts = useLoad(
+    () => api<{ attempts: AttemptEvent[] }>('GET', `/v1/bots/${bot.id}/messages/${encodeURIComponent(msgId)}/attempts`).catch(() => ({ attempts: [] })),
+    [bot.id, msgId, m.data?.updatedAt],
+  );
   const status = m.data?.status;
   const following = !!status && !FINAL.includes(status);
   const live = useMessageEvents(
@@ -67,6 +94,19 @@ export function MessageDetailPage({ bot, msgId }: { bot: Bot; msgId: string }) {
           <dd>{when(d.updatedAt)}</dd>
         </dl>
       ) : null}
+      {d && (
+        <>
+          <h2>Timeline</h2>
+          <ol class="timeline" data-testid="timeline">
+            {timeline(d, attempts.data?.attempts ?? []).map((step) => (
+              <li>
+                <time dateTime={step.at}>{when(step.at)}</time> — {step.what}
+                {step.detail && <div class="muted">{step.detail}</div>}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
     </section>
   );
 }

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Bot, api } from '../api.js';
+import { Bot, api, download } from '../api.js';
 import { href } from '../router.js';
 import { DataTable } from '../data-table.js';
 import { Field, InputField } from '../form-field.js';
-import { EmptyState, ErrorNotice, PagerNav, asApiError, when } from '../ui.js';
+import { EmptyState, ErrorNotice, PagerNav, asApiError, useAction, when } from '../ui.js';
 import { Activity } from '../icons.js';
 import type { ApiError } from '../api.js';
 import type { MessageLiveEvent, MessageLogEntry, MessageStatusResponse } from '@platform/contracts/views';
@@ -15,6 +15,8 @@ export type MessageEntry = MessageStatusResponse & Partial<Pick<MessageLogEntry,
 interface Filters {
   status: string;
   recipient: string;
+  /** A msgId or a wamid.… */
+  id: string;
   since: string;
   until: string;
 }
@@ -57,6 +59,7 @@ function queuedEntry(bot: Bot, e: MessageLiveEvent): MessageEntry {
 function matches(f: Filters, m: MessageEntry): boolean {
   if (f.status && f.status !== m.status) return false;
   if (f.recipient && !m.recipient.startsWith(f.recipient.replace(/[\s()+-]/g, ''))) return false;
+  if (f.id && f.id !== m.msgId && f.id !== m.providerMessageId) return false;
   if (f.since && new Date(m.createdAt) < new Date(f.since)) return false;
   if (f.until && new Date(m.createdAt) >= new Date(f.until)) return false;
   return true;
@@ -70,7 +73,7 @@ const LIVE_TEXT: Record<LiveMode, string> = {
 };
 
 export function MessagesPage({ bot }: { bot: Bot }) {
-  const [draft, setDraft] = useState<Filters>({ status: '', recipient: '', since: '', until: '' });
+  const [draft, setDraft] = useState<Filters>({ status: '', recipient: '', id: '', since: '', until: '' });
   const [filters, setFilters] = useState<Filters>(draft);
   const [errors, setErrors] = useState<Partial<Filters>>({});
   const [pages, setPages] = useState<string[]>([]); // cursors of the pages before the current one
@@ -85,16 +88,22 @@ export function MessagesPage({ bot }: { bot: Bot }) {
   shown.current = data;
   const later = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  const query = () => {
+  const filterQuery = () => {
     const q = new URLSearchParams();
     if (filters.status) q.set('status', filters.status);
     if (filters.recipient) q.set('recipient', filters.recipient.replace(/[\s()-]/g, ''));
+    if (filters.id) q.set('id', filters.id);
     if (filters.since) q.set('since', new Date(filters.since).toISOString());
     if (filters.until) q.set('until', new Date(filters.until).toISOString());
+    return q;
+  };
+  const query = () => {
+    const q = filterQuery();
     if (cursor) q.set('cursor', cursor);
     q.set('limit', '20');
     return q.toString();
   };
+  const exporting = useAction();
 
   const load = async (quiet: boolean) => {
     const n = ++reads.current;
@@ -160,11 +169,13 @@ export function MessagesPage({ bot }: { bot: Bot }) {
     const found: Partial<Filters> = {};
     if (draft.recipient && !/^\+?[\d\s()-]{1,20}$/.test(draft.recipient)) found.recipient = 'Recipient must be a phone number or its first digits';
     if (draft.since && draft.until && new Date(draft.since) >= new Date(draft.until)) found.until = 'To must be after From';
+    const id = draft.id.trim();
+    if (id && !/^(?:[0-9a-fA-F-]{36}|wamid\.\S+)$/.test(id)) found.id = 'Message id must be a msgId (36 characters) or a WhatsApp id (wamid.…)';
     setErrors(found);
     if (Object.keys(found).length) return;
     setPages([]);
     setCursor(undefined);
-    setFilters(draft);
+    setFilters({ ...draft, id });
   };
   const set = (k: keyof Filters) => (e: Event) => setDraft({ ...draft, [k]: (e.target as HTMLInputElement).value });
   const newer =
@@ -199,10 +210,21 @@ export function MessagesPage({ bot }: { bot: Bot }) {
           )}
         </Field>
         <InputField id="f-recipient" label="Recipient" error={errors.recipient} inputMode="tel" placeholder="+91…" value={draft.recipient} onInput={set('recipient')} />
+        <InputField id="f-id" label="Message id" error={errors.id} placeholder="msgId or wamid.…" value={draft.id} onInput={set('id')} />
         <InputField id="f-since" label="From" type="datetime-local" value={draft.since} onInput={set('since')} />
         <InputField id="f-until" label="To" error={errors.until} type="datetime-local" value={draft.until} onInput={set('until')} />
         <button type="submit">Filter</button>
+        <button
+          type="button"
+          class="secondary"
+          aria-busy={exporting.busy}
+          disabled={exporting.busy}
+          onClick={() => void exporting.run(() => download(`/v1/bots/${bot.id}/messages/export.csv?${filterQuery()}`, 'messages.csv'))}
+        >
+          Export CSV
+        </button>
       </form>
+      <ErrorNotice error={exporting.error} />
       <p class="live" role="status" data-live={live}>
         {LIVE_TEXT[live]}
       </p>
@@ -225,7 +247,7 @@ export function MessagesPage({ bot }: { bot: Bot }) {
         busy={loading}
         testId="message-log"
         caption={`Messages of ${bot.name}, newest first`}
-        columns={['Status', 'Recipient', 'Created', 'Template', 'Attempts']}
+        columns={['Status', 'Recipient', 'Sender', 'Created', 'Template', 'Attempts', 'Error']}
         row={(m) => (
           <tr data-msg-id={m.msgId}>
             <td>
@@ -238,9 +260,13 @@ export function MessagesPage({ bot }: { bot: Bot }) {
                 +{m.recipient}
               </a>
             </td>
+            <td>{m.sender ? `+${m.sender}` : '—'}</td>
             <td>{when(m.createdAt)}</td>
             <td>{m.templateName ?? '—'}</td>
             <td>{m.attempts}</td>
+            <td class="error-cell" data-testid="error" title={m.lastError?.text ?? undefined}>
+              {m.lastError ? [m.lastError.code, m.lastError.text].filter(Boolean).join(': ') : '—'}
+            </td>
           </tr>
         )}
       >

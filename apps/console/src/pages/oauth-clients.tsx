@@ -44,55 +44,63 @@ function OAuthClients({ bot }: { bot: Bot }) {
       {done && <Success>{done}</Success>}
       {created?.client_secret && <ShownOnce title={`Secret of “${created.name}”`} label="Client secret" testId="client-secret" value={created.client_secret} onDismiss={() => setCreated(null)} />}
       <ErrorNotice error={list.error ?? revoke.error} />
-      <DataTable
-        loading={list.loading && !list.data}
-        spinner="Loading clients…"
-        rows={paged.rows}
-        empty={
-          <EmptyState icon={ShieldCheck} title="No OAuth clients yet" testId="empty-oauth-clients">
-            Register one above when another application should act for this bot's users (sign-in with PKCE, or a confidential server).
-          </EmptyState>
-        }
-        caption="OAuth clients"
-        columns={['Name', 'Client id', 'Type', 'Redirect URIs', 'Scopes', 'State']}
-        actions
-        row={(c) => (
-          <tr>
-            <th scope="row">{c.name}</th>
-            <td>
-              <code>{c.client_id}</code>
-            </td>
-            <td>{c.type}</td>
-            <td>
-              {c.redirect_uris.map((u) => (
+      <div class="oauth-clients">
+        <DataTable
+          loading={list.loading && !list.data}
+          spinner="Loading clients…"
+          rows={paged.rows}
+          empty={
+            <EmptyState icon={ShieldCheck} title="No OAuth clients yet" testId="empty-oauth-clients">
+              Register one above when another application should act for this bot's users (sign-in with PKCE, or a confidential server).
+            </EmptyState>
+          }
+          caption="OAuth clients"
+          columns={['Name', 'Client id', 'Type', 'Redirect URIs', 'Scopes', 'State']}
+          actions
+          row={(c) => (
+            <tr>
+              <th scope="row">{c.name}</th>
+              <td>
+                <code>{c.client_id}</code>
+              </td>
+              <td>{c.type}</td>
+              <td>
+                {c.redirect_uris.map((u) => (
+                  <div>
+                    <code>{u}</code>
+                  </div>
+                ))}
+              </td>
+              <td>{c.scopes.join(' ')}</td>
+              <td>
+                {/* The badge is short and the date under it: a one-line "Active since <date and zone>" pushed the Delete buttons off a 1280 px screen. */}
+                {c.revoked_at ? <span class="badge muted">Deleted</span> : <span class="badge ok">Active</span>}
                 <div>
-                  <code>{u}</code>
+                  <small>{c.revoked_at ? when(c.revoked_at) : `since ${when(c.created_at)}`}</small>
                 </div>
-              ))}
-            </td>
-            <td>{c.scopes.join(' ')}</td>
-            <td>{c.revoked_at ? <span class="badge muted">Deleted {when(c.revoked_at)}</span> : <span class="badge ok">Active since {when(c.created_at)}</span>}</td>
-            <td>
-              {!c.revoked_at && (
-                <ConfirmButton
-                  action={revoke}
-                  label={`Delete client ${c.name}`}
-                  question={`Delete “${c.name}”? Its grants and tokens stop working at once.`}
-                  call={() => api('DELETE', `/v1/bots/${bot.id}/oauth-clients/${c.id}`)}
-                  onDone={() => {
-                    setDone(`Client “${c.name}” deleted.`);
-                    void list.reload(true);
-                  }}
-                >
-                  Delete
-                </ConfirmButton>
-              )}
-            </td>
-          </tr>
-        )}
-      >
-        <Pager {...paged} label="OAuth clients" />
-      </DataTable>
+              </td>
+              <td>
+                {!c.revoked_at && (
+                  <ConfirmButton
+                    action={revoke}
+                    label={`Delete client ${c.name}`}
+                    question={`Delete “${c.name}”? Its grants and tokens stop working at once.`}
+                    call={() => api('DELETE', `/v1/bots/${bot.id}/oauth-clients/${c.id}`)}
+                    onDone={() => {
+                      setDone(`Client “${c.name}” deleted.`);
+                      void list.reload(true);
+                    }}
+                  >
+                    Delete
+                  </ConfirmButton>
+                )}
+              </td>
+            </tr>
+          )}
+        >
+          <Pager {...paged} label="OAuth clients" />
+        </DataTable>
+      </div>
     </section>
   );
 }

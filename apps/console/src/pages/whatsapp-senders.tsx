@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { SenderView } from '@platform/contracts/views';
 import { SENDER_THROUGHPUT } from '@platform/contracts/views';
 import { Bot, api, roleAtLeast } from '../api.js';
-import { DataTable } from '../data-table.js';
+import { ConfirmButton, DataTable } from '../data-table.js';
 import { InputField, SubmitButton, useFields } from '../form-field.js';
 import { EmptyState, ErrorNotice, Success, useAction, useLoad, when } from '../ui.js';
 import { Smartphone } from '../icons.js';
@@ -22,6 +22,7 @@ export function SendersPage({ bot }: { bot: Bot }) {
   const [done, setDone] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const admin = roleAtLeast(bot.role, 'admin');
+  const remove = useAction();
   const edited = senders.data?.senders.find((s) => s.id === editing);
   const changed = (message: string) => {
     setDone(message);
@@ -35,7 +36,7 @@ export function SendersPage({ bot }: { bot: Bot }) {
         Throughput is how many messages per second the workers send through a number, all together: Meta's tier of the number ({SENDER_THROUGHPUT.default} by default, up to {SENDER_THROUGHPUT.max}).
         Meta's throttling answers are retried.
       </p>
-      <ErrorNotice error={senders.error} />
+      <ErrorNotice error={senders.error ?? remove.error} />
       <DataTable
         loading={senders.loading && !senders.data}
         spinner="Loading senders…"
@@ -49,7 +50,7 @@ export function SendersPage({ bot }: { bot: Bot }) {
         }
         busy={senders.loading}
         caption="Sender numbers"
-        columns={['Number', 'Phone-number id', 'Business Account', 'Throughput', 'Access token', 'Added']}
+        columns={['Number', 'Phone-number id', 'Business Account', 'Throughput', 'Access token', 'Sends', 'Added']}
         actions={admin}
         row={(s) => (
           <tr data-sender-id={s.id}>
@@ -60,6 +61,14 @@ export function SendersPage({ bot }: { bot: Bot }) {
             <td>{s.wabaId ? <code>{s.wabaId}</code> : '—'}</td>
             <td data-testid="throughput">{s.throughput} msg/s</td>
             <td>Set (never shown)</td>
+            <td data-testid="sender-health">
+              {s.recentFailures ? <span class="badge status-failed">{s.recentFailures} failed in 24 h</span> : <span class="badge ok">No failures in 24 h</span>}
+              {s.lastError && (
+                <div class="muted error-cell" title={s.lastError.text ?? undefined}>
+                  Last error {when(s.lastError.at)}: {[s.lastError.code, s.lastError.text].filter(Boolean).join(' ')}
+                </div>
+              )}
+            </td>
             <td>{when(s.createdAt)}</td>
             {admin && (
               <td>
@@ -74,7 +83,16 @@ export function SendersPage({ bot }: { bot: Bot }) {
                   }}
                 >
                   Edit
-                </button>
+                </button>{' '}
+                <ConfirmButton
+                  action={remove}
+                  label={`Delete sender ${s.number}`}
+                  question={`Delete sender ${s.number}? It is no longer used for sends (queued messages through it fail); its messages stay in the log.`}
+                  call={() => api('DELETE', `/v1/bots/${bot.id}/whatsapp/senders/${s.id}`)}
+                  onDone={() => changed(`Sender ${s.number} deleted.`)}
+                >
+                  Delete
+                </ConfirmButton>
               </td>
             )}
           </tr>

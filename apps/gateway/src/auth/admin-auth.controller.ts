@@ -29,11 +29,14 @@ export class AdminAuthController {
     const account = { bucket: 'login-account', id: normaliseEmail(body.email), limit: this.env.AUTH_RATE_LIMIT_PER_ACCOUNT };
     await throttle(this.limiter, reply, [{ bucket: 'login-ip', id: req.ip, limit: this.env.AUTH_RATE_LIMIT_PER_IP }]);
     await throttle(this.limiter, reply, [account], { mode: 'failures' });
-    const pair = await this.sessions.login(body.email, body.password);
-    if (!pair) {
+    const pair = await this.sessions.login(body.email, body.password, body.totp_code);
+    if (!pair || pair === 'totp-invalid') {
       await this.limiter.recordFailure([account]);
+      if (pair === 'totp-invalid') throw new UnauthorizedException({ message: 'The two-factor code is wrong or was used already', details: { totp_required: true } });
       throw new UnauthorizedException('Invalid e-mail or password');
     }
+    // The password was right: the answer may say so, since only its holder gets this far.
+    if (pair === 'totp-required') throw new UnauthorizedException({ message: 'Enter the code from your authenticator app (or a recovery code)', details: { totp_required: true } });
     if (body.refresh_token_in_cookie) return this.cookieAnswer(req, reply, pair);
     return tokenAnswer(reply, pair);
   }

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
 import { MessageStreamTicketResponse } from '@platform/contracts';
 import { MessageStreamService } from './message-stream.service.js';
+import { NotAudited } from '../administration/audit-action.js';
 
 /** The message log, live: a ticket for the stream (with the access token), and the stream (with the ticket). */
 @ApiTags('messages')
@@ -12,6 +13,7 @@ export class MessageStreamController {
   constructor(private readonly streams: MessageStreamService) {}
 
   @Post('stream-ticket')
+  @NotAudited()
   @UseGuards(AdminTokenGuard)
   @RequireBotRole('viewer')
   @ApiHeader({ name: 'x-auth-token', required: false, description: 'Administrator access token (or Authorization: Bearer)' })

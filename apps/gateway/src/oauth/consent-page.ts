@@ -29,6 +29,8 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <input id="email" name="email" type="email" autocomplete="username" value="${escapeHtml(email)}" required>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password">
+<label for="totp_code">Two-factor code (if your account has two-factor sign-in on)</label>
+<input id="totp_code" name="totp_code" type="text" inputmode="numeric" autocomplete="one-time-code">
 <div class="actions">
 <button type="submit" name="decision" value="approve">Log in and approve</button>
 <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>

@@ -56,7 +56,7 @@ export class OAuthAuthorizeController {
       return this.render(reply, { kind: 'form', pending, error: `Too many attempts. Try again in ${err.retryAfterSeconds} seconds.` }, 429, email);
     }
     if (!email || !password) return this.render(reply, { kind: 'form', pending, error: 'Enter your e-mail and password.' }, 200, email);
-    const outcome = await this.authorization.approve(pending, email, password);
+    const outcome = await this.authorization.approve(pending, email, password, field('totp_code') ?? undefined);
     if (outcome.kind === 'form' && outcome.wrongPassword) await this.limiter.recordFailure([account]);
     await this.render(reply, outcome, 200, email);
   }

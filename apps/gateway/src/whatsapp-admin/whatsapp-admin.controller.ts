@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
 import { CreateSenderDto, SenderView, TemplateSyncView, TemplateView, TriggerCarouselDto, TriggerCarouselResponse, UpdateSenderDto } from '@platform/contracts';
@@ -38,6 +38,15 @@ export class WhatsAppAdminController {
   @ApiOperation({ summary: "Change a sender's phone-number id or replace its access token (triggers use it within CATALOG_CACHE_MS)" })
   updateSender(@Param('botId') botId: string, @Param('senderId') senderId: string, @Body() body: UpdateSenderDto): Promise<SenderView> {
     return this.whatsapp.updateSender(botId, senderId, body);
+  }
+
+  @Delete('senders/:senderId')
+  @HttpCode(200)
+  @RequireBotRole('admin')
+  @ApiOperation({ summary: 'Delete a sender number: no longer listed or used for sends; its messages stay in the log' })
+  async deleteSender(@Param('botId') botId: string, @Param('senderId') senderId: string) {
+    await this.whatsapp.deleteSender(botId, senderId);
+    return { message: 'Sender deleted', status: 'success' };
   }
 
   @Get('templates')

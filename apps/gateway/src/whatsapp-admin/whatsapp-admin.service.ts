@@ -2,7 +2,7 @@ import { BadGatewayException, BadRequestException, ConflictException, Injectable
 import { CreateSenderDto, SenderView, TemplateCardSpec, TemplateSyncView, TemplateView, UpdateSenderDto, isUuid } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSender, ChannelSenderRepository, Template, TemplateRepository } from '@platform/database';
-import { GraphApiError, NoBusinessAccountError, TemplateSyncService } from '@platform/whatsapp';
+import { GraphApiError, GraphPhoneNumberClient, NoBusinessAccountError, TemplateSyncService } from '@platform/whatsapp';
 
 @Injectable()
 export class WhatsAppAdminService {
@@ -11,15 +11,27 @@ export class WhatsAppAdminService {
     private readonly templateRepo: TemplateRepository,
     private readonly box: SecretBox,
     private readonly sync: TemplateSyncService,
+    private readonly graph: GraphPhoneNumberClient,
   ) {}
 
+  /** The bot's live senders, each with its failures of the last 24 hours and its newest error. */
   async senders(botId: string): Promise<SenderView[]> {
-    return (await this.senderRepo.listByBot(botId)).map(senderView);
+    const [rows, failures] = await Promise.all([this.senderRepo.listByBot(botId), this.senderRepo.failureStats(botId, new Date(Date.now() - FAILURE_WINDOW_MS))]);
+    return rows.map((s) => {
+      const f = failures.get(s.id);
+      return {
+        ...senderView(s),
+        recentFailures: f?.failures ?? 0,
+        lastError: f?.lastErrorAt ? { code: f.lastErrorCode, text: f.lastErrorText, at: f.lastErrorAt.toISOString() } : null,
+      };
+    });
   }
 
   async addSender(botId: string, dto: CreateSenderDto): Promise<SenderView> {
     const number = dto.number.replace(/^\+/, '');
+    assertTokenShape(dto.accessToken);
     if (await this.senderRepo.findByNumber(botId, 'whatsapp', number)) throw new ConflictException(`number +${number} is already a sender of this bot`);
+    await this.checkLive(dto.phoneNumberId, dto.accessToken);
     const row = await this.senderRepo.create({
       botId,
       channel: 'whatsapp',
@@ -33,6 +45,13 @@ export class WhatsAppAdminService {
   }
 
   async updateSender(botId: string, senderId: string, dto: UpdateSenderDto): Promise<SenderView> {
+    if (dto.accessToken !== undefined || dto.phoneNumberId !== undefined) {
+      const current = isUuid(senderId) ? await this.senderRepo.findById(senderId) : null;
+      if (!current || current.botId !== botId || current.deletedAt) throw new NotFoundException(`No sender ${senderId} for this bot`);
+      if (dto.accessToken !== undefined) assertTokenShape(dto.accessToken);
+      // A new id is checked with the token it will be used with, a new token with the id.
+      await this.checkLive(dto.phoneNumberId ?? current.phoneNumberId, dto.accessToken ?? this.box.decrypt(current.accessTokenEncrypted));
+    }
     const row = isUuid(senderId)
       ? await this.senderRepo.update(botId, senderId, {
           ...(dto.phoneNumberId !== undefined ? { phoneNumberId: dto.phoneNumberId } : {}),
@@ -43,6 +62,22 @@ export class WhatsAppAdminService {
       : null;
     if (!row) throw new NotFoundException(`No sender ${senderId} for this bot`);
     return senderView(row);
+  }
+
+  /** Deletes the sender: not listed or used from now on; its messages stay in the log under its number. */
+  async deleteSender(botId: string, senderId: string): Promise<void> {
+    if (!isUuid(senderId) || !(await this.senderRepo.softDelete(botId, senderId, new Date()))) throw new NotFoundException(`No sender ${senderId} for this bot`);
+  }
+
+  /** Asks the Graph API about the number with the token: a token Meta refuses is refused here (400), not found out at the first send. */
+  private async checkLive(phoneNumberId: string, accessToken: string): Promise<void> {
+    try {
+      await this.graph.check(phoneNumberId, accessToken);
+    } catch (err) {
+      if (!(err instanceof GraphApiError)) throw err;
+      if (err.status === 0 || err.status >= 500) throw new BadGatewayException(`The access token could not be checked: ${err.message}. Nothing was saved; try again`);
+      throw new BadRequestException(`accessToken was refused by the WhatsApp Cloud API for phone-number id ${phoneNumberId}: ${err.detail}`);
+    }
   }
 
   async templates(botId: string): Promise<TemplateView[]> {
@@ -59,6 +94,14 @@ export class WhatsAppAdminService {
       throw err;
     }
   }
+}
+
+const FAILURE_WINDOW_MS = 24 * 3600 * 1000;
+
+/** A token pasted with a space or line break around or inside it is refused, naming the problem, before Meta is asked. */
+function assertTokenShape(token: string): void {
+  if (token !== token.trim()) throw new BadRequestException('accessToken has spaces or line breaks at its start or end; paste the token alone');
+  if (/\s/.test(token)) throw new BadRequestException('accessToken contains spaces or line breaks; paste the token alone');
 }
 
 function senderView(s: ChannelSender): SenderView {

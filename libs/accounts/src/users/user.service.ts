@@ -40,6 +40,32 @@ export class UserService {
     return (await this.hasher.verify(user.passwordHash, password)) ? user : null;
   }
 
+  /** Checks a password against the rules of create(); throws UserInputError naming the problem. */
+  checkNewPassword(password: string): void {
+    if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+      throw new UserInputError(`password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long`);
+    }
+  }
+
+  hashPassword(password: string): Promise<string> {
+    this.checkNewPassword(password);
+    return this.hasher.hash(password);
+  }
+
+  /** Replaces the password when the current one is right; false when it is not. */
+  async changePassword(userId: string, current: string, next: string): Promise<boolean> {
+    this.checkNewPassword(next);
+    const user = await this.users.findById(userId);
+    if (!user || !(await this.hasher.verify(user.passwordHash, current))) return false;
+    if (current === next) throw new UserInputError('new_password must differ from the current password');
+    await this.users.setPasswordHash(userId, await this.hasher.hash(next));
+    return true;
+  }
+
+  findById(id: string) {
+    return this.users.findById(id);
+  }
+
   setRole(userId: string, botId: string, role: BotRole) {
     return this.users.setRole(userId, botId, role);
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TokenRepository } from '@platform/database';
 import { ROLE_SCOPES } from '@platform/accounts';
 import { RotateResult, TokenPair, TokenService } from '../tokens/token.service.js';
-import { UserService } from '@platform/accounts';
+import { TwoFactorService, UserService } from '@platform/accounts';
 
 /** Dashboard sessions of bot administrators: password login, refresh, logout. */
 @Injectable()
@@ -11,12 +11,20 @@ export class AdminSessionService {
     private readonly users: UserService,
     private readonly tokens: TokenService,
     private readonly grants: TokenRepository,
+    private readonly twoFactor: TwoFactorService,
   ) {}
 
-  /** A token pair for the user, or null when e-mail or password is wrong. */
-  async login(email: string, password: string): Promise<TokenPair | null> {
+  /**
+   * A token pair for the user, or null when e-mail or password is wrong. With two-factor sign-in on, the
+   * code (TOTP or recovery code) is needed too: 'totp-required' without one, 'totp-invalid' with a wrong one.
+   */
+  async login(email: string, password: string, code?: string): Promise<TokenPair | null | 'totp-required' | 'totp-invalid'> {
     const user = await this.users.authenticate(email, password);
-    return user ? this.openSession(user.id) : null;
+    if (!user) return null;
+    const second = await this.twoFactor.check(user, code);
+    if (second === 'required') return 'totp-required';
+    if (second === 'invalid') return 'totp-invalid';
+    return this.openSession(user.id);
   }
 
   /** A session of the user over every bot they have a role on (each request is checked against that role). */

@@ -5,7 +5,7 @@ import { AuthorizationCodeRepository } from '@platform/database';
 import { Clock } from '@platform/accounts';
 import { capScopesToRole, parseScope } from '@platform/accounts';
 import { generateSecret } from '@platform/accounts';
-import { UserService } from '@platform/accounts';
+import { TwoFactorService, UserService } from '@platform/accounts';
 import { AuthorizationRequestStore, PendingAuthorization } from './authorization-request.store.js';
 import { OAuthClientService } from '@platform/accounts';
 import { isValidS256Challenge } from './pkce.js';
@@ -30,6 +30,7 @@ export class AuthorizationService {
     private readonly requests: AuthorizationRequestStore,
     private readonly codes: AuthorizationCodeRepository,
     private readonly users: UserService,
+    private readonly twoFactor: TwoFactorService,
     private readonly env: AuthEnv,
     private readonly http: HttpEnv,
     private readonly clock: Clock,
@@ -113,9 +114,13 @@ export class AuthorizationService {
   }
 
   /** Checks the administrator's password and role on the client's bot; on success redirects with a fresh code. */
-  async approve(pending: PendingAuthorization, email: string, password: string): Promise<AuthorizeOutcome> {
+  async approve(pending: PendingAuthorization, email: string, password: string, totpCode?: string): Promise<AuthorizeOutcome> {
     const user = await this.users.authenticate(email, password);
     if (!user) return { kind: 'form', pending, error: 'Invalid e-mail or password.', wrongPassword: true };
+    // Two-factor sign-in holds here too: otherwise this page would be a way round it.
+    const second = await this.twoFactor.check(user, totpCode);
+    if (second === 'required') return { kind: 'form', pending, error: 'This account signs in with a two-factor code: enter the code of your authenticator app (or a recovery code).' };
+    if (second === 'invalid') return { kind: 'form', pending, error: 'The two-factor code is wrong or was used already.', wrongPassword: true };
     const role = await this.users.roleOn(user.id, pending.botId);
     if (!role) return { kind: 'form', pending, error: 'This account has no role on the bot this application asks for.' };
     if (!(await this.requests.take(pending.id))) return usedPage();

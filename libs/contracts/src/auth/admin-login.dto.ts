@@ -16,6 +16,10 @@ export class AdminLoginDto {
   @IsOptional()
   @IsBoolean({ message: '$property must be a boolean' })
   refresh_token_in_cookie?: boolean;
+
+  /** With two-factor sign-in on: the authenticator's 6-digit code, or a recovery code. */
+  @OptionalString({ max: 64, refuse: 'empty' })
+  totp_code?: string;
 }
 
 /** Body of POST /v1/auth/refresh. */

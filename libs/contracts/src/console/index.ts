@@ -11,3 +11,4 @@ export * from './inbox.dto.js';
 export * from './overview.dto.js';
 export * from './overview.views.js';
 export * from './onboarding.views.js';
+export * from './administration.dto.js';

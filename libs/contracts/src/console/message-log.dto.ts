@@ -11,6 +11,11 @@ export class MessageLogQueryDto {
   @Matches(/^\+?\d{1,15}$/, { message: '$property must be a phone number or its first digits (up to 15 digits, optional +)' })
   recipient?: string;
 
+  /** A message id: the platform's (msgId) or WhatsApp's (wamid.…), matched exactly. */
+  @IsOptional()
+  @Matches(/^(?:[0-9a-fA-F-]{36}|wamid\.[A-Za-z0-9_=+/.-]{1,200})$/, { message: '$property must be a message id (the msgId of a trigger, or a wamid.… of WhatsApp)' })
+  id?: string;
+
   @IsOptional()
   @IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 date-time' })
   since?: string;

@@ -13,6 +13,10 @@ export interface SenderView {
   /** Messages per second the workers send through this number. */
   throughput: number;
   createdAt: string;
+  /** Messages through this sender that failed in the last 24 hours. */
+  recentFailures?: number;
+  /** The newest failure through this sender (any time), or null when none failed. */
+  lastError?: { code: string | null; text: string | null; at: string } | null;
 }
 
 export interface TemplateView {

@@ -119,7 +119,7 @@ export class ConversationRepository {
 
   /** Senders (any bot) of a WhatsApp phone-number id: where an inbound message belongs. */
   findSendersByPhoneNumberId(phoneNumberId: string) {
-    return this.db.channelSender.findMany({ where: { channel: 'whatsapp', phoneNumberId }, orderBy: { createdAt: 'asc' } });
+    return this.db.channelSender.findMany({ where: { channel: 'whatsapp', phoneNumberId, deletedAt: null }, orderBy: { createdAt: 'asc' } });
   }
 
   /**

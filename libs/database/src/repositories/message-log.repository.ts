@@ -8,6 +8,8 @@ export interface MessageLogFilter {
   recipient?: string;
   since?: Date;
   until?: Date;
+  /** The platform's message id (a uuid) or the provider's (wamid.…), exactly. */
+  id?: string;
   /** Keyset cursor: messages strictly older than this (createdAt, then id) in the newest-first order. */
   before?: { createdAt: Date; id: string };
   limit: number;
@@ -26,7 +28,10 @@ export class MessageLogRepository {
         ...(f.status ? { status: f.status } : {}),
         ...(f.recipient ? { recipient: { startsWith: f.recipient } } : {}),
         ...(f.since || f.until ? { createdAt } : {}),
-        ...(f.before ? { OR: [{ createdAt: { lt: f.before.createdAt } }, { createdAt: f.before.createdAt, id: { lt: f.before.id } }] } : {}),
+        AND: [
+          ...(f.id ? [f.id.startsWith('wamid.') ? { providerMessageId: f.id } : { id: f.id.toLowerCase() }] : []),
+          ...(f.before ? [{ OR: [{ createdAt: { lt: f.before.createdAt } }, { createdAt: f.before.createdAt, id: { lt: f.before.id } }] }] : []),
+        ],
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: f.limit,

@@ -222,18 +222,38 @@ export class MessageRepository {
   }
 
   /** Records a throttling answer of Meta as the last error, un-counting the try: it was not the message's fault. */
-  recordThrottled(id: string, code: string, text: string) {
-    return this.db.message.update({
-      where: { id },
-      data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), attempts: { decrement: 1 } },
-    });
+  async recordThrottled(id: string, code: string, text: string) {
+    const [row] = await this.db.$transaction([
+      this.db.message.update({
+        where: { id },
+        data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), attempts: { decrement: 1 } },
+      }),
+      this.attemptEvent(id, 'throttled', code, text),
+    ]);
+    return row;
   }
 
-  recordError(id: string, code: string | null, text: string, final: boolean) {
-    return this.db.message.update({
-      where: { id },
-      data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), ...(final ? { status: 'failed' } : {}) },
-    });
+  /** Records an attempt's error on the message and in its timeline (message_attempt_events: only failures are written, so sends pay nothing). */
+  async recordError(id: string, code: string | null, text: string, final: boolean) {
+    const [row] = await this.db.$transaction([
+      this.db.message.update({
+        where: { id },
+        data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), ...(final ? { status: 'failed' } : {}) },
+      }),
+      this.attemptEvent(id, final ? 'failed' : 'retry', code, text),
+    ]);
+    return row;
+  }
+
+  /** The errors of a message's attempts, oldest first (the console's timeline adds accepted, sent, delivered and read from the message). */
+  attemptEvents(id: string) {
+    return this.db.$queryRaw<Array<{ at: Date; attempt: number; kind: string; code: string | null; text: string | null }>>`
+      SELECT at, attempt, kind, code, text FROM message_attempt_events WHERE message_id = ${id}::uuid ORDER BY at, id`;
+  }
+
+  private attemptEvent(id: string, kind: 'retry' | 'failed' | 'throttled', code: string | null, text: string) {
+    return this.db.$executeRaw`INSERT INTO message_attempt_events (message_id, attempt, kind, code, text)
+      SELECT id, attempts + ${kind === 'throttled' ? 1 : 0}, ${kind}, ${code}, ${text.slice(0, 1000)} FROM messages WHERE id = ${id}::uuid`;
   }
 
   /** The status change a message is now in (after a final recordError), for postbacks and the lifecycle stream. */

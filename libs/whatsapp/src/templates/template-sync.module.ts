@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { GraphTemplatesClient } from './graph-templates.client.js';
+import { GraphPhoneNumberClient } from './graph-phone-number.client.js';
 import { TemplateSyncService } from './template-sync.service.js';
 
 /** Template sync from the WhatsApp Cloud API (reads WhatsAppEnv; needs the database and crypto modules, both global). */
-@Module({ providers: [GraphTemplatesClient, TemplateSyncService], exports: [TemplateSyncService] })
+@Module({ providers: [GraphTemplatesClient, TemplateSyncService, GraphPhoneNumberClient], exports: [TemplateSyncService, GraphPhoneNumberClient] })
 export class TemplateSyncModule {}
