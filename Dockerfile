@@ -9,6 +9,8 @@ FROM ${BUILD_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY tools/prisma-generate.mjs tools/prisma-generate.mjs
+# package.json overrides point @prisma/streams-local (Node 22 only, loaded by `prisma dev` alone) at this stub.
+COPY tools/npm-stubs tools/npm-stubs
 COPY prisma prisma
 COPY prisma.config.ts ./
 RUN npm install --no-audit --no-fund

@@ -48,7 +48,7 @@ export async function startAppProcess(entry: string, env: Record<string, string>
     await until(
       async () => {
         if (gone) throw new Error(`${entry} exited before it answered: ${output}`);
-        return fetch(`${url}${options.readyPath ?? '/metrics'}`).then(
+        return fetch(`${url}${options.readyPath ?? '/health/live'}`).then(
           (r) => (r.status === 200 ? true : undefined),
           () => undefined,
         );

@@ -4,13 +4,16 @@ import { WhatsAppCloudSandbox } from '@platform/sandbox';
 import { carouselBody, messageStatus, seedCarouselBot, waitForMessageStatus } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
+/** The gateway's /metrics is on its public port: this test's token opens it. */
+const METRICS_TOKEN = 'metrics-token-of-the-trigger-test';
+
 describe('carousel trigger: HTTP → queue → worker → WhatsApp Cloud API', () => {
   const cloud = new WhatsAppCloudSandbox();
   const stack = useStack({
     cloud,
     worker: true,
     seed: true,
-    env: { WHATSAPP_BACKOFF_MS: '20', WHATSAPP_BACKOFF_MAX_MS: '500', WHATSAPP_TIMEOUT_MS: '500' },
+    env: { WHATSAPP_BACKOFF_MS: '20', WHATSAPP_BACKOFF_MAX_MS: '500', WHATSAPP_TIMEOUT_MS: '500', METRICS_TOKEN: METRICS_TOKEN },
   });
 
   const trigger = (body: unknown, headers: Record<string, string> = {}, bot = stack.seed.botId) =>
@@ -111,8 +114,10 @@ describe('carousel trigger: HTTP → queue → worker → WhatsApp Cloud API', (
     expect(components.schemas.SendNotificationDto.required).toEqual(['title', 'body']);
   });
 
-  it('counts queued messages and send outcomes in /metrics', async () => {
-    const text = await (await fetch(`${stack.url}/metrics`)).text();
+  it('counts queued messages and send outcomes in /metrics, which the public port answers only with METRICS_TOKEN', async () => {
+    expect((await fetch(`${stack.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${stack.url}/metrics`, { headers: { authorization: 'Bearer not-the-metrics-token' } })).status).toBe(401);
+    const text = await (await fetch(`${stack.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     expect(Number(/^carousel_messages_queued_total (\d+)/m.exec(text)?.[1])).toBeGreaterThanOrEqual(5);
     expect(text).toMatch(/^carousel_send_attempts_total\{outcome="retry"\} [1-9]/m);
     expect(text).toMatch(/^carousel_send_attempts_total\{outcome="failed"\} [1-9]/m);

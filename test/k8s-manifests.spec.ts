@@ -130,12 +130,12 @@ describe('Kubernetes manifests (deploy/k8s)', () => {
       expect(c.resources.limits).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
     });
 
-    it('probes readiness on /health and liveness on /metrics, at the port the app listens on', () => {
+    it('probes readiness on /health and liveness on /health/live, at the port the app listens on', () => {
       const env = environmentOf(c);
       const portVar = { gateway: 'PORT', 'channel-worker': 'WORKER_HEALTH_PORT', 'push-service': 'PUSH_SERVICE_HEALTH_PORT', 'bot-runtime': 'BOT_RUNTIME_HEALTH_PORT' }[name]!;
       const namedPort = (port: string | number) => (typeof port === 'number' ? port : c.ports.find((p: { name: string }) => p.name === port)?.containerPort);
       expect(c.readinessProbe.httpGet.path).toBe('/health');
-      expect(c.livenessProbe.httpGet.path).toBe('/metrics');
+      expect(c.livenessProbe.httpGet.path).toBe('/health/live');
       expect(namedPort(c.readinessProbe.httpGet.port)).toBe(Number(env[portVar]));
       expect(namedPort(c.livenessProbe.httpGet.port)).toBe(Number(env[portVar]));
       expect(env.HOST).toBe('0.0.0.0'); // the probes come from the kubelet, not from loopback

@@ -1,13 +1,85 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { connect } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '@platform/local-infra';
 import { TEST_ENCRYPTION_KEYS, until } from '@platform/testing';
 import { reconnectingClients } from './reconnecting-clients.js';
 import { RawStream, eventually, postJson, startSession } from './sdk-support.js';
+import { runCli } from '../apps/cli/src/run-cli.js';
+
+/** The line `up` ends its start-up with: the credentials are above it, and nothing of start-up below it. */
+const LAST_LINE = /\(new ones each run, shown once here and kept in (\S+), mode 0600\)\n/;
+
+/** The env of an `up` of a test's own: free ports for everything, its own .local/. */
+async function upEnv(localDir: string, overrides: Record<string, string> = {}): Promise<Record<string, string | undefined>> {
+  return {
+    ...process.env,
+    DATABASE_URL: undefined,
+    LOCAL_PG_PORT: String(await freePort()),
+    REDIS_URL: undefined,
+    REDIS_CLUSTER_NODES: undefined,
+    LOCAL_REDIS_PORT: String(await freePort()),
+    PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+    WHATSAPP_SANDBOX_PORT: String(await freePort()),
+    ECHO_BOT_PORT: String(await freePort()),
+    DEMO_API_PORT: String(await freePort()),
+    FCM_SANDBOX_PORT: String(await freePort()),
+    GOOGLE_OAUTH_SANDBOX_PORT: String(await freePort()),
+    WORKER_HEALTH_PORT: String(await freePort()),
+    PUSH_SERVICE_HEALTH_PORT: String(await freePort()),
+    BOT_RUNTIME_HEALTH_PORT: String(await freePort()),
+    ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    FCM_API_BASE_URL: undefined,
+    LOG_LEVEL: undefined,
+    OPENAPI_UI: 'false',
+    UP_LOCAL_DIR: localDir,
+    ...overrides,
+  };
+}
+
+/** A busy port stops `up` before anything starts: no banner, a line naming the port and the variable that moves it, exit code 1. */
+describe('npm run up on a busy port', () => {
+  const localDir = mkdtempSync(join(tmpdir(), 'up-busy-'));
+  afterAll(() => rmSync(localDir, { recursive: true, force: true }));
+
+  async function upOnBusy(variable: string, host = '127.0.0.1'): Promise<{ port: number; output: string; code: number | null }> {
+    const holder = createServer();
+    const port = await new Promise<number>((resolve) => holder.listen(0, host, () => resolve((holder.address() as { port: number }).port)));
+    try {
+      const up = spawn(process.execPath, ['dist/tools/up/main.js'], { env: await upEnv(localDir, { [variable]: String(port) }), stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      up.stdout!.on('data', (c: Buffer) => (output += c));
+      up.stderr!.on('data', (c: Buffer) => (output += c));
+      // Generous: on a loaded machine loading the built code alone can take tens of seconds.
+      const timer = setTimeout(() => up.kill('SIGKILL'), 100_000);
+      const code = await new Promise<number | null>((resolve) => up.once('exit', resolve));
+      clearTimeout(timer);
+      return { port, output, code };
+    } finally {
+      holder.close();
+    }
+  }
+
+  it.each([
+    ['PORT', 'the gateway'],
+    ['FCM_SANDBOX_PORT', 'the FCM sandbox'],
+    ['LOCAL_PG_PORT', 'the local Postgres'],
+  ])(
+    'names the port held on %s and stops before the banner',
+    async (variable, what) => {
+      const { port, output, code } = await upOnBusy(variable);
+      expect(output).toContain(`local stack failed to start: port ${port} (${what}) is in use by another process: set ${variable} to another port`);
+      expect(output).not.toMatch(/undefined|demo bot:|Ctrl-C|password|postgres:|started \(pid/);
+      expect(code).toBe(1);
+    },
+    120_000,
+  );
+});
 
 /**
  * `npm run up` (its built entry, dist/tools/up/main.js) with its own Postgres and Redis (in a .local/ of the test's):
@@ -44,32 +116,13 @@ describe('npm run up', () => {
   beforeAll(async () => {
     [port, workerPort, pushPort, runtimePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     base = `http://127.0.0.1:${port}`;
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      // Its own Postgres and Redis, as a developer's `up` runs them: a terminal's Ctrl-C reaches them too.
-      DATABASE_URL: undefined,
-      LOCAL_PG_PORT: String(await freePort()),
-      REDIS_URL: undefined,
-      REDIS_CLUSTER_NODES: undefined,
-      LOCAL_REDIS_PORT: String(await freePort()),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      WHATSAPP_SANDBOX_PORT: String(await freePort()),
-      ECHO_BOT_PORT: String(await freePort()),
-      DEMO_API_PORT: String(await freePort()),
-      WORKER_HEALTH_PORT: String(workerPort),
-      PUSH_SERVICE_HEALTH_PORT: String(pushPort),
-      BOT_RUNTIME_HEALTH_PORT: String(runtimePort),
-      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
-      OPENAPI_UI: 'false',
-      UP_LOCAL_DIR: localDir,
-    };
+    const env = await upEnv(localDir, { PORT: String(port), WORKER_HEALTH_PORT: String(workerPort), PUSH_SERVICE_HEALTH_PORT: String(pushPort), BOT_RUNTIME_HEALTH_PORT: String(runtimePort) });
     // Detached: a process group of its own, which the test signals as a terminal would.
     up = spawn(process.execPath, ['dist/tools/up/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     up.stdout!.on('data', (c: Buffer) => (output += c));
     up.stderr!.on('data', (c: Buffer) => (output += c));
     exited = new Promise((resolve) => up.once('exit', (code, signal) => resolve({ code, signal })));
-    await until(async () => (output.includes('Ctrl-C stops everything') ? true : undefined), 120_000, `up started; output: ${output}`);
+    await until(async () => (LAST_LINE.test(output) ? true : undefined), 120_000, `up started; output: ${output}`);
     await gatewayHealthy('the gateway healthy');
   }, 180_000);
 
@@ -131,6 +184,77 @@ describe('npm run up', () => {
       await echo.stream.close();
     }
   }, 120_000);
+
+  it('prints the credentials last and keeps them in .local/credentials (0600); logs stay quiet', async () => {
+    const startup = output.slice(0, LAST_LINE.exec(output)!.index + LAST_LINE.exec(output)![0].length);
+    const tail = startup.trimEnd().split('\n').slice(-5);
+    expect(tail[0]).toMatch(/^console: {3}http:\/\/127\.0\.0\.1:\d+\/console\/$/);
+    expect(tail[1]).toMatch(/^sign in as demo-admin-\w+@example\.com$/);
+    expect(tail[2]).toMatch(/^password {3}\S{20,}$/);
+    expect(tail[3]).toMatch(/^API_KEY=bpk_\S+$/);
+    const file = LAST_LINE.exec(output)![1];
+    expect(file).toBe(join(localDir, 'credentials'));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const kept = readFileSync(file, 'utf8');
+    expect(kept).toContain(`password=${/^password\s+(\S+)$/m.exec(startup)![1]}`);
+    expect(kept).toContain(`api_key=${/^API_KEY=(\S+)$/m.exec(startup)![1]}`);
+
+    // No route mapping or module loading lines (LOG_LEVEL=debug shows them), and one line per request.
+    expect(output).not.toMatch(/Mapped \{|RoutesResolver|dependencies initialized/);
+    const before = output.length;
+    expect((await fetch(`${base}/health?probe=1`)).status).toBe(200);
+    await eventually(() => (output.slice(before).includes('GET /health 200') ? true : undefined), 5_000, 'the request line');
+    await new Promise((r) => setTimeout(r, 300));
+    const window = output.slice(before);
+    expect(window.split('\n').filter((l) => l.includes('[gateway]') && l.includes('/health'))).toEqual([expect.stringMatching(/^\S+ INFO: \[gateway\] GET \/health 200 \d+ ms$/)]);
+    expect(window).not.toMatch(/incoming request|request completed|reqId|probe=1/); // Fastify's two records, their bindings, the query string
+  });
+
+  it('leads GET / to the console, and keeps /metrics off the public port', async () => {
+    const root = await fetch(`${base}/`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/console/');
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    expect(await (await fetch(`http://127.0.0.1:${pushPort}/metrics`)).text()).toContain('push_');
+  });
+
+  it('runs a loopback FCM with a demo device: a push sent through the API is seen arriving', async () => {
+    const botId = /demo bot:\s+(\S+)/.exec(output)![1];
+    const apiKey = /^API_KEY=(\S+)$/m.exec(output)![1];
+    const curl = /-d '(\{"title":"Hello".*\})'$/m.exec(output)![1];
+    const sent = await fetch(`${base}/v1/bots/${botId}/notifications`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: curl });
+    expect(sent.status).toBe(202);
+    await until(
+      async () => (/\[fcm-sandbox\] delivered to the demo device \(demo_user_1\): "Hello" – "From npm run up"/.test(output) ? true : undefined),
+      30_000,
+      `the push delivered; output: ${output.slice(-2000)}`,
+    );
+  }, 60_000);
+
+  it("lets the CLI find this stack's settings by itself (.local/stack.json and .local/encryption-keys)", async () => {
+    const botId = /demo bot:\s+(\S+)/.exec(output)![1];
+    const saved = process.env.UP_LOCAL_DIR;
+    process.env.UP_LOCAL_DIR = localDir;
+    try {
+      const lines: string[] = [];
+      const notes: string[] = [];
+      // Nothing given: no DATABASE_URL, no ENCRYPTION_KEYS (up had them from its env here: stack.json says so, and the CLI is told the keys).
+      expect(
+        await runCli(
+          ['bot', 'list'],
+          (l) => lines.push(l),
+          { ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS },
+          (l) => notes.push(l),
+        ),
+      ).toBe(0);
+      expect(lines.join('\n')).toContain(botId);
+      expect(notes).toEqual([`(the local stack's settings: ${join(localDir, 'stack.json')})`]);
+      expect(statSync(join(localDir, 'stack.json')).mode & 0o777).toBe(0o600);
+    } finally {
+      if (saved === undefined) delete process.env.UP_LOCAL_DIR;
+      else process.env.UP_LOCAL_DIR = saved;
+    }
+  });
 
   it('restarts an app that crashed, with a line saying so, and it answers again', async () => {
     const first = pidOf('gateway');

@@ -1,7 +1,7 @@
 // Builds dist/: index.mjs (ESM), index.cjs (CJS), index.min.mjs (minified ESM, for size tracking) and
 // type declarations (tsc --emitDeclarationOnly). Run from anywhere: `npm run build:sdk`.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,9 @@ for (const file of ['README.md', 'LICENSE']) {
 
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
+// The protocol and its rules, packed beside the code: the README's link must open from the npm tarball too,
+// where the repository's docs/ is not (its link to ../../docs/sdk.md was dead there).
+copyFileSync(join(here, '..', '..', 'docs', 'sdk.md'), join(dist, 'sdk.md'));
 
 await build({ ...bundleOptions, format: 'esm', outfile: join(dist, 'index.mjs'), sourcemap: true });
 await build({ ...bundleOptions, format: 'cjs', outfile: join(dist, 'index.cjs'), sourcemap: true });

@@ -102,6 +102,12 @@ async function main(): Promise<number> {
     const apiKey = cli('key', 'create', '--bot', botId, '--name', 'compose').split('\n').pop()!.trim();
 
     const base = `http://127.0.0.1:${gatewayPort}`;
+    // The first administrator, as docs/deployment.md shows it: created in the gateway's container, then signing in through the gateway.
+    const password = cli('admin', 'create', '--bot', botId, '--email', 'first-admin@example.com').split('\n').pop()!.trim();
+    const login = await fetch(`${base}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'first-admin@example.com', password }) });
+    check('the first administrator, created with the CLI in a container, signs in', login.status === 200, `login answered ${login.status}`);
+    const root = await fetch(`${base}/`, { redirect: 'manual' });
+    check('GET / leads to the console', root.status === 302 && root.headers.get('location') === '/console/', `${root.status} ${root.headers.get('location')}`);
     // A 5xx means nothing was done (the gateway says so): a client tries again, as this one does.
     const trigger = async (number: string, tries = 10): Promise<string> => {
       const res = await fetch(`${base}/api/engagements/notifications/v2/push?bot=${botId}`, {

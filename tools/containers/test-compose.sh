@@ -4,6 +4,17 @@
 # on every machine), builds the app image, and runs tools/containers/compose-test.ts.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# The file itself, with each compose that is here (neither needs an engine): Docker's plugin and Debian's
+# docker-compose 1.29 (v1 syntax: no top-level name, conditions it knows). A file one of them refuses fails the test.
+validated=""
+for compose in "docker compose" "docker-compose"; do
+  if $compose version >/dev/null 2>&1; then
+    ENCRYPTION_KEYS=check:config $compose -f docker-compose.yml -f tools/containers/compose.test.yml config -q
+    ENCRYPTION_KEYS=check:config $compose -f docker-compose.yml config -q
+    validated="$validated, $compose ($($compose version --short 2>/dev/null || echo '?'))"
+  fi
+done
+echo "docker-compose.yml is valid for: ${validated:2}"
 if ! command -v docker >/dev/null 2>&1; then
   echo "test:compose skipped: no docker command (install Debian's docker.io and start dockerd)"
   exit 0

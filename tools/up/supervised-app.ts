@@ -27,6 +27,8 @@ export class SupervisedApp {
   private stopping = false;
   private restarts = 0;
   private startedAt = 0;
+  /** When it last wrote a line (`up` waits for a quiet moment before its credentials, so they stay last). */
+  lastOutputAt = 0;
 
   constructor(
     readonly name: string,
@@ -79,12 +81,17 @@ export class SupervisedApp {
     this.say(`[${this.name}] started (pid ${child.pid})`);
     const pretty = PinoPretty({
       colorize: process.stdout.isTTY,
-      ignore: 'pid,hostname,name,context',
+      // The request id too: each request is one line (libs/logger request-log.ts), not a line plus its bindings.
+      ignore: 'pid,hostname,name,context,reqId',
       messageFormat: `[${this.name}] {if context}{context}: {end}{msg}`,
       destination: 1,
     });
+    child.stdout!.on('data', () => (this.lastOutputAt = Date.now()));
     child.stdout!.pipe(pretty);
-    child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(`[${this.name}] ${chunk}`));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      this.lastOutputAt = Date.now();
+      process.stderr.write(`[${this.name}] ${chunk}`);
+    });
     child.on('exit', (code, signal) => this.exited(code, signal));
   }
 

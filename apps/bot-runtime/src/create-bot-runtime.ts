@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { BotRuntimeServerEnv, CoreEnv, loadEnv, readEnv } from '@platform/config';
-import { PinoNestLogger, createLogger } from '@platform/logger';
+import { PinoNestLogger, createLogger, oneLineRequestLogging } from '@platform/logger';
 import { BOT_RUNTIME_ENV } from './bot-runtime-env.js';
 import { BotRuntimeModule } from './bot-runtime.module.js';
 
@@ -16,7 +16,7 @@ export async function createBotRuntime(env: Record<string, string> = {}): Promis
   const app = await NestFactory.create<NestFastifyApplication>(
     BotRuntimeModule.forRoot(config),
     // Only /health and /metrics: nothing to drain, and a connection left open must not hold the close.
-    new FastifyAdapter({ loggerInstance: logger, forceCloseConnections: true }),
+    new FastifyAdapter({ loggerInstance: logger, forceCloseConnections: true, ...oneLineRequestLogging() }),
     { logger: new PinoNestLogger(logger), abortOnError: false }, // a start-up refusal (StartupError) reaches runMain, which prints it
   );
   app.enableShutdownHooks();

@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Clock } from '@platform/common';
 import { CoreEnv, WorkerEnv, loadEnv, readEnv } from '@platform/config';
-import { PinoNestLogger, createLogger } from '@platform/logger';
+import { PinoNestLogger, createLogger, oneLineRequestLogging } from '@platform/logger';
 import { CHANNEL_WORKER_ENV } from './channel-worker-env.js';
 import { ChannelWorkerModule } from './channel-worker.module.js';
 
@@ -18,7 +18,7 @@ export async function createChannelWorker(env: Record<string, string> = {}, cloc
     ChannelWorkerModule.forRoot(config, clock),
     // Its HTTP server only answers /health and /metrics: nothing to drain, and a connection left open
     // (a browser's, a monitor's) must not hold its close, which comes before the worker's own shutdown.
-    new FastifyAdapter({ loggerInstance: logger, forceCloseConnections: true }),
+    new FastifyAdapter({ loggerInstance: logger, forceCloseConnections: true, ...oneLineRequestLogging() }),
     { logger: new PinoNestLogger(logger), abortOnError: false }, // a start-up refusal (StartupError) reaches runMain, which prints it
   );
   app.enableShutdownHooks();

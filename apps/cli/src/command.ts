@@ -19,3 +19,18 @@ export function requireString(args: CommandArgs, name: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
   return value.trim();
 }
+
+/**
+ * An id option (bots, keys, senders: UUIDs), checked before it reaches the database: a placeholder
+ * copied from the docs (`<bot-id>`) or a cut-off id is named as such instead of failing in Prisma.
+ */
+export function requireId(args: CommandArgs, name: string, from = 'its list command'): string {
+  const value = requireString(args, name);
+  if (!UUID.test(value)) {
+    const placeholder = /^[<[{$]|^(bot|key|sender|template|id)[-_]?(id)?$/i.test(value);
+    throw new UsageError(`--${name} ${placeholder ? `is a placeholder (${value})` : `"${value}" is not an id`}: give the UUID from ${from}`);
+  }
+  return value.toLowerCase();
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

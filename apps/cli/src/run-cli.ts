@@ -4,9 +4,15 @@ import { CliModule } from './cli.module.js';
 import { CliCommand } from './command.js';
 import { UsageError } from './usage.error.js';
 import { commands } from './commands/index.js';
+import { cliErrorText } from './cli-error-text.js';
+import { discoverLocalStack } from './local-stack.js';
 
-/** Runs one command line; returns the exit code. `env` overrides process.env (tests). */
-export async function runCli(argv: string[], out: (line: string) => void, env: Record<string, string> = {}): Promise<number> {
+/**
+ * Runs one command line; returns the exit code. `env` overrides process.env (tests). Run in a checkout
+ * where `npm run up` ran, without DATABASE_URL, it uses the local stack's settings (local-stack.ts).
+ * Every failure is one line, `error: …`, never a stack (cli-error-text.ts).
+ */
+export async function runCli(argv: string[], out: (line: string) => void, env: Record<string, string> = {}, note: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<number> {
   const command = findCommand(argv);
   if (!command) {
     out(usage());
@@ -25,17 +31,19 @@ export async function runCli(argv: string[], out: (line: string) => void, env: R
     out(`${(err as Error).message}\n\n${describe(command)}`);
     return 2;
   }
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(env), { logger: ['error'] });
+  const local = discoverLocalStack({ ...process.env, ...env });
+  if (local) note(`(the local stack's settings: ${local.from.join(', ')})`);
+  let app: Awaited<ReturnType<typeof NestFactory.createApplicationContext>> | undefined;
   try {
+    // Nest's own logger stays silent: a failure is the one line below, not Nest's stack trace.
+    app = await NestFactory.createApplicationContext(CliModule.forRoot({ ...local?.env, ...env }), { logger: false, abortOnError: false });
     return (await command.run(app, args, out)) ?? 0;
   } catch (err) {
-    if (err instanceof UsageError) {
-      out(`error: ${err.message}`);
-      return 2;
-    }
-    throw err;
+    const { text, code } = cliErrorText(err);
+    out(`error: ${text}`);
+    return code;
   } finally {
-    await app.close();
+    await app?.close().catch(() => undefined);
   }
 }
 

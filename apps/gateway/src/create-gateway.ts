@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { CoreEnv, HttpEnv, loadEnv, readEnv } from '@platform/config';
-import { PinoNestLogger, createLogger, lazyChildLoggerFactory } from '@platform/logger';
+import { PinoNestLogger, createLogger, oneLineRequestLogging, lazyChildLoggerFactory } from '@platform/logger';
 import { documentCarouselTrigger } from './carousel/carousel-trigger.openapi.js';
 import { registerConsole } from './console/console-static.js';
 import { refuseNonFormOAuthBodies } from './oauth/form-only.hook.js';
@@ -26,6 +26,7 @@ export async function createGateway(env: Record<string, string> = {}): Promise<N
   const logger = createLogger('gateway', config.get(CoreEnv).LOG_LEVEL);
   const adapter = new PlatformFastifyAdapter({
     loggerInstance: logger,
+    ...oneLineRequestLogging(),
     childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: BODY_LIMIT,
     routerOptions: { maxParamLength: 8192 }, // FCM device tokens (~160+ chars) are a path parameter of DELETE /v1/bots/:botId/devices/:token

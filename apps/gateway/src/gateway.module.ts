@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ConfigModule, LoadedEnv } from '@platform/config';
+import { ConfigModule, HttpEnv, LoadedEnv } from '@platform/config';
 import { BotQueueNames, CallbackQueueNames, CampaignQueueNames, ConversationQueueNames, QueueNames } from '@platform/contracts';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
@@ -41,7 +41,7 @@ export class GatewayModule {
         DatabaseModule,
         CryptoModule,
         QueueModule.forProducers([QueueNames.carouselDispatch, CallbackQueueNames.callback, ConversationQueueNames.conversationReply, BotQueueNames.botTurn, CampaignQueueNames.campaigns]),
-        HealthModule,
+        HealthModule.onPublicPort(env.get(HttpEnv).METRICS_TOKEN),
         CarouselModule,
         MessagesModule,
         MessageStreamModule,

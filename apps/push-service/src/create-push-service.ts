@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CoreEnv, PushEnv, loadEnv, readEnv } from '@platform/config';
 import { PushRequestQueue } from '@platform/contracts';
-import { PinoNestLogger, createLogger } from '@platform/logger';
+import { PinoNestLogger, createLogger, oneLineRequestLogging } from '@platform/logger';
 import { QueueTransportServer } from '@platform/messaging';
 import { bullPrefix, redisConnector } from '@platform/queue';
 import { PUSH_SERVICE_ENV } from './push-service-env.js';
@@ -22,10 +22,14 @@ export async function createPushService(env: Record<string, string> = {}): Promi
   const logger = createLogger('push-service', core.LOG_LEVEL);
   // Its HTTP server only answers /health and /metrics: nothing to drain, and a connection left open
   // (a browser's, a monitor's) must not hold its close, which comes before the workers' own shutdown.
-  const app = await NestFactory.create<NestFastifyApplication>(PushServiceModule.forRoot(config), new FastifyAdapter({ loggerInstance: logger, forceCloseConnections: true }), {
-    logger: new PinoNestLogger(logger),
-    abortOnError: false, // a start-up refusal (StartupError) reaches runMain, which prints it
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    PushServiceModule.forRoot(config),
+    new FastifyAdapter({ loggerInstance: logger, forceCloseConnections: true, ...oneLineRequestLogging() }),
+    {
+      logger: new PinoNestLogger(logger),
+      abortOnError: false, // a start-up refusal (StartupError) reaches runMain, which prints it
+    },
+  );
   app.connectMicroservice({
     strategy: new QueueTransportServer({
       queueName: PushRequestQueue,

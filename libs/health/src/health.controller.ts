@@ -5,7 +5,7 @@ import { REQUEST_REDIS, type RedisClient, queueWorkerLiveness } from '@platform/
 
 /**
  * GET /health: 200 when this process reaches Postgres and Redis and each of its queue workers still
- * takes jobs; 503 naming what is down otherwise.
+ * takes jobs; 503 naming what is down otherwise. GET /health/live: 200 while the process answers.
  */
 @Controller('health')
 export class HealthController {
@@ -15,6 +15,12 @@ export class HealthController {
     private readonly db: PrismaService,
     @Inject(REQUEST_REDIS) private readonly redis: RedisClient,
   ) {}
+
+  /** Liveness: 200 while the event loop answers, whatever Postgres and Redis do (a dependency's outage must not restart every pod). */
+  @Get('live')
+  live(): { status: 'ok' } {
+    return { status: 'ok' };
+  }
 
   @Get()
   @HealthCheck()

@@ -27,12 +27,19 @@ export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'inf
   });
 }
 
+/**
+ * Nest's start-up chatter: a line per module loaded and per route mapped (161 lines for the gateway),
+ * which buried what `npm run up` prints. It is logged at debug: LOG_LEVEL=debug shows it again.
+ */
+export const NEST_STARTUP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication', 'NestMicroservice']);
+
 /** Routes NestJS's own log calls through pino so every line of a process has one format. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string) {
-    this.logger.info({ context }, String(message));
+    if (context && NEST_STARTUP_CONTEXTS.has(context)) this.logger.debug({ context }, String(message));
+    else this.logger.info({ context }, String(message));
   }
   error(message: unknown, trace?: string, context?: string) {
     this.logger.error({ context, trace }, String(message));

@@ -40,6 +40,8 @@ export interface FcmSandboxOptions {
    * QUOTA_EXCEEDED with Retry-After `retryAfterSeconds` (1 by default).
    */
   quota?: { perWindow: number; windowMs: number; retryAfterSeconds?: number };
+  /** Called with each message answered (`npm run up` prints the ones it receives, so a push can be seen). */
+  onMessage?: (message: ReceivedFcmMessage) => void;
 }
 
 const RESERVED_KEYS = new Set(['from', 'notification', 'message_type', 'collapse_key']);
@@ -152,7 +154,9 @@ export class FcmSandbox {
     const reply = this.permanent.get(token) ?? this.scripts.get(token)?.shift() ?? this.allScript.shift() ?? 'ok';
     if (reply !== 'ok' && 'hang' in reply) return;
     const status = reply === 'ok' ? 200 : reply.status;
-    if (this.options.record !== false) this.messages.push({ at: Date.now(), projectId, token, message, status });
+    const received = { at: Date.now(), projectId, token, message, status };
+    if (this.options.record !== false) this.messages.push(received);
+    this.options.onMessage?.(received);
     if (reply === 'ok') {
       this.count(200);
       res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });

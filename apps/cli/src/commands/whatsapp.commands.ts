@@ -2,7 +2,7 @@ import { PHONE_NUMBER, SENDER_THROUGHPUT, senderThroughputProblem } from '@platf
 import { SecretBox } from '@platform/crypto';
 import { BotRepository, ChannelSenderRepository, TemplateRepository } from '@platform/database';
 import { GraphApiError, NoBusinessAccountError, TemplateSyncService } from '@platform/whatsapp';
-import { CliCommand, requireString } from '../command.js';
+import { CliCommand, requireId, requireString } from '../command.js';
 import { UsageError } from '../usage.error.js';
 
 async function requireBot(app: Parameters<CliCommand['run']>[0], botId: string) {
@@ -35,9 +35,12 @@ export const whatsappCommands: CliCommand[] = [
       throughput: { description: `Messages per second sent through this number, all workers together (default ${SENDER_THROUGHPUT.default}, the tier Meta gives a new number)` },
     },
     async run(app, args, out) {
-      const bot = await requireBot(app, requireString(args, 'bot'));
+      const bot = await requireBot(app, requireId(args, 'bot', '`bot list`'));
       const number = requireString(args, 'number');
       if (!PHONE_NUMBER.test(number)) throw new UsageError('--number must have a country code: 8-15 digits, optional leading +');
+      const phoneNumberId = requireString(args, 'phone-number-id');
+      // Meta's phone-number ids are numeric; a placeholder copied from the docs (<PHONE_NUMBER_ID>) would be stored and fail every send.
+      if (!/^\d{1,32}$/.test(phoneNumberId)) throw new UsageError(`--phone-number-id must be the numeric phone-number id from WhatsApp Manager (got "${phoneNumberId}")`);
       const throughput = throughputOption(args);
       const envName = typeof args['access-token-env'] === 'string' ? args['access-token-env'] : 'WHATSAPP_ACCESS_TOKEN';
       const token = process.env[envName];
@@ -46,7 +49,7 @@ export const whatsappCommands: CliCommand[] = [
         botId: bot.id,
         channel: 'whatsapp',
         number: number.replace(/^\+/, ''),
-        phoneNumberId: requireString(args, 'phone-number-id'),
+        phoneNumberId,
         accessTokenEncrypted: app.get(SecretBox).encrypt(token),
         wabaId: optionalWabaId(args),
         throughput,

@@ -57,6 +57,8 @@ export function registerConsole(fastify: FastifyInstance, dir = CONSOLE_DIR): vo
     if (req.headers['if-none-match'] === file.etag) return reply.status(304).send();
     return reply.type(file.type).send(file.body);
   };
+  // The root leads a person who opens the gateway's address to the console (it answered "Cannot GET /"); 302, so a deployment may put something else there later.
+  fastify.get('/', (_req, reply) => securityHeaders(reply).redirect('/console/', 302));
   fastify.get('/console', (_req, reply) => securityHeaders(reply).redirect('/console/', 301));
   fastify.get('/console/', (req, reply) => send(req, reply, 'index.html'));
   fastify.get('/console/*', (req, reply) => send(req, reply, consolePath((req.params as { '*': string })['*'])));

@@ -1,4 +1,4 @@
-import { IsOptional } from 'class-validator';
+import { IsOptional, MinLength } from 'class-validator';
 import { BoolEnv, IntEnv, UrlEnv } from '../env-decorators.js';
 import type { CrossFieldRules } from '../env-loader.js';
 import { ListenEnv } from './listen-env.js';
@@ -24,6 +24,14 @@ export class HttpEnv extends ListenEnv implements CrossFieldRules {
   /** Trust X-Forwarded-* headers (set true only behind a proxy that sets them; per-IP limits rely on it). */
   @BoolEnv()
   TRUST_PROXY: boolean = false;
+
+  /**
+   * /metrics on the public port (the gateway's): off unless this is set, then only with
+   * `Authorization: Bearer <METRICS_TOKEN>`. The other apps serve /metrics on their health ports.
+   */
+  @IsOptional()
+  @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters' })
+  METRICS_TOKEN: string;
 
   /** Serve Swagger UI at /docs (the OpenAPI document is always at /docs/openapi.json). */
   @BoolEnv()
