@@ -161,7 +161,11 @@ describe('bot runtime: SIGKILL mid-journey', () => {
 
     await start();
     const store = stack.gateway.get(SdkEventStore, { strict: false });
-    const texts = async () => (await store.readAfter(stack.seed.botId, user, '0-0', 100)).map((e) => (JSON.parse(e.event.data.data) as { content: { text: string } }).content.text);
+    // The replies only: the chat page's typing signals share the stream.
+    const texts = async () =>
+      (await store.readAfter(stack.seed.botId, user, '0-0', 100))
+        .filter((e) => e.event.data.code === 'conversation.message')
+        .map((e) => (JSON.parse(e.event.data.data) as { content: { text: string } }).content.text);
     await until(async () => ((await texts()).length >= 2 ? true : undefined), 60_000, 'the two replies on the event stream');
     await new Promise((r) => setTimeout(r, 500));
 

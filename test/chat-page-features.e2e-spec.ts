@@ -83,7 +83,8 @@ describe("the chat page's finishing touches in a real browser: profile, typing, 
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     await page.goto(chatUrl(botId, token, config));
-    await page.getByText(GREETING).waitFor();
+    // .first(): a second tab is a second session, which the echo bot greets again.
+    await page.getByText(GREETING).first().waitFor();
     await eventually(async () => (await page.getByRole('textbox', { name: 'Message' }).isEnabled()) || undefined, 10_000, 'composer enabled');
     return { page, problems };
   }

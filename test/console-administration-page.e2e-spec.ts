@@ -196,7 +196,7 @@ describe('console administration in a real browser', () => {
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Delete sender +15550001111' }).click();
     await page.getByText('Sender +15550001111 deleted.').waitFor();
-    await page.getByText('No sender number yet.').waitFor();
+    await page.getByTestId('empty-senders').waitFor();
   });
 
   it('the OAuth clients page fits a 1280 px screen: nothing scrolls sideways and Delete is on screen', async () => {

@@ -277,7 +277,8 @@ describe('console bot builder (API and Chromium)', () => {
       await page.getByRole('button', { name: '+ Message' }).focus();
       await page.keyboard.press('Enter');
       await page.getByRole('form', { name: 'Node message-1' }).waitFor();
-      expect(await page.evaluate(() => document.activeElement?.id)).toBe('node-id');
+      // The form takes the focus once it has rendered (a frame later on a loaded host); a focus that never lands fails here.
+      await page.waitForFunction(() => document.activeElement?.id === 'node-id', undefined, { timeout: 5000 });
       await page.keyboard.press('Tab'); // label
       await page.keyboard.type('Thanks');
       await page.keyboard.press('Tab'); // text

@@ -71,7 +71,8 @@ export function App() {
   const bot = account.bots.find((b) => b.id === botId);
   if (!bot && account.bots.length > 0) {
     // A route without a bot (`#/settings/api-keys`, from a path-style URL) opens that page of the first bot.
-    go('bots', account.bots[0]!.id, ...(route[0] !== 'bots' && route.length > 0 ? route : ['overview']));
+    // Anything else (a spent invitation link, a stale route) opens the overview.
+    go('bots', account.bots[0]!.id, ...(SECTIONS.some((s) => s.path === route[0]) ? route : ['overview']));
   }
   const section = route[2] ?? 'overview';
 
