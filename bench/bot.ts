@@ -182,7 +182,7 @@ async function drive(name: string, base: string, bot: Bot, infra: BenchInfra, co
   return { name, seconds, stepsPerSecond: (count * STEPS_PER_CONVERSATION) / seconds, turnMs };
 }
 
-/** Waits until the user's event stream holds `n` events (the page would have rendered them). */
+/** Waits until the user's event stream holds `n` messages (the page would have rendered them); typing signals do not count. */
 async function untilEvents(redis: Redis, key: string, n: number): Promise<void> {
   const deadline = Date.now() + WAIT_MS;
   let last = '0-0';
@@ -191,7 +191,7 @@ async function untilEvents(redis: Redis, key: string, n: number): Promise<void> 
     if (Date.now() > deadline) throw new Error(`${key}: ${seen} of ${n} events after ${WAIT_MS} ms`);
     const got = (await redis.xread('COUNT', 10, 'BLOCK', 1000, 'STREAMS', key, last)) as Array<[string, Array<[string, string[]]>]> | null;
     for (const [, entries] of got ?? []) {
-      seen += entries.length;
+      seen += entries.filter(([, fields]) => (JSON.parse(fields[fields.indexOf('e') + 1]) as { data?: { code?: string } }).data?.code === 'conversation.message').length;
       if (entries.length) last = entries[entries.length - 1][0];
     }
   }
