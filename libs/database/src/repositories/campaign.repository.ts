@@ -162,7 +162,10 @@ export class CampaignRepository {
     if (rows.length === 0) return 0;
     const { rows: out } = await this.db.query<{ current: boolean; inserted: string }>({
       name: 'campaign-stage',
-      text: `WITH current AS (SELECT 1 FROM "campaigns" WHERE "id" = $1::uuid AND "upload_id" = $3::uuid AND "status" = 'draft'),
+      // FOR SHARE: a new upload (beginUpload's UPDATE) waits for a batch in flight and then deletes its rows,
+      // and a batch that comes after it finds the upload replaced; without the lock a batch of a cut-off
+      // upload could insert from a snapshot taken before the replacement and leave stale rows.
+      text: `WITH current AS (SELECT 1 FROM "campaigns" WHERE "id" = $1::uuid AND "upload_id" = $3::uuid AND "status" = 'draft' FOR SHARE),
              ins AS (
                INSERT INTO "campaign_recipients" ("campaign_id", "bot_id", "upload_id", "row_no", "recipient", "message_id", "time_zone", "values", "error", "status")
                SELECT $1::uuid, $2::uuid, $3::uuid, r.row_no, r.recipient, r.message_id, r.time_zone, r.values, r.error,
