@@ -2,12 +2,12 @@ import { Queue } from 'bullmq';
 import { createChannelWorker } from '../apps/channel-worker/src/create-channel-worker.js';
 import { QueueNames } from '@platform/contracts';
 import { MessageRepository } from '@platform/database';
-import { carouselBody, carouselJobCount } from '@platform/testing';
+import { OUTAGE_DATABASE_TIMEOUTS, carouselBody, carouselJobCount } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
 /** Outages get a quick 500 with a clear body, lose nothing silently, and heal without a restart. */
 describe('carousel trigger when Redis or Postgres is down', () => {
-  const stack = useStack({ ownInfra: 'outage', cloud: true, seed: true }, 60_000);
+  const stack = useStack({ ownInfra: 'outage', cloud: true, seed: true, env: { ...OUTAGE_DATABASE_TIMEOUTS } }, 60_000);
 
   const trigger = () =>
     fetch(`${stack.url}/api/engagements/notifications/v2/push?bot=${stack.seed.botId}`, {

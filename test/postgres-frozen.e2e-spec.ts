@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '@platform/database';
 import { LocalPostgres, startLocalPostgres } from '@platform/local-infra';
-import { createTestEnv } from '@platform/testing';
+import { OUTAGE_DATABASE_TIMEOUTS, createTestEnv } from '@platform/testing';
 import { AppProcess, startAppProcess } from './app-process.js';
 
 const DB_DOWN = { message: 'The database is unavailable; nothing was done. Retry later.', status: 'error' };
@@ -39,7 +39,7 @@ describe('a frozen Postgres', () => {
     pg = await startLocalPostgres({ dataDir: join(dir, 'pg'), persistent: true });
     const databaseUrl = await pg.createDatabase('frozen');
     await migrate(databaseUrl, join(process.cwd(), 'prisma', 'migrations'));
-    gateway = await startAppProcess('dist/apps/gateway/src/main.js', await createTestEnv({ DATABASE_URL: databaseUrl }));
+    gateway = await startAppProcess('dist/apps/gateway/src/main.js', await createTestEnv({ DATABASE_URL: databaseUrl, ...OUTAGE_DATABASE_TIMEOUTS }));
   }, 120_000);
 
   afterAll(async () => {

@@ -79,9 +79,18 @@ export function testQueue<T = unknown>(name: string, env: RedisTarget): Queue<T>
 }
 
 /**
+ * The production defaults of the database timeouts, for a test that proves how fast an outage answers
+ * (a frozen or stopped Postgres); every other test runs with the generous ones of createTestEnv.
+ */
+export const OUTAGE_DATABASE_TIMEOUTS = { DATABASE_CONNECT_TIMEOUT_MS: '1000', DATABASE_QUERY_TIMEOUT_MS: '1500' } as const;
+
+/**
  * Environment for apps under test: fresh database and Redis db (or key prefix on a cluster), test keys,
  * quiet logs. A test that names its own Redis (`REDIS_URL` in `overrides`, one it stops or configures)
  * gets that one alone, on a cluster run too.
+ * The database timeouts are generous: on a CI host shared with other jobs, a new Postgres connection
+ * or a plain statement can take longer than the production defaults, which are tuned for fast outage
+ * answers (tests of those pass OUTAGE_DATABASE_TIMEOUTS).
  */
 export async function createTestEnv(overrides: Record<string, string> = {}): Promise<Record<string, string>> {
   return {
@@ -92,6 +101,8 @@ export async function createTestEnv(overrides: Record<string, string> = {}): Pro
     HOST: '127.0.0.1',
     PORT: '0',
     OPENAPI_UI: 'false', // Swagger UI's static files need require(esm), which Jest on Node 20 lacks
+    DATABASE_CONNECT_TIMEOUT_MS: '15000',
+    DATABASE_QUERY_TIMEOUT_MS: '15000',
     ...overrides,
   };
 }

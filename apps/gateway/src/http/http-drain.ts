@@ -4,11 +4,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SHUTTING_DOWN_BODY } from './shutting-down.js';
 
 /**
- * How long a draining gateway goes on answering requests on connections it already holds. Keep-alive
- * clients that sent a request just before the signal get their answer (with Connection: close) instead
- * of a reset; clients that were idle learn from the closed listener to go elsewhere.
+ * How long a draining gateway goes on answering requests on connections it already holds, unless every
+ * one of them has closed sooner. A connection that carries a request while draining is closed by its
+ * answer (Connection: close), so the ones left to close are those idle since the signal: a kept-alive
+ * client may send on one of those at any moment, and closing it under that request resets it. Two
+ * seconds covers a client whose event loop a busy host stalls, not only a request already on the wire.
  */
-const DRAIN_MIN_MS = 500;
+const DRAIN_MIN_MS = 2000;
 /** Bound on the wait for requests in flight, well inside the 10 s the process has to stop. */
 const DRAIN_MAX_MS = 5000;
 
@@ -66,7 +68,7 @@ export class HttpDrain {
     // listener being closed already.
     if (server.listening) Server.prototype.close.call(server);
     const started = Date.now();
-    await delay(this.timing.minMs);
+    await this.untilConnectionsClosed(this.timing.minMs);
     if (this.inFlight.size > 0) {
       let bound: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
@@ -80,6 +82,12 @@ export class HttpDrain {
     // Connections opened but never used (a browser's speculative ones) would hold the server's close
     // until Node's headers timeout, past the process's shutdown bound.
     for (const socket of this.connections) if (!this.used.has(socket)) socket.destroy();
+  }
+
+  /** Waits `ms`, or less once no connection is left open (nothing could still send a request). */
+  private async untilConnectionsClosed(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (this.connections.size > 0 && Date.now() < until) await delay(Math.min(50, until - Date.now()));
   }
 
   private track(res: ServerResponse): void {
