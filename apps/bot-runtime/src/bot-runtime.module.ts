@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { QuickJsFunctionRunner } from '@platform/bot-sandbox';
 import { ConfigModule, LoadedEnv } from '@platform/config';
 import { ConversationQueueNames } from '@platform/contracts';
 import { ReplyDelivery, SdkEventStore } from '@platform/conversations';
@@ -9,7 +8,7 @@ import { HealthModule } from '@platform/health';
 import { QueueModule } from '@platform/queue';
 import { BotHttpCaller } from './ports/bot-http-caller.js';
 import { BotSecrets } from './ports/bot-secrets.js';
-import { SerialFunctionRunner } from './ports/serial-function-runner.js';
+import { FunctionSandbox } from './ports/function-sandbox.js';
 import { BotMetrics } from './turn/bot-metrics.js';
 import { BotTurnService, FUNCTION_RUNNER, HTTP_CALLER } from './turn/bot-turn.service.js';
 import { BotTurnWorker } from './turn/bot-turn.worker.js';
@@ -34,7 +33,8 @@ export class BotRuntimeModule {
         BotSecrets,
         BotHttpCaller,
         { provide: HTTP_CALLER, useExisting: BotHttpCaller },
-        { provide: FUNCTION_RUNNER, useFactory: async () => new SerialFunctionRunner(await QuickJsFunctionRunner.create()) },
+        FunctionSandbox,
+        { provide: FUNCTION_RUNNER, useExisting: FunctionSandbox },
         BotTurnService,
         BotTurnWorker,
       ],
