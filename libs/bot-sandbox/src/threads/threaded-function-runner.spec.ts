@@ -22,7 +22,10 @@ describe('ThreadedFunctionRunner', () => {
   it('starts the threads asked for, and runs code with payload, variables, events and logs', async () => {
     expect(runner.threads).toBe(2);
     const outcome = await runner.run(
-      request('app.sendEvent({ code: "sendReactNativeEvent", data: { code: "shown", data: { n: variables.n } } }); app.log("hi"); return JSON.parse(payload).userName', { payload: '{"userName":"Ada"}', variables: { n: 1 } }),
+      request('app.sendEvent({ code: "sendReactNativeEvent", data: { code: "shown", data: { n: variables.n } } }); app.log("hi"); return JSON.parse(payload).userName', {
+        payload: '{"userName":"Ada"}',
+        variables: { n: 1 },
+      }),
     );
     expect(outcome).toMatchObject({ ok: true, value: 'Ada', events: [{ code: 'sendReactNativeEvent', data: { code: 'shown' } }], logs: ['hi'] });
     expect(await runner.run(request(SDK_SNIPPET, { payload: '{"JourneySlug":"welcome"}' }))).toMatchObject({ ok: true, value: { JourneySlug: 'welcome' } });
