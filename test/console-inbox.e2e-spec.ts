@@ -293,6 +293,7 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       await page.goto(`${stack.url}/console/#/bots/${bot.botId}/inbox`);
       const row = page.getByRole('link', { name: /^Web user / }).first();
       await row.waitFor();
+      await page.getByTestId('inbox-list').getByLabel('1 unread').waitFor();
 
       // Canned responses, by keyboard: add three, edit one, delete one.
       await page.getByRole('link', { name: 'Canned responses' }).focus();
@@ -343,7 +344,12 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       await page.getByRole('link', { name: '← Inbox' }).focus();
       await page.keyboard.press('Enter');
       await row.waitFor();
-      expect(await page.getByTestId('inbox-list').getByLabel('1 unread').count()).toBe(1);
+
+      // Live: the user writes again while the list is open; this member's unread count goes to 2 without a reload.
+      const chatInput = user.page.getByRole('textbox', { name: 'Message' });
+      await chatInput.fill('Anyone there?');
+      await chatInput.press('Enter');
+      await page.getByTestId('inbox-list').getByLabel('2 unread').waitFor({ timeout: 15_000 });
       await screenshots(page, 'inbox-list');
       for (const size of [PHONE, DESKTOP]) {
         await page.setViewportSize(size);
@@ -380,6 +386,11 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
 
       // The transcript in the console shows it, and the state says an agent has it.
       await page.getByTestId('transcript').getByText('Hello, I am Ana from support. Your parcel ships today.').waitFor();
+      // Opening it marked it read for this agent only: another member still has the user's two messages unread.
+      const unreadOf = async (token: string) => (await inbox(token, '/conversations')).body.conversations.find((c: any) => c.id === conversationId)?.unread;
+      await eventually(async () => ((await unreadOf(agent.accessToken)) === 0 ? true : undefined), 10_000, "the agent's read mark");
+      const colleague = await seedBotAdmin(stack.gateway, bot.botId, 'developer');
+      expect(await unreadOf(colleague.accessToken)).toBe(2);
       expect(await page.getByTestId('conversation-state').textContent()).toContain(agent.email);
       await screenshots(page, 'inbox-conversation');
       for (const size of [PHONE, DESKTOP]) {
