@@ -269,6 +269,9 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       createdAt: expect.any(String),
     });
     expect(hooks[1]).toMatchObject({ member: { userId: agent.userId, email: agent.email }, channel: 'web', journeySlug: null });
+    // Nothing more comes: the handoff node's event was queued once (its bot-turn job and handover are done).
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(calls.filter((c) => String(c.type).startsWith('conversation.') && c.conversationId === conversationId)).toHaveLength(5);
     session.closeBot();
   });
 
