@@ -6,6 +6,8 @@ import type { Page } from 'playwright-core';
 import { Clock } from '@platform/accounts';
 import { MessageRepository, PrismaService } from '@platform/database';
 import { SeededAdmin, advanceClock, seedBotAdmin } from '@platform/testing';
+import qrcode from 'qrcode-generator';
+import { qrPath } from '../apps/console/src/qr-path.js';
 import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll } from './console-browser.js';
 import { useStack } from './e2e-stack.js';
 
@@ -51,15 +53,27 @@ describe('console administration in a real browser', () => {
     await p.getByRole('button', { name: 'Sign in' }).click();
   };
 
-  it('turns on two-factor sign-in from Your account: key, code, recovery codes shown once', async () => {
+  it('turns on two-factor sign-in from Your account: QR code (its chunk fetched only then), key, code, recovery codes shown once', async () => {
+    const fetched: string[] = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
     await page.goto(`${stack.url}/console/`);
     await signIn(page, admin.email, admin.password);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     await settings('Your account');
+    expect(fetched.filter((f) => /\/assets\/qrcode-/.test(f))).toEqual([]); // not in the first load, nor on the account page before an enrolment
     await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
     secret = (await page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(await page.getByRole('link', { name: 'the setup link' }).getAttribute('href')).toMatch(/^otpauth:\/\/totp\//);
+    const uri = (await page.getByRole('link', { name: 'the setup link' }).getAttribute('href'))!;
+    expect(uri).toMatch(/^otpauth:\/\/totp\//);
+    expect(new URL(uri).searchParams.get('secret')).toBe(secret);
+    // The QR code: an image with a text alternative, whose modules are those of the setup link's QR code.
+    const qr = page.getByRole('img', { name: /QR code of the setup link/ });
+    await qr.waitFor();
+    expect(fetched.filter((f) => /\/assets\/qrcode-/.test(f))).toHaveLength(1);
+    expect(await qr.locator('path').getAttribute('d')).toBe(qrPath(qrcode, uri).d);
+    await screenshots(page, 'admin-totp-qr');
+    await expectAccessible();
     await page.getByRole('button', { name: 'Confirm and turn on' }).click();
     await page.getByText('Code must be the 6 digits your app shows').waitFor();
     await page.getByLabel('Code from the app').fill(codeNow());

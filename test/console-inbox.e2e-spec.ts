@@ -148,6 +148,21 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
     expect(view.body.journeys).toEqual(['welcome', 'feedback']);
     expect((await inbox(agent.accessToken, `/conversations/${conversationId}/read`, {})).status).toBe(200);
     expect((await inbox(agent.accessToken, '/conversations?filter=waiting')).body.conversations[0].unread).toBe(0);
+    expect((await inbox(agent.accessToken, `/conversations/${conversationId}`)).body.conversation.unread).toBe(0);
+
+    // Read marks are each member's: the viewer has not read it yet, and reads up to the message shown only.
+    const theirs = await inbox(viewer.accessToken, '/conversations?filter=waiting');
+    expect([theirs.body.conversations[0].unread, theirs.body.counts.unread]).toEqual([1, 1]);
+    expect((await inbox(viewer.accessToken, `/conversations/${conversationId}/read`, { messageId: view.body.messages[1].id })).status).toBe(200);
+    expect((await inbox(viewer.accessToken, `/conversations/${conversationId}`)).body.conversation.unread).toBe(1); // the user's answer came after it
+    const stranger = await inbox(viewer.accessToken, `/conversations/${conversationId}/read`, { messageId: '00000000-0000-4000-8000-000000000000' });
+    expect([stranger.status, stranger.body.message]).toEqual([400, expect.stringMatching(/^messageId must be a message of conversation/)]);
+    expect((await inbox(viewer.accessToken, `/conversations/${conversationId}/read`, { messageId: 'x' })).status).toBe(400);
+    expect((await inbox(viewer.accessToken, `/conversations/${conversationId}/read`, { messageId: view.body.messages[3].id })).status).toBe(200);
+    expect((await inbox(viewer.accessToken, '/conversations?filter=waiting')).body.conversations[0].unread).toBe(0);
+    // A mark never moves back.
+    expect((await inbox(viewer.accessToken, `/conversations/${conversationId}/read`, { messageId: view.body.messages[0].id })).status).toBe(200);
+    expect((await inbox(viewer.accessToken, '/conversations?filter=waiting')).body.conversations[0].unread).toBe(0);
 
     // A viewer reads but does not act.
     expect((await inbox(viewer.accessToken, `/conversations/${conversationId}`)).status).toBe(200);
@@ -216,8 +231,9 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       'the feedback journey',
     );
 
-    // Every change of hands: on the lifecycle stream and to the bot's webhook.
+    // Every change of hands: on the lifecycle stream and to the bot's webhook; first the bot's own handoff node.
     const expected = [
+      ['conversation.handoff', 'bot'],
       ['conversation.taken_over', 'member'],
       ['conversation.handed_back', 'member'],
       ['conversation.taken_over', 'member'],
@@ -227,17 +243,35 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
     const entries = (await redis.xrange(streamKey!, '-', '+')).map(([, f]) => Object.fromEntries(f.flatMap((v, i) => (i % 2 ? [] : [[v, f[i + 1]]]))) as Record<string, string>);
     const told = entries.filter((e) => e.conversationId === conversationId);
     expect(told.map((e) => [e.type, e.by])).toEqual(expected);
-    expect(told[3]).toMatchObject({ botId: bot.botId, channel: 'web', memberId: agent.userId, journeySlug: 'feedback' });
+    expect(told[0]).toMatchObject({ botId: bot.botId, channel: 'web', by: 'bot', memberId: '', reason: 'asked for help', journeySlug: '' });
+    expect(told[4]).toMatchObject({ botId: bot.botId, channel: 'web', memberId: agent.userId, journeySlug: 'feedback' });
     const hooks = await eventually(
       () => {
         const got = calls.filter((c) => String(c.type).startsWith('conversation.') && c.conversationId === conversationId);
-        return got.length === 4 ? got : undefined;
+        return got.length === 5 ? got : undefined;
       },
       30_000,
       'the webhook calls',
     );
     expect(hooks.map((c) => [c.type, c.by])).toEqual(expected);
-    expect(hooks[0]).toMatchObject({ member: { userId: agent.userId, email: agent.email }, channel: 'web', journeySlug: null });
+    // The handoff node's event: once, with the stream entry's id (the webhook-id), the node's reason and no member.
+    expect(hooks[0]).toEqual({
+      type: 'conversation.handoff',
+      id: told[0]!.id,
+      botId: bot.botId,
+      conversationId,
+      channel: 'web',
+      userId: chatUserId('inbox_api_user'),
+      by: 'bot',
+      member: null,
+      reason: 'asked for help',
+      journeySlug: null,
+      createdAt: expect.any(String),
+    });
+    expect(hooks[1]).toMatchObject({ member: { userId: agent.userId, email: agent.email }, channel: 'web', journeySlug: null });
+    // Nothing more comes: the handoff node's event was queued once (its bot-turn job and handover are done).
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(calls.filter((c) => String(c.type).startsWith('conversation.') && c.conversationId === conversationId)).toHaveLength(5);
     session.closeBot();
   });
 
@@ -262,7 +296,63 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       await page.goto(`${stack.url}/console/#/bots/${bot.botId}/inbox`);
       const row = page.getByRole('link', { name: /^Web user / }).first();
       await row.waitFor();
-      expect(await page.getByTestId('inbox-list').getByLabel('1 unread').count()).toBe(1);
+      await page.getByTestId('inbox-list').getByLabel('1 unread').waitFor();
+
+      // Canned responses, by keyboard: add three, edit one, delete one.
+      await page.getByRole('link', { name: 'Canned responses' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('canned-empty').waitFor();
+      const addCanned = async (title: string, text: string, quick: string) => {
+        await page.getByLabel('Title').focus();
+        await page.keyboard.type(title);
+        await page.keyboard.press('Tab');
+        await page.keyboard.type(text);
+        await page.keyboard.press('Tab');
+        await page.keyboard.type(quick);
+        await page.keyboard.press('Enter');
+        await page.getByText(`Added “${title}”.`).waitFor();
+      };
+      await page.getByRole('button', { name: 'Add canned response' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByText('Title is required').waitFor();
+      await addCanned('Greeting', 'Hello!', '');
+      await addCanned('Order late', 'Your parcel ships today.', 'Thanks, Bye');
+      await addCanned('Temp', 'To be deleted', '');
+      await page.getByRole('button', { name: 'Edit “Greeting”' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('form', { name: 'Edit “Greeting”' }).waitFor();
+      await page.keyboard.press('Tab'); // from the title (focused) to the text
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type('Hi there!');
+      await page.getByRole('button', { name: 'Save' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByText('Saved “Greeting”.').waitFor();
+      await page.getByRole('button', { name: 'Delete “Temp”' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Confirm delete “Temp”' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByText('Deleted “Temp”.').waitFor();
+      const cannedRows = await page.getByTestId('canned-list').locator('tbody tr').allTextContents();
+      expect(cannedRows).toEqual([expect.stringContaining('Hi there!'), expect.stringContaining('Your parcel ships today.')]);
+      const saved = await inbox(agent.accessToken, '/canned-responses');
+      expect(saved.body.cannedResponses.map((r: any) => [r.title, r.text, r.quickReplies])).toEqual([
+        ['Greeting', 'Hi there!', []],
+        ['Order late', 'Your parcel ships today.', ['Thanks', 'Bye']],
+      ]);
+      await screenshots(page, 'inbox-canned-responses');
+      for (const size of [PHONE, DESKTOP]) {
+        await page.setViewportSize(size);
+        expect(await axeViolations(page)).toEqual([]);
+      }
+      await page.getByRole('link', { name: '← Inbox' }).focus();
+      await page.keyboard.press('Enter');
+      await row.waitFor();
+
+      // Live: the user writes again while the list is open; this member's unread count goes to 2 without a reload.
+      const chatInput = user.page.getByRole('textbox', { name: 'Message' });
+      await chatInput.fill('Anyone there?');
+      await chatInput.press('Enter');
+      await page.getByTestId('inbox-list').getByLabel('2 unread').waitFor({ timeout: 15_000 });
       await screenshots(page, 'inbox-list');
       for (const size of [PHONE, DESKTOP]) {
         await page.setViewportSize(size);
@@ -276,20 +366,34 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       await takeOver.focus();
       await page.keyboard.press('Enter');
       await page.getByRole('form', { name: 'Reply' }).waitFor();
-      await page.getByLabel('Message', { exact: true }).focus();
-      await page.keyboard.type('Hello, I am Ana from support.');
+      const message = page.getByLabel('Message', { exact: true });
+      await message.focus();
+      await page.keyboard.type('Hello, I am Ana from support. ');
+      // A canned response by keyboard: Ctrl+/ to the list, the second one, Insert: at the cursor, with its quick replies; focus back in the message.
+      await page.keyboard.press('Control+/');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('canned-pick');
+      await page.keyboard.press('ArrowDown');
+      expect(await page.locator('#canned-pick').evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Order late');
       await page.keyboard.press('Tab');
-      await page.keyboard.type('Thanks, Bye');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => document.activeElement?.id === 'reply-text');
+      expect(await message.inputValue()).toBe('Hello, I am Ana from support. Your parcel ships today.');
+      expect(await page.getByLabel(/^Quick replies/).inputValue()).toBe('Thanks, Bye');
       await page.getByRole('button', { name: 'Send reply' }).focus();
       await page.keyboard.press('Enter');
 
       // Live on the user's page, with the quick replies.
-      await user.page.getByText('Hello, I am Ana from support.').waitFor();
+      await user.page.getByText('Hello, I am Ana from support. Your parcel ships today.').waitFor();
       await user.page.getByRole('button', { name: 'Thanks' }).waitFor();
       await user.page.screenshot({ path: join(SCREENSHOTS, 'inbox-user-sees-reply-390.png'), fullPage: true });
 
       // The transcript in the console shows it, and the state says an agent has it.
-      await page.getByTestId('transcript').getByText('Hello, I am Ana from support.').waitFor();
+      await page.getByTestId('transcript').getByText('Hello, I am Ana from support. Your parcel ships today.').waitFor();
+      // Opening it marked it read for this agent only: another member still has the user's two messages unread.
+      const unreadOf = async (token: string) => (await inbox(token, '/conversations')).body.conversations.find((c: any) => c.id === conversationId)?.unread;
+      await eventually(async () => ((await unreadOf(agent.accessToken)) === 0 ? true : undefined), 10_000, "the agent's read mark");
+      const colleague = await seedBotAdmin(stack.gateway, bot.botId, 'developer');
+      expect(await unreadOf(colleague.accessToken)).toBe(2);
       expect(await page.getByTestId('conversation-state').textContent()).toContain(agent.email);
       await screenshots(page, 'inbox-conversation');
       for (const size of [PHONE, DESKTOP]) {

@@ -38,5 +38,11 @@ describe('sizes stated in the docs', () => {
     const [cScript, cStyle] = number(text, /a chunk of their own, ([\d.]+) KB of script and ([\d.]+) KB of style/, 'the chart chunk');
     expect({ script: close(script, scripts), style: close(style, styles), all: close(all, scripts + styles), measured }).toEqual({ script: true, style: true, all: true, measured });
     expect({ chartScript: close(cScript, chartScript), chartStyle: close(cStyle, chartStyle), measured }).toEqual({ chartScript: true, chartStyle: true, measured });
+    const qr = readdirSync(assets)
+      .filter((f) => f.startsWith('qrcode-') && f.endsWith('.js'))
+      .reduce((n, f) => n + gz(join(assets, f)), 0);
+    const [qrScript] = number(text, /QR encoder \(`qrcode-generator`\) is another, ([\d.]+) KB of script/, "the two-factor enrolment's QR chunk");
+    expect({ qr: close(qrScript, qr), measured: `${(qr / KB).toFixed(1)} KB` }).toEqual({ qr: true, measured: `${(qr / KB).toFixed(1)} KB` });
+    expect(named.some((f) => f.startsWith('qrcode-'))).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule, LoadedEnv } from '@platform/config';
-import { ConversationQueueNames } from '@platform/contracts';
+import { CallbackQueueNames, ConversationQueueNames } from '@platform/contracts';
 import { ReplyDelivery, SdkEventStore } from '@platform/conversations';
 import { CryptoModule } from '@platform/crypto';
 import { DatabaseModule } from '@platform/database';
@@ -12,6 +12,7 @@ import { FunctionSandbox } from './ports/function-sandbox.js';
 import { BotMetrics } from './turn/bot-metrics.js';
 import { BotTurnService, FUNCTION_RUNNER, HTTP_CALLER } from './turn/bot-turn.service.js';
 import { BotTurnWorker } from './turn/bot-turn.worker.js';
+import { HandoffEvents } from './turn/handoff-events.js';
 import { OutboxHandover } from './turn/outbox-handover.js';
 import { TurnEngine } from './turn/turn-engine.js';
 import { TurnSlots } from './turn/turn-slots.js';
@@ -22,11 +23,12 @@ export class BotRuntimeModule {
   static forRoot(env: LoadedEnv): DynamicModule {
     return {
       module: BotRuntimeModule,
-      imports: [ConfigModule.forEnv(env), DatabaseModule, CryptoModule, QueueModule.forProducers([ConversationQueueNames.conversationReply]), HealthModule],
+      imports: [ConfigModule.forEnv(env), DatabaseModule, CryptoModule, QueueModule.forProducers([ConversationQueueNames.conversationReply, CallbackQueueNames.callback]), HealthModule],
       providers: [
         SdkEventStore,
         ReplyDelivery,
         OutboxHandover,
+        HandoffEvents,
         TurnEngine,
         TurnSlots,
         BotMetrics,

@@ -23,6 +23,7 @@ import type { ConversationReplyQueue } from '@platform/queue';
 import { BotSecrets } from '../ports/bot-secrets.js';
 import { BotMetrics } from './bot-metrics.js';
 import { BotTurnService } from './bot-turn.service.js';
+import type { HandoffEvents } from './handoff-events.js';
 import { OutboxHandover } from './outbox-handover.js';
 import { ReplyOrderWaitError } from './reply-order-wait.error.js';
 import type { TurnEngine } from './turn-engine.js';
@@ -165,6 +166,10 @@ class FakeStore {
             const item = { id: randomUUID(), seq: ++this.seq, conversationId, botId, kind: 'event' as const, event: output.event as never };
             pending.outbox.push(item);
             written.push(item);
+          } else {
+            const item = { id: randomUUID(), seq: ++this.seq, conversationId, botId, kind: 'handoff' as const, reason: output.reason ?? null };
+            pending.outbox.push(item);
+            written.push(item);
           }
         }
         if (processed.version !== null) pending.steps.push(...processed.steps.map((s) => ({ ...s, inputSeq: input.seq, version: processed.version! })));
@@ -201,7 +206,7 @@ function echoEngine(calls: TurnRequest[], extra: (req: TurnRequest) => BotOutput
   } as unknown as TurnEngine;
 }
 
-function setup(options: { engine?: (calls: TurnRequest[]) => TurnEngine; appendFails?: () => boolean; onQueued?: (messageId: string) => void } = {}) {
+function setup(options: { engine?: (calls: TurnRequest[]) => TurnEngine; appendFails?: () => boolean; onQueued?: (messageId: string) => void; tellFails?: () => boolean } = {}) {
   const store = new FakeStore();
   const calls: TurnRequest[] = [];
   const appended: Array<{ userId: string; code: string; data: string; dedupeId?: string }> = [];
@@ -239,18 +244,26 @@ function setup(options: { engine?: (calls: TurnRequest[]) => TurnEngine; appendF
   } as unknown as ConversationReplyQueue;
   const delivery = new ReplyDelivery(store.conversationRepo as unknown as ConversationRepository, events, { REDIS_COMMAND_TIMEOUT_MS: 1000 } as CoreEnv, queue);
   const runs = store.runs as unknown as BotRunRepository;
+  // The conversation.handoff events told (HandoffEvents: the callback queue and the lifecycle stream, one job per id).
+  const told: Array<{ conversationId: string; id: string; reason: string | null }> = [];
+  const handoffs = {
+    handoff: async (conversation: BotRunConversation, id: string, reason: string | null) => {
+      if (options.tellFails?.()) throw new Error('Redis is down');
+      told.push({ conversationId: conversation.id, id, reason });
+    },
+  } as unknown as HandoffEvents;
   const box = { decrypt: (s: string) => s.replace(/^sealed:/, '') } as unknown as SecretBox;
   const service = new BotTurnService(
     runs,
     options.engine?.(calls) ?? echoEngine(calls),
-    new OutboxHandover(runs, delivery, events),
+    new OutboxHandover(runs, delivery, events, handoffs),
     new BotSecrets(box),
     new TurnSlots({ DATABASE_POOL_SIZE: 10 } as DatabaseEnv),
     new BotMetrics(),
     {} as FunctionRunner,
     {} as HttpCaller,
   );
-  return { store, service, calls, appended, jobs, typings };
+  return { store, service, calls, appended, jobs, typings, told };
 }
 
 const texts = (appended: Array<{ data: string }>) => appended.map((a) => (JSON.parse(a.data) as { content: { text?: string } }).content.text);
@@ -449,6 +462,30 @@ describe('BotTurnService', () => {
     store.addInput(c.id, { kind: 'message', text: 'a' });
     await service.take({ botId: BOT, conversationId: c.id });
     expect(reads).toEqual(['{"TOKEN":"t0ken"}', '{"TOKEN":"t0ken"}']);
+  });
+
+  it("tells a handoff node's conversation.handoff after the commit, on web and WhatsApp; a failure to tell keeps it in the outbox and the retry tells it under the same id", async () => {
+    let failing = true;
+    const handoffEngine = (calls: TurnRequest[]) => echoEngine(calls, (req) => (req.input.kind === 'message' && req.input.text === 'help' ? [{ kind: 'handoff', reason: 'asked for a person' }] : []));
+    const { store, service, told, appended } = setup({ engine: handoffEngine, tellFails: () => failing });
+    const web = store.conversation('web');
+    store.addInput(web.id, { kind: 'message', text: 'help' });
+
+    await expect(service.take({ botId: BOT, conversationId: web.id })).rejects.toThrow('Redis is down');
+    expect(told).toEqual([]);
+    expect(store.outboxItems.map((i) => i.kind)).toEqual(['reply', 'handoff']); // committed, not handed over
+    const id = store.outboxItems[1]!.id;
+    failing = false;
+    await service.take({ botId: BOT, conversationId: web.id });
+    expect(told).toEqual([{ conversationId: web.id, id, reason: 'asked for a person' }]);
+    expect(texts(appended)).toEqual(['echo help #1']); // the reply reached the user once
+    expect(store.outboxItems).toEqual([]);
+
+    const wa = store.conversation('whatsapp');
+    store.addInput(wa.id, { kind: 'message', text: 'help' });
+    await service.take({ botId: BOT, conversationId: wa.id });
+    expect(told.slice(1)).toEqual([{ conversationId: wa.id, id: expect.any(String), reason: 'asked for a person' }]);
+    expect(store.outboxItems).toEqual([]);
   });
 
   it('stays silent while an agent has a conversation no journey ran in, until the handback ends the handoff', async () => {

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { WireBotEvent } from '@platform/contracts';
 import { ReplyDelivery, SdkEventStore, webReplyEvent, webTypingEvent } from '@platform/conversations';
 import { BotRunRepository, type BotRunConversation, type ConversationMessageRow, type HandoverItem } from '@platform/database';
+import { HandoffEvents } from './handoff-events.js';
 import { ReplyOrderWaitError } from './reply-order-wait.error.js';
 
 /** How long a handover waits in process for an earlier WhatsApp reply to be sent before the job waits in the delayed set instead. */
@@ -22,7 +23,8 @@ const ORDER_HOLD_MAX_MS = 4 * 3600 * 1000 + 10 * 60 * 1000;
  * queued under it (a row no longer queued is skipped), an app event appended under its outbox id.
  * A WhatsApp reply goes only once every earlier reply of its conversation was sent or gave up (the
  * channel worker sends replies concurrently; WhatsApp shows them in the order they arrive). App events
- * go to web conversations only: WhatsApp has no app to receive them (logged and dropped).
+ * go to web conversations only: WhatsApp has no app to receive them (logged and dropped). A handoff
+ * node's item becomes the conversation.handoff event (HandoffEvents), on both channels.
  */
 @Injectable()
 export class OutboxHandover {
@@ -32,6 +34,7 @@ export class OutboxHandover {
     private readonly runs: BotRunRepository,
     private readonly delivery: ReplyDelivery,
     private readonly events: SdkEventStore,
+    private readonly handoffs: HandoffEvents,
   ) {}
 
   /** How many items were handed over (0 when the outbox was empty or the conversation is gone). */
@@ -45,6 +48,8 @@ export class OutboxHandover {
     for (const item of items) {
       if (item.kind === 'reply') {
         if (item.message) await this.reply(conversation, item.message);
+      } else if (item.kind === 'handoff') {
+        await this.handoffs.handoff(conversation, item.id, item.reason);
       } else {
         this.logger.warn(`conversation ${conversation.id}: app event ${(item.event as { code?: string } | null)?.code ?? ''} dropped (WhatsApp has no app to receive it)`);
       }
@@ -68,7 +73,9 @@ export class OutboxHandover {
     const sent: string[] = [];
     const appends: Array<{ event: WireBotEvent; dedupeId?: string }> = [];
     for (const item of items) {
-      if (item.kind === 'event') {
+      // Told before the items are marked done: a failure leaves them all in the outbox for the retried job.
+      if (item.kind === 'handoff') await this.handoffs.handoff(conversation, item.id, item.reason);
+      else if (item.kind === 'event') {
         appends.push({ event: item.event as unknown as WireBotEvent, dedupeId: item.id });
       } else if (item.message?.status === 'queued') {
         const { event, dedupeId } = webReplyEvent(item.message);

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { InputField, SubmitButton } from '../form-field.js';
 import { ErrorNotice, Spinner, Success, useAction, useLoad, when } from '../ui.js';
+import { TotpQr } from './totp-qr.js';
 
 /** The signed-in person's own account: password and two-factor sign-in. */
 export function AccountPage() {
@@ -124,8 +125,10 @@ function TwoFactor() {
       {enrolment && (
         <form onSubmit={confirm} noValidate aria-label="Confirm two-factor sign-in">
           <p>
-            Add this account to your authenticator app: on a phone, open <a href={enrolment.otpauth_uri}>the setup link</a>; elsewhere, type the key below. Then enter the code the app shows.
+            Add this account to your authenticator app: scan the QR code with it; on the phone itself, open <a href={enrolment.otpauth_uri}>the setup link</a>; or type the key below. Then enter the
+            code the app shows.
           </p>
+          <TotpQr uri={enrolment.otpauth_uri} />
           <p>
             Key:{' '}
             <code data-testid="totp-secret" class="break">

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CannedResponseView, ConversationMessageView, InboxConversationItem, InboxConversationResponse, InboxFilterName, InboxListResponse } from '@platform/contracts/views';
 import { Bot, api, me, roleAtLeast } from '../api.js';
 import { DataTable } from '../data-table.js';
@@ -28,7 +28,11 @@ function usePoll(reload: (quiet: boolean) => unknown) {
   }, [reload]);
 }
 
+/** `#/bots/<id>/inbox/canned-responses` (conversation ids are UUIDs, so the name cannot clash). */
+export const CANNED_PATH = 'canned-responses';
+
 export function InboxPage({ bot, conversationId }: { bot: Bot; conversationId?: string }) {
+  if (conversationId === CANNED_PATH) return <CannedResponsesPage bot={bot} />;
   return conversationId ? <ConversationView bot={bot} id={conversationId} /> : <InboxList bot={bot} />;
 }
 
@@ -49,7 +53,8 @@ function InboxList({ bot }: { bot: Bot }) {
     <section>
       <h1>Inbox</h1>
       <p>
-        Conversations of <strong>{bot.name}</strong>. Take one over to pause the bot and answer the user yourself; hand it back when you are done. The list updates every few seconds.
+        Conversations of <strong>{bot.name}</strong>. Take one over to pause the bot and answer the user yourself; hand it back when you are done. The list updates every few seconds; unread counts are
+        yours: what you have not opened yet. <a href={href('bots', bot.id, 'inbox', CANNED_PATH)}>Canned responses</a>
       </p>
       <div class="inbox-filters">
         <div role="group" aria-label="Show conversations">
@@ -80,7 +85,7 @@ function InboxList({ bot }: { bot: Bot }) {
       </div>
       {counts && counts.unread > 0 && (
         <p role="status" data-testid="unread-total">
-          {counts.unread} unread {counts.unread === 1 ? 'message' : 'messages'} waiting for you or for an agent.
+          {counts.unread} unread {counts.unread === 1 ? 'message' : 'messages'} (that you have not seen) waiting for you or for an agent.
         </p>
       )}
       <ErrorNotice error={list.error} />
@@ -164,8 +169,8 @@ function ConversationView({ bot, id }: { bot: Bot; id: string }) {
   const data = view.data;
   const lastSeen = data?.messages[data.messages.length - 1]?.id;
   useEffect(() => {
-    // What the agent sees is read: the list's unread count drops to 0.
-    if (lastSeen) void api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/read`).catch(() => undefined);
+    // What this member sees is read, for them only (up to the newest message shown: one that came after stays unread).
+    if (lastSeen && document.visibilityState === 'visible') void api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/read`, { messageId: lastSeen }).catch(() => undefined);
   }, [lastSeen]);
 
   const act = async (call: () => Promise<{ message: string }>) => {
@@ -261,6 +266,26 @@ function ReplyForm({ bot, id, windowOpen, onSent }: { bot: Bot; id: string; wind
   const [error, setError] = useState<string | null>(null);
   const action = useAction();
   const canned = useLoad(() => api<{ cannedResponses: CannedResponseView[] }>('GET', `/v1/bots/${bot.id}/inbox/canned-responses`), [bot.id]);
+  const responses = canned.data?.cannedResponses ?? [];
+  const [picked, setPicked] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLSelectElement>(null);
+  const current = responses.find((x) => x.id === picked) ?? responses[0];
+  /** The chosen response goes where the cursor was in the message (replacing a selection), its quick replies with it; focus returns to the message. */
+  const insert = () => {
+    const r = current;
+    if (!r) return;
+    const el = box.current;
+    const start = el?.selectionStart ?? text.length;
+    const end = el?.selectionEnd ?? text.length;
+    const next = text.slice(0, start) + r.text + text.slice(end);
+    setText(next);
+    if (r.quickReplies.length && !quick.trim()) setQuick(r.quickReplies.join(', '));
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(start + r.text.length, start + r.text.length);
+    });
+  };
   const submit = async (e: Event) => {
     e.preventDefault();
     const quickReplies = quick
@@ -283,28 +308,40 @@ function ReplyForm({ bot, id, windowOpen, onSent }: { bot: Bot; id: string; wind
     <form aria-label="Reply" onSubmit={submit}>
       <h2>Reply</h2>
       {!windowOpen && <p class="notice warning">The user last wrote more than 24 hours ago: WhatsApp takes no free-form reply until they write again (send a template instead).</p>}
-      {(canned.data?.cannedResponses.length ?? 0) > 0 && (
-        <label>
-          Canned response
-          <select
-            onChange={(e) => {
-              const picked = canned.data!.cannedResponses.find((r) => r.id === (e.target as HTMLSelectElement).value);
-              if (picked) {
-                setText(picked.text);
-                setQuick(picked.quickReplies.join(', '));
+      <Field id="reply-text" label="Message" error={error} hint={responses.length ? 'Ctrl+/ (or ⌘/) moves to the canned responses; Insert puts the chosen one at the cursor.' : undefined}>
+        {(aria) => (
+          <textarea
+            {...aria}
+            ref={box}
+            rows={3}
+            value={text}
+            onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+            onKeyDown={(e) => {
+              if (e.key === '/' && (e.ctrlKey || e.metaKey)) {
+                e.preventDefault();
+                picker.current?.focus();
               }
             }}
-          >
-            <option value="">Choose one to fill the message…</option>
-            {canned.data!.cannedResponses.map((r) => (
+          />
+        )}
+      </Field>
+      {responses.length > 0 ? (
+        <div class="canned-insert" role="group" aria-label="Canned responses">
+          <label for="canned-pick">Canned response</label>
+          <select id="canned-pick" ref={picker} value={current?.id} onChange={(e) => setPicked((e.target as HTMLSelectElement).value)}>
+            {responses.map((r) => (
               <option value={r.id}>{r.title}</option>
             ))}
           </select>
-        </label>
+          <button type="button" class="secondary" onClick={insert}>
+            Insert
+          </button>
+        </div>
+      ) : (
+        <p class="muted">
+          No canned responses yet: <a href={href('bots', bot.id, 'inbox', CANNED_PATH)}>add the replies your team sends often</a>.
+        </p>
       )}
-      <Field id="reply-text" label="Message" error={error}>
-        {(aria) => <textarea {...aria} rows={3} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />}
-      </Field>
       <InputField id="reply-quick" label="Quick replies (optional, comma-separated, up to 3)" value={quick} onValue={setQuick} />
       <InputField id="reply-image" label="Image link (optional: sends an image, the message as its caption)" type="url" value={image} onValue={setImage} />
       <ErrorNotice error={action.error} />
@@ -380,5 +417,146 @@ function Assign({ bot, id, current, act }: { bot: Bot; id: string; current: stri
         ))}
       </select>
     </label>
+  );
+}
+
+/** The bot's canned responses: what agents insert into a reply. Viewers read them; developers add, change and delete. */
+function CannedResponsesPage({ bot }: { bot: Bot }) {
+  const list = useLoad(() => api<{ cannedResponses: CannedResponseView[] }>('GET', `/v1/bots/${bot.id}/inbox/canned-responses`), [bot.id]);
+  const canAct = roleAtLeast(bot.role, 'developer');
+  const [editing, setEditing] = useState<CannedResponseView | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  // A new key after each save: the add form starts empty again.
+  const [saves, setSaves] = useState(0);
+  const [done, setDone] = useState<string | null>(null);
+  const action = useAction();
+  const remove = async (r: CannedResponseView) => {
+    if (await action.run(() => api('DELETE', `/v1/bots/${bot.id}/inbox/canned-responses/${r.id}`))) {
+      setDeleting(null);
+      if (editing?.id === r.id) setEditing(null);
+      // The list is read again before the confirmation shows, so what it says is what the table shows.
+      await list.reload(true);
+      setDone(`Deleted “${r.title}”.`);
+    }
+  };
+  return (
+    <section>
+      <p>
+        <a href={href('bots', bot.id, 'inbox')}>← Inbox</a>
+      </p>
+      <h1>Canned responses</h1>
+      <p>Replies your team sends often. In a conversation, choose one under the message and press Insert (or Ctrl+/ from the message) to put it at the cursor.</p>
+      {done && <Success>{done}</Success>}
+      <ErrorNotice error={list.error ?? action.error} />
+      <DataTable
+        loading={list.loading && !list.data}
+        spinner="Loading canned responses…"
+        rows={list.data?.cannedResponses}
+        caption="Canned responses"
+        columns={canAct ? ['Title', 'Text', 'Quick replies', 'Actions'] : ['Title', 'Text', 'Quick replies']}
+        testId="canned-list"
+        empty={
+          <EmptyState icon={Inbox} title="No canned responses yet" testId="canned-empty">
+            {canAct ? 'Add the first one below: a title to find it by, the text, and up to 3 quick replies.' : 'Members with the developer role add them.'}
+          </EmptyState>
+        }
+        row={(r: CannedResponseView) => (
+          <tr>
+            <th scope="row">{r.title}</th>
+            <td class="break">{r.text}</td>
+            <td>{r.quickReplies.join(', ') || '—'}</td>
+            {canAct && (
+              <td>
+                {deleting === r.id ? (
+                  <span class="row-actions">
+                    <button type="button" class="contrast" disabled={action.busy} onClick={() => remove(r)}>
+                      Confirm delete “{r.title}”
+                    </button>
+                    <button type="button" class="secondary outline" onClick={() => setDeleting(null)}>
+                      Cancel
+                    </button>
+                  </span>
+                ) : (
+                  <span class="row-actions">
+                    <button type="button" class="secondary outline" aria-label={`Edit “${r.title}”`} onClick={() => (setEditing(r), setDone(null))}>
+                      Edit
+                    </button>
+                    <button type="button" class="secondary outline" aria-label={`Delete “${r.title}”`} onClick={() => (setDeleting(r.id), setDone(null))}>
+                      Delete
+                    </button>
+                  </span>
+                )}
+              </td>
+            )}
+          </tr>
+        )}
+      />
+      {canAct && (
+        <CannedForm
+          key={editing?.id ?? `new-${saves}`}
+          bot={bot}
+          editing={editing}
+          onSaved={async (message) => {
+            await list.reload(true);
+            setEditing(null);
+            setSaves((n) => n + 1);
+            setDone(message);
+          }}
+          onCancel={() => setEditing(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+function CannedForm({ bot, editing, onSaved, onCancel }: { bot: Bot; editing: CannedResponseView | null; onSaved: (message: string) => Promise<void>; onCancel: () => void }) {
+  const [title, setTitle] = useState(editing?.title ?? '');
+  const [text, setText] = useState(editing?.text ?? '');
+  const [quick, setQuick] = useState(editing?.quickReplies.join(', ') ?? '');
+  const [errors, setErrors] = useState<{ title?: string; text?: string; quick?: string }>({});
+  const action = useAction();
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (editing) first.current?.focus();
+  }, [editing]);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const quickReplies = quick
+      .split(',')
+      .map((q) => q.trim())
+      .filter(Boolean);
+    const found = {
+      title: title.trim() ? undefined : 'Title is required',
+      text: text.trim() ? undefined : 'Text is required',
+      quick: quickReplies.length > 3 ? 'Quick replies: at most 3' : quickReplies.some((q) => q.length > 20) ? 'Quick replies: each at most 20 characters' : undefined,
+    };
+    setErrors(found);
+    if (found.title || found.text || found.quick) return;
+    const body = { title: title.trim(), text, quickReplies };
+    const saved = await action.run(() =>
+      editing ? api<{ message: string }>('PUT', `/v1/bots/${bot.id}/inbox/canned-responses/${editing.id}`, body) : api<{ message: string }>('POST', `/v1/bots/${bot.id}/inbox/canned-responses`, body),
+    );
+    if (saved) await onSaved(`${editing ? 'Saved' : 'Added'} “${body.title}”.`);
+  };
+  return (
+    <form onSubmit={submit} noValidate aria-label={editing ? `Edit “${editing.title}”` : 'Add a canned response'}>
+      <h2>{editing ? `Edit “${editing.title}”` : 'Add a canned response'}</h2>
+      <Field id="canned-title" label="Title" error={errors.title}>
+        {(aria) => <input {...aria} ref={first} maxLength={100} value={title} onInput={(e) => setTitle((e.target as HTMLInputElement).value)} />}
+      </Field>
+      <Field id="canned-text" label="Text" error={errors.text}>
+        {(aria) => <textarea {...aria} rows={3} maxLength={4096} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />}
+      </Field>
+      <InputField id="canned-quick" label="Quick replies (optional, comma-separated, up to 3)" error={errors.quick} value={quick} onValue={setQuick} />
+      <ErrorNotice error={action.error} />
+      <div class="row-actions">
+        <SubmitButton action={action}>{editing ? 'Save' : 'Add canned response'}</SubmitButton>
+        {editing && (
+          <button type="button" class="secondary outline" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+      </div>
+    </form>
   );
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
-import type { BotInputRepository, BotStepRow, BotTraceRepository, ConversationRepository } from '@platform/database';
+import type { BotInputRepository, BotStepRow, BotTraceRepository, ConversationRepository, InboxRepository } from '@platform/database';
 import type { BotInputsService } from './bot-inputs.service.js';
 import { BotConversationService } from './bot-conversation.service.js';
 import type { ConversationHandoffEvents, HandoffEventInput } from './conversation-handoff-events.js';
@@ -26,7 +26,9 @@ function setup(opts: { hosted?: boolean; state?: boolean; handback?: 'queued' | 
   const inputs = { handoff: async (_b: string, c: string) => void handoffs.push(c) } as unknown as BotInputRepository;
   const botInputs = { hosted: async () => opts.hosted ?? true, handback: async () => opts.handback ?? 'queued' } as unknown as BotInputsService;
   const events = { publish: async (e: HandoffEventInput) => void told.push(e) } as unknown as ConversationHandoffEvents;
-  return { handoffs, told, service: new BotConversationService(conversations, trace, inputs, botInputs, events) };
+  const assigned: Array<string | null> = [];
+  const inbox = { assign: async (_b: string, _c: string, userId: string | null) => void assigned.push(userId) } as unknown as InboxRepository;
+  return { handoffs, told, assigned, service: new BotConversationService(conversations, trace, inputs, botInputs, events, inbox) };
 }
 
 describe('BotConversationService', () => {
@@ -76,12 +78,13 @@ describe('BotConversationService', () => {
     await expect(setup({ hosted: false }).service.handoff(BOT, CONV, undefined)).rejects.toBeInstanceOf(ConflictException);
   });
 
-  it('hands back; 409 when the conversation is not handed off', async () => {
+  it('hands back and ends the assignment; 409 when the conversation is not handed off', async () => {
     const ok = setup();
     await ok.service.handback(BOT, CONV);
     expect(ok.told.map((e) => [e.type, e.by])).toEqual([['conversation.handed_back', 'api']]);
+    expect(ok.assigned).toEqual([null]);
     const refused = setup({ handback: 'not_in_handoff' });
     await expect(refused.service.handback(BOT, CONV)).rejects.toThrow(/is not handed off/);
-    expect(refused.told).toEqual([]);
+    expect([refused.told, refused.assigned]).toEqual([[], []]);
   });
 });

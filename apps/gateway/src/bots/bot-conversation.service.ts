@@ -1,6 +1,6 @@
 import { ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
 import { isUuid } from '@platform/contracts';
-import { BotInputRepository, BotTraceRepository, ConversationRepository } from '@platform/database';
+import { BotInputRepository, BotTraceRepository, ConversationRepository, InboxRepository } from '@platform/database';
 import { BotInputsService } from './bot-inputs.service.js';
 import { ConversationHandoffEvents } from './conversation-handoff-events.js';
 import { parseCursor, parseLimit } from './page-query.js';
@@ -17,6 +17,7 @@ export class BotConversationService {
     private readonly inputs: BotInputRepository,
     private readonly botInputs: BotInputsService,
     private readonly events: ConversationHandoffEvents,
+    private readonly inbox: InboxRepository,
   ) {}
 
   /** The steps the bot ran in the conversation, in order, paged by `cursor` (the `next` of the previous page). */
@@ -68,6 +69,8 @@ export class BotConversationService {
       throw new ConflictException(`Conversation ${conversationId} is not handed off to an agent: nothing to hand back`);
     }
     const { id, channel, userId } = conversation;
+    // The assignment ends, as a hand-back in the console does: the bot's next handoff node waits for any agent again.
+    await this.inbox.assign(botId, id, null);
     await this.events.publish({ type: 'conversation.handed_back', botId, conversationId: id, channel, userId, by: 'api', member: null, reason: null, journeySlug: null });
   }
 

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, 
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
-import { CannedResponseDto, InboxAssignDto, InboxHandbackDto, InboxNoteDto, SendConversationMessageDto } from '@platform/contracts';
+import { CannedResponseDto, InboxAssignDto, InboxHandbackDto, InboxNoteDto, InboxReadDto, SendConversationMessageDto } from '@platform/contracts';
 import { InboxService } from './inbox.service.js';
 
 /**
@@ -29,17 +29,17 @@ export class InboxController {
 
   @Get('conversations/:id')
   @RequireBotRole('viewer')
-  @ApiOperation({ summary: "One conversation: transcript, the bot's trace and state, internal notes, the bot's journeys" })
-  async view(@Param('botId') botId: string, @Param('id') id: string) {
-    return this.inbox.view(botId, id);
+  @ApiOperation({ summary: "One conversation: transcript, the bot's trace and state, internal notes, the bot's journeys; unread is the signed-in member's" })
+  async view(@Param('botId') botId: string, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return this.inbox.view(botId, id, req.adminUser!.userId);
   }
 
   @Post('conversations/:id/read')
   @HttpCode(200)
   @RequireBotRole('viewer')
-  @ApiOperation({ summary: 'Agents have read the conversation up to its newest message (its unread count is 0)' })
-  async read(@Param('botId') botId: string, @Param('id') id: string) {
-    await this.inbox.markRead(botId, id);
+  @ApiOperation({ summary: 'The signed-in member has read the conversation up to { messageId } (the newest shown), or up to its newest message; other members keep their unread counts' })
+  async read(@Param('botId') botId: string, @Param('id') id: string, @Req() req: FastifyRequest, @Body() body: InboxReadDto = {}) {
+    await this.inbox.markRead(botId, id, req.adminUser!.userId, body?.messageId);
     return { message: 'Marked as read', status: 'success' };
   }
 
@@ -56,8 +56,8 @@ export class InboxController {
   @HttpCode(202)
   @RequireBotRole('developer')
   @ApiOperation({ summary: 'Reply as the agent (text with optional quick replies, or an image); 409 unless taken over; WhatsApp only within 24 h of the user' })
-  async reply(@Param('botId') botId: string, @Param('id') id: string, @Body() body: SendConversationMessageDto) {
-    const message = await this.inbox.reply(botId, id, body);
+  async reply(@Param('botId') botId: string, @Param('id') id: string, @Req() req: FastifyRequest, @Body() body: SendConversationMessageDto) {
+    const message = await this.inbox.reply(botId, id, req.adminUser!.userId, body);
     return { message: 'Reply accepted', status: 'success', data: message };
   }
 

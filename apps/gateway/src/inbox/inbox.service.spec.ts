@@ -20,7 +20,7 @@ function setup(opts: { status?: string | null; journey?: string | null; hosted?:
   const trace = { state: async () => state } as unknown as BotTraceRepository;
   const inbox = {
     assign: async (_b: string, _c: string, u: string | null) => void calls.push(`assign:${u}`),
-    markRead: async () => void calls.push('read'),
+    markRead: async (_c: string, u: string, upTo: string | null) => (calls.push(`read:${u}:${upTo}`), upTo === 'elsewhere' ? null : 5n),
     handbackToJourney: async (_b: string, _c: string, slug: string) => (calls.push(`journey:${slug}`), { seq: 7n }),
   } as unknown as InboxRepository;
   const inputs = { handoff: async () => void calls.push('handoff') } as unknown as BotInputRepository;
@@ -59,11 +59,19 @@ describe('InboxService', () => {
 
   it('replies only while with an agent, and marks the conversation read', async () => {
     const withBot = setup({ status: 'waiting' });
-    await expect(withBot.service.reply(BOT, CONV, { text: 'hi' })).rejects.toThrow(/Take the conversation over/);
+    await expect(withBot.service.reply(BOT, CONV, ME.userId, { text: 'hi' })).rejects.toThrow(/Take the conversation over/);
     expect(withBot.calls).toEqual([]);
     const withAgent = setup();
-    await withAgent.service.reply(BOT, CONV, { text: 'hi' });
-    expect(withAgent.calls).toEqual(['reply', 'read']);
+    await withAgent.service.reply(BOT, CONV, ME.userId, { text: 'hi' });
+    expect(withAgent.calls).toEqual(['reply', `read:${ME.userId}:m1`]); // the agent's own mark, up to their reply
+  });
+
+  it("marks only the member's own read mark, up to the message shown; a message of another conversation is a 400 naming it", async () => {
+    const { service, calls } = setup();
+    await service.markRead(BOT, CONV, ME.userId, 'shown');
+    await service.markRead(BOT, CONV, ME.userId);
+    expect(calls).toEqual([`read:${ME.userId}:shown`, `read:${ME.userId}:null`]);
+    await expect(service.markRead(BOT, CONV, ME.userId, 'elsewhere')).rejects.toThrow(/^messageId must be a message of conversation/);
   });
 
   it('hands back to the bot or to a journey of the running version; an unknown journey is a 400; not with an agent a 409', async () => {

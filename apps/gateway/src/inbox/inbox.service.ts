@@ -101,18 +101,20 @@ export class InboxService {
     };
   }
 
-  async view(botId: string, id: string): Promise<InboxConversationResponse> {
+  /** The conversation as `me` sees it: its unread count is what they have not read. */
+  async view(botId: string, id: string, me: string): Promise<InboxConversationResponse> {
     const conversation = await this.find(botId, id);
-    const [state, inbox, messages, steps, notes, journeys] = await Promise.all([
+    const [state, inbox, readSeq, messages, steps, notes, journeys] = await Promise.all([
       this.trace.state(conversation.id),
       this.inbox.state(conversation.id),
+      this.inbox.readSeq(conversation.id, me),
       this.conversations.latestMessages(conversation.id, VIEW_ITEMS),
       this.inbox.latestSteps(conversation.id, VIEW_ITEMS),
       this.inbox.notes(conversation.id),
       this.journeys(botId, null),
     ]);
     const views = messages.map(toMessageView);
-    const unread = messages.filter((m) => m.direction === 'inbound' && m.seq > inbox.readSeq).length;
+    const unread = messages.filter((m) => m.direction === 'inbound' && m.seq > readSeq).length;
     return {
       conversation: {
         id: conversation.id,
@@ -132,9 +134,10 @@ export class InboxService {
     };
   }
 
-  async markRead(botId: string, id: string): Promise<void> {
+  /** `me` has read the conversation up to `messageId` (the newest they were shown), or up to its newest message. Only their own mark moves. */
+  async markRead(botId: string, id: string, me: string, messageId?: string): Promise<void> {
     const conversation = await this.find(botId, id);
-    await this.inbox.markRead(botId, conversation.id);
+    if ((await this.inbox.markRead(conversation.id, me, messageId ?? null)) === null) throw new BadRequestException(`messageId must be a message of conversation ${id}`);
   }
 
   /** The member takes the conversation: the bot pauses (state handoff) and it is assigned to them. */
@@ -147,13 +150,13 @@ export class InboxService {
   }
 
   /** The agent's reply: only while the conversation is handed off (else the bot and the agent would both answer). */
-  async reply(botId: string, id: string, dto: SendConversationMessageDto): Promise<ConversationMessageView> {
+  async reply(botId: string, id: string, me: string, dto: SendConversationMessageDto): Promise<ConversationMessageView> {
     const conversation = await this.find(botId, id);
     const state = await this.trace.state(conversation.id);
     if (state?.status !== 'handoff') throw new ConflictException('Take the conversation over before replying: the bot is answering it');
     const sent = await this.replies.reply(botId, conversation.id, dto);
-    // An agent who answers has read what came before.
-    await this.inbox.markRead(botId, conversation.id);
+    // An agent who answers has read what came before (their mark only: the others have not).
+    await this.inbox.markRead(conversation.id, me, sent.id);
     return sent;
   }
 

@@ -15,6 +15,14 @@ export class InboxAssignDto {
   userId: string | null;
 }
 
+/** Body of POST …/inbox/conversations/:id/read: read up to this message (the newest shown); without it, up to the newest. */
+export class InboxReadDto {
+  @IsOptional()
+  @Matches(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: '$property must be the id of a message of the conversation' })
+  @IsString({ message: '$property must be the id of a message of the conversation' })
+  messageId?: string;
+}
+
 /** Body of POST …/inbox/conversations/:id/notes: an internal note, never sent to the user. */
 export class InboxNoteDto {
   @RequiredString({ max: 4000, refuse: 'blank' })

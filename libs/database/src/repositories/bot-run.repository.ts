@@ -32,7 +32,9 @@ export interface ProcessedBotInput {
 }
 
 /** A turn's output not handed to the reply path yet (`bot_outbox`), in order. */
-export type BotOutboxItem = { id: string; seq: bigint; conversationId: string; botId: string } & ({ kind: 'reply'; messageId: string } | { kind: 'event'; event: Prisma.JsonValue });
+export type BotOutboxItem = { id: string; seq: bigint; conversationId: string; botId: string } & (
+  { kind: 'reply'; messageId: string } | { kind: 'event'; event: Prisma.JsonValue } | { kind: 'handoff'; reason: string | null }
+);
 
 /**
  * The conversation locked for one turn (its state row `FOR UPDATE`): the state, the inputs waiting
@@ -148,6 +150,7 @@ export class BotRunRepository {
       .filter((r) => r.o_id !== null)
       .map((r): HandoverItem => {
         const base = { id: r.o_id!, seq: BigInt(r.o_seq!), conversationId, botId: r.c_bot_id };
+        if (r.o_kind === 'handoff') return { ...base, kind: 'handoff', reason: handoffReason(r.o_event) };
         if (r.o_kind !== 'reply') return { ...base, kind: 'event', event: r.o_event };
         const message: ConversationMessageRow | null =
           r.m_id === null
@@ -216,13 +219,17 @@ export class BotRunRepository {
         skip: async (input) => void (await client.query({ name: 'bot-turn-skip', text: SKIP_SQL, values: [input.seq.toString()] })),
         record: async (input, processed) => {
           const replies: Array<{ id: string; type: OutboundMessageType; content: MessageContent }> = [];
-          const outbox: Array<{ id: string; kind: 'reply' | 'event'; messageId?: string; event?: Prisma.JsonValue }> = [];
+          const outbox: Array<{ id: string; kind: 'reply' | 'event' | 'handoff'; messageId?: string; event?: Prisma.JsonValue }> = [];
           for (const output of processed.outputs) {
             if (output.kind === 'reply') {
               const id = randomUUID();
               replies.push({ id, ...replyContent(output.reply) });
               outbox.push({ id: randomUUID(), kind: 'reply', messageId: id });
             } else if (output.kind === 'event') outbox.push({ id: randomUUID(), kind: 'event', event: output.event as unknown as Prisma.JsonValue });
+            // A handoff node: the conversation.handoff event goes out after the commit, as replies do (the
+            // item's id is the event's id, so a handover run twice sends the same webhook-id). A builder's
+            // try-it conversation tells no one: it is not the bot's real traffic.
+            else if (!row.c_test) outbox.push({ id: randomUUID(), kind: 'handoff', event: { reason: output.reason ?? null } });
           }
           const s = processed.state;
           const steps = processed.version === null ? [] : processed.steps.map((step) => ({ ...step, error: step.error ?? null, sandboxMs: step.sandboxMs ?? null }));
@@ -255,6 +262,7 @@ export class BotRunRepository {
           return outbox.map((item): HandoverItem => {
             const base = { id: item.id, seq: outboxSeqs.get(item.id)!, conversationId, botId };
             if (item.kind === 'event') return { ...base, kind: 'event', event: item.event ?? null };
+            if (item.kind === 'handoff') return { ...base, kind: 'handoff', reason: handoffReason(item.event) };
             const reply = byId.get(item.messageId!)!;
             const m = messages.get(item.messageId!)!;
             const message: ConversationMessageRow = {
@@ -307,8 +315,16 @@ const FOREIGN_KEY_VIOLATION = '23503';
 
 /** An outbox item as the handover reads it: a reply with its message row (null: erased meanwhile). */
 export type HandoverItem = { id: string; seq: bigint; conversationId: string; botId: string } & (
-  { kind: 'reply'; messageId: string; message: ConversationMessageRow | null } | { kind: 'event'; event: Prisma.JsonValue }
+  | { kind: 'reply'; messageId: string; message: ConversationMessageRow | null }
+  | { kind: 'event'; event: Prisma.JsonValue }
+  /** The bot's handoff node ran: tell the lifecycle stream and the bot's webhook (conversation.handoff). */
+  | { kind: 'handoff'; reason: string | null }
 );
+
+function handoffReason(event: Prisma.JsonValue | null | undefined): string | null {
+  const reason = (event as { reason?: unknown } | null)?.reason;
+  return typeof reason === 'string' && reason !== '' ? reason : null;
+}
 
 interface HandoverRow {
   c_id: string;
@@ -352,6 +368,8 @@ interface LockRow extends StateRow {
   c_user_id: string;
   c_sender_id: string | null;
   c_last_inbound_at: Date | null;
+  /** A builder's try-it conversation (it runs a test version). */
+  c_test: boolean;
   outbox_waiting: boolean;
 }
 
@@ -364,7 +382,7 @@ const LOCK_SQL = `WITH s AS (
   ON CONFLICT ("conversation_id") DO UPDATE SET "conversation_id" = EXCLUDED."conversation_id"
   RETURNING "status", "version", "journey", "node", "variables", "retries", "payload")
 SELECT s.*, COALESCE(c."test_version", (SELECT d."published_version" FROM "bot_definitions" d WHERE d."bot_id" = $2::uuid)) AS "published_version",
-  c."channel" AS c_channel, c."user_id" AS c_user_id, c."sender_id" AS c_sender_id, c."last_inbound_at" AS c_last_inbound_at,
+  c."channel" AS c_channel, c."user_id" AS c_user_id, c."sender_id" AS c_sender_id, c."last_inbound_at" AS c_last_inbound_at, c."test_version" IS NOT NULL AS c_test,
   EXISTS (SELECT 1 FROM "bot_outbox" o WHERE o."conversation_id" = $1::uuid) AS outbox_waiting
 FROM s JOIN "conversations" c ON c."id" = $1::uuid`;
 

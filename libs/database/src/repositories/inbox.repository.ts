@@ -48,14 +48,13 @@ export interface InboxCounts {
   mine: number;
   bot: number;
   closed: number;
-  /** The user's messages no agent has read yet, in conversations waiting for an agent or assigned to the member. */
+  /** The user's messages the member has not read yet, in conversations waiting for an agent or assigned to the member. */
   unread: number;
 }
 
 export interface InboxState {
   assignedUserId: string | null;
   assigneeEmail: string | null;
-  readSeq: bigint;
 }
 
 export interface ConversationNoteRow {
@@ -76,9 +75,11 @@ export interface CannedResponseRow {
 
 export type JourneyHandbackResult = { seq: bigint } | 'not_in_handoff';
 
-const UNREAD = `(SELECT count(*) FROM "conversation_messages" m WHERE m."conversation_id" = c."id" AND m."direction" = 'inbound' AND m."seq" > COALESCE(i."read_seq", 0))::int`;
+/** The user's messages after the member's read mark ($2 is the member): each member has their own. */
+const UNREAD = `(SELECT count(*) FROM "conversation_messages" m WHERE m."conversation_id" = c."id" AND m."direction" = 'inbound' AND m."seq" > COALESCE(r."read_seq", 0))::int`;
 const JOINS = `LEFT JOIN "bot_conversation_states" s ON s."conversation_id" = c."id"
-               LEFT JOIN "inbox_conversations" i ON i."conversation_id" = c."id"`;
+               LEFT JOIN "inbox_conversations" i ON i."conversation_id" = c."id"
+               LEFT JOIN "inbox_reads" r ON r."conversation_id" = c."id" AND r."user_id" = $2::uuid`;
 
 /**
  * The console's inbox over a bot's conversations: the list with its filters and unread counts, who
@@ -147,8 +148,14 @@ export class InboxRepository {
   }
 
   async state(conversationId: string): Promise<InboxState> {
-    const row = await this.db.inboxConversation.findUnique({ where: { conversationId }, select: { assignedUserId: true, readSeq: true, assignedUser: { select: { email: true } } } });
-    return { assignedUserId: row?.assignedUserId ?? null, assigneeEmail: row?.assignedUser?.email ?? null, readSeq: row?.readSeq ?? 0n };
+    const row = await this.db.inboxConversation.findUnique({ where: { conversationId }, select: { assignedUserId: true, assignedUser: { select: { email: true } } } });
+    return { assignedUserId: row?.assignedUserId ?? null, assigneeEmail: row?.assignedUser?.email ?? null };
+  }
+
+  /** The seq of the last message `userId` has read in the conversation (0: none). */
+  async readSeq(conversationId: string, userId: string): Promise<bigint> {
+    const row = await this.db.inboxRead.findUnique({ where: { conversationId_userId: { conversationId, userId } }, select: { readSeq: true } });
+    return row?.readSeq ?? 0n;
   }
 
   /** Gives the conversation to a member (null: to nobody). */
@@ -160,12 +167,23 @@ export class InboxRepository {
     });
   }
 
-  /** Agents have read the conversation up to its newest message (never moves back). */
-  async markRead(botId: string, conversationId: string): Promise<void> {
-    await this.db.$executeRaw`
-      INSERT INTO "inbox_conversations" ("conversation_id", "bot_id", "read_seq", "updated_at")
-      VALUES (${conversationId}::uuid, ${botId}::uuid, COALESCE((SELECT max("seq") FROM "conversation_messages" WHERE "conversation_id" = ${conversationId}::uuid), 0), now())
-      ON CONFLICT ("conversation_id") DO UPDATE SET "read_seq" = GREATEST("inbox_conversations"."read_seq", EXCLUDED."read_seq"), "updated_at" = now()`;
+  /**
+   * The member has read the conversation up to the message `upTo` (the newest they were shown: one that
+   * came meanwhile stays unread), or up to its newest message when null; the mark never moves back.
+   * Null when `upTo` is not a message of the conversation.
+   */
+  async markRead(conversationId: string, userId: string, upTo: string | null): Promise<bigint | null> {
+    const rows = await this.db.$queryRaw<Array<{ read_seq: bigint }>>`
+      WITH upto AS (
+        SELECT COALESCE(max("seq"), 0) AS seq FROM "conversation_messages"
+        WHERE "conversation_id" = ${conversationId}::uuid AND (${upTo}::uuid IS NULL OR "id" = ${upTo}::uuid)
+        HAVING ${upTo}::uuid IS NULL OR count(*) > 0
+      )
+      INSERT INTO "inbox_reads" ("conversation_id", "user_id", "read_seq", "updated_at")
+      SELECT ${conversationId}::uuid, ${userId}::uuid, upto.seq, now() FROM upto
+      ON CONFLICT ("conversation_id", "user_id") DO UPDATE SET "read_seq" = GREATEST("inbox_reads"."read_seq", EXCLUDED."read_seq"), "updated_at" = now()
+      RETURNING "read_seq"`;
+    return rows[0]?.read_seq ?? null;
   }
 
   /** The newest `limit` steps of the bot in the conversation, oldest first. */
