@@ -148,6 +148,14 @@ function emptyText(filter: InboxFilterName): string {
   }
 }
 
+/** The quick replies typed as one comma-separated field. */
+function quickReplyList(field: string): string[] {
+  return field
+    .split(',')
+    .map((q) => q.trim())
+    .filter(Boolean);
+}
+
 function userName(channel: string, userId: string): string {
   return channel === 'whatsapp' ? `+${userId}` : `Web user ${userId.slice(0, 8)}`;
 }
@@ -288,10 +296,7 @@ function ReplyForm({ bot, id, windowOpen, onSent }: { bot: Bot; id: string; wind
   };
   const submit = async (e: Event) => {
     e.preventDefault();
-    const quickReplies = quick
-      .split(',')
-      .map((q) => q.trim())
-      .filter(Boolean);
+    const quickReplies = quickReplyList(quick);
     if (!text.trim() && !image.trim()) return setError('Write a message or give an image link');
     setError(null);
     const body = image.trim()
@@ -521,10 +526,7 @@ function CannedForm({ bot, editing, onSaved, onCancel }: { bot: Bot; editing: Ca
   }, [editing]);
   const submit = async (e: Event) => {
     e.preventDefault();
-    const quickReplies = quick
-      .split(',')
-      .map((q) => q.trim())
-      .filter(Boolean);
+    const quickReplies = quickReplyList(quick);
     const found = {
       title: title.trim() ? undefined : 'Title is required',
       text: text.trim() ? undefined : 'Text is required',
