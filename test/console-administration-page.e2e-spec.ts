@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { Clock } from '@platform/accounts';
 import { MessageRepository, PrismaService } from '@platform/database';
 import { SeededAdmin, advanceClock, seedBotAdmin } from '@platform/testing';
-import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll } from './console-browser.js';
+import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll, signIn, submitSignIn } from './console-browser.js';
 import { useStack } from './e2e-stack.js';
 
 jest.setTimeout(120_000);
@@ -45,16 +45,9 @@ describe('console administration in a real browser', () => {
     await page.getByRole('heading', { name: `Settings · ${tab}` }).waitFor();
   };
   const codeNow = () => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: stack.gateway.get(Clock, { strict: false }).now().getTime() });
-  const signIn = async (p: Page, email: string, password: string) => {
-    await p.getByLabel('E-mail').fill(email);
-    await p.getByLabel('Password').fill(password);
-    await p.getByRole('button', { name: 'Sign in' }).click();
-  };
 
   it('turns on two-factor sign-in from Your account: key, code, recovery codes shown once', async () => {
-    await page.goto(`${stack.url}/console/`);
-    await signIn(page, admin.email, admin.password);
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await signIn(page, stack.url, admin);
     await settings('Your account');
     await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
     secret = (await page.getByTestId('totp-secret').textContent())!.replace(/\s/g, '');
@@ -74,7 +67,7 @@ describe('console administration in a real browser', () => {
   it('signing in again asks for the code after the password, and a wrong one is named', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await signIn(page, admin.email, admin.password);
+    await submitSignIn(page, admin);
     const code = page.getByLabel('Two-factor code');
     await code.waitFor();
     await expect(code.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
