@@ -4,7 +4,7 @@ import { Browser, BrowserContext, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { BotSession, buildWebViewUrl, type BotConfig, type WebSocketConstructorLike } from '../libs/sdk-core/src/index.js';
 import { EchoBot } from '@platform/sandbox';
-import { CHAT_SHOTS, launchChatBrowser, startEchoBot } from './chat-page-browser.js';
+import { CHAT_SHOTS, launchChatBrowser, newChatPage, startEchoBot } from './chat-page-browser.js';
 import { useStack } from './e2e-stack.js';
 import { SdkBot, eventually, seedSdkBot } from './sdk-support.js';
 
@@ -68,17 +68,7 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
     return buildWebViewUrl({ botId: seed.botId, payload: { userName: 'Ada' }, ...config }, { cloudHost: CLOUD_HOST }).replace(`https://${CLOUD_HOST}`, stack.url);
   }
 
-  async function newPage(init?: () => void, viewport = { width: 390, height: 780 }): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
-    if (init) await context.addInitScript(init);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-    return { page, problems };
-  }
+  const newPage = (init?: () => void, viewport?: { width: number; height: number }) => newChatPage(browser, contexts, { init, viewport, timeoutMs: 10_000 });
 
   const mic = (page: Page) => page.getByRole('button', { name: 'Speak a message' });
 

@@ -5,7 +5,7 @@ import { create as createCordovaChat } from '../libs/sdk-cordova/src/index.js';
 import type { InAppBrowserLike } from '../libs/sdk-cordova/src/index.js';
 import { chatUserId } from '@platform/contracts';
 import { EchoBot } from '@platform/sandbox';
-import { CHAT_SHOTS, launchChatBrowser, startEchoBot } from './chat-page-browser.js';
+import { CHAT_SHOTS, launchChatBrowser, newChatPage, startEchoBot } from './chat-page-browser.js';
 import { useStack } from './e2e-stack.js';
 import { SdkBot, eventually, seedSdkBot, sendBotEvent } from './sdk-support.js';
 
@@ -46,16 +46,7 @@ describe('the SDKs that host the chat page: React Native and Cordova, through th
     for (const c of contexts.splice(0)) await c.close();
   });
 
-  async function newPage(): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 390, height: 780 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-    return { page, problems };
-  }
+  const newPage = () => newChatPage(browser, contexts);
 
   const input = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 
