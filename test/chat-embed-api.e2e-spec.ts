@@ -1,17 +1,13 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { mkdirSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
-import { Browser, Page, chromium } from 'playwright-core';
-import { CallbackSettingsService } from '../apps/gateway/src/callbacks/callback-settings.service.js';
+import { Browser, Page } from 'playwright-core';
 import { chatUserId } from '@platform/contracts';
 import { EchoBot } from '@platform/sandbox';
+import { CHAT_SHOTS, launchChatBrowser, startEchoBot } from './chat-page-browser.js';
 import { useStack } from './e2e-stack.js';
 import { SdkBot, eventually, postJson, seedSdkBot, sendBotEvent } from './sdk-support.js';
-
-const SHOTS = '.local/screenshots/chat';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 jest.setTimeout(120_000); // a real browser on a shared machine
 
@@ -32,9 +28,7 @@ describe('the web embed API: open, close, events, unread count', () => {
 
   beforeAll(async () => {
     seed = await seedSdkBot(stack.gateway);
-    echo = new EchoBot({ apiBaseUrl: stack.url, botId: seed.botId, apiKey: seed.apiKey });
-    const hook = await echo.listen();
-    echo.server.secret = (await stack.gateway.get(CallbackSettingsService, { strict: false }).setUrl(seed.botId, 'webhook', hook)).secret!;
+    echo = await startEchoBot(stack.gateway, { apiBaseUrl: stack.url, botId: seed.botId, apiKey: seed.apiKey });
     // The site listens before the async script has loaded: the botchat:load event hands it the API.
     site = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -49,8 +43,7 @@ window.addEventListener('botchat:load', (e) => {
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
-    mkdirSync(SHOTS, { recursive: true });
+    browser = await launchChatBrowser();
   });
 
   const log = (page: Page) => page.evaluate(() => (window as unknown as { __log: Logged }).__log);
@@ -97,7 +90,7 @@ window.addEventListener('botchat:load', (e) => {
     await eventually(async () => ((await api<number>(page, 'unreadCount')) === 1 ? true : undefined), 20_000, 'one unread');
     const axe = await new AxeBuilder({ page }).analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
-    await page.screenshot({ path: `${SHOTS}/embed-unread-1280.png` });
+    await page.screenshot({ path: `${CHAT_SHOTS}/embed-unread-1280.png` });
 
     // The launcher opens it again and clears the count; the page's close button closes it.
     await page.getByRole('button', { name: 'Open chat, 1 unread message' }).click();

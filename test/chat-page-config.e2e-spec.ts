@@ -1,16 +1,13 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { mkdirSync } from 'node:fs';
 import { jest } from '@jest/globals';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import WebSocket from 'ws';
-import { CallbackSettingsService } from '../apps/gateway/src/callbacks/callback-settings.service.js';
 import { BotSession, buildWebViewUrl, type BotConfig, type WebSocketConstructorLike } from '../libs/sdk-core/src/index.js';
 import { EchoBot } from '@platform/sandbox';
+import { CHAT_SHOTS, launchChatBrowser, newChatPage, startEchoBot } from './chat-page-browser.js';
 import { useStack } from './e2e-stack.js';
 import { SdkBot, eventually, seedSdkBot } from './sdk-support.js';
 
-const SHOTS = '.local/screenshots/chat';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const CLOUD_HOST = 'chat.example.com';
 const GREETING = 'Hello! I am the echo bot';
 
@@ -58,11 +55,8 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
 
   beforeAll(async () => {
     seed = await seedSdkBot(stack.gateway);
-    echo = new EchoBot({ apiBaseUrl: stack.url, botId: seed.botId, apiKey: seed.apiKey });
-    const hook = await echo.listen();
-    echo.server.secret = (await stack.gateway.get(CallbackSettingsService, { strict: false }).setUrl(seed.botId, 'webhook', hook)).secret!;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
-    mkdirSync(SHOTS, { recursive: true });
+    echo = await startEchoBot(stack.gateway, { apiBaseUrl: stack.url, botId: seed.botId, apiKey: seed.apiKey });
+    browser = await launchChatBrowser();
   });
 
   afterEach(async () => {
@@ -74,17 +68,7 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
     return buildWebViewUrl({ botId: seed.botId, payload: { userName: 'Ada' }, ...config }, { cloudHost: CLOUD_HOST }).replace(`https://${CLOUD_HOST}`, stack.url);
   }
 
-  async function newPage(init?: () => void, viewport = { width: 390, height: 780 }): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
-    if (init) await context.addInitScript(init);
-    const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-    return { page, problems };
-  }
+  const newPage = (init?: () => void, viewport?: { width: number; height: number }) => newChatPage(browser, contexts, { init, viewport, timeoutMs: 10_000 });
 
   const mic = (page: Page) => page.getByRole('button', { name: 'Speak a message' });
 
@@ -112,7 +96,7 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
       await mic(page).focus();
       await page.keyboard.press('Space');
       await page.getByText('You said: spoken by space').waitFor();
-      await page.screenshot({ path: `${SHOTS}/speech-on-390.png` });
+      await page.screenshot({ path: `${CHAT_SHOTS}/speech-on-390.png` });
       expect(problems).toEqual([]);
     });
 
@@ -150,7 +134,7 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
       await page.goto(sdkUrl({ ymAuthenticationToken: 'color_user_1', statusBarColor: '#FF1F3A5F', closeButtonColor: '#FFD54F' }));
       await page.getByText(GREETING).waitFor();
       expect(await styles(page)).toEqual({ bar: 'rgb(31, 58, 95)', title: 'rgb(255, 255, 255)', close: 'rgb(255, 213, 79)', themeColor: '#1F3A5FFF' });
-      await page.screenshot({ path: `${SHOTS}/colors-390.png` });
+      await page.screenshot({ path: `${CHAT_SHOTS}/colors-390.png` });
 
       expect(problems).toEqual([]);
 
@@ -173,7 +157,7 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
       expect(await styles(page)).toMatchObject({ bar: 'rgb(255, 255, 255)', title: 'rgb(27, 27, 27)', close: 'rgb(27, 27, 27)' });
       const axe = await new AxeBuilder({ page }).include('#bar').analyze();
       expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
-      await page.screenshot({ path: `${SHOTS}/colors-light-390.png` });
+      await page.screenshot({ path: `${CHAT_SHOTS}/colors-light-390.png` });
     });
 
     it('uses the default colours without the settings, and ignores anything but a #RRGGBB / #AARRGGBB colour', async () => {
@@ -282,7 +266,7 @@ describe('the chat page honours the SDK config, and closeBot / reloadBot reach i
       expect(session.sessionId).toBeNull();
       await page.getByText('Chat closed.').waitFor();
       expect(await input(page).isDisabled()).toBe(true);
-      await page.screenshot({ path: `${SHOTS}/closed-390.png` });
+      await page.screenshot({ path: `${CHAT_SHOTS}/closed-390.png` });
       expect(problems).toEqual([]);
     });
   });

@@ -1,19 +1,17 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { mkdirSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { jest } from '@jest/globals';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { chatUserId } from '@platform/contracts';
 import { PrismaService } from '@platform/database';
 import { EchoBot } from '@platform/sandbox';
 import { buildWebViewUrl, type BotConfig } from '../libs/sdk-core/src/index.js';
+import { CHAT_SHOTS, launchChatBrowser, startEchoBot } from './chat-page-browser.js';
 import { useStack } from './e2e-stack.js';
 import { SdkBot, eventually, postJson, seedSdkBot } from './sdk-support.js';
 
-const SHOTS = '.local/screenshots/chat';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const CLOUD_HOST = 'chat.example.com';
 const GREETING = 'Hello! I am the echo bot';
 const MAX_FILE = 64 * 1024;
@@ -49,18 +47,13 @@ describe("the chat page's finishing touches in a real browser: profile, typing, 
 
   async function bot(delay?: number): Promise<[SdkBot, EchoBot]> {
     const b = await seedSdkBot(stack.gateway);
-    const e = new EchoBot({ apiBaseUrl: stack.url, botId: b.botId, apiKey: b.apiKey, replyDelayMs: delay });
-    const hook = await e.listen();
-    const { CallbackSettingsService } = await import('../apps/gateway/src/callbacks/callback-settings.service.js');
-    e.server.secret = (await stack.gateway.get(CallbackSettingsService, { strict: false }).setUrl(b.botId, 'webhook', hook)).secret!;
-    return [b, e];
+    return [b, await startEchoBot(stack.gateway, { apiBaseUrl: stack.url, botId: b.botId, apiKey: b.apiKey, replyDelayMs: delay })];
   }
 
   beforeAll(async () => {
     [seed, echo] = await bot();
     [slow, slowEcho] = await bot(2500);
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
-    mkdirSync(SHOTS, { recursive: true });
+    browser = await launchChatBrowser();
   });
 
   afterEach(async () => {
@@ -116,7 +109,7 @@ describe("the chat page's finishing touches in a real browser: profile, typing, 
       .evaluate((n) => ({ label: n.querySelector('.sr-only')?.textContent, image: getComputedStyle(n, '::before').backgroundImage }));
     expect(beside.label).toBe('Ada Helper: ');
     expect(beside.image).toContain('/profile/avatar?v=');
-    await page.screenshot({ path: `${SHOTS}/profile-390.png` });
+    await page.screenshot({ path: `${CHAT_SHOTS}/profile-390.png` });
     expect(problems).toEqual([]);
   });
 
@@ -131,7 +124,7 @@ describe("the chat page's finishing touches in a real browser: profile, typing, 
     await typing.waitFor();
     expect(await page.locator('#typing-text').textContent()).toBe('Slowpoke is typing');
     expect(await page.getByText('You said: take your time').count()).toBe(0); // the bot is still working
-    await page.screenshot({ path: `${SHOTS}/typing-390.png` });
+    await page.screenshot({ path: `${CHAT_SHOTS}/typing-390.png` });
     await page.getByText('You said: take your time').waitFor();
     await typing.waitFor({ state: 'detached' });
     expect(await page.locator('#typing-text').textContent()).toBe('');
@@ -166,7 +159,7 @@ describe("the chat page's finishing touches in a real browser: profile, typing, 
     await page.getByText(/Not sent: Files of type text\/html cannot be sent/).waitFor();
     await file.setInputFiles({ name: 'big.png', mimeType: 'image/png', buffer: Buffer.concat([PNG, Buffer.alloc(MAX_FILE)]) });
     await page.getByText('Not sent: The file is larger than the 64 KB a chat file may be').waitFor();
-    await page.screenshot({ path: `${SHOTS}/attachments-390.png`, fullPage: true });
+    await page.screenshot({ path: `${CHAT_SHOTS}/attachments-390.png`, fullPage: true });
 
     // The API refuses a PNG that is really HTML, and stores nothing for it.
     const db = stack.gateway.get(PrismaService, { strict: false });
@@ -199,7 +192,7 @@ describe("the chat page's finishing touches in a real browser: profile, typing, 
     await second.page.locator('#file').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
     await first.page.locator('.msg.user .attachment img[alt="dot.png"]').waitFor({ timeout: 5000 });
     expect(await first.page.locator('.msg.user', { hasText: 'typed in the first tab' }).count()).toBe(1); // once, not again from the other tab
-    await second.page.screenshot({ path: `${SHOTS}/second-tab-390.png` });
+    await second.page.screenshot({ path: `${CHAT_SHOTS}/second-tab-390.png` });
   });
 
   it("counts the bot's messages that arrive while the embed is closed on its SVG launcher's badge, cleared when opened", async () => {
@@ -232,7 +225,7 @@ describe("the chat page's finishing touches in a real browser: profile, typing, 
       const badged = page.getByRole('button', { name: 'Open chat, 2 unread messages' });
       await badged.waitFor();
       expect(await badged.locator('span').textContent()).toBe('2');
-      await page.screenshot({ path: `${SHOTS}/launcher-badge-1280.png` });
+      await page.screenshot({ path: `${CHAT_SHOTS}/launcher-badge-1280.png` });
       const axe = await new AxeBuilder({ page }).include('button[aria-expanded]').analyze();
       expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
       await badged.click();
@@ -285,7 +278,7 @@ describe("the chat page's finishing touches in a real browser: profile, typing, 
         const axe = await new AxeBuilder({ page }).analyze();
         const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         expect({ colour, width: viewport.width, serious: serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`) }).toEqual({ colour, width: viewport.width, serious: [] });
-        if (i === 0) await page.screenshot({ path: `${SHOTS}/brand-${colour.slice(1)}-${viewport.width}.png` });
+        if (i === 0) await page.screenshot({ path: `${CHAT_SHOTS}/brand-${colour.slice(1)}-${viewport.width}.png` });
       }
     }
   });

@@ -1,20 +1,16 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { mkdirSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
-import { CallbackSettingsService } from '../apps/gateway/src/callbacks/callback-settings.service.js';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildWebViewUrl, type BotConfig } from '../libs/sdk-core/src/index.js';
 import { chatUserId } from '@platform/contracts';
 import { PrismaService } from '@platform/database';
 import { EchoBot } from '@platform/sandbox';
 import { WEBHOOK_TEST_ENV, signWebhook, whatsappNotification } from '@platform/testing';
+import { CHAT_SHOTS, launchChatBrowser, startEchoBot } from './chat-page-browser.js';
 import { useStack } from './e2e-stack.js';
 import { eventually, postJson } from './sdk-support.js';
-
-const SHOTS = '.local/screenshots/chat';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** Pictures for the bot's cards: a coloured SVG per number, from loopback (the page loads http(s) images only). */
 function pictureServer(): Server {
@@ -84,12 +80,8 @@ describe('conversations as a person uses them: the hosted chat page in a real br
   beforeAll(async () => {
     await new Promise<void>((r) => pictures.listen(0, '127.0.0.1', r));
     const picturesBase = `http://127.0.0.1:${(pictures.address() as AddressInfo).port}`;
-    bot = new EchoBot({ apiBaseUrl: stack.url, botId: stack.seed.botId, apiKey: stack.seed.apiKey, pictureUrl: (n) => `${picturesBase}/${n}.svg` });
-    const hook = await bot.listen();
-    bot.server.secret = (await stack.gateway.get(CallbackSettingsService, { strict: false }).setUrl(stack.seed.botId, 'webhook', hook)).secret!;
-    // Playwright gives the browser a fresh temporary profile (--user-data-dir) of its own and removes it on close.
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
-    mkdirSync(SHOTS, { recursive: true });
+    bot = await startEchoBot(stack.gateway, { apiBaseUrl: stack.url, botId: stack.seed.botId, apiKey: stack.seed.apiKey, pictureUrl: (n) => `${picturesBase}/${n}.svg` });
+    browser = await launchChatBrowser();
   });
 
   /** The address the SDK builds, with its https origin pointed at the loopback gateway. */
@@ -128,7 +120,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
     expect(await cards.count()).toBe(3);
     expect(await cards.first().locator('.card-title').textContent()).toBe('Card 1');
     await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('.card img')).every((i) => i.complete && i.naturalWidth > 0));
-    await page.screenshot({ path: `${SHOTS}/phone-390.png`, fullPage: true });
+    await page.screenshot({ path: `${CHAT_SHOTS}/phone-390.png`, fullPage: true });
 
     const axe = await new AxeBuilder({ page }).analyze();
     const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
@@ -142,7 +134,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
     expect(await userTexts(page)).toEqual(['You: hello <b>bot</b>', 'You: Show a carousel']);
 
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.screenshot({ path: `${SHOTS}/desktop-1280.png`, fullPage: true });
+    await page.screenshot({ path: `${CHAT_SHOTS}/desktop-1280.png`, fullPage: true });
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -221,7 +213,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
     let end = await distanceFromEnd(page);
     expect(end.gap).toBeLessThanOrEqual(2);
     expect(end.lastBottom).toBeLessThanOrEqual(end.logBottom);
-    await page.screenshot({ path: `${SHOTS}/long-conversation-390.png` });
+    await page.screenshot({ path: `${CHAT_SHOTS}/long-conversation-390.png` });
 
     await page.reload();
     await page.getByText('You said: more 6').waitFor();
@@ -265,7 +257,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
     expect(await page.locator('.msg.user.pending .state').first().textContent()).toContain('Waiting for connection');
     const kept = await page.evaluate(() => Object.entries(sessionStorage).find(([k]) => k.endsWith(':outbox'))?.[1]);
     expect(JSON.parse(kept!).map((i: { text: string }) => i.text)).toEqual(['first while offline', 'second while offline']);
-    await page.screenshot({ path: `${SHOTS}/offline-pending-390.png` });
+    await page.screenshot({ path: `${CHAT_SHOTS}/offline-pending-390.png` });
     await page.waitForTimeout(1000);
     expect(receivedTexts('user_offline_1')).toEqual([]);
 
@@ -288,7 +280,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
     await input.press('Enter');
     const retry = page.getByRole('button', { name: 'Failed – tap to retry' });
     await retry.waitFor();
-    await page.screenshot({ path: `${SHOTS}/failed-retry-390.png` });
+    await page.screenshot({ path: `${CHAT_SHOTS}/failed-retry-390.png` });
     refuse = false;
     await retry.click();
     await page.getByText('You said: refused at first').waitFor();
@@ -336,7 +328,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
         const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         expect(serious.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
       }
-      if (color === '#1F8A3F') await page.screenshot({ path: `${SHOTS}/brand-1F8A3F-1280.png` });
+      if (color === '#1F8A3F') await page.screenshot({ path: `${CHAT_SHOTS}/brand-1F8A3F-1280.png` });
       await context.close();
     },
   );
@@ -355,7 +347,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
     expect(answer!.status()).toBe(431);
     await page.getByRole('heading', { name: 'This chat link does not work' }).waitFor();
     expect(await page.locator('body').textContent()).not.toContain('"status"');
-    await page.screenshot({ path: `${SHOTS}/link-too-long-390.png` });
+    await page.screenshot({ path: `${CHAT_SHOTS}/link-too-long-390.png` });
 
     // A link without its token, or with a damaged payload: the page says so, in words.
     for (const hash of ['', '#ymAuthenticationToken=user_payload_3&payload=%7B%22cut']) {
@@ -365,7 +357,7 @@ describe('conversations as a person uses them: the hosted chat page in a real br
       const axe = await new AxeBuilder({ page }).analyze();
       expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
     }
-    await page.screenshot({ path: `${SHOTS}/bad-link-390.png` });
+    await page.screenshot({ path: `${CHAT_SHOTS}/bad-link-390.png` });
     await context.close();
   });
 

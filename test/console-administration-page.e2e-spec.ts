@@ -8,7 +8,7 @@ import { MessageRepository, PrismaService } from '@platform/database';
 import { SeededAdmin, advanceClock, seedBotAdmin } from '@platform/testing';
 import qrcode from 'qrcode-generator';
 import { qrPath } from '../apps/console/src/qr-path.js';
-import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll } from './console-browser.js';
+import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll, signIn, submitSignIn } from './console-browser.js';
 import { useStack } from './e2e-stack.js';
 
 jest.setTimeout(120_000);
@@ -47,18 +47,11 @@ describe('console administration in a real browser', () => {
     await page.getByRole('heading', { name: `Settings · ${tab}` }).waitFor();
   };
   const codeNow = () => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: stack.gateway.get(Clock, { strict: false }).now().getTime() });
-  const signIn = async (p: Page, email: string, password: string) => {
-    await p.getByLabel('E-mail').fill(email);
-    await p.getByLabel('Password').fill(password);
-    await p.getByRole('button', { name: 'Sign in' }).click();
-  };
 
   it('turns on two-factor sign-in from Your account: QR code (its chunk fetched only then), key, code, recovery codes shown once', async () => {
     const fetched: string[] = [];
     page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
-    await page.goto(`${stack.url}/console/`);
-    await signIn(page, admin.email, admin.password);
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await signIn(page, stack.url, admin);
     await settings('Your account');
     expect(fetched.filter((f) => /\/assets\/qrcode-/.test(f))).toEqual([]); // not in the first load, nor on the account page before an enrolment
     await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
@@ -88,7 +81,7 @@ describe('console administration in a real browser', () => {
   it('signing in again asks for the code after the password, and a wrong one is named', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await signIn(page, admin.email, admin.password);
+    await submitSignIn(page, admin);
     const code = page.getByLabel('Two-factor code');
     await code.waitFor();
     await expect(code.evaluate((el) => el === document.activeElement)).resolves.toBe(true);

@@ -10,6 +10,9 @@ export const SCREENSHOTS = join(process.cwd(), '.local', 'screenshots', 'console
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
+/** Headless Debian chromium as every browser test runs it: no sandbox (containers), nothing fetched in the background. */
+export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export class ConsoleBrowser {
@@ -23,7 +26,7 @@ export class ConsoleBrowser {
     this.browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: CHROMIUM_FLAGS,
     });
   }
 
@@ -83,4 +86,18 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true });
   }
   await page.setViewportSize(before);
+}
+
+/** Fills the sign-in form that is on screen with `who`'s e-mail and password and sends it by keyboard. */
+export async function submitSignIn(page: Page, who: { email: string; password: string }): Promise<void> {
+  await page.getByLabel('E-mail').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.keyboard.press('Enter');
+}
+
+/** Opens the console at `origin` and signs in as `who`; waits for the heading `landing` (the Overview, where sign-in leads) unless null. */
+export async function signIn(page: Page, origin: string, who: { email: string; password: string }, landing: string | null = 'Overview'): Promise<void> {
+  await page.goto(`${origin}/console/`);
+  await submitSignIn(page, who);
+  if (landing) await page.getByRole('heading', { name: landing }).waitFor();
 }

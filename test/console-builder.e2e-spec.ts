@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createBotRuntime } from '../apps/bot-runtime/src/create-bot-runtime.js';
 import { seedBotAdmin } from '@platform/testing';
-import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll } from './console-browser.js';
+import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll, signIn } from './console-browser.js';
 import { sqlRows } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 import { eventually } from './sdk-support.js';
@@ -152,11 +152,7 @@ describe('console bot builder (API and Chromium)', () => {
       await sql(`DELETE FROM bot_versions WHERE bot_id = $1`, [stack.seed.botId]);
       const dev = await seedBotAdmin(stack.gateway, stack.seed.botId, 'developer');
       ({ page } = await browser.newPage(stack.url));
-      await page.goto(`${stack.url}/console/`);
-      await page.getByLabel('E-mail').fill(dev.email);
-      await page.getByLabel('Password').fill(dev.password);
-      await page.keyboard.press('Enter');
-      await page.getByRole('heading', { name: 'Overview' }).waitFor();
+      await signIn(page, stack.url, dev);
     });
 
     const accessibleAtBothWidths = async () => {

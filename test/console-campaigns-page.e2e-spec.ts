@@ -1,9 +1,14 @@
 import type { Page } from 'playwright-core';
+import { SANDBOX_WABA_ID } from '@platform/sandbox';
 import { seedBotAdmin } from '@platform/testing';
-import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll } from './console-browser.js';
+import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll, signIn } from './console-browser.js';
 import { useStack } from './e2e-stack.js';
 
-/** The console's campaigns page in Chromium: a campaign from a CSV with column mapping and preview, started, followed to the end. */
+/**
+ * The console's campaigns page in Chromium: a campaign of the synced demo carousel from a CSV, its
+ * columns mapped to the body parameter, each card's media link, body parameter and button values, a
+ * preview with the bad row, then started and followed to the end.
+ */
 describe('console campaigns page (Chromium)', () => {
   const stack = useStack({ cloud: true, seed: true, worker: true });
   const browser = new ConsoleBrowser();
@@ -11,15 +16,27 @@ describe('console campaigns page (Chromium)', () => {
   stack.defer(() => browser.close());
 
   beforeAll(async () => {
+    // The demo templates as Meta has them (libs/sandbox), synced through the sender's Business Account.
+    const admin = await seedBotAdmin(stack.gateway, stack.seed.botId, 'admin');
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${admin.accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    const { senders } = await call('GET', '/whatsapp/senders');
+    await call('PATCH', `/whatsapp/senders/${senders[0].id}`, { wabaId: SANDBOX_WABA_ID });
+    await call('POST', '/whatsapp/templates/sync');
+
     await browser.launch();
     ({ page } = await browser.newPage(stack.url));
-    const admin = await seedBotAdmin(stack.gateway, stack.seed.botId, 'developer');
-    await page.goto(`${stack.url}/console/`);
-    await page.getByLabel('E-mail').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    await signIn(page, stack.url, await seedBotAdmin(stack.gateway, stack.seed.botId, 'developer'));
   });
+
+  afterAll(() => expect(browser.problems).toEqual([]));
 
   const accessibleAtBothWidths = async () => {
     for (const size of [PHONE, DESKTOP]) {
@@ -29,21 +46,47 @@ describe('console campaigns page (Chromium)', () => {
     }
   };
 
-  it('creates a campaign from a CSV: columns picked from its header, a preview with the bad row, then started and followed to completed', async () => {
+  it('creates a campaign of the demo carousel from a CSV: every template value mapped, a preview with the bad row, then started and followed to completed', async () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Campaigns' }).click();
     await page.getByTestId('no-campaigns').waitFor();
     await page.getByLabel('Name').fill('Winter sale');
-    const csv = ['phone,tz,picture', '+919800000001,Asia/Kolkata,https://cdn.example.com/1.jpg', '+919800000002,UTC,https://cdn.example.com/2.jpg', '+919800000003,UTC,not-a-link'].join('\n');
+    await page.getByLabel('Template').selectOption({ label: 'demo_summer_carousel (3 cards)' });
+    const csv = [
+      'phone,tz,first_name,picture,discount,sku',
+      '+919800000001,Asia/Kolkata,Asha,https://cdn.example.com/1.jpg,10%,sku-1',
+      '+919800000002,UTC,Ravi,https://cdn.example.com/2.jpg,20%,sku-2',
+      '+919800000003,UTC,Meera,not-a-link,30%,sku-3',
+    ].join('\n');
     await page.getByLabel(/^Recipients \(CSV/).setInputFiles({ name: 'audience.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByLabel('Number column').waitFor();
     expect(await page.getByLabel('Number column').inputValue()).toBe('phone');
     expect(await page.getByLabel('Time zone column').inputValue()).toBe('tz');
-    for (let i = 1; i <= 3; i++) await page.getByLabel(`Card ${i} media link column`).selectOption('picture');
+    // The fields are the synced template's: its body parameter, and per card a media link (guessed from the header), a body parameter and two buttons.
+    await expect(page.getByTestId('card-values').count()).resolves.toBe(3);
+    for (let i = 1; i <= 3; i++) expect(await page.getByLabel(`Card ${i} image link`).inputValue()).toBe('picture');
+
+    // A value left unmapped is named before anything is created.
+    await page.getByRole('button', { name: 'Create and upload' }).click();
+    await page.getByText('Choose the column of Message body {{1}}, or one value for everyone').waitFor();
+    await page.getByText('Choose the column of Card 3 “Shop now” URL suffix, or one value for everyone').waitFor();
+    await expect(page.getByLabel('Card 2 body {{1}}').getAttribute('aria-invalid')).resolves.toBe('true');
+
+    await page.getByLabel('Message body {{1}}').selectOption('first_name');
+    for (let i = 1; i <= 3; i++) {
+      await page.getByLabel(`Card ${i} body {{1}}`).selectOption('discount');
+      await page.getByLabel(`Card ${i} “Shop now” URL suffix`).selectOption('sku');
+      await page.getByLabel(`Card ${i} “More like this” payload`).selectOption({ label: 'the same for everyone…' });
+      await page.getByLabel(`Card ${i} “More like this” payload for everyone`).fill(`more_like_${i}`);
+    }
     await accessibleAtBothWidths();
     await screenshots(page, 'campaign-new');
 
     await page.getByRole('button', { name: 'Create and upload' }).click();
     await page.getByTestId('audience-counts').getByText('3 rows: 2 recipients, 1 invalid, 0 repeated numbers').waitFor();
+    // Each row as it will be sent: its body value, then per card its media link, body value, payload and URL suffix.
+    const first = page.getByTestId('preview-rows').getByRole('row').nth(1);
+    await first.getByText('Body: Asha', { exact: true }).waitFor();
+    await first.getByText('Card 3: https://cdn.example.com/1.jpg, 10%, more_like_3, sku-1', { exact: true }).waitFor();
     await page.getByTestId('preview-errors').getByText('column picture: "not-a-link" is not an http(s) URL').waitFor();
     await accessibleAtBothWidths();
     await screenshots(page, 'campaign-preview');
@@ -51,12 +94,22 @@ describe('console campaigns page (Chromium)', () => {
     // Invalid rows are skipped only when the user says so.
     await page.getByRole('button', { name: 'Start campaign' }).click();
     await page.getByText(/1 invalid rows .* skipInvalid/).waitFor();
+
+    // The draft, opened again from the list, shows the same preview and starts from there.
+    await page.getByTestId('campaign-list').getByRole('link', { name: 'Winter sale' }).click();
+    await page.getByTestId('campaign-status').getByText('draft').waitFor();
+    await page.getByTestId('audience-counts').getByText('3 rows: 2 recipients, 1 invalid').waitFor();
+    await page.getByTestId('preview-errors').getByText('column picture: "not-a-link" is not an http(s) URL').waitFor();
+    await page.getByTestId('preview-rows').getByText('Body: Ravi', { exact: true }).waitFor();
     await page.getByLabel('Skip the 1 invalid rows').check();
     await page.getByRole('button', { name: 'Start campaign' }).click();
-    await page.getByRole('heading', { name: 'Winter sale' }).waitFor();
+    await page.getByRole('heading', { name: 'Winter sale', exact: true }).waitFor();
     await page.getByTestId('campaign-status').getByText('completed').waitFor({ timeout: 20_000 });
     await page.getByTestId('funnel-sent').getByText('2').waitFor({ timeout: 10_000 });
     expect(stack.cloud.arrivals.map((a) => a.to).sort()).toEqual(['919800000001', '919800000002']);
+    // Each recipient's own values reached the Cloud API, in the synced template.
+    const sent = JSON.stringify(stack.cloud.messages.find((m) => JSON.stringify(m.body).includes('"919800000002"'))?.body);
+    for (const value of ['demo_summer_carousel', '"Ravi"', '"20%"', '"sku-2"', '"more_like_3"', 'https://cdn.example.com/2.jpg']) expect(sent).toContain(value);
     await accessibleAtBothWidths();
     await screenshots(page, 'campaign-progress');
 

@@ -5,7 +5,7 @@ import { UserService } from '@platform/accounts';
 import { BotRepository } from '@platform/database';
 import { SANDBOX_WABA_ID } from '@platform/sandbox';
 import { SeededAdmin, advanceClock, seedBotAdmin, until } from '@platform/testing';
-import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll } from './console-browser.js';
+import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll, submitSignIn } from './console-browser.js';
 import { useStack } from './e2e-stack.js';
 import { greetingBot } from './hosted-bots-support.js';
 
@@ -72,9 +72,7 @@ describe('console: design system, onboarding, empty states, human errors, templa
 
     await page.goto(`${stack.url}/console/settings/api-keys`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.getByLabel('E-mail').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(page, admin);
     await page.getByRole('heading', { name: 'Settings · API Keys' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/console/');
     expect(new URL(page.url()).hash).toBe(`#/bots/${botId}/settings/api-keys`);

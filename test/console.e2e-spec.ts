@@ -5,7 +5,7 @@ import { createChannelWorker } from '../apps/channel-worker/src/create-channel-w
 import { PrismaService } from '@platform/database';
 import { SANDBOX_WABA_ID } from '@platform/sandbox';
 import { SeededAdmin, carouselBody, seedBotAdmin, until } from '@platform/testing';
-import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll } from './console-browser.js';
+import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll, signIn } from './console-browser.js';
 import { useStack } from './e2e-stack.js';
 
 jest.setTimeout(120_000);
@@ -466,11 +466,7 @@ describe('console: a bot administrator in a real browser', () => {
     const other = await browser.newPage(stack.url, PHONE);
     try {
       const p = other.page;
-      await p.goto(`${stack.url}/console/`);
-      await p.getByLabel('E-mail').fill(viewer.email);
-      await p.getByLabel('Password').fill(viewer.password);
-      await p.getByRole('button', { name: 'Sign in' }).click();
-      await p.getByRole('heading', { name: 'Overview' }).waitFor();
+      await signIn(p, stack.url, viewer);
       await p.goto(`${stack.url}/console/#/bots/${stack.seed.botId}/settings/api-keys`);
       const notice = p.getByTestId('not-allowed');
       await notice.getByText('This page needs the admin role on this bot; your role is viewer.').waitFor();

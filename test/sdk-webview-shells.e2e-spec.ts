@@ -1,17 +1,14 @@
-import { mkdirSync } from 'node:fs';
 import { jest } from '@jest/globals';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
-import { CallbackSettingsService } from '../apps/gateway/src/callbacks/callback-settings.service.js';
+import { Browser, BrowserContext, Page } from 'playwright-core';
 import { createBotChat } from '../libs/sdk-react-native/src/bot-chat-controller.js';
 import { create as createCordovaChat } from '../libs/sdk-cordova/src/index.js';
 import type { InAppBrowserLike } from '../libs/sdk-cordova/src/index.js';
 import { chatUserId } from '@platform/contracts';
 import { EchoBot } from '@platform/sandbox';
+import { CHAT_SHOTS, launchChatBrowser, newChatPage, startEchoBot } from './chat-page-browser.js';
 import { useStack } from './e2e-stack.js';
 import { SdkBot, eventually, seedSdkBot, sendBotEvent } from './sdk-support.js';
 
-const SHOTS = '.local/screenshots/chat';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const GREETING = 'Hello! I am the echo bot';
 
 type Events = { logout: { actionType: string }; 'order.updated': { orderId: string } };
@@ -35,33 +32,21 @@ describe('the SDKs that host the chat page: React Native and Cordova, through th
 
   beforeAll(async () => {
     seed = await seedSdkBot(stack.gateway);
-    echo = new EchoBot({ apiBaseUrl: stack.url, botId: seed.botId, apiKey: seed.apiKey });
-    const hook = await echo.listen();
-    echo.server.secret = (await stack.gateway.get(CallbackSettingsService, { strict: false }).setUrl(seed.botId, 'webhook', hook)).secret!;
+    echo = await startEchoBot(stack.gateway, { apiBaseUrl: stack.url, botId: seed.botId, apiKey: seed.apiKey });
     const answer = echo.server.onDelivered!;
     echo.server.onDelivered = (call) => {
       const body = call.body as { type?: string; payload?: string };
       if (body.type === 'session.started') started.push({ payload: body.payload ?? '' });
       answer(call);
     };
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
-    mkdirSync(SHOTS, { recursive: true });
+    browser = await launchChatBrowser();
   });
 
   afterEach(async () => {
     for (const c of contexts.splice(0)) await c.close();
   });
 
-  async function newPage(): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 390, height: 780 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    const problems: string[] = [];
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-    return { page, problems };
-  }
+  const newPage = () => newChatPage(browser, contexts);
 
   const input = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 
@@ -141,7 +126,7 @@ describe('the SDKs that host the chat page: React Native and Cordova, through th
     await eventually(async () => (await input(page).isEnabled()) || undefined, 10_000, 'composer enabled');
     await page.getByRole('button', { name: 'Close chat' }).click();
     await eventually(() => host.includes('closed') || undefined, 5000, 'onClose at the app');
-    await page.screenshot({ path: `${SHOTS}/react-native-shell-390.png` });
+    await page.screenshot({ path: `${CHAT_SHOTS}/react-native-shell-390.png` });
     disconnect();
     expect(errors).toEqual([]);
     expect(problems).toEqual([]);

@@ -9,6 +9,7 @@ export * from './carousel/template-cards.js';
 export * from './carousel/message-status.dto.js';
 export * from './carousel/trigger-quota.dto.js';
 export * from './common/ids.js';
+export * from './common/paging.dto.js';
 export * from './auth/admin-login.dto.js';
 export * from './auth/api-keys.dto.js';
 export * from './auth/oauth-clients.dto.js';

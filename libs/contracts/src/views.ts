@@ -13,3 +13,6 @@ export type { ConversationMessageView, MessageContent } from './conversations/me
 export * from './console/overview.views.js';
 export * from './console/onboarding.views.js';
 export type { CampaignAudienceView, CampaignMapping, CampaignPreviewRow, CampaignProgressView, CampaignStatusName, CampaignView } from './campaigns/campaign.views.js';
+// The labels a hosted bot's node can leave by, as the engine's validator knows them (the builder draws its handles from them).
+export { edgeLabel, producibleLabels } from './bots/edge-labels.js';
+export type { BotNode as BotDefinitionNode } from './bots/bot-definition.js';

@@ -5,6 +5,7 @@ import { go, href } from '../router.js';
 import { DataTable } from '../data-table.js';
 import { Field, InputField, SubmitButton } from '../form-field.js';
 import { ErrorNotice, NotAllowed, Spinner, Success, useAction, useLoad, when } from '../ui.js';
+import { SenderSelect, TemplateSelect, TemplateValueFields, type TemplateValueSlot, slotId, templateParams, templateSlots } from '../template-fields.js';
 
 /** Campaigns (docs/campaigns.md): the list and a new campaign from a CSV, or one campaign's live progress. */
 export function CampaignsPage({ bot, campaignId }: { bot: Bot; campaignId?: string }) {
@@ -39,7 +40,7 @@ function CampaignList({ bot }: { bot: Bot }) {
           </tr>
         )}
       />
-      <NewCampaign bot={bot} />
+      <NewCampaign bot={bot} onCreated={() => void list.reload(true)} />
     </>
   );
 }
@@ -54,17 +55,17 @@ async function csvHeader(file: File): Promise<string[]> {
     .filter(Boolean);
 }
 
-function NewCampaign({ bot }: { bot: Bot }) {
+function NewCampaign({ bot, onCreated }: { bot: Bot; onCreated: () => void }) {
   const senders = useLoad(() => api<{ senders: SenderView[] }>('GET', `/v1/bots/${bot.id}/whatsapp/senders`), [bot.id]);
   const templates = useLoad(() => api<{ templates: TemplateView[] }>('GET', `/v1/bots/${bot.id}/whatsapp/templates`), [bot.id]);
   const approved = templates.data?.templates.filter((t) => t.status === 'APPROVED') ?? [];
   if (senders.error || templates.error) return <ErrorNotice error={senders.error ?? templates.error} />;
   if (!senders.data || !templates.data) return <Spinner label="Loading senders and templates…" />;
   if (approved.length === 0 || senders.data.senders.length === 0) return <p>A campaign needs a sender number and an approved carousel template (WhatsApp → Senders, Templates).</p>;
-  return <NewCampaignForm bot={bot} templates={approved} senders={senders.data.senders} />;
+  return <NewCampaignForm bot={bot} templates={approved} senders={senders.data.senders} onCreated={onCreated} />;
 }
 
-function NewCampaignForm({ bot, templates, senders }: { bot: Bot; templates: TemplateView[]; senders: SenderView[] }) {
+function NewCampaignForm({ bot, templates, senders, onCreated }: { bot: Bot; templates: TemplateView[]; senders: SenderView[]; onCreated: () => void }) {
   const [name, setName] = useState('');
   const [templateId, setTemplateId] = useState(templates[0]!.id);
   const [sender, setSender] = useState(senders[0]!.number);
@@ -72,7 +73,9 @@ function NewCampaignForm({ bot, templates, senders }: { bot: Bot; templates: Tem
   const [columns, setColumns] = useState<string[]>([]);
   const [numberColumn, setNumberColumn] = useState('');
   const [tzColumn, setTzColumn] = useState('');
-  const [media, setMedia] = useState<string[]>([]);
+  // Per template value (keyed by template and slot): the column that fills it, or FIXED and the value for everyone.
+  const [mapped, setMapped] = useState<Record<string, string>>({});
+  const [fixed, setFixed] = useState<Record<string, string>>({});
   const [quietFrom, setQuietFrom] = useState('');
   const [quietTo, setQuietTo] = useState('');
   const [cap, setCap] = useState('');
@@ -87,8 +90,23 @@ function NewCampaignForm({ bot, templates, senders }: { bot: Bot; templates: Tem
     setColumns(header);
     setNumberColumn(header.find((c) => /phone|number|mobile/i.test(c)) ?? header[0] ?? '');
     setTzColumn(header.find((c) => /^(tz|time.?zone)$/i.test(c)) ?? '');
-    setMedia(Array.from({ length: template.cardCount }, () => header.find((c) => /img|image|media|link/i.test(c)) ?? ''));
+    // A column named like a media link is the first guess for every card's; the other values are chosen.
+    const media = header.find((c) => /img|image|media|link|picture|photo|video/i.test(c));
+    setMapped(
+      media
+        ? Object.fromEntries(
+            templates.flatMap((t) =>
+              templateSlots(t)
+                .filter((s) => s.what === 'media')
+                .map((s) => [`${t.id}:${s.key}`, media]),
+            ),
+          )
+        : {},
+    );
   };
+  const key = (slot: TemplateValueSlot) => `${template.id}:${slot.key}`;
+  // A value's error goes once it is edited; the next submit checks again.
+  const edited = (k: string) => errors[k] && setErrors(({ [k]: _gone, ...others }) => others);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -96,7 +114,13 @@ function NewCampaignForm({ bot, templates, senders }: { bot: Bot; templates: Tem
     if (!name.trim()) found.name = 'Name is required';
     if (!file) found.file = 'Choose a CSV file of recipients';
     else if (!numberColumn) found.number = 'Choose the column holding the numbers';
-    for (let i = 0; i < template.cardCount; i++) if (file && !media[i]) found[`media${i}`] = `Choose the column of card ${i + 1}'s media link`;
+    if (file) {
+      for (const slot of templateSlots(template)) {
+        const k = key(slot);
+        if (!mapped[k]) found[k] = `Choose the column of ${slot.label}, or one value for everyone`;
+        else if (mapped[k] === FIXED && !fixed[k]?.trim()) found[k] = `${slot.label} is required`;
+      }
+    }
     if ((quietFrom === '') !== (quietTo === '')) found.quiet = 'Give both ends of the quiet hours, or neither';
     if (cap && !/^[1-9]\d{0,3}$/.test(cap)) found.cap = 'Frequency cap must be a whole number from 1 to 1000';
     setErrors(found);
@@ -105,7 +129,11 @@ function NewCampaignForm({ bot, templates, senders }: { bot: Bot; templates: Tem
       name: name.trim(),
       templateId,
       sender,
-      mapping: { number: numberColumn, ...(tzColumn && { timeZone: tzColumn }), cards: media.slice(0, template.cardCount).map((mediaLink) => ({ mediaLink })) },
+      mapping: {
+        number: numberColumn,
+        ...(tzColumn && { timeZone: tzColumn }),
+        ...templateParams(template, (slot) => (mapped[key(slot)] === FIXED ? { value: fixed[key(slot)]!.trim() } : mapped[key(slot)]!)),
+      },
       schedule: quietFrom ? { quietHours: { from: quietFrom, to: quietTo } } : {},
       ...(cap && { frequencyCap: Number(cap) }),
     };
@@ -114,7 +142,10 @@ function NewCampaignForm({ bot, templates, senders }: { bot: Bot; templates: Tem
       const audience = await api<CampaignAudienceView>('PUT', `${base(bot)}/${campaign.id}/audience/csv`, new Blob([file!], { type: 'text/csv' }));
       return { campaign, audience };
     });
-    if (done) setCreated(done);
+    if (done) {
+      setCreated(done);
+      onCreated();
+    }
   };
 
   if (created) return <AudienceReview bot={bot} campaign={created.campaign} audience={created.audience} />;
@@ -135,26 +166,8 @@ function NewCampaignForm({ bot, templates, senders }: { bot: Bot; templates: Tem
       <h2>New campaign</h2>
       <div class="grid">
         <InputField id="cp-name" label="Name" error={errors.name} value={name} onValue={setName} />
-        <Field id="cp-template" label="Template">
-          {(a) => (
-            <select {...a} value={templateId} onChange={(e) => setTemplateId((e.target as HTMLSelectElement).value)}>
-              {templates.map((t) => (
-                <option value={t.id}>
-                  {t.name} ({t.cardCount} cards)
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field id="cp-sender" label="Sender">
-          {(a) => (
-            <select {...a} value={sender} onChange={(e) => setSender((e.target as HTMLSelectElement).value)}>
-              {senders.map((s) => (
-                <option value={s.number}>{s.number}</option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <TemplateSelect id="cp-template" templates={templates} value={templateId} onValue={setTemplateId} />
+        <SenderSelect id="cp-sender" senders={senders} value={sender} onValue={setSender} />
       </div>
       <Field id="cp-file" label="Recipients (CSV with a header row, up to 1,000,000 rows)" error={errors.file}>
         {(a) => <input {...a} type="file" accept=".csv,text/csv" onChange={(e) => void pick((e.target as HTMLInputElement).files?.[0] ?? null)} />}
@@ -166,9 +179,32 @@ function NewCampaignForm({ bot, templates, senders }: { bot: Bot; templates: Tem
             {columnSelect('cp-number', 'Number column', numberColumn, setNumberColumn, errors.number)}
             {columnSelect('cp-tz', 'Time zone column', tzColumn, setTzColumn, undefined, true)}
           </div>
-          {Array.from({ length: template.cardCount }, (_, i) =>
-            columnSelect(`cp-media-${i}`, `Card ${i + 1} media link column`, media[i] ?? '', (v) => setMedia(Object.assign([...media], { [i]: v })), errors[`media${i}`]),
-          )}
+        </fieldset>
+      )}
+      {columns.length > 0 && (
+        <fieldset>
+          <legend>Template values</legend>
+          <p class="muted">Each value of {template.name} comes from a column of the CSV, or is the same for every recipient.</p>
+          <TemplateValueFields
+            template={template}
+            field={(slot) => (
+              <ValueSource
+                slot={slot}
+                columns={columns}
+                column={mapped[key(slot)] ?? ''}
+                onColumn={(v) => {
+                  setMapped((m) => ({ ...m, [key(slot)]: v }));
+                  edited(key(slot));
+                }}
+                value={fixed[key(slot)] ?? ''}
+                onValue={(v) => {
+                  setFixed((f) => ({ ...f, [key(slot)]: v }));
+                  edited(key(slot));
+                }}
+                error={errors[key(slot)]}
+              />
+            )}
+          />
         </fieldset>
       )}
       <div class="grid">
@@ -180,6 +216,42 @@ function NewCampaignForm({ bot, templates, senders }: { bot: Bot; templates: Tem
       <ErrorNotice error={action.error} />
     </form>
   );
+}
+
+/** The column picker's choice meaning "the same value for every recipient": no CSV header can be it, since headers are trimmed. */
+const FIXED = ' fixed';
+
+/** Where one template value comes from: a column of the CSV, or a value typed here for everyone. */
+function ValueSource(p: { slot: TemplateValueSlot; columns: string[]; column: string; onColumn: (column: string) => void; value: string; onValue: (value: string) => void; error?: string }) {
+  const id = slotId('cp', p.slot);
+  return (
+    <>
+      <Field id={id} label={p.slot.label} hint={p.slot.hint} error={p.column === FIXED ? undefined : p.error}>
+        {(a) => (
+          <select {...a} value={p.column} onChange={(e) => p.onColumn((e.target as HTMLSelectElement).value)}>
+            <option value="">(choose a column)</option>
+            {p.columns.map((c) => (
+              <option value={c}>column {c}</option>
+            ))}
+            <option value={FIXED}>the same for everyone…</option>
+          </select>
+        )}
+      </Field>
+      {p.column === FIXED && <InputField id={`${id}-value`} label={`${p.slot.label} for everyone`} error={p.error} value={p.value} onValue={p.onValue} />}
+    </>
+  );
+}
+
+/** What a preview row sends, in the form's order: the message body's values, then each card's media link, body values and button values. */
+function sentValues(values: NonNullable<CampaignPreviewRow['values']>): string[] {
+  const button = (b: unknown) => {
+    const x = b as { payload?: string; text?: string };
+    return x.payload ?? x.text ?? '';
+  };
+  return [
+    ...(values.bodyParameters?.length ? [`Body: ${values.bodyParameters.join(', ')}`] : []),
+    ...values.cards.map((c, i) => `Card ${i + 1}: ${[c.mediaLink, ...(c.bodyParameters ?? []), ...(c.buttons ?? []).map(button)].join(', ')}`),
+  ];
 }
 
 function PreviewTable({ rows, caption, testId }: { rows: CampaignPreviewRow[]; caption: string; testId: string }) {
@@ -195,25 +267,36 @@ function PreviewTable({ rows, caption, testId }: { rows: CampaignPreviewRow[]; c
         <tr>
           <td>{r.row}</td>
           <td>{r.recipient ?? '—'}</td>
-          <td class={r.error ? 'bad' : undefined}>{r.error ?? r.values?.cards.map((c) => c.mediaLink).join(', ')}</td>
+          <td class={r.error ? 'bad' : undefined}>{r.error ?? (r.values && sentValues(r.values).map((line) => <div>{line}</div>))}</td>
         </tr>
       )}
     />
   );
 }
 
-function AudienceReview({ bot, campaign, audience }: { bot: Bot; campaign: CampaignView; audience: CampaignAudienceView }) {
+/** A draft's audience (the upload's answer, or read again with GET …/preview: then without the count of repeated numbers) and its start. */
+function AudienceReview({
+  bot,
+  campaign,
+  audience,
+  onStarted,
+}: {
+  bot: Bot;
+  campaign: CampaignView;
+  audience: Omit<CampaignAudienceView, 'duplicates'> & { duplicates?: number };
+  onStarted?: () => void;
+}) {
   const [skipInvalid, setSkipInvalid] = useState(false);
   const action = useAction();
   const start = async () => {
-    if (await action.run(() => api<CampaignView>('POST', `${base(bot)}/${campaign.id}/start`, { skipInvalid }))) go('bots', bot.id, 'campaigns', campaign.id);
+    if (await action.run(() => api<CampaignView>('POST', `${base(bot)}/${campaign.id}/start`, { skipInvalid }))) (onStarted ?? (() => go('bots', bot.id, 'campaigns', campaign.id)))();
   };
   return (
     <section aria-label="Audience preview">
       <h2>{campaign.name}: audience</h2>
       <Success>
         <span data-testid="audience-counts">
-          {audience.rows} rows: {audience.valid} recipients, {audience.invalid} invalid, {audience.duplicates} repeated numbers
+          {audience.rows} rows: {audience.valid} recipients, {audience.invalid} invalid{audience.duplicates === undefined ? '' : `, ${audience.duplicates} repeated numbers`}
         </span>
       </Success>
       <h3>First rows</h3>
@@ -233,6 +316,16 @@ function AudienceReview({ bot, campaign, audience }: { bot: Bot; campaign: Campa
       <ErrorNotice error={action.error} />
     </section>
   );
+}
+
+/** A draft opened from the list: its audience as uploaded, to start from here (a draft without a complete upload has nothing to start). */
+function DraftReview({ bot, campaign, onStarted }: { bot: Bot; campaign: CampaignView; onStarted: () => void }) {
+  const preview = useLoad(() => api<Pick<CampaignAudienceView, 'preview' | 'errors'>>('GET', `${base(bot)}/${campaign.id}/preview`), [bot.id, campaign.id]);
+  if (!campaign.audience.ready) return <p>This draft has no complete audience yet: upload one through the API or the CLI (docs/campaigns.md), or create the campaign again here.</p>;
+  if (preview.error) return <ErrorNotice error={preview.error} />;
+  if (!preview.data) return <Spinner label="Loading the audience…" />;
+  const { rows, invalid, source } = campaign.audience;
+  return <AudienceReview bot={bot} campaign={campaign} audience={{ ...preview.data, source: source ?? 'csv', rows, invalid, valid: rows - invalid }} onStarted={onStarted} />;
 }
 
 const STAGES = ['queued', 'sent', 'delivered', 'read', 'failed', 'replied'] as const;
@@ -259,6 +352,10 @@ function CampaignDetail({ bot, id }: { bot: Bot; id: string }) {
     }
   };
   const top = Math.max(1, p.funnel.queued, p.recipients.total);
+  const started = () => {
+    void campaign.reload(true);
+    void progress.reload(true);
+  };
   return (
     <>
       <p>
@@ -287,6 +384,7 @@ function CampaignDetail({ bot, id }: { bot: Bot; id: string }) {
         )}
       </div>
       <ErrorNotice error={action.error} />
+      {p.status === 'draft' && <DraftReview bot={bot} campaign={c} onStarted={started} />}
       <h2>Funnel</h2>
       <table class="funnel" data-testid="campaign-funnel" aria-label="Funnel">
         <tbody>

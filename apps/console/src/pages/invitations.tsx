@@ -1,9 +1,8 @@
 import { useState } from 'preact/hooks';
 import { Bot, Role, api } from '../api.js';
-import { ConfirmButton, DataTable } from '../data-table.js';
-import { Field, InputField, SubmitButton } from '../form-field.js';
 import { ShownOnce } from '../ui-secret.js';
-import { ErrorNotice, Success, useAction, useLoad, when } from '../ui.js';
+import { Action, ErrorNotice, Success, useAction, useLoad } from '../ui.js';
+import { EmailRoleForm, PeopleTable } from './people.js';
 
 interface Invitation {
   id: string;
@@ -33,70 +32,43 @@ export function Invitations({ bot }: { bot: Bot }) {
       {link && <ShownOnce title={`Invitation link for ${link.email}`} label="Invitation link" testId="invitation-link" value={link.url} onDismiss={() => setLink(null)} />}
       {done && <Success>{done}</Success>}
       <ErrorNotice error={list.error ?? withdraw.error} />
-      <DataTable
+      <PeopleTable
         loading={list.loading && !list.data}
         spinner="Loading invitations…"
-        rows={list.data?.invitations}
+        rows={list.data?.invitations.map((i) => ({ id: i.id, email: i.email, role: i.role, date: i.expiresAt }))}
         empty={<p>No pending invitation.</p>}
         caption="Pending invitations"
-        columns={['E-mail', 'Role', 'Expires']}
-        actions
-        row={(i) => (
-          <tr>
-            <th scope="row">{i.email}</th>
-            <td>{i.role}</td>
-            <td>{when(i.expiresAt)}</td>
-            <td>
-              <ConfirmButton
-                action={withdraw}
-                label={`Withdraw the invitation of ${i.email}`}
-                question={`Withdraw the invitation of ${i.email}? Its link stops working.`}
-                call={() => api('DELETE', `/v1/bots/${bot.id}/invitations/${i.id}`)}
-                onDone={() => {
-                  setDone(`Invitation of ${i.email} withdrawn.`);
-                  void list.reload(true);
-                }}
-              >
-                Withdraw
-              </ConfirmButton>
-            </td>
-          </tr>
-        )}
+        dateColumn="Expires"
+        remove={{
+          action: withdraw,
+          button: 'Withdraw',
+          label: (i) => `Withdraw the invitation of ${i.email}`,
+          question: (i) => `Withdraw the invitation of ${i.email}? Its link stops working.`,
+          path: (i) => `/v1/bots/${bot.id}/invitations/${i.id}`,
+          onDone: (i) => {
+            setDone(`Invitation of ${i.email} withdrawn.`);
+            void list.reload(true);
+          },
+        }}
       />
     </section>
   );
 }
 
 function Invite({ bot, onInvited }: { bot: Bot; onInvited: (email: string, token: string) => void }) {
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('viewer');
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const action = useAction();
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const problem = !email.trim() ? 'E-mail is required' : !/^[^\s@]+@[^\s@]+$/.test(email.trim()) ? 'E-mail must be an e-mail address' : null;
-    setEmailError(problem);
-    if (problem) return;
-    const inv = await action.run(() => api<Invitation & { token: string }>('POST', `/v1/bots/${bot.id}/invitations`, { email: email.trim(), role }));
-    if (inv) {
-      setEmail('');
-      onInvited(inv.email, inv.token);
-    }
+  const send = async (email: string, role: Role, action: Action) => {
+    const inv = await action.run(() => api<Invitation & { token: string }>('POST', `/v1/bots/${bot.id}/invitations`, { email, role }));
+    if (inv) onInvited(inv.email, inv.token);
+    return !!inv;
   };
   return (
-    <form onSubmit={submit} noValidate class="inline-form" aria-label="Invite someone without an account">
-      <InputField id="invite-email" label="E-mail to invite" hint="For someone without an account; the link works once, for 7 days." error={emailError} type="email" value={email} onValue={setEmail} />
-      <Field id="invite-role" label="Role">
-        {(aria) => (
-          <select {...aria} value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value as Role)}>
-            <option value="viewer">viewer</option>
-            <option value="developer">developer</option>
-            <option value="admin">admin</option>
-          </select>
-        )}
-      </Field>
-      <SubmitButton action={action}>Create invitation link</SubmitButton>
-      <ErrorNotice error={action.error} />
-    </form>
+    <EmailRoleForm
+      name="Invite someone without an account"
+      idPrefix="invite"
+      emailLabel="E-mail to invite"
+      emailHint="For someone without an account; the link works once, for 7 days."
+      submit="Create invitation link"
+      send={send}
+    />
   );
 }

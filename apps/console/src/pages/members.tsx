@@ -1,9 +1,8 @@
 import { useState } from 'preact/hooks';
 import { Bot, Role, api, roleAtLeast } from '../api.js';
-import { ConfirmButton, DataTable } from '../data-table.js';
-import { Field, InputField, SubmitButton } from '../form-field.js';
-import { ErrorNotice, Pager, Success, useAction, useLoad, usePage, when } from '../ui.js';
+import { Action, ErrorNotice, Pager, Success, useAction, useLoad, usePage } from '../ui.js';
 import { Invitations } from './invitations.js';
+import { EmailRoleForm, PeopleTable } from './people.js';
 
 interface Member {
   userId: string;
@@ -37,71 +36,37 @@ export function MembersPage({ bot }: { bot: Bot }) {
       )}
       {done && <Success>{done}</Success>}
       <ErrorNotice error={list.error ?? remove.error} />
-      <DataTable
+      <PeopleTable
         loading={list.loading && !list.data}
         spinner="Loading members…"
-        rows={paged.rows}
+        rows={paged.rows.map((m) => ({ id: m.userId, email: m.email, role: m.role, date: m.since }))}
         caption={`Members of ${bot.name}`}
-        columns={['E-mail', 'Role', 'Since']}
-        actions={admin}
-        row={(m) => (
-          <tr>
-            <th scope="row">{m.email}</th>
-            <td>{m.role}</td>
-            <td>{when(m.since)}</td>
-            {admin && (
-              <td>
-                <ConfirmButton
-                  action={remove}
-                  label={`Remove ${m.email}`}
-                  question={`Remove ${m.email} from ${bot.name}?`}
-                  call={() => api('DELETE', `/v1/bots/${bot.id}/members/${m.userId}`)}
-                  onDone={() => changed(`${m.email} removed.`)}
-                >
-                  Remove
-                </ConfirmButton>
-              </td>
-            )}
-          </tr>
-        )}
+        dateColumn="Since"
+        remove={
+          admin
+            ? {
+                action: remove,
+                button: 'Remove',
+                label: (m) => `Remove ${m.email}`,
+                question: (m) => `Remove ${m.email} from ${bot.name}?`,
+                path: (m) => `/v1/bots/${bot.id}/members/${m.id}`,
+                onDone: (m) => changed(`${m.email} removed.`),
+              }
+            : undefined
+        }
       >
         <Pager {...paged} label="Members" />
-      </DataTable>
+      </PeopleTable>
       {admin && <Invitations bot={bot} />}
     </section>
   );
 }
 
 function SetRole({ bot, onSaved }: { bot: Bot; onSaved: (message: string) => void }) {
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('viewer');
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const action = useAction();
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const problem = !email.trim() ? 'E-mail is required' : !/^[^\s@]+@[^\s@]+$/.test(email.trim()) ? 'E-mail must be an e-mail address' : null;
-    setEmailError(problem);
-    if (problem) return;
-    const a = await action.run(() => api<{ message: string }>('PUT', `/v1/bots/${bot.id}/members`, { email: email.trim(), role }));
-    if (a) {
-      setEmail('');
-      onSaved(a.message);
-    }
+  const send = async (email: string, role: Role, action: Action) => {
+    const a = await action.run(() => api<{ message: string }>('PUT', `/v1/bots/${bot.id}/members`, { email, role }));
+    if (a) onSaved(a.message);
+    return !!a;
   };
-  return (
-    <form onSubmit={submit} noValidate class="inline-form" aria-label="Add a member or change a role">
-      <InputField id="member-email" label="E-mail of an existing account" error={emailError} type="email" value={email} onValue={setEmail} />
-      <Field id="member-role" label="Role">
-        {(aria) => (
-          <select {...aria} value={role} onChange={(e) => setRole((e.target as HTMLSelectElement).value as Role)}>
-            <option value="viewer">viewer</option>
-            <option value="developer">developer</option>
-            <option value="admin">admin</option>
-          </select>
-        )}
-      </Field>
-      <SubmitButton action={action}>Save role</SubmitButton>
-      <ErrorNotice error={action.error} />
-    </form>
-  );
+  return <EmailRoleForm name="Add a member or change a role" idPrefix="member" emailLabel="E-mail of an existing account" submit="Save role" send={send} />;
 }

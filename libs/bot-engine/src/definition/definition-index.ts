@@ -1,5 +1,5 @@
 import type { BotDefinition, BotJourney, BotNode } from '@platform/contracts';
-import { edgeLabel } from './edge-labels.js';
+import { edgeLabel } from '@platform/contracts';
 
 /** A journey with its nodes by id and its edges by `from` and label. */
 export interface IndexedJourney {

@@ -1,5 +1,5 @@
 import type { BotDefinition, DefinitionError } from '@platform/contracts';
-import { edgeLabel, producibleLabels } from './edge-labels.js';
+import { edgeLabel, producibleLabels } from '@platform/contracts';
 
 /**
  * The checks on how a definition hangs together: unique names, journeys and edges that name what exists, edge

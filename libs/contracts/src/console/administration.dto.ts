@@ -1,8 +1,9 @@
-import { IsDefined, IsIn, IsISO8601, IsOptional, Matches, MaxLength } from 'class-validator';
+import { IsDefined, IsIn, IsOptional, Matches } from 'class-validator';
+import { TimeRangePageQueryDto } from '../common/paging.dto.js';
 import { OptionalString, RequiredString } from '../common/string-fields.js';
 
 /** Query of GET /v1/bots/:botId/audit. */
-export class AuditQueryDto {
+export class AuditQueryDto extends TimeRangePageQueryDto {
   /** Prefix of the action name, e.g. `api-keys` or `whatsapp.senders.delete`. */
   @IsOptional()
   @Matches(/^[A-Za-z0-9._-]{1,100}$/, { message: '$property must be an action name or its beginning (letters, digits, . _ -)' })
@@ -11,23 +12,6 @@ export class AuditQueryDto {
   /** The actor's e-mail. */
   @OptionalString({ max: 320, refuse: 'blank' })
   actor?: string;
-
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 date-time' })
-  since?: string;
-
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: '$property must be an ISO 8601 date-time' })
-  until?: string;
-
-  @IsOptional()
-  @MaxLength(200, { message: '$property must be at most 200 characters' })
-  @Matches(/^[A-Za-z0-9_-]+$/, { message: '$property must be a cursor from a previous answer' })
-  cursor?: string;
-
-  @IsOptional()
-  @Matches(/^(?:[1-9]|[1-9]\d|100)$/, { message: '$property must be an integer from 1 to 100' })
-  limit?: string;
 }
 
 /** Body of POST /v1/me/password. */

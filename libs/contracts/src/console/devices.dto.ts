@@ -1,4 +1,5 @@
-import { IsOptional, IsUUID, Matches } from 'class-validator';
+import { IsOptional, IsUUID } from 'class-validator';
+import { PageLimit } from '../common/paging.dto.js';
 
 /** Query of GET /v1/bots/:botId/push/devices. */
 export class DeviceListQueryDto {
@@ -6,8 +7,7 @@ export class DeviceListQueryDto {
   @IsUUID('all', { message: '$property must be a cursor from a previous answer' })
   cursor?: string;
 
-  @IsOptional()
-  @Matches(/^(?:[1-9]|[1-9]\d|100)$/, { message: '$property must be an integer from 1 to 100' })
+  @PageLimit()
   limit?: string;
 }
 

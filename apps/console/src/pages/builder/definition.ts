@@ -1,6 +1,7 @@
 // The bot definition as the builder edits it. The shapes mirror libs/contracts/src/bots/bot-definition.ts
 // (the console reaches only the Node-free part of the contracts, so the few it needs are restated here);
 // the server's validator stays the judge of what is valid.
+import { type BotDefinitionNode, producibleLabels } from '@platform/contracts/views';
 
 export type Json = unknown;
 export type VariableType = 'string' | 'number' | 'boolean' | 'object' | 'array';
@@ -62,23 +63,12 @@ export const KIND_LABELS: Record<NodeKind, string> = {
   end: 'End',
 };
 
-/** The labels a node can leave by (libs/bot-engine edge-labels.ts): goto and end leave by none. */
+/**
+ * The labels a node can leave by: the engine's own rule (libs/contracts bots/edge-labels.ts, which the
+ * validator checks edges with), given the builder's looser node; goto and end leave by none.
+ */
 export function exitLabels(node: BotNode): string[] {
-  switch (node.kind) {
-    case 'message':
-    case 'set':
-    case 'handoff':
-      return ['next'];
-    case 'question':
-      return ['next', 'invalid'];
-    case 'function':
-    case 'http':
-      return ['next', 'error'];
-    case 'condition':
-      return [...((node.branches as Array<{ id: string }> | undefined) ?? []).map((b) => b.id), 'else'];
-    default:
-      return [];
-  }
+  return producibleLabels(node as unknown as BotDefinitionNode);
 }
 
 /** A new node of a kind with the fields it needs, filled so that it is valid where it can be. */

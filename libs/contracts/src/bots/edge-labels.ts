@@ -1,4 +1,4 @@
-import type { BotEdge, BotNode } from '@platform/contracts';
+import type { BotEdge, BotNode } from './bot-definition.js';
 
 /** An edge's label: `next` when it names none. */
 export function edgeLabel(edge: BotEdge): string {
@@ -21,7 +21,8 @@ export function producibleLabels(node: BotNode): string[] {
     case 'http':
       return ['next', 'error'];
     case 'condition':
-      return [...node.branches.map((branch) => branch.id), 'else'];
+      // A draft in the builder may not have its branches yet (typed as JSON); the validator names that.
+      return [...((node.branches as typeof node.branches | undefined) ?? []).map((branch) => branch.id), 'else'];
     case 'goto':
     case 'end':
       return [];
