@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import pg from 'pg';
-import { CoreEnv } from '@platform/config';
+import { CoreEnv, DatabaseEnv } from '@platform/config';
 import type { Prisma } from '../generated/client.js';
 import { PrismaService } from '../prisma.service.js';
 
@@ -110,7 +110,10 @@ export class BotTryStepFeed implements OnApplicationShutdown {
   private idleTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(private readonly env: CoreEnv) {}
+  constructor(
+    private readonly env: CoreEnv,
+    private readonly db: DatabaseEnv,
+  ) {}
 
   /** Calls `listener` after each later commit of steps of the conversation; resolves once listening (nothing committed after it is missed). */
   async subscribe(conversationId: string, listener: () => void): Promise<() => void> {
@@ -134,7 +137,8 @@ export class BotTryStepFeed implements OnApplicationShutdown {
   }
 
   private async connect(): Promise<pg.Client> {
-    const client = new pg.Client({ connectionString: this.env.DATABASE_URL, connectionTimeoutMillis: 5000 });
+    // LISTEN is session-bound: past a transaction-mode pooler it goes to Postgres itself (DATABASE_DIRECT_URL).
+    const client = new pg.Client({ connectionString: this.db.DATABASE_DIRECT_URL ?? this.env.DATABASE_URL, connectionTimeoutMillis: 5000 });
     const lost = (err?: Error) => {
       if (err) this.logger.debug(`listen connection: ${err.message}`);
       if (this.client === attempt) this.client = null;
