@@ -178,6 +178,8 @@ describe('console bot builder (API and Chromium)', () => {
       await page.getByRole('heading', { name: 'Overview' }).waitFor();
     });
 
+    // Transitions (a button's colour) ended, or a second passed (an endless animation never ends).
+    const transitionsEnded = () => page.evaluate(() => Promise.race([Promise.all(document.getAnimations().map((a) => a.finished)), new Promise((resolve) => setTimeout(resolve, 1000))]));
     const accessibleAtBothWidths = async () => {
       for (const size of [PHONE, DESKTOP]) {
         await page.setViewportSize(size);
@@ -286,6 +288,8 @@ describe('console bot builder (API and Chromium)', () => {
       await answered.getByRole('button', { name: /main\/question-1/ }).click();
       await page.locator('.flow-node.selected[data-testid="flow-node-question-1"]').waitFor();
       await page.getByRole('form', { name: 'Node question-1' }).waitFor();
+      // The node list's buttons change colour with a transition: axe measures contrast once it has ended.
+      await transitionsEnded();
       await accessibleAtBothWidths();
       await screenshots(page, 'builder-try');
     });
@@ -304,6 +308,7 @@ describe('console bot builder (API and Chromium)', () => {
       await page.frameLocator('[data-testid="try-chat"]').getByText('Goodbye!').waitFor({ state: 'detached' });
       await bad.getByRole('button', { name: /main\/function-1/ }).click();
       await page.locator('.flow-node.selected[data-testid="flow-node-function-1"]').waitFor();
+      await transitionsEnded();
       await accessibleAtBothWidths();
       await screenshots(page, 'builder-try-error');
     });
