@@ -122,6 +122,25 @@ describe('console bot builder (API and Chromium)', () => {
     expect(done.trace.map((s: any) => `${s.node}:${s.outcome}`)).toEqual(['ask:waiting', 'ask:ok', 'more:waiting', 'more:ok', 'bye:ok']);
     expect(done.trace.every((s: any) => s.version === tried.body.version)).toBe(true);
     expect(done.state.status).toBe('ended');
+
+    // The live trace: a single-use ticket (developer), then Server-Sent Events with every step and the variables it left.
+    expect((await call(viewer.accessToken, 'POST', `/try/${id}/stream-ticket`)).status).toBe(403);
+    const ticket = await call(dev.accessToken, 'POST', `/try/${id}/stream-ticket`);
+    expect(ticket.status).toBe(201);
+    expect(ticket.body.url).toBe(`/v1/bots/${stack.seed.botId}/builder/try/${id}/stream?ticket=${ticket.body.ticket}`);
+    const abort = new AbortController();
+    const stream = await fetch(`${stack.url}${ticket.body.url}`, { signal: abort.signal });
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = stream.body!.getReader();
+    let text = '';
+    while ((text.match(/event: step/g) ?? []).length < 5) text += new TextDecoder().decode((await reader.read()).value);
+    abort.abort();
+    const steps = [...text.matchAll(/event: step\ndata: (.*)\n/g)].map((m) => JSON.parse(m[1]!));
+    expect(steps.map((st) => `${st.node}:${st.outcome}`)).toEqual(['ask:waiting', 'ask:ok', 'more:waiting', 'more:ok', 'bye:ok']);
+    expect(steps[1].variables).toMatchObject({ name: 'Ada' });
+    expect(steps[0].variables).not.toHaveProperty('name', 'Ada');
+    // spent, and another test's stream is refused too
+    expect((await fetch(`${stack.url}${ticket.body.url}`)).status).toBe(401);
     expect((await call(viewer.accessToken, 'GET', `/try/${id}`)).status).toBe(403);
     expect((await call(dev.accessToken, 'GET', `/try/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
 
@@ -155,6 +174,8 @@ describe('console bot builder (API and Chromium)', () => {
       await signIn(page, stack.url, dev);
     });
 
+    // Transitions (a button's colour) ended, or a second passed (an endless animation never ends).
+    const transitionsEnded = () => page.evaluate(() => Promise.race([Promise.all(document.getAnimations().map((a) => a.finished)), new Promise((resolve) => setTimeout(resolve, 1000))]));
     const accessibleAtBothWidths = async () => {
       for (const size of [PHONE, DESKTOP]) {
         await page.setViewportSize(size);
@@ -232,9 +253,9 @@ describe('console bot builder (API and Chromium)', () => {
       await page.getByTestId('draft-changes').getByText('No changes.').waitFor();
       await page.getByRole('button', { name: 'Flow', exact: true }).click();
 
-      // Try it: the draft on the runtime, the trace beside it.
+      // Try it: the draft on the runtime in the hosted chat page (an iframe), the trace beside it, live.
       await page.getByRole('button', { name: 'Try the draft' }).click();
-      const chat = page.getByTestId('try-chat');
+      const chat = page.frameLocator('[data-testid="try-chat"]');
       await chat
         .getByText('Hi there!')
         .waitFor()
@@ -243,29 +264,49 @@ describe('console bot builder (API and Chromium)', () => {
           throw err;
         });
       await chat.getByText('What is your name?').waitFor();
-      await page.getByTestId('try-variables').waitFor(); // the bot waits at the question: its variables
-      await page.getByLabel('Message to the bot').fill('Ada');
-      await page.getByLabel('Message to the bot').press('Enter');
-      await chat.getByText('Goodbye!').waitFor();
       const trace = page.getByTestId('try-trace');
       await trace
         .getByText(/main\/question-1/)
         .first()
-        .waitFor();
+        .waitFor(); // the bot waits at the question
+      expect(await page.getByTestId('try-state').textContent()).toMatch(/waits for an answer at main\/question-1/);
+      // The page's own secrets stay in the console: the chat page holds only its chat token.
+      expect(await page.getByTestId('try-chat').getAttribute('src')).toMatch(/^\/web\/bot\?botId=[0-9a-f-]+&enableSpeech=false#ymAuthenticationToken=[A-Za-z0-9_-]{32}$/);
+      await chat.getByRole('textbox', { name: 'Message' }).fill('Ada');
+      await chat.getByRole('textbox', { name: 'Message' }).press('Enter');
+      await chat.getByText('Goodbye!').waitFor();
+      // The trace grew without a reload: the answer's step shows the variable it set.
       await trace.getByText(/main\/bye/).waitFor();
+      const answered = trace.locator('li', { hasText: 'question-1' }).filter({ hasText: ' ok ' }).first();
+      await answered.getByText('Variables after this step').click();
+      await answered.getByText(/"name": "Ada"/).waitFor();
+      // A step shows its node in the graph.
+      await answered.getByRole('button', { name: /main\/question-1/ }).click();
+      await page.locator('.flow-node.selected[data-testid="flow-node-question-1"]').waitFor();
+      await page.getByRole('form', { name: 'Node question-1' }).waitFor();
+      // The node list's buttons change colour with a transition: axe measures contrast once it has ended.
+      await transitionsEnded();
       await accessibleAtBothWidths();
       await screenshots(page, 'builder-try');
     });
 
-    it('shows a sandbox error in the trace', async () => {
+    it('shows a sandbox error on its step in the live trace', async () => {
       await page.getByRole('button', { name: '+ Function' }).click();
       await page.getByLabel('Code (JavaScript, run in the sandbox)').fill("throw new Error('boom');");
       await page.getByLabel('Code (JavaScript, run in the sandbox)').press('Tab');
       await page.getByRole('button', { name: 'Make it the start' }).click();
       await page.getByLabel('Connect next to…').selectOption('hello');
       await page.getByRole('button', { name: 'Restart the test' }).click();
-      await page.getByTestId('try-trace').locator('li.bad').getByText(/boom/).waitFor();
-      await page.getByTestId('try-chat').getByText('Hi there!').waitFor({ state: 'detached' });
+      const bad = page.getByTestId('try-trace').locator('li.bad');
+      await bad.getByText(/boom/).waitFor();
+      await bad.getByText(/main\/function-1/).waitFor();
+      // a new test is a new chat page: the last test's messages are gone
+      await page.frameLocator('[data-testid="try-chat"]').getByText('Goodbye!').waitFor({ state: 'detached' });
+      await bad.getByRole('button', { name: /main\/function-1/ }).click();
+      await page.locator('.flow-node.selected[data-testid="flow-node-function-1"]').waitFor();
+      await transitionsEnded();
+      await accessibleAtBothWidths();
+      await screenshots(page, 'builder-try-error');
     });
 
     it('keyboard only: add a node, edit its form, connect it, roll back', async () => {

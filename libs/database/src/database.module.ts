@@ -23,7 +23,7 @@ import { HeldStatusRepository } from './repositories/held-status.repository.js';
 import { BotDefinitionRepository } from './repositories/bot-definition.repository.js';
 import { BotSecretRepository } from './repositories/bot-secret.repository.js';
 import { BotTraceRepository } from './repositories/bot-trace.repository.js';
-import { BotTryRepository } from './repositories/bot-try.repository.js';
+import { BotTryRepository, BotTryStepFeed } from './repositories/bot-try.repository.js';
 import { InboxRepository } from './repositories/inbox.repository.js';
 import { BotInputRepository } from './repositories/bot-input.repository.js';
 import { BotRunRepository } from './repositories/bot-run.repository.js';
@@ -57,6 +57,7 @@ const repositories = [
   BotSecretRepository,
   BotTraceRepository,
   BotTryRepository,
+  BotTryStepFeed,
   InboxRepository,
   BotInputRepository,
   BotRunRepository,

@@ -1,6 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import { Body, Controller, Get, HttpCode, Param, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { NotAudited } from '../administration/audit-action.js';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { PublishBotDefinitionDto } from './bot-api.dto.js';
@@ -104,10 +105,38 @@ export class BotBuilderController {
     return { message: 'Message accepted', status: 'success' };
   }
 
+  @Post('try/:id/stream-ticket')
+  @HttpCode(201)
+  @NotAudited()
+  @RequireBotRole('developer')
+  @ApiOperation({ summary: "A single-use ticket (30 s) that opens the test's live trace stream: an EventSource cannot send the access token" })
+  async tryStreamTicket(@Param('botId') botId: string, @Param('id') id: string, @Req() req: FastifyRequest) {
+    return this.tries.streamTicket(botId, id, req.adminUser!.userId);
+  }
+
   @Get('try/:id')
   @RequireBotRole('developer')
   @ApiOperation({ summary: 'The test conversation: transcript, node trace, and the state with its variables' })
   async tryView(@Param('botId') botId: string, @Param('id') id: string) {
     return this.tries.view(botId, id);
+  }
+}
+
+/** The try-it trace stream, opened with a ticket (an EventSource sends no header), so outside AdminTokenGuard. */
+@ApiTags('bot builder')
+@Controller('v1/bots/:botId/builder/try/:id/stream')
+export class BotTryStreamController {
+  constructor(private readonly tries: BotTryService) {}
+
+  @Get()
+  @ApiQuery({ name: 'ticket', required: true, description: 'From POST .../builder/try/{id}/stream-ticket; used once' })
+  @ApiOkResponse({
+    content: { 'text/event-stream': { schema: { type: 'string' } } },
+    description:
+      'Server-Sent Events: `ready`, then `step` per node run of the test, oldest first and then live ({id, at, version, journey, node, kind, outcome, error, durationMs, sandboxMs, variables}), comment pings every 20 s, `end` before the server closes it',
+  })
+  @ApiOperation({ summary: "A builder test's node trace, live (text/event-stream); 401 for a missing, used or foreign ticket, 403 below developer" })
+  stream(@Param('botId') botId: string, @Param('id') id: string, @Query('ticket') ticket: unknown, @Req() req: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    return this.tries.stream(botId, id, ticket, req, reply);
   }
 }

@@ -7,8 +7,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 export const CONSOLE_DIR = resolve(process.cwd(), 'dist', 'console');
 
 /**
- * Page scripts come from this origin's files only: no inline script or style, no eval, nothing framed,
- * API calls to this origin only. `img-src data:` is for the CSS library's inline SVG icons.
+ * Page scripts come from this origin's files only: no inline script or style, no eval, API calls to this
+ * origin only. `img-src data:` is for the CSS library's inline SVG icons. `frame-src 'self'` lets the
+ * builder's try-it show the hosted chat page (`/web/bot`, same origin); nothing may frame the console.
  */
 export const CONSOLE_CSP = [
   "default-src 'none'",
@@ -17,6 +18,7 @@ export const CONSOLE_CSP = [
   "img-src 'self' data:",
   "connect-src 'self'",
   "font-src 'self'",
+  "frame-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",

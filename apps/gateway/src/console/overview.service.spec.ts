@@ -26,7 +26,8 @@ function setup(rows: { carousels?: CarouselDayRow[]; nodes?: JourneyNodeRow[] } 
   const calls: string[] = [];
   const repo = {
     refresh: async (botId: string, r: DayRange) => void calls.push(`refresh ${botId} ${r.from}..${r.to}`),
-    carouselDays: async () => rows.carousels ?? [],
+    refreshParts: async (botId: string, r: DayRange) => void calls.push(`refreshParts ${botId} ${r.from}..${r.to}`),
+    carouselDays: async () => (calls.push('read'), rows.carousels ?? []),
     replyDays: async (_b: string, r: DayRange) => [{ day: '2026-12-02', pending: 1, sent: 0, delivered: 2, read: 3, failed: 1 }].filter((d) => d.day >= r.from && d.day <= r.to),
     conversationsPerChannel: async () => [{ channel: 'web', conversations: 4 }],
     journeyNodes: async () => rows.nodes ?? [],
@@ -40,7 +41,8 @@ describe('OverviewService', () => {
       carousels: [carousel('2026-12-01', S1, { read: 5, delivered: 2, sent: 1, failed: 2, pending: 1 }), carousel('2026-12-03', S2, { read: 1, failed: 1 })],
     });
     const o = await service.overview(BOT, { from: '2026-12-01', to: '2026-12-03' });
-    expect(calls).toEqual([`refresh ${BOT} 2026-12-01..2026-12-03`]);
+    // every rollup recounted before any is read
+    expect(calls).toEqual([`refresh ${BOT} 2026-12-01..2026-12-03`, `refreshParts ${BOT} 2026-12-01..2026-12-03`, 'read']);
     expect(o.days.map((d) => d.day)).toEqual(['2026-12-01', '2026-12-02', '2026-12-03']);
     expect(o.days[1]).toEqual({ day: '2026-12-02', carousels: { pending: 0, sent: 0, delivered: 0, read: 0, failed: 0 }, replies: { pending: 1, sent: 0, delivered: 2, read: 3, failed: 1 } });
     expect(o.totals.carousels).toEqual({ accepted: 13, pending: 1, sent: 1, delivered: 2, read: 6, failed: 3 });

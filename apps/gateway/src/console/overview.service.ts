@@ -34,7 +34,8 @@ export class OverviewService {
 
   async overview(botId: string, query: { from?: string; to?: string }): Promise<OverviewResponse> {
     const range = this.range(query);
-    await this.repo.refresh(botId, range);
+    // Both recounts first (each under its own per-bot lock), then the four rollup reads at once.
+    await Promise.all([this.repo.refresh(botId, range), this.repo.refreshParts(botId, range)]);
     const [carousels, replies, channels, nodes] = await Promise.all([
       this.repo.carouselDays(botId, range),
       this.repo.replyDays(botId, range),

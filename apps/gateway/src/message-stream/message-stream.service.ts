@@ -33,7 +33,7 @@ export class MessageStreamService implements BeforeApplicationShutdown {
    */
   async stream(botId: string, ticket: unknown, req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const holder = typeof ticket === 'string' ? await this.tickets.redeem(ticket) : null;
-    if (!holder || holder.botId !== botId) {
+    if (!holder || holder.botId !== botId || holder.conversationId !== undefined) {
       throw new UnauthorizedException('ticket is missing, expired, already used or for another bot (POST .../messages/stream-ticket gives one)');
     }
     if (!(await this.users.roleOn(holder.userId, botId))) throw new ForbiddenException('This operation needs the viewer role on this bot');

@@ -7,6 +7,8 @@ import { REQUEST_REDIS, type RedisClient, consoleStreamTicketKey, withTimeout } 
 export interface TicketHolder {
   userId: string;
   botId: string;
+  /** A builder test's trace stream: the ticket opens that test's stream only. */
+  conversationId?: string;
 }
 
 /**

@@ -14,6 +14,7 @@ function setup(
   webhookUrl: string | null = 'https://bot.example.com/hook',
   enqueue: (d: WebhookDelivery) => Promise<void> = async () => undefined,
   hosted: { published: boolean; startFails?: boolean } = { published: false },
+  testVersion: number | null = null,
 ) {
   const rows = new Map<string, SdkSession>();
   const starts: Array<{ botId: string; conversationId: string; payload: Record<string, unknown> }> = [];
@@ -51,7 +52,7 @@ function setup(
   } as unknown as CallbackSettingsRepository;
   const dispatcher = { enqueue: async (_bot: string, d: WebhookDelivery) => (queued.push(d), enqueue(d)) } as unknown as WebhookDispatcher;
   const env = { SDK_SESSION_TTL_SECONDS: 60 } as SdkEnv;
-  const conversations = { upsert: async () => ({ id: 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b' }) } as unknown as ConversationRepository;
+  const conversations = { upsert: async () => ({ id: 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b', testVersion }) } as unknown as ConversationRepository;
   return { service: new SdkSessionService(sessions, webhooks, dispatcher, env, conversations, botInputs), rows, queued, starts };
 }
 
@@ -82,6 +83,14 @@ describe('SdkSessionService', () => {
     expect(queued).toEqual([]);
     await expect(service.start('00000000-0000-4000-8000-000000000000', dto)).rejects.toBeInstanceOf(NotFoundException);
     await expect(service.start('not-a-uuid', dto)).rejects.toBeInstanceOf(NotFoundException);
+  });
+
+  it("starts no journey and tells no mirror for a builder test's chat page: the test queued its start on the draft", async () => {
+    const { service, queued, starts, rows } = setup('https://bot.example.com/hook', undefined, { published: true }, -7);
+    const session = await service.start(BOT, dto);
+    expect(rows.get(session.id)).toBeDefined();
+    expect(starts).toEqual([]);
+    expect(queued).toEqual([]);
   });
 
   it('keeps no session when session.started could not be queued', async () => {

@@ -43,6 +43,8 @@ export class SdkSessionService {
     try {
       // The bot answers the user with the reply API (the runtime, for a hosted bot), into the user's web-chat conversation.
       const conversation = await this.conversations.upsert(botId, 'web', session.userId);
+      // A builder test's chat page (docs/console.md#try-it): the test started its journey on the draft already; no mirror is told.
+      if (typeof conversation.testVersion === 'number') return session;
       // Should the mirror's call below fail, this input stays (the runtime takes it) and the SDK's retry
       // adds a second start: without a JourneySlug it changes nothing while the first journey waits; with
       // one, that journey starts again.

@@ -141,6 +141,7 @@ export class Turn {
         outcome: result.outcome,
         ...(result.error !== undefined ? { error: clip(this.scrub(result.error)) } : {}),
         ...(result.sandboxMs !== undefined ? { sandboxMs: result.sandboxMs } : {}),
+        variables: this.state.variables,
       });
       if (result.next === 'end') {
         this.state = { ...this.state, status: 'ended' };

@@ -1,3 +1,4 @@
+import { IsOptional, Matches } from 'class-validator';
 import { BoolEnv, IntEnv } from '../env-decorators.js';
 
 /** How an app's connection pool talks to Postgres, directly or through a pooler such as PgBouncer. */
@@ -32,4 +33,12 @@ export class DatabaseEnv {
    */
   @BoolEnv()
   DATABASE_PREPARED_STATEMENTS: boolean = true;
+
+  /**
+   * Postgres itself when DATABASE_URL is a transaction-mode pooler: the migrator's session lock and the
+   * gateway's one LISTEN connection (the builder's live try-it trace) need a session of their own.
+   */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_DIRECT_URL must be a postgres:// or postgresql:// URL' })
+  DATABASE_DIRECT_URL?: string;
 }

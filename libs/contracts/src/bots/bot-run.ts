@@ -50,6 +50,8 @@ export interface BotStepRecord {
   error?: string;
   /** Function nodes: the sandbox's time. */
   sandboxMs?: number;
+  /** The variables as the step left them (the state's own object: replaced, never changed in place). Stored for builder tests only. */
+  variables?: Record<string, unknown>;
 }
 
 export interface BotTurnResult {

@@ -232,7 +232,12 @@ export class BotRunRepository {
             else if (!row.c_test) outbox.push({ id: randomUUID(), kind: 'handoff', event: { reason: output.reason ?? null } });
           }
           const s = processed.state;
-          const steps = processed.version === null ? [] : processed.steps.map((step) => ({ ...step, error: step.error ?? null, sandboxMs: step.sandboxMs ?? null }));
+          // Variables after each step are kept for builder tests (negative versions: the try-it trace), not for published versions' steps.
+          const test = processed.version !== null && processed.version < 0;
+          const steps =
+            processed.version === null
+              ? []
+              : processed.steps.map(({ variables, ...step }) => ({ ...step, error: step.error ?? null, sandboxMs: step.sandboxMs ?? null, ...(test && variables ? { variables } : {}) }));
           const {
             rows: [written],
           } = await client.query<{ msgs: Array<{ id: string; seq: string; createdAt: string }>; ob: Array<{ id: string; seq: string }> }>({
@@ -414,9 +419,9 @@ const RECORD_SQL = `WITH st AS (
   SELECT (e->>'id')::uuid, $1::uuid, $2::uuid, e->>'kind', (e->>'messageId')::uuid, e->'event' FROM jsonb_array_elements($11::jsonb) WITH ORDINALITY AS t(e, ord) ORDER BY ord
   RETURNING "id", "seq"
 ), steps AS (
-  INSERT INTO "bot_steps" ("conversation_id", "bot_id", "version", "input_seq", "journey", "node", "kind", "outcome", "error", "duration_ms", "sandbox_ms", "started_at")
+  INSERT INTO "bot_steps" ("conversation_id", "bot_id", "version", "input_seq", "journey", "node", "kind", "outcome", "error", "duration_ms", "sandbox_ms", "started_at", "variables")
   SELECT $1::uuid, $2::uuid, $14::int, $13::bigint, e->>'journey', e->>'node', e->>'kind', e->>'outcome', e->>'error', (e->>'durationMs')::float8, (e->>'sandboxMs')::float8,
-    (e->>'startedAt')::timestamptz
+    (e->>'startedAt')::timestamptz, e->'variables'
   FROM jsonb_array_elements($12::jsonb) AS t(e)
 ), done AS (
   UPDATE "bot_inputs" SET "processed_at" = now() WHERE "seq" = $13::bigint

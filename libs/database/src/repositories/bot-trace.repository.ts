@@ -13,6 +13,8 @@ export interface BotStepRow {
   error: string | null;
   durationMs: number;
   sandboxMs: number | null;
+  /** Builder tests only: the variables after the step (null for published versions' steps). */
+  variables?: Prisma.JsonValue | null;
 }
 
 export interface BotStateRow {
@@ -36,6 +38,16 @@ export class BotTraceRepository {
       orderBy: { id: 'asc' },
       take: limit,
       select: { id: true, startedAt: true, version: true, journey: true, node: true, kind: true, outcome: true, error: true, durationMs: true, sandboxMs: true },
+    });
+  }
+
+  /** A builder test's steps after `afterId` with the variables each left (the try-it trace). */
+  testSteps(conversationId: string, afterId: bigint | null, limit: number): Promise<BotStepRow[]> {
+    return this.db.botStep.findMany({
+      where: { conversationId, ...(afterId !== null ? { id: { gt: afterId } } : {}) },
+      orderBy: { id: 'asc' },
+      take: limit,
+      select: { id: true, startedAt: true, version: true, journey: true, node: true, kind: true, outcome: true, error: true, durationMs: true, sandboxMs: true, variables: true },
     });
   }
 

@@ -36,6 +36,7 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [slug, setSlug] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
+  const [focus, setFocus] = useState<{ id: string; seq: number } | null>(null);
   const [positions, setPositions] = useState<Record<string, Record<string, Point>>>({});
   const [errors, setErrors] = useState<DefinitionError[]>([]);
   const [view, setView] = useState<View>('flow');
@@ -233,6 +234,7 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
                 edges={flow.edges}
                 onMove={(id, p) => setPositions((all) => ({ ...all, [journey.slug]: { ...all[journey.slug], [id]: p } }))}
                 onSelect={setSelected}
+                focus={focus}
                 onConnect={(from, label, to) => canEdit && editJourney((j) => connect(j, from, label, to))}
                 onDisconnect={(from, label) => canEdit && editJourney((j) => disconnect(j, from, label))}
                 onDelete={(id) => canEdit && editJourney((j) => removeNode(j, id))}
@@ -286,7 +288,14 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
             ) : (
               <p class="muted">Select a node (on the canvas or in the list of nodes) to edit it.</p>
             ))}
-          <TryIt bot={bot} base={base} beforeStart={saveForTry} canRun={canEdit && errors.length === 0} />
+          <TryIt
+            bot={bot}
+            base={base}
+            beforeStart={saveForTry}
+            canRun={canEdit && errors.length === 0}
+            picked={{ journey: slug, node: selected }}
+            onPick={(j, n) => (setView('flow'), setSlug(j), setSelected(n), setFocus({ id: n, seq: (focus?.seq ?? 0) + 1 }))}
+          />
         </aside>
       </div>
     </section>

@@ -63,6 +63,8 @@ interface CanvasProps {
   onDisconnect: (from: string, label: string) => void;
   onDelete: (id: string) => void;
   onDropKind: (kind: NodeKind, at: Point) => void;
+  /** A node to select and bring into view (a try-it step clicked); `seq` changes on each request. */
+  focus?: { id: string; seq: number } | null;
 }
 
 function Canvas(props: CanvasProps) {
@@ -76,6 +78,12 @@ function Canvas(props: CanvasProps) {
       return props.nodes.map((n) => ({ ...n, measured: old.get(n.id)?.measured, selected: old.get(n.id)?.selected }));
     });
   }, [props.nodes]);
+  useEffect(() => {
+    const id = props.focus?.id;
+    if (!id) return;
+    setNodes((ns) => ns.map((n) => ({ ...n, selected: n.id === id })));
+    void flow.fitView({ nodes: [{ id }], maxZoom: 1, duration: 200 });
+  }, [props.focus?.seq]);
   const edges = useMemo(() => props.edges.map((e) => ({ ...e, type: 'smoothstep', markerEnd: { type: 'arrowclosed' } })), [props.edges]);
   return (
     <div

@@ -1,24 +1,14 @@
-// Try it: the saved draft on the real runtime in a test conversation, with the node trace beside it.
-// It polls (TRY_POLL_MS) while a test runs: the runtime answers in a few hundred milliseconds, and the
-// trace and variables are read with the transcript in one call.
+// Try it: the saved draft on the real runtime in a test conversation, shown in the hosted chat page itself
+// (an iframe of /web/bot opened with the test's own chat token: quick replies, carousels and images as
+// users get them), with the node trace beside it, live from the gateway's Server-Sent Events stream
+// (Postgres tells the gateway when a test's steps commit: nothing polls).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { type Bot, api } from '../../api.js';
 import { asApiError } from '../../ui.js';
 
-export const TRY_POLL_MS = 700;
-
-interface Button {
-  title: string;
-  payload?: string;
-}
-interface TryMessage {
+export interface TryStep {
   id: string;
-  direction: 'inbound' | 'outbound';
-  type: string;
-  content: { text?: string; quickReplies?: Button[]; image?: { url: string; caption?: string }; cards?: Array<{ title: string; subtitle?: string; buttons?: Button[] }> };
-}
-interface TryStep {
-  id: string;
+  at: string;
   journey: string;
   node: string;
   kind: string;
@@ -26,160 +16,168 @@ interface TryStep {
   error: string | null;
   durationMs: number;
   sandboxMs: number | null;
+  variables: Record<string, unknown> | null;
 }
-interface TryView {
+interface TryStart {
   conversationId: string;
   version: number;
-  messages: TryMessage[];
-  trace: TryStep[];
-  state: { status: string; journey: string | null; node: string | null; variables: Record<string, unknown> } | null;
+  chatUrl: string;
 }
+type TraceMode = 'connecting' | 'live' | 'reconnecting';
+const RETRY_MS = [1000, 2000, 4000, 8000, 15000];
 
-export function TryIt({ base, beforeStart, canRun }: { bot: Bot; base: string; beforeStart: () => Promise<void>; canRun: boolean }) {
-  const [view, setView] = useState<TryView | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const id = view?.conversationId;
-  const log = useRef<HTMLOListElement>(null);
-
+/** The test's steps from the trace stream: each connection sends the steps already there, then each as it commits. */
+function useTrace(base: string, id: string | undefined): { steps: TryStep[]; mode: TraceMode } {
+  const [steps, setSteps] = useState<TryStep[]>([]);
+  const [mode, setMode] = useState<TraceMode>('connecting');
   useEffect(() => {
-    if (!id) return;
-    let gone = false;
-    const tick = async () => {
-      try {
-        const v = await api<TryView>('GET', `${base}/try/${id}`);
-        if (!gone) setView(v);
-      } catch (err) {
-        if (!gone) setError(asApiError(err).message);
-      }
+    setSteps([]);
+    if (!id || typeof EventSource === 'undefined') return;
+    let stopped = false;
+    let source: EventSource | null = null;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
+    const again = () => {
+      source?.close();
+      source = null;
+      if (stopped) return;
+      setMode('reconnecting');
+      retry = setTimeout(connect, RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)]);
     };
-    const timer = setInterval(() => document.visibilityState === 'visible' && void tick(), TRY_POLL_MS);
-    void tick();
+    const connect = async () => {
+      if (stopped) return;
+      let url: string;
+      try {
+        url = (await api<{ url: string }>('POST', `${base}/try/${id}/stream-ticket`)).url;
+      } catch {
+        return again();
+      }
+      if (stopped) return;
+      const es = new EventSource(url);
+      source = es;
+      es.addEventListener('ready', () => {
+        failures = 0;
+        setMode('live');
+      });
+      es.addEventListener('step', (e) => {
+        const step = JSON.parse((e as MessageEvent<string>).data) as TryStep;
+        // A new connection sends every step again: kept once, in the order they ran.
+        setSteps((list) => (list.some((s) => s.id === step.id) ? list : [...list, step].sort((a, b) => Number(a.id) - Number(b.id))));
+      });
+      es.addEventListener('end', () => {
+        es.close();
+        if (source === es) void connect();
+      });
+      // The ticket is spent: EventSource's own reconnect would be refused, so take a new one.
+      es.onerror = () => {
+        if (source === es) again();
+      };
+    };
+    setMode('connecting');
+    void connect();
     return () => {
-      gone = true;
-      clearInterval(timer);
+      stopped = true;
+      clearTimeout(retry);
+      source?.close();
     };
   }, [id]);
-  useEffect(() => log.current?.lastElementChild?.scrollIntoView?.({ block: 'nearest' }), [view?.messages.length]);
+  return { steps, mode };
+}
+
+export function TryIt({
+  base,
+  beforeStart,
+  canRun,
+  onPick,
+  picked,
+}: {
+  bot: Bot;
+  base: string;
+  beforeStart: () => Promise<void>;
+  canRun: boolean;
+  /** Shows a step's node in the graph. */
+  onPick: (journey: string, node: string) => void;
+  /** The node shown in the graph now (its steps are marked). */
+  picked: { journey: string; node: string | null };
+}) {
+  const [test, setTest] = useState<TryStart | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [open, setOpen] = useState<string | null>(null);
+  const { steps, mode } = useTrace(base, test?.conversationId);
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => list.current?.lastElementChild?.scrollIntoView?.({ block: 'nearest' }), [steps.length]);
 
   const start = async () => {
     setBusy(true);
     setError(null);
     try {
       await beforeStart();
-      const r = await api<{ conversationId: string; version: number }>('POST', `${base}/try`, {});
-      setWaited(null);
-      setView({ conversationId: r.conversationId, version: r.version, messages: [], trace: [], state: null });
+      setTest(await api<TryStart>('POST', `${base}/try`, {}));
+      setOpen(null);
     } catch (err) {
       setError(asApiError(err).message);
     } finally {
       setBusy(false);
     }
   };
-  const send = async (message: string, payload?: string) => {
-    if (!id || !message.trim()) return;
-    setError(null);
-    try {
-      await api('POST', `${base}/try/${id}/messages`, payload ? { text: message, payload } : { text: message });
-      setText('');
-    } catch (err) {
-      setError(asApiError(err).message);
-    }
-  };
-  // Steps do not record variables; the state does while a journey runs (an ended journey's are cleared), so
-  // the pane keeps the variables it last saw with the node they were at.
-  const [waited, setWaited] = useState<{ at: string; variables: Record<string, unknown> } | null>(null);
-  useEffect(() => {
-    const st = view?.state;
-    if (!view) setWaited(null);
-    else if (st && st.status !== 'ended') setWaited({ at: `${st.journey}/${st.node}`, variables: st.variables });
-  }, [view]);
-  const lastBot = [...(view?.messages ?? [])].reverse().find((m) => m.direction === 'outbound');
+  const last = steps.at(-1);
 
   return (
     <section class="try-it" aria-labelledby="try-title">
       <h2 id="try-title">Try it</h2>
-      <p class="muted">Runs the draft (saved first) on the runtime in a test conversation, which the overview and the inbox leave out.</p>
+      <p class="muted">Runs the draft (saved first) on the runtime in the bot's own chat page, as a test conversation the overview and the inbox leave out.</p>
       <button type="button" onClick={start} disabled={!canRun || busy} aria-busy={busy}>
-        {view ? 'Restart the test' : 'Try the draft'}
+        {test ? 'Restart the test' : 'Try the draft'}
       </button>
-      {!canRun && !view && <p class="muted">Fix the problems above first (and it needs the developer role).</p>}
+      {!canRun && !test && <p class="muted">Fix the problems above first (and it needs the developer role).</p>}
       {error && (
         <div class="notice error" role="alert">
           {error}
         </div>
       )}
-      {view && (
-        <>
-          <ol class="chat" ref={log} aria-label="Test conversation" aria-live="polite" data-testid="try-chat">
-            {view.messages.map((m) => (
-              <li class={m.direction === 'inbound' ? 'from-user' : 'from-bot'}>
-                <span class="visually-hidden">{m.direction === 'inbound' ? 'You: ' : 'Bot: '}</span>
-                {m.content.text}
-                {m.content.image && <span>[image {m.content.image.caption ?? m.content.image.url}]</span>}
-                {m.content.cards?.map((c) => (
-                  <span class="card">
-                    <strong>{c.title}</strong> {c.subtitle}
-                  </span>
-                ))}
-              </li>
-            ))}
-          </ol>
-          {lastBot && ((lastBot.content.quickReplies?.length ?? 0) > 0 || lastBot.content.cards?.some((c) => c.buttons?.length)) && (
-            <div class="quick-replies" role="group" aria-label="Quick replies">
-              {[...(lastBot.content.quickReplies ?? []), ...(lastBot.content.cards ?? []).flatMap((c) => c.buttons ?? [])].map((b) => (
-                <button type="button" class="secondary outline" onClick={() => send(b.title, b.payload)}>
-                  {b.title}
-                </button>
-              ))}
-            </div>
-          )}
-          <form
-            class="chat-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void send(text);
-            }}
-          >
-            <label for="try-text" class="visually-hidden">
-              Message to the bot
-            </label>
-            <input id="try-text" value={text} placeholder="Message to the bot" autocomplete="off" onInput={(e) => setText((e.target as HTMLInputElement).value)} />
-            <button type="submit">Send</button>
-          </form>
-          <h3>Trace</h3>
-          <p class="muted" data-testid="try-state">
-            Test version {view.version}. {stateText(view.state)}
-          </p>
-          <ol class="trace" data-testid="try-trace">
-            {view.trace.map((s) => (
-              <li class={s.outcome === 'error' || s.outcome === 'limit' ? 'bad' : ''}>
-                <code>
-                  {s.journey}/{s.node}
-                </code>{' '}
-                {s.kind} · {s.outcome} · {s.durationMs.toFixed(1)} ms{s.sandboxMs !== null ? ` (sandbox ${s.sandboxMs.toFixed(1)} ms)` : ''}
-                {s.error && <div class="field-error">{s.error}</div>}
-              </li>
-            ))}
-          </ol>
-          {waited && (
-            <details open>
-              <summary>
-                Variables {view.state?.status === 'ended' ? 'when the bot last waited' : 'now'} (at {waited.at})
-              </summary>
-              <pre data-testid="try-variables">{JSON.stringify(waited.variables, null, 2)}</pre>
-            </details>
-          )}
-        </>
+      {test && (
+        <div class="try-panes">
+          <iframe key={test.conversationId} class="try-chat" src={test.chatUrl} title="Test chat: the bot's chat page running the draft" data-testid="try-chat" />
+          <div class="try-trace">
+            <h3>Trace</h3>
+            <p class="muted" data-testid="try-state" aria-live="polite">
+              Test version {test.version}. {mode === 'live' ? '' : mode === 'connecting' ? 'Connecting to the trace…' : 'The trace stream dropped; reconnecting…'}{' '}
+              {last ? lastText(last) : 'Waiting for the first step…'}
+            </p>
+            <ol class="trace" ref={list} data-testid="try-trace">
+              {steps.map((s) => {
+                const bad = s.outcome === 'error' || s.outcome === 'limit';
+                const here = picked.journey === s.journey && picked.node === s.node;
+                return (
+                  <li class={`${bad ? 'bad' : ''} ${here ? 'picked' : ''}`} data-step={s.id}>
+                    <button type="button" class="link" onClick={() => onPick(s.journey, s.node)} aria-pressed={here} title="Show this node in the graph">
+                      <code>
+                        {s.journey}/{s.node}
+                      </code>
+                    </button>{' '}
+                    {s.kind} · {s.outcome} · {s.durationMs.toFixed(1)} ms{s.sandboxMs !== null ? ` (sandbox ${s.sandboxMs.toFixed(1)} ms)` : ''}
+                    {s.error && <div class="field-error">{s.error}</div>}
+                    {s.variables && (
+                      <details open={open === s.id} onToggle={(e) => (e.target as HTMLDetailsElement).open && setOpen(s.id)}>
+                        <summary>Variables after this step</summary>
+                        <pre data-testid="try-variables">{JSON.stringify(s.variables, null, 2)}</pre>
+                      </details>
+                    )}
+                  </li>
+                );
+              })}
+            </ol>
+          </div>
+        </div>
       )}
     </section>
   );
 }
 
-function stateText(state: TryView['state']): string {
-  if (!state) return 'Waiting for the first turn…';
-  if (state.status === 'waiting') return `The bot waits for an answer at ${state.journey}/${state.node}.`;
-  if (state.status === 'handoff') return `Handed off to a person${state.node ? ` at ${state.journey}/${state.node}` : ''}.`;
-  return 'The journey has ended.';
+function lastText(step: TryStep): string {
+  if (step.outcome === 'waiting') return `The bot waits for an answer at ${step.journey}/${step.node}.`;
+  if (step.kind === 'end') return 'The journey has ended.';
+  if (step.kind === 'handoff') return `Handed off to a person at ${step.journey}/${step.node}.`;
+  return `Last step: ${step.journey}/${step.node}.`;
 }
