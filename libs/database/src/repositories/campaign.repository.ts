@@ -47,6 +47,13 @@ export interface StagedRecipient {
   error: string | null;
 }
 
+/** A queued recipient whose dispatch job may have been lost with Redis (CampaignRepository.unsettled). */
+export interface UnsettledRecipient extends AdmittedRecipient {
+  campaignId: string;
+  /** Seconds of the message's validity left (counted from its admission). */
+  validityLeft: number;
+}
+
 /** A recipient the planner admits: its job is built from this. */
 export interface AdmittedRecipient {
   recipient: string;
@@ -300,6 +307,32 @@ export class CampaignRepository {
   async active(): Promise<Array<{ id: string; plannerId: string }>> {
     const { rows } = await this.db.query<{ id: string; plannerId: string }>({
       text: `SELECT "id"::text AS "id", "planner_id"::text AS "plannerId" FROM "campaigns" WHERE "status" IN ('scheduled', 'running') AND "planner_id" IS NOT NULL`,
+    });
+    return rows;
+  }
+
+  /**
+   * Admitted recipients (ledger `queued`) whose message is not settled: no message row (never claimed), or
+   * one whose last attempt ended with a known outcome (`queued`: throttled, 5xx, parked), or one left
+   * `processing` for longer than `stuckMs` (its worker or its job is gone). Their dispatch jobs may have been
+   * lost with Redis; the recovery sweep re-adds those it finds missing. Only campaigns that have started,
+   * recipients admitted more than `graceMs` ago and still within their message's validity (an older one
+   * must not be sent), the oldest first. Cost: reads the campaign's queued rows admitted within the
+   * validity (4 h by default) by the (campaign, status) index, and each one's message by its key.
+   */
+  async unsettled(graceMs: number, stuckMs: number, limit: number): Promise<UnsettledRecipient[]> {
+    const { rows } = await this.db.query<UnsettledRecipient>({
+      name: 'campaign-unsettled',
+      text: `SELECT r."campaign_id"::text AS "campaignId", r."recipient", r."message_id"::text AS "messageId", r."values",
+               floor(COALESCE(c."validity_seconds", ${14_400}) - EXTRACT(EPOCH FROM (now() - r."admitted_at")))::int AS "validityLeft"
+             FROM "campaigns" c JOIN "campaign_recipients" r ON r."campaign_id" = c."id" AND r."status" = 'queued'
+             LEFT JOIN "messages" m ON m."id" = r."message_id"
+             WHERE c."status" <> 'draft' AND (c."finished_at" IS NULL OR c."finished_at" > now() - make_interval(secs => COALESCE(c."validity_seconds", ${14_400})))
+               AND r."admitted_at" < now() - make_interval(secs => $1::float8 / 1000)
+               AND r."admitted_at" > now() - make_interval(secs => COALESCE(c."validity_seconds", ${14_400}) - 1)
+               AND (m."id" IS NULL OR m."status" = 'queued' OR (m."status" = 'processing' AND m."updated_at" < now() - make_interval(secs => $2::float8 / 1000)))
+             ORDER BY r."admitted_at" LIMIT $3`,
+      values: [graceMs, stuckMs, limit],
     });
     return rows;
   }
