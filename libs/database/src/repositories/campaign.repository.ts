@@ -337,6 +337,25 @@ export class CampaignRepository {
     return rows;
   }
 
+  /**
+   * For the messaging limit check: unique recipients the sender has messaged in the last 24 hours (its
+   * bot's messages through it, all of them templates, so business-initiated; those failed do not count,
+   * those still queued do), and the campaign's recipients still to send who are not among them.
+   */
+  async messagingLimitCounts(c: Pick<CampaignRow, 'id' | 'botId' | 'senderId'>): Promise<{ messaged: number; newRecipients: number }> {
+    const { rows } = await this.db.query<{ messaged: string; fresh: string }>({
+      name: 'campaign-messaging-limit-counts',
+      text: `WITH recent AS (
+               SELECT DISTINCT m."recipient" FROM "messages" m
+               WHERE m."bot_id" = $2::uuid AND m."created_at" > now() - interval '24 hours' AND m."sender_id" = $3::uuid AND m."status" <> 'failed')
+             SELECT (SELECT count(*) FROM recent) AS messaged,
+                    (SELECT count(*) FROM "campaign_recipients" r WHERE r."campaign_id" = $1::uuid AND r."status" = 'pending'
+                       AND NOT EXISTS (SELECT 1 FROM recent x WHERE x."recipient" = r."recipient")) AS fresh`,
+      values: [c.id, c.botId, c.senderId],
+    });
+    return { messaged: Number(rows[0].messaged), newRecipients: Number(rows[0].fresh) };
+  }
+
   /** Whether any recipient is still pending (all of them in quiet hours, say). */
   async hasPending(id: string): Promise<boolean> {
     const { rows } = await this.db.query({ text: `SELECT 1 FROM "campaign_recipients" WHERE "campaign_id" = $1 AND "status" = 'pending' LIMIT 1`, values: [id] });
