@@ -13,3 +13,4 @@ export type { ConversationMessageView, MessageContent } from './conversations/me
 export * from './console/overview.views.js';
 export * from './console/onboarding.views.js';
 export type { CampaignAudienceView, CampaignMapping, CampaignPreviewRow, CampaignProgressView, CampaignStatusName, CampaignView } from './campaigns/campaign.views.js';
+export type { MessagingLimitCheckView } from './campaigns/messaging-limit.js';
