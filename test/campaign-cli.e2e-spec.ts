@@ -80,6 +80,29 @@ describe('campaign CLI', () => {
     expect((await cli('campaign', 'preview', '--campaign', id)).out).toMatch(/row 1 {2}919700000011 .*\n.*row 2 {2}919700000012/);
   });
 
+  it("warns about the sender's messaging limit in the preview, and starts past it only with --acknowledge-tier-limit", async () => {
+    stack.cloud.messagingLimits.set(stack.seed.phoneNumberId, 'TIER_50');
+    try {
+      const file = join(dir, 'many.csv');
+      writeFileSync(file, `phone,img\n${Array.from({ length: 60 }, (_, i) => `+9196000${String(i).padStart(5, '0')},https://cdn.example.com/${i}.jpg`).join('\n')}\n`);
+      const id = await create({ number: 'phone', cards: [{ mediaLink: 'img' }, ...fixed(2)] });
+      await cli('campaign', 'audience', '--campaign', id, '--csv', file);
+      // The start reads the tier from Meta (the preview shows the tier stored then).
+      const refused = await cli('campaign', 'start', '--campaign', id);
+      expect(refused.code).not.toBe(0);
+      expect(refused.out).toMatch(/409: Sender \+15550001111 is at Meta's messaging limit TIER_50.*\(CLI: campaign start --acknowledge-tier-limit\)/);
+      const preview = (await cli('campaign', 'preview', '--campaign', id)).out;
+      expect(preview).toMatch(/messaging limit: TIER_50 \(50 users in 24 h\); messaged in the last 24 h \d+, this campaign in the next 24 h 60/);
+      expect(preview).toContain("warning: Sender +15550001111 is at Meta's messaging limit TIER_50");
+      const started = (await cli('campaign', 'start', '--campaign', id, '--acknowledge-tier-limit')).out;
+      expect(started).toContain('running');
+      expect(started).toContain('warning: Sender +15550001111');
+      await cli('campaign', 'cancel', '--campaign', id);
+    } finally {
+      stack.cloud.messagingLimits.delete(stack.seed.phoneNumberId);
+    }
+  });
+
   it('says what is missing without an API key', async () => {
     const lines: string[] = [];
     const code = await runCli(['campaign', 'list', '--bot', stack.seed.botId, '--url', stack.url], (l) => lines.push(l), stack.env);

@@ -58,8 +58,11 @@ describe('carousel templates synced from the Cloud API, triggers with buttons', 
     expect(res.status).toBe(200);
     const summary = await res.json();
     expect(summary).toMatchObject({ accounts: ['410000000000001'], created: 3, updated: 0, unchanged: 0, deleted: 0, skipped: 1 });
-    const reads = cloud.requests.slice(before).filter((r) => r.method === 'GET');
+    const gets = cloud.requests.slice(before).filter((r) => r.method === 'GET');
+    const reads = gets.filter((r) => r.path.includes('/message_templates'));
     expect(reads.map((r) => r.path.split('?')[0])).toEqual(['/v21.0/410000000000001/message_templates', '/v21.0/410000000000001/message_templates']);
+    // and the sender's messaging limit tier, which a sync refreshes (docs/campaigns.md)
+    expect(gets.filter((r) => !r.path.includes('/message_templates')).map((r) => r.path.split('?')[0])).toEqual([`/v21.0/${stack.seed.phoneNumberId}`]);
     expect(reads[1].path).toMatch(/[?&]after=/);
     expect(reads[0].headers.authorization).toBe(`Bearer ${stack.seed.accessToken}`);
 

@@ -243,6 +243,8 @@ describe('console API: cookie sessions, account, message log, members, served co
           accessTokenSet: true,
           wabaId: null,
           throughput: 80,
+          messagingLimitTier: null,
+          messagingLimitReadAt: null,
           createdAt: expect.any(String),
           recentFailures: 0,
           lastError: null,

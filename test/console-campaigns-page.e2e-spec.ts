@@ -116,4 +116,31 @@ describe('console campaigns page (Chromium)', () => {
     await page.getByRole('link', { name: '← Campaigns' }).click();
     await page.getByTestId('campaign-list').getByRole('link', { name: 'Winter sale' }).waitFor();
   }, 90_000);
+
+  it("warns when the sender's messaging limit would be passed, and starts only once the user says so", async () => {
+    stack.cloud.messagingLimits.set(stack.seed.phoneNumberId, 'TIER_50');
+    await page.goto(`${stack.url}/console/#/bots/${stack.seed.botId}/campaigns`);
+    await page.getByLabel('Name').fill('Spring sale');
+    const csv = ['phone,tz,picture', ...Array.from({ length: 60 }, (_, i) => `+9195${String(i).padStart(8, '0')},UTC,https://cdn.example.com/${i}.jpg`)].join('\n');
+    await page.getByLabel(/^Recipients \(CSV/).setInputFiles({ name: 'audience.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByLabel('Number column').waitFor();
+    for (let i = 1; i <= 3; i++) await page.getByLabel(`Card ${i} media link column`).selectOption('picture');
+    await page.getByRole('button', { name: 'Create and upload' }).click();
+    await page.getByTestId('audience-counts').getByText('60 rows: 60 recipients').waitFor();
+
+    // The start reads the tier from Meta: refused, and the warning with the choice to go on appears.
+    await page.getByRole('button', { name: 'Start campaign' }).click();
+    await page
+      .getByTestId('tier-warning')
+      .getByText(/messaging limit TIER_50: at most 50 unique users in 24 hours/)
+      .waitFor();
+    expect(await page.getByTestId('tier-warning').textContent()).toMatch(/this campaign would add 60 more in the next 24 hours/);
+    expect(await page.getByText(/at most 50 unique users/).count()).toBe(1); // said once, not again as an error
+    await accessibleAtBothWidths();
+    await screenshots(page, 'campaign-tier-warning');
+    await page.getByLabel('Start anyway, past the messaging limit').check();
+    await page.getByRole('button', { name: 'Start campaign' }).click();
+    await page.getByRole('heading', { name: 'Spring sale' }).waitFor();
+    stack.cloud.messagingLimits.delete(stack.seed.phoneNumberId);
+  }, 90_000);
 });

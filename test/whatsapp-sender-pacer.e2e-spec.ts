@@ -3,6 +3,7 @@ import { CoreEnv, WhatsAppEnv } from '@platform/config';
 import { type RedisClient, whatsappPaceKeys } from '@platform/queue';
 import { createTestRedisEnv, testRedis, until } from '@platform/testing';
 import { SenderPacer } from '@platform/whatsapp';
+import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from '../libs/whatsapp/src/pacing/pace-scripts.js';
 
 const RATE = 3;
 
@@ -121,5 +122,25 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     await Promise.all(Array.from({ length: 60 }, () => p.sendCounted('pn-quiet', 100, immediate)));
     const busy = await Promise.all(Array.from({ length: 300 }, (_, i) => p.reserve('pn-quiet', `c${i}`, 100)));
     expect(busy.filter((d) => !d.go).length).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('after 130429 the rate halves, 130429s answering the same sends halve it once, and it doubles back in steps', async () => {
+    const keys = whatsappPaceKeys(env, 'pn-slow');
+    const step = 1000;
+    const slowDown = (settleMs: number) => redis.eval(SLOW_DOWN_SCRIPT, 1, keys.state, 0.5, step, settleMs) as Promise<string>;
+    /** The rate in force, as the pace script applies it (its last answer when a send is taken). */
+    const rateNow = async () => ((await redis.eval(PACE_SCRIPT, 3, keys.state, keys.held, keys.sending, 100, 150, 1000, 0, 1, `s${Date.now()}`)) as number[]).at(-1);
+    expect(await slowDown(1000)).toBe('0.5');
+    expect(await slowDown(1000)).toBe('0.5'); // within the settle time: the same slow-down
+    expect(await slowDown(0)).toBe('0.25'); // a later 130429 lowers it again
+    const at = Date.now();
+    expect(await rateNow()).toBe(25);
+    await sleep(at + step + 100 - Date.now());
+    expect(await rateNow()).toBe(50);
+    await sleep(at + 2 * step + 100 - Date.now());
+    expect(await rateNow()).toBe(100);
+    // A slow-down long past counts for nothing.
+    await redis.hset(keys.state, 'slow_at', 0, 'factor', 0.25, 'slow_step', step);
+    expect(await rateNow()).toBe(100);
   }, 30_000);
 });

@@ -20,6 +20,7 @@ import { ReadReceiptHandler } from './conversation-reply/read-receipt.handler.js
 import { SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
 import { CampaignStates } from './campaigns/campaign-states.js';
 import { CampaignPlanner } from './campaigns/campaign-planner.js';
+import { CampaignRecovery } from './campaigns/campaign-recovery.js';
 import { CampaignPlannerWorker } from './campaigns/campaign-planner.worker.js';
 
 @Module({})
@@ -58,6 +59,7 @@ export class ChannelWorkerModule {
         CampaignStates,
         CampaignPlanner,
         CampaignPlannerWorker,
+        CampaignRecovery,
       ],
     };
   }

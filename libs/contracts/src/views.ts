@@ -16,3 +16,4 @@ export type { CampaignAudienceView, CampaignMapping, CampaignPreviewRow, Campaig
 // The labels a hosted bot's node can leave by, as the engine's validator knows them (the builder draws its handles from them).
 export { edgeLabel, producibleLabels } from './bots/edge-labels.js';
 export type { BotNode as BotDefinitionNode } from './bots/bot-definition.js';
+export type { MessagingLimitCheckView } from './campaigns/messaging-limit.js';

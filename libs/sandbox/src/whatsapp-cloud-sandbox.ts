@@ -46,6 +46,13 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
   private statuses?: WhatsAppStatusPoster;
   templates: SandboxTemplate[] = sandboxMessageTemplates();
   templatePageSize = 2;
+  /**
+   * Messaging limit tier answered for a phone-number id (`GET /<phone-number-id>`, the fields
+   * `whatsapp_business_manager_messaging_limit` and the deprecated `messaging_limit_tier`); ids not set
+   * get `defaultMessagingLimit`.
+   */
+  readonly messagingLimits = new Map<string, string>();
+  defaultMessagingLimit = 'TIER_UNLIMITED';
   /** Access tokens the Graph API refuses (code 190), as Meta refuses an expired or revoked one. */
   readonly refusedTokens = new Set<string>();
   /** Accepted messages in order of arrival (while `record` is on). */
@@ -155,11 +162,18 @@ export class WhatsAppCloudSandbox extends HttpJsonServer {
     void (hook ? hook().then(answer, answer) : answer());
   }
 
-  /** GET /<phone-number-id>: what a sender's token check reads; 401 (code 190) for a missing or refused token. */
+  /** GET /<phone-number-id>: what a sender's token check and its tier reads; 401 (code 190) for a missing or refused token. */
   private describePhoneNumber(req: RecordedRequest, res: ServerResponse, phoneNumberId: string): void {
     const token = /^Bearer (\S+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
     if (!token || this.refusedTokens.has(token)) return sendJson(res, 401, graphError(190, 'Error validating access token: Session has expired', 'OAuthException'));
-    sendJson(res, 200, { id: phoneNumberId, display_phone_number: '+1 555-0100', verified_name: 'Sandbox sender' });
+    const tier = this.messagingLimits.get(phoneNumberId) ?? this.defaultMessagingLimit;
+    sendJson(res, 200, {
+      id: phoneNumberId,
+      display_phone_number: '+1 555-0100',
+      verified_name: 'Sandbox sender',
+      whatsapp_business_manager_messaging_limit: tier,
+      messaging_limit_tier: tier,
+    });
   }
 
   private listTemplates(req: RecordedRequest, res: ServerResponse, wabaId: string, query: URLSearchParams): void {

@@ -73,11 +73,16 @@ export class CampaignPlanner {
     return this.again(job, { ...ids, lastRoundAt: now, carry: budget > 0 ? exact - budget : 0 }, ROUND_MS, lockToken);
   }
 
-  /** The round's recipients as carousel-dispatch jobs, their job ids the message ids (derived from campaign and recipient). */
-  private async enqueue(c: CampaignRow, rows: AdmittedRecipient[]): Promise<void> {
+  /**
+   * Recipients as carousel-dispatch jobs, their job ids the message ids (derived from campaign and
+   * recipient): a round's, or (with `validityOf`, the seconds left of each one's validity) those the
+   * recovery sweep re-adds.
+   */
+  async enqueue(c: CampaignRow, rows: AdmittedRecipient[], validityOf?: (r: AdmittedRecipient) => number): Promise<void> {
     const sender = await this.catalog.sender(c.senderId);
     await this.dispatch.addBulk(
       rows.map((r) => {
+        const validitySeconds = validityOf ? validityOf(r) : c.validitySeconds;
         const data: CarouselDispatchJob = {
           messageId: r.messageId,
           botId: c.botId,
@@ -88,7 +93,7 @@ export class CampaignPlanner {
           ...(r.values.bodyParameters?.length ? { bodyParameters: r.values.bodyParameters } : {}),
           cards: r.values.cards as CarouselDispatchJob['cards'],
           campaignId: c.id,
-          ...(c.validitySeconds !== null && { validitySeconds: c.validitySeconds }),
+          ...(validitySeconds !== null && { validitySeconds }),
         };
         return { name: 'send' as const, data, opts: { jobId: r.messageId, priority: CAMPAIGN_PRIORITY } };
       }),

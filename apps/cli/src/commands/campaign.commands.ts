@@ -1,6 +1,6 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import type { CampaignAudienceView, CampaignPreviewRow, CampaignProgressView, CampaignView } from '@platform/contracts';
+import type { CampaignAudienceView, CampaignPreviewRow, CampaignProgressView, CampaignView, MessagingLimitCheckView } from '@platform/contracts';
 import { CliCommand, CommandArgs, requireString } from '../command.js';
 import { UsageError } from '../usage.error.js';
 
@@ -31,8 +31,10 @@ async function api<T>(args: CommandArgs, method: string, path: string, body?: un
     init.body = JSON.stringify(body);
   }
   const res = await fetch(`${base}/v1/bots/${requireString(args, 'bot')}/campaigns${path}`, init);
-  const answer = (await res.json().catch(() => ({}))) as T & { message?: string };
-  if (!res.ok) throw new UsageError(`${res.status}: ${answer.message ?? res.statusText}`);
+  const answer = (await res.json().catch(() => ({}))) as T & { message?: string; details?: { messagingLimit?: unknown } };
+  // A start past the messaging limit: the API's advice names its JSON field; here it is an option.
+  const hint = answer.details?.messagingLimit ? ' (CLI: campaign start --acknowledge-tier-limit)' : '';
+  if (!res.ok) throw new UsageError(`${res.status}: ${answer.message ?? res.statusText}${hint}`);
   return answer;
 }
 
@@ -51,6 +53,15 @@ function numberArg(args: CommandArgs, name: string): number | undefined {
   const n = Number(args[name]);
   if (!Number.isFinite(n)) throw new UsageError(`--${name} must be a number`);
   return n;
+}
+
+/** The check against the sender's messaging limit (Meta's tier), as the preview and a start answer it. */
+function printMessagingLimit(m: MessagingLimitCheckView | undefined, out: (line: string) => void): void {
+  if (!m) return;
+  out(
+    `messaging limit: ${m.tier ?? 'unknown (not read from Meta yet)'}${m.limit === null ? '' : ` (${m.limit} users in 24 h)`}; messaged in the last 24 h ${m.messagedLast24h}, this campaign in the next 24 h ${m.campaignNext24h}`,
+  );
+  if (m.warning) out(`warning: ${m.warning}`);
 }
 
 function printCampaign(c: CampaignView, out: (line: string) => void): void {
@@ -136,19 +147,29 @@ export const campaignCommands: CliCommand[] = [
     summary: 'The first rows of the audience as they will be sent, and the first rows with errors',
     options: one,
     async run(_app, args, out) {
-      const p = await api<Pick<CampaignAudienceView, 'preview' | 'errors'>>(args, 'GET', `/${requireString(args, 'campaign')}/preview`);
+      const p = await api<Pick<CampaignAudienceView, 'preview' | 'errors'> & { messagingLimit?: MessagingLimitCheckView }>(args, 'GET', `/${requireString(args, 'campaign')}/preview`);
       printRows('first rows:', p.preview, out);
       printRows('rows with errors:', p.errors, out);
       if (p.errors.length === 0) out('no rows with errors');
+      printMessagingLimit(p.messagingLimit, out);
     },
   },
   ...(['start', 'pause', 'resume', 'cancel'] as const).map((verb): CliCommand => ({
     name: `campaign ${verb}`,
     summary: { start: 'Start a draft (scheduled until its start time)', pause: 'Pause a campaign', resume: 'Resume a paused campaign', cancel: 'Cancel a campaign (final)' }[verb],
-    options: verb === 'start' ? { ...one, 'skip-invalid': { description: 'Start although some rows are invalid (they are skipped)', boolean: true } } : one,
+    options:
+      verb === 'start'
+        ? {
+            ...one,
+            'skip-invalid': { description: 'Start although some rows are invalid (they are skipped)', boolean: true },
+            'acknowledge-tier-limit': { description: "Start although the sender's 24-hour messaging limit (Meta's tier) would be passed", boolean: true },
+          }
+        : one,
     async run(_app, args, out) {
-      const body = verb === 'start' ? { skipInvalid: args['skip-invalid'] === true } : undefined;
-      printCampaign(await api<CampaignView>(args, 'POST', `/${requireString(args, 'campaign')}/${verb}`, body), out);
+      const body = verb === 'start' ? { skipInvalid: args['skip-invalid'] === true, acknowledgeTierLimit: args['acknowledge-tier-limit'] === true } : undefined;
+      const c = await api<CampaignView & { messagingLimit?: MessagingLimitCheckView }>(args, 'POST', `/${requireString(args, 'campaign')}/${verb}`, body);
+      printCampaign(c, out);
+      printMessagingLimit(c.messagingLimit, out);
     },
   })),
   {

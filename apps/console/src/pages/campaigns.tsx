@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { CampaignAudienceView, CampaignPreviewRow, CampaignProgressView, CampaignView, SenderView, TemplateView } from '@platform/contracts/views';
+import type { CampaignAudienceView, CampaignPreviewRow, CampaignProgressView, CampaignView, MessagingLimitCheckView, SenderView, TemplateView } from '@platform/contracts/views';
 import { Bot, api, roleAtLeast } from '../api.js';
 import { go, href } from '../router.js';
 import { DataTable } from '../data-table.js';
@@ -287,10 +287,15 @@ function AudienceReview({
   onStarted?: () => void;
 }) {
   const [skipInvalid, setSkipInvalid] = useState(false);
+  const [acknowledgeTierLimit, setAcknowledgeTierLimit] = useState(false);
   const action = useAction();
+  // The check against the sender's messaging limit (Meta's tier), read again after a refused start (which reads the tier from Meta).
+  const limit = useLoad(() => api<{ messagingLimit?: MessagingLimitCheckView }>('GET', `${base(bot)}/${campaign.id}/preview`), [bot.id, campaign.id]);
   const start = async () => {
-    if (await action.run(() => api<CampaignView>('POST', `${base(bot)}/${campaign.id}/start`, { skipInvalid }))) (onStarted ?? (() => go('bots', bot.id, 'campaigns', campaign.id)))();
+    if (await action.run(() => api<CampaignView>('POST', `${base(bot)}/${campaign.id}/start`, { skipInvalid, acknowledgeTierLimit }))) (onStarted ?? (() => go('bots', bot.id, 'campaigns', campaign.id)))();
+    else void limit.reload(true);
   };
+  const tier = limit.data?.messagingLimit;
   return (
     <section aria-label="Audience preview">
       <h2>{campaign.name}: audience</h2>
@@ -310,10 +315,21 @@ function AudienceReview({
           </label>
         </>
       )}
+      {tier?.warning && (
+        <div class="notice warning" role="alert" data-testid="tier-warning">
+          <div>
+            <p>{tier.warning}</p>
+            <label>
+              <input type="checkbox" checked={acknowledgeTierLimit} onChange={(e) => setAcknowledgeTierLimit((e.target as HTMLInputElement).checked)} /> Start anyway, past the messaging limit
+            </label>
+          </div>
+        </div>
+      )}
       <button type="button" aria-busy={action.busy} disabled={action.busy} onClick={start}>
         Start campaign
       </button>
-      <ErrorNotice error={action.error} />
+      {/* A start refused for the messaging limit says so in the warning above. */}
+      <ErrorNotice error={tier?.warning && action.error?.message === tier.warning ? undefined : action.error} />
     </section>
   );
 }

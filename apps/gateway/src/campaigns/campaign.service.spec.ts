@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
 import type { CampaignRepository, CampaignRow, CarouselCatalog } from '@platform/database';
 import type { CampaignPlanQueue } from '@platform/queue';
+import type { MessagingLimitCheckView } from '@platform/contracts';
 import { CampaignService } from './campaign.service.js';
+import type { MessagingLimitCheck } from './messaging-limit-check.js';
 import type { TimeZones } from './time-zones.js';
 
 const BOT = '6a1c2c9e-1111-4111-8111-111111111111';
@@ -40,7 +42,9 @@ function row(over: Partial<CampaignRow> = {}): CampaignRow {
   };
 }
 
-function setup(current: CampaignRow | null = row()) {
+const within: MessagingLimitCheckView = { tier: 'TIER_1K', limit: 1000, readAt: null, fresh: true, messagedLast24h: 10, campaignNext24h: 10, exceeded: false, warning: null };
+
+function setup(current: CampaignRow | null = row(), limit: MessagingLimitCheckView = within) {
   const created: unknown[] = [];
   const transitions: Array<[string[], string, string | undefined]> = [];
   const planners: Array<[string, unknown, { jobId?: string }]> = [];
@@ -59,7 +63,9 @@ function setup(current: CampaignRow | null = row()) {
   } as unknown as CarouselCatalog;
   const queue = { add: async (name: string, data: unknown, opts: { jobId?: string }) => void planners.push([name, data, opts]) } as unknown as CampaignPlanQueue;
   const zones = { checker: async () => (tz: string) => ['UTC', 'Europe/Berlin'].includes(tz) } as unknown as TimeZones;
-  return { service: new CampaignService(campaigns, catalog, queue, zones), created, transitions, planners };
+  const checks: boolean[] = [];
+  const limits = { check: async (_c: CampaignRow, refresh: boolean) => (checks.push(refresh), limit) } as unknown as MessagingLimitCheck;
+  return { service: new CampaignService(campaigns, catalog, queue, zones, limits), created, transitions, planners, checks };
 }
 
 const dto = { name: ' sale ', templateId: TEMPLATE, sender: '+15550001111', mapping };
@@ -106,6 +112,19 @@ describe('CampaignService', () => {
 
   it('starts with invalid rows when told to skip them', async () => {
     expect((await setup(row({ rowsInvalid: 2 })).service.start(BOT, ID, true)).status).toBe('running');
+  });
+
+  it("refuses a start past the sender's messaging limit with 409 and the check, unless acknowledged", async () => {
+    const over = { ...within, tier: 'TIER_250', limit: 250, messagedLast24h: 200, campaignNext24h: 100, exceeded: true, warning: 'at TIER_250: 300 in all' };
+    const refused = setup(row(), over);
+    const err = await refused.service.start(BOT, ID, false).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConflictException);
+    expect((err as ConflictException).getResponse()).toEqual({ message: 'at TIER_250: 300 in all', details: { messagingLimit: over } });
+    expect(refused.checks).toEqual([true]); // the tier read from Meta at the start
+    expect(refused.transitions).toEqual([]);
+    const acknowledged = await setup(row(), over).service.start(BOT, ID, false, true);
+    expect(acknowledged).toMatchObject({ status: 'running', messagingLimit: over });
+    expect(await setup().service.start(BOT, ID, false)).not.toHaveProperty('messagingLimit');
   });
 
   it('resume gives the campaign a new planner; pause and cancel move only from the states they name', async () => {

@@ -8,6 +8,7 @@ import {
   CampaignStatusName,
   CampaignView,
   CreateCampaignDto,
+  MessagingLimitCheckView,
   QuietHours,
   TemplateCardSpec,
   campaignPlanJobId,
@@ -15,6 +16,7 @@ import {
 } from '@platform/contracts';
 import { CampaignRepository, CampaignRow, CarouselCatalog, PreviewRecipient } from '@platform/database';
 import { CampaignPlanQueue } from '@platform/queue';
+import { MessagingLimitCheck } from './messaging-limit-check.js';
 import { mappingProblem } from './row-mapper.js';
 import { TimeZones } from './time-zones.js';
 
@@ -28,6 +30,7 @@ export class CampaignService {
     private readonly catalog: CarouselCatalog,
     private readonly planners: CampaignPlanQueue,
     private readonly timeZones: TimeZones,
+    private readonly messagingLimit: MessagingLimitCheck,
   ) {}
 
   async create(botId: string, dto: CreateCampaignDto): Promise<CampaignView> {
@@ -70,8 +73,11 @@ export class CampaignService {
     return (await this.campaigns.list(botId)).map(campaignView);
   }
 
-  /** Starts a draft whose audience is complete: scheduled until its start time, then running. */
-  async start(botId: string, id: string, skipInvalid: boolean): Promise<CampaignView> {
+  /**
+   * Starts a draft whose audience is complete: scheduled until its start time, then running. Its sender's
+   * messaging limit is read from Meta and checked first: over it, 409 with the check (`details.messagingLimit`) unless acknowledged.
+   */
+  async start(botId: string, id: string, skipInvalid: boolean, acknowledgeTierLimit = false): Promise<CampaignView & { messagingLimit?: MessagingLimitCheckView }> {
     const c = await this.found(botId, id);
     if (c.status !== 'draft') throw new ConflictException(`campaign is ${c.status}; only a draft can be started`);
     if (!c.audienceReady) throw new ConflictException('campaign has no complete audience: upload one (an interrupted upload does not count)');
@@ -79,12 +85,14 @@ export class CampaignService {
     if (c.rowsInvalid > 0 && !skipInvalid) {
       throw new ConflictException(`campaign audience has ${c.rowsInvalid} invalid rows (see the preview); start with skipInvalid: true to send to the others`);
     }
+    const limit = await this.messagingLimit.check(c, true);
+    if (limit.exceeded && !acknowledgeTierLimit) throw new ConflictException({ message: limit.warning, details: { messagingLimit: limit } });
     const due = !c.startAt || c.startAt.getTime() <= Date.now();
     const plannerId = randomUUID();
     const row = await this.campaigns.transition(botId, id, ['draft'], due ? 'running' : 'scheduled', plannerId);
     if (!row) throw new ConflictException('campaign changed meanwhile; read it again');
     await this.wakePlanner(id, plannerId);
-    return campaignView(row);
+    return { ...campaignView(row), ...(limit.exceeded && { messagingLimit: limit }) };
   }
 
   async pause(botId: string, id: string): Promise<CampaignView> {
@@ -106,15 +114,17 @@ export class CampaignService {
     return row;
   }
 
-  /** The first rows of the audience as they will be sent, and the first rows with errors. */
-  async preview(botId: string, id: string): Promise<Pick<CampaignAudienceView, 'preview' | 'errors'>> {
-    await this.found(botId, id);
+  /** The first rows of the audience as they will be sent, the first rows with errors, and (a draft) the messaging limit check. */
+  async preview(botId: string, id: string): Promise<Pick<CampaignAudienceView, 'preview' | 'errors'> & { messagingLimit?: MessagingLimitCheckView }> {
+    const c = await this.found(botId, id);
     const { first, errors } = await this.campaigns.preview(id, 20);
     const shown = (r: PreviewRecipient): CampaignPreviewRow =>
       r.error === null
         ? { row: r.rowNo, recipient: r.recipient, timeZone: r.timeZone, values: r.values ?? undefined }
         : { row: r.rowNo, recipient: r.recipient.startsWith('row:') ? null : r.recipient, error: r.error };
-    return { preview: first.map(shown), errors: errors.map(shown) };
+    // A draft's check (with the sender's stored tier); a started campaign's was made at its start.
+    const messagingLimit = c.status === 'draft' && c.audienceReady ? await this.messagingLimit.check(c, false) : undefined;
+    return { preview: first.map(shown), errors: errors.map(shown), ...(messagingLimit && { messagingLimit }) };
   }
 
   async progress(botId: string, id: string): Promise<CampaignProgressView> {

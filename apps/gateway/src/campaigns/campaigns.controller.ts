@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiConsumes, ApiOperation, ApiTags } from '@nestjs/swagg
 import type { FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { RequireBotRole } from '@platform/auth';
-import { CampaignAudienceDto, CampaignAudienceView, CampaignProgressView, CampaignView, CreateCampaignDto, StartCampaignDto } from '@platform/contracts';
+import { CampaignAudienceDto, CampaignAudienceView, CampaignProgressView, CampaignView, CreateCampaignDto, MessagingLimitCheckView, StartCampaignDto } from '@platform/contracts';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { AudienceImportService } from './audience-import.service.js';
 import { CampaignCallerGuard } from './campaign-caller.guard.js';
@@ -59,16 +59,19 @@ export class CampaignsController {
   }
 
   @Get(':campaignId/preview')
-  @ApiOperation({ summary: 'The first rows of the audience as they will be sent, and the first rows with errors' })
-  preview(@Param('botId') botId: string, @Param('campaignId') id: string): Promise<Pick<CampaignAudienceView, 'preview' | 'errors'>> {
+  @ApiOperation({ summary: "The first rows of the audience as they will be sent, the first rows with errors, and (a draft) the check against the sender's messaging limit" })
+  preview(@Param('botId') botId: string, @Param('campaignId') id: string): Promise<Pick<CampaignAudienceView, 'preview' | 'errors'> & { messagingLimit?: MessagingLimitCheckView }> {
     return this.campaigns.preview(botId, id);
   }
 
   @Post(':campaignId/start')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Start a draft with a complete audience (scheduled until its start time); 409 while rows are invalid unless skipInvalid' })
-  start(@Param('botId') botId: string, @Param('campaignId') id: string, @Body() body: StartCampaignDto = {}): Promise<CampaignView> {
-    return this.campaigns.start(botId, id, body?.skipInvalid ?? false);
+  @ApiOperation({
+    summary:
+      "Start a draft with a complete audience (scheduled until its start time); 409 while rows are invalid unless skipInvalid, and when the sender's messaging limit (Meta's tier) would be passed unless acknowledgeTierLimit",
+  })
+  start(@Param('botId') botId: string, @Param('campaignId') id: string, @Body() body: StartCampaignDto = {}): Promise<CampaignView & { messagingLimit?: MessagingLimitCheckView }> {
+    return this.campaigns.start(botId, id, body?.skipInvalid ?? false, body?.acknowledgeTierLimit ?? false);
   }
 
   @Post(':campaignId/pause')

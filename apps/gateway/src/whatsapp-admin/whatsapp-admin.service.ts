@@ -2,7 +2,7 @@ import { BadGatewayException, BadRequestException, ConflictException, Injectable
 import { CreateSenderDto, SenderView, TemplateCardSpec, TemplateSyncView, TemplateView, UpdateSenderDto, isUuid } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSender, ChannelSenderRepository, Template, TemplateRepository } from '@platform/database';
-import { GraphApiError, GraphPhoneNumberClient, NoBusinessAccountError, TemplateSyncService } from '@platform/whatsapp';
+import { GraphApiError, GraphPhoneNumberClient, MessagingLimitReader, NoBusinessAccountError, PhoneNumberInfo, TemplateSyncService } from '@platform/whatsapp';
 
 @Injectable()
 export class WhatsAppAdminService {
@@ -12,6 +12,7 @@ export class WhatsAppAdminService {
     private readonly box: SecretBox,
     private readonly sync: TemplateSyncService,
     private readonly graph: GraphPhoneNumberClient,
+    private readonly limits: MessagingLimitReader,
   ) {}
 
   /** The bot's live senders, each with its failures of the last 24 hours and its newest error. */
@@ -31,8 +32,8 @@ export class WhatsAppAdminService {
     const number = dto.number.replace(/^\+/, '');
     assertTokenShape(dto.accessToken);
     if (await this.senderRepo.findByNumber(botId, 'whatsapp', number)) throw new ConflictException(`number +${number} is already a sender of this bot`);
-    await this.checkLive(dto.phoneNumberId, dto.accessToken);
-    const row = await this.senderRepo.create({
+    const info = await this.checkLive(dto.phoneNumberId, dto.accessToken);
+    const created = await this.senderRepo.create({
       botId,
       channel: 'whatsapp',
       number,
@@ -41,16 +42,19 @@ export class WhatsAppAdminService {
       wabaId: dto.wabaId ?? null,
       throughput: dto.throughput,
     });
-    return senderView(row);
+    // The token check's answer carries the number's messaging limit tier (docs/campaigns.md).
+    await this.limits.store(created.id, info);
+    return senderView((await this.senderRepo.findById(created.id)) ?? created);
   }
 
   async updateSender(botId: string, senderId: string, dto: UpdateSenderDto): Promise<SenderView> {
+    let info: PhoneNumberInfo | undefined;
     if (dto.accessToken !== undefined || dto.phoneNumberId !== undefined) {
       const current = isUuid(senderId) ? await this.senderRepo.findById(senderId) : null;
       if (!current || current.botId !== botId || current.deletedAt) throw new NotFoundException(`No sender ${senderId} for this bot`);
       if (dto.accessToken !== undefined) assertTokenShape(dto.accessToken);
       // A new id is checked with the token it will be used with, a new token with the id.
-      await this.checkLive(dto.phoneNumberId ?? current.phoneNumberId, dto.accessToken ?? this.box.decrypt(current.accessTokenEncrypted));
+      info = await this.checkLive(dto.phoneNumberId ?? current.phoneNumberId, dto.accessToken ?? this.box.decrypt(current.accessTokenEncrypted));
     }
     const row = isUuid(senderId)
       ? await this.senderRepo.update(botId, senderId, {
@@ -61,7 +65,8 @@ export class WhatsAppAdminService {
         })
       : null;
     if (!row) throw new NotFoundException(`No sender ${senderId} for this bot`);
-    return senderView(row);
+    if (info) await this.limits.store(row.id, info);
+    return senderView(info ? ((await this.senderRepo.findById(row.id)) ?? row) : row);
   }
 
   /** Deletes the sender: not listed or used from now on; its messages stay in the log under its number. */
@@ -70,9 +75,9 @@ export class WhatsAppAdminService {
   }
 
   /** Asks the Graph API about the number with the token: a token Meta refuses is refused here (400), not found out at the first send. */
-  private async checkLive(phoneNumberId: string, accessToken: string): Promise<void> {
+  private async checkLive(phoneNumberId: string, accessToken: string): Promise<PhoneNumberInfo> {
     try {
-      await this.graph.check(phoneNumberId, accessToken);
+      return await this.graph.check(phoneNumberId, accessToken);
     } catch (err) {
       if (!(err instanceof GraphApiError)) throw err;
       if (err.status === 0 || err.status >= 500) throw new BadGatewayException(`The access token could not be checked: ${err.message}. Nothing was saved; try again`);
@@ -87,7 +92,10 @@ export class WhatsAppAdminService {
   /** Reads the bot's templates from its senders' WhatsApp Business Accounts; 400 when none is set, 502 when Meta refuses. */
   async syncTemplates(botId: string): Promise<TemplateSyncView> {
     try {
-      return await this.sync.syncBot(botId);
+      const summary = await this.sync.syncBot(botId);
+      // Meta may have moved the numbers to another tier since they were saved.
+      await this.limits.refreshBot(botId);
+      return summary;
     } catch (err) {
       if (err instanceof NoBusinessAccountError) throw new BadRequestException('no WhatsApp sender of this bot has a wabaId (set it with PATCH .../whatsapp/senders/<id>)');
       if (err instanceof GraphApiError) throw new BadGatewayException(err.message);
@@ -113,6 +121,8 @@ function senderView(s: ChannelSender): SenderView {
     accessTokenSet: true,
     wabaId: s.wabaId,
     throughput: s.throughput,
+    messagingLimitTier: s.messagingLimitTier,
+    messagingLimitReadAt: s.messagingLimitReadAt?.toISOString() ?? null,
     createdAt: s.createdAt.toISOString(),
   };
 }

@@ -12,4 +12,11 @@ export class JobLockEnv {
    */
   @IntEnv({ min: 0, max: 100 })
   WORKER_MAX_STALLED_COUNT: number = 3;
+
+  /**
+   * How often each channel worker looks for campaign jobs lost with Redis (a Redis restarted empty, a
+   * replica promoted without the last writes) and adds them again (docs/campaigns.md, "No recipient twice").
+   */
+  @IntEnv({ min: 100 })
+  CAMPAIGN_RECOVERY_MS: number = 30000;
 }

@@ -71,4 +71,12 @@ export class StartCampaignDto {
   @IsOptional()
   @IsBoolean({ message: '$property must be true or false' })
   skipInvalid?: boolean;
+
+  /**
+   * Start even though the sender's 24-hour messaging limit (Meta's tier) would be passed: without it such a
+   * start answers 409 with the check (docs/campaigns.md, "Messaging limits").
+   */
+  @IsOptional()
+  @IsBoolean({ message: '$property must be true or false' })
+  acknowledgeTierLimit?: boolean;
 }

@@ -12,6 +12,9 @@ export interface SenderView {
   wabaId: string | null;
   /** Messages per second the workers send through this number. */
   throughput: number;
+  /** Meta's messaging limit tier (unique business-initiated recipients in 24 h, e.g. TIER_1K) as last read, and when; null: never read. */
+  messagingLimitTier?: string | null;
+  messagingLimitReadAt?: string | null;
   createdAt: string;
   /** Messages through this sender that failed in the last 24 hours. */
   recentFailures?: number;

@@ -47,6 +47,13 @@ export interface StagedRecipient {
   error: string | null;
 }
 
+/** A queued recipient whose dispatch job may have been lost with Redis (CampaignRepository.unsettled). */
+export interface UnsettledRecipient extends AdmittedRecipient {
+  campaignId: string;
+  /** Seconds of the message's validity left (counted from its admission). */
+  validityLeft: number;
+}
+
 /** A recipient the planner admits: its job is built from this. */
 export interface AdmittedRecipient {
   recipient: string;
@@ -302,6 +309,51 @@ export class CampaignRepository {
       text: `SELECT "id"::text AS "id", "planner_id"::text AS "plannerId" FROM "campaigns" WHERE "status" IN ('scheduled', 'running') AND "planner_id" IS NOT NULL`,
     });
     return rows;
+  }
+
+  /**
+   * Admitted recipients (ledger `queued`) whose message is not settled: no message row (never claimed), or
+   * one whose last attempt ended with a known outcome (`queued`: throttled, 5xx, parked), or one left
+   * `processing` for longer than `stuckMs` (its worker or its job is gone). Their dispatch jobs may have been
+   * lost with Redis; the recovery sweep re-adds those it finds missing. Only campaigns that have started,
+   * recipients admitted more than `graceMs` ago and still within their message's validity (an older one
+   * must not be sent), the oldest first. Cost: reads the campaign's queued rows admitted within the
+   * validity (4 h by default) by the (campaign, status) index, and each one's message by its key.
+   */
+  async unsettled(graceMs: number, stuckMs: number, limit: number): Promise<UnsettledRecipient[]> {
+    const { rows } = await this.db.query<UnsettledRecipient>({
+      name: 'campaign-unsettled',
+      text: `SELECT r."campaign_id"::text AS "campaignId", r."recipient", r."message_id"::text AS "messageId", r."values",
+               floor(COALESCE(c."validity_seconds", ${14_400}) - EXTRACT(EPOCH FROM (now() - r."admitted_at")))::int AS "validityLeft"
+             FROM "campaigns" c JOIN "campaign_recipients" r ON r."campaign_id" = c."id" AND r."status" = 'queued'
+             LEFT JOIN "messages" m ON m."id" = r."message_id"
+             WHERE c."status" <> 'draft' AND (c."finished_at" IS NULL OR c."finished_at" > now() - make_interval(secs => COALESCE(c."validity_seconds", ${14_400})))
+               AND r."admitted_at" < now() - make_interval(secs => $1::float8 / 1000)
+               AND r."admitted_at" > now() - make_interval(secs => COALESCE(c."validity_seconds", ${14_400}) - 1)
+               AND (m."id" IS NULL OR m."status" = 'queued' OR (m."status" = 'processing' AND m."updated_at" < now() - make_interval(secs => $2::float8 / 1000)))
+             ORDER BY r."admitted_at" LIMIT $3`,
+      values: [graceMs, stuckMs, limit],
+    });
+    return rows;
+  }
+
+  /**
+   * For the messaging limit check: unique recipients the sender has messaged in the last 24 hours (its
+   * bot's messages through it, all of them templates, so business-initiated; those failed do not count,
+   * those still queued do), and the campaign's recipients still to send who are not among them.
+   */
+  async messagingLimitCounts(c: Pick<CampaignRow, 'id' | 'botId' | 'senderId'>): Promise<{ messaged: number; newRecipients: number }> {
+    const { rows } = await this.db.query<{ messaged: string; fresh: string }>({
+      name: 'campaign-messaging-limit-counts',
+      text: `WITH recent AS (
+               SELECT DISTINCT m."recipient" FROM "messages" m
+               WHERE m."bot_id" = $2::uuid AND m."created_at" > now() - interval '24 hours' AND m."sender_id" = $3::uuid AND m."status" <> 'failed')
+             SELECT (SELECT count(*) FROM recent) AS messaged,
+                    (SELECT count(*) FROM "campaign_recipients" r WHERE r."campaign_id" = $1::uuid AND r."status" = 'pending'
+                       AND NOT EXISTS (SELECT 1 FROM recent x WHERE x."recipient" = r."recipient")) AS fresh`,
+      values: [c.id, c.botId, c.senderId],
+    });
+    return { messaged: Number(rows[0].messaged), newRecipients: Number(rows[0].fresh) };
   }
 
   /** Whether any recipient is still pending (all of them in quiet hours, say). */

@@ -35,6 +35,11 @@ export class ChannelSenderRepository {
     return count ? this.findById(id) : null;
   }
 
+  /** Records the messaging limit tier Meta answered for the sender (null: Meta gave none). */
+  async setMessagingLimit(id: string, tier: string | null, at: Date): Promise<void> {
+    await this.db.channelSender.updateMany({ where: { id }, data: { messagingLimitTier: tier, messagingLimitReadAt: at } });
+  }
+
   countByChannel(botId: string, channel: Channel) {
     return this.db.channelSender.count({ where: { botId, channel, deletedAt: null } });
   }

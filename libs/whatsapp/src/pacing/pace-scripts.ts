@@ -5,7 +5,24 @@
  * reserved time), [3] `…:sending` (a sorted set: sends in flight → when they stop counting).
  */
 
-import { REDIS_NOW_LUA as NOW, SLOW_DOWN_LUA } from '@platform/queue';
+import { REDIS_NOW_LUA as NOW } from '@platform/queue';
+
+/**
+ * Defines `slowFactor(st)`: the share of its rate a number may use now after a 130429, from the hash's
+ * `slow_at` (when the rate was last lowered), `factor` (the share set then) and `slow_step` (ms). The share
+ * doubles every `slow_step` ms without a new 130429 until it is 1 again: it comes back in steps (a quarter,
+ * a half, all of it), not all at once, so a number whose real throughput is lower is not flooded again.
+ */
+const SLOW_FACTOR_LUA = `
+local function slowFactor(slowAt, factor, step)
+  slowAt, factor, step = tonumber(slowAt), tonumber(factor), tonumber(step)
+  if not slowAt or not factor or not step or factor >= 1 then return 1 end
+  local k = math.floor((now - slowAt) / step)
+  if k < 0 then k = 0 end
+  if k >= 20 then return 1 end
+  return math.min(1, factor * 2 ^ k)
+end
+`;
 
 /**
  * One call for what a worker's jobs ask of one number in one event-loop turn. ARGV: rate, edge margin
@@ -23,15 +40,16 @@ import { REDIS_NOW_LUA as NOW, SLOW_DOWN_LUA } from '@platform/queue';
  * slot is ahead waits and asks again when it wakes; it then goes if its slot's second has begun and,
  * when it woke late, if that second has let fewer than `rate` jobs go, else it gets a new slot.
  */
-export const PACE_SCRIPT = `${NOW}
+export const PACE_SCRIPT = `${NOW}${SLOW_FACTOR_LUA}
 local sec = math.floor(now / 1000)
 local rate, margin, inFlightMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local nLanded, nTake = tonumber(ARGV[4]), tonumber(ARGV[5])
 local first = 5
 local nReserve = #ARGV - first - nLanded - nTake
-local st = redis.call('HMGET', KEYS[1], 'csec', 'cn', 'next', 'rsec', 'rn', 'gsec', 'gn', 'slow_until', 'factor')
+local st = redis.call('HMGET', KEYS[1], 'csec', 'cn', 'next', 'rsec', 'rn', 'gsec', 'gn', 'slow_at', 'factor', 'slow_step')
 local eff = rate
-if now < (tonumber(st[8]) or 0) then eff = math.max(1, math.floor(rate * (tonumber(st[9]) or 1))) end
+local share = slowFactor(st[8], st[9], st[10])
+if share < 1 then eff = math.max(1, math.floor(rate * share)) end
 local out = {}
 local fields = {}
 local keepState = 60000
@@ -120,5 +138,22 @@ if redis.call('PTTL', KEYS[1]) < keepState then redis.call('PEXPIRE', KEYS[1], k
 return out
 `;
 
-/** ARGV: factor, ms. Multiplies the slow-down factor in force (1 if none) by ARGV[1] for ARGV[2] ms; returns the new factor. */
-export const SLOW_DOWN_SCRIPT = SLOW_DOWN_LUA;
+/**
+ * After a 130429. ARGV: factor, step ms, settle ms. Multiplies the share of the rate in force now (1 if
+ * none, else what is left of an earlier slow-down's recovery) by ARGV[1]; the share then doubles every
+ * ARGV[2] ms without a new 130429. A 130429 within ARGV[3] ms of the last lowering changes nothing: the
+ * sends in flight then were sent at the earlier rate, and each answering 130429 must not halve it again
+ * (twenty of them would leave a millionth of the rate). Returns the share in force.
+ */
+export const SLOW_DOWN_SCRIPT = `${NOW}${SLOW_FACTOR_LUA}
+local st = redis.call('HMGET', KEYS[1], 'slow_at', 'factor', 'slow_step')
+local share = slowFactor(st[1], st[2], st[3])
+local step, settle = tonumber(ARGV[2]), tonumber(ARGV[3])
+if share < 1 and now - tonumber(st[1]) < settle then return tostring(share) end
+share = math.max(share * tonumber(ARGV[1]), 0.001)
+redis.call('HSET', KEYS[1], 'slow_at', now, 'factor', share, 'slow_step', step)
+-- kept until the share is back to 1 (and a minute more)
+local keep = step * math.ceil(math.log(1 / share) / math.log(2)) + 60000
+if redis.call('PTTL', KEYS[1]) < keep then redis.call('PEXPIRE', KEYS[1], keep) end
+return tostring(share)
+`;

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import type { CoreEnv, WhatsAppEnv } from '@platform/config';
 import { RedisUnavailableError, type RedisClient } from '@platform/queue';
-import { EDGE_MARGIN_MS, SLOW_DOWN_FACTOR, SLOW_DOWN_MS, SenderPacer } from './sender-pacer.js';
+import { EDGE_MARGIN_MS, SLOW_DOWN_FACTOR, SLOW_DOWN_MS, SLOW_DOWN_SETTLE_MS, SenderPacer } from './sender-pacer.js';
 
 const core = { REDIS_URL: 'redis://unused', REDIS_KEY_PREFIX: 'p:' } as CoreEnv;
 const whatsapp = { WHATSAPP_TIMEOUT_MS: 4000 } as WhatsAppEnv;
@@ -155,7 +155,7 @@ describe('SenderPacer', () => {
     it('asks Redis while the number is slowed down after Meta said its throughput is used up', async () => {
       const { pacer, calls, slowDowns } = await afterOneSend(10);
       expect(await pacer.slowDown('pn-1')).toBe(0.25);
-      expect(slowDowns).toEqual([['p:whatsapp-pace:{pn-1}', SLOW_DOWN_FACTOR, SLOW_DOWN_MS]]);
+      expect(slowDowns).toEqual([['p:whatsapp-pace:{pn-1}', SLOW_DOWN_FACTOR, SLOW_DOWN_MS, SLOW_DOWN_SETTLE_MS]]);
       now += 1000;
       await pacer.reserve('pn-1', 'job-a', 80);
       expect(calls.at(-1)?.reserves).toEqual(['job-a']);

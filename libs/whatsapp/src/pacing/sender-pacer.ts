@@ -27,7 +27,7 @@ import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
  *    straddling two seconds, and so from being counted twice.
  *
  * A number slowed down after Meta answered 130429 lets only the slowed rate through, whatever was
- * reserved before.
+ * reserved before, and comes back to its rate in steps (SLOW_DOWN_MS).
  *
  * What the worker's concurrent jobs ask of one number in one event-loop turn (reservations, sends to
  * count, sends whose answer came back) goes to Redis in one script call (pace-scripts.ts), so a busy
@@ -38,9 +38,15 @@ import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
  */
 export const EDGE_MARGIN_MS = 150;
 
-/** How long a slow-down after 130429 lasts, and the factor applied to the rate each time Meta repeats it. */
+/**
+ * The 130429 rule: the number's rate is multiplied by SLOW_DOWN_FACTOR, then doubles back every
+ * SLOW_DOWN_MS without a new 130429 until it is the configured rate again (a 130429 while recovering lowers
+ * it again from where it is). 130429s within SLOW_DOWN_SETTLE_MS of the last lowering count as one: they
+ * answer sends made before it.
+ */
 export const SLOW_DOWN_MS = 10_000;
 export const SLOW_DOWN_FACTOR = 0.5;
+export const SLOW_DOWN_SETTLE_MS = 1_000;
 
 export type PaceDecision = { go: true } | { go: false; waitMs: number };
 
@@ -63,7 +69,7 @@ interface PaceAsk {
 
 type PacingRedis = RedisClient & {
   whatsappPace(state: string, held: string, sending: string, ...args: Array<string | number>): Promise<number[]>;
-  whatsappSlowDown(state: string, factor: number, forMs: number): Promise<string>;
+  whatsappSlowDown(state: string, factor: number, stepMs: number, settleMs: number): Promise<string>;
 };
 
 @Injectable()
@@ -133,11 +139,15 @@ export class SenderPacer implements OnApplicationShutdown {
 
   /**
    * Meta said the number's throughput is used up (130429): its real tier is below the configured rate.
-   * The rate is multiplied by SLOW_DOWN_FACTOR for SLOW_DOWN_MS (again on each repeat); the factor in force.
+   * The rate is multiplied by SLOW_DOWN_FACTOR and doubles back every SLOW_DOWN_MS (the rule above); the share in force.
    */
   async slowDown(phoneNumberId: string): Promise<number> {
-    this.slowed.set(phoneNumberId, Date.now() + SLOW_DOWN_MS);
-    return Number(await withTimeout(this.redis.whatsappSlowDown(whatsappPaceKeys(this.target, phoneNumberId).state, SLOW_DOWN_FACTOR, SLOW_DOWN_MS), REDIS_TIMEOUT_MS, 'sender slow-down'));
+    const share = Number(
+      await withTimeout(this.redis.whatsappSlowDown(whatsappPaceKeys(this.target, phoneNumberId).state, SLOW_DOWN_FACTOR, SLOW_DOWN_MS, SLOW_DOWN_SETTLE_MS), REDIS_TIMEOUT_MS, 'sender slow-down'),
+    );
+    // Until the share is back to 1, every reservation asks Redis (the shortcut below would skip the slowed rate).
+    this.slowed.set(phoneNumberId, Date.now() + SLOW_DOWN_MS * Math.max(1, Math.ceil(Math.log2(1 / share))));
+    return share;
   }
 
   private noteLoad(phoneNumberId: string, share: number): void {

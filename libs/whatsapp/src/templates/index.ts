@@ -5,3 +5,4 @@ export * from './graph-templates.client.js';
 export * from './template-sync.service.js';
 export * from './template-sync.module.js';
 export * from './graph-phone-number.client.js';
+export * from './messaging-limit-reader.js';
