@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { ConversationRepository, HeldStatusRepository, MessageRepository } from '@platform/database';
+import { ConversationRepository, HeldStatusRepository, MessageRepository, ProviderStatusUpdate } from '@platform/database';
 import { MessageLifecyclePublisher } from '@platform/queue';
 import { RECEIPT_ORDER, StatusEvent, foldStatusEvents } from '@platform/whatsapp';
 
@@ -92,17 +92,28 @@ export class MessageReceiptsService implements OnApplicationShutdown {
     }
     this.apply(batch.flatMap((w) => w.events))
       .finally(() => setImmediate(() => this.runBatch(lane)))
+      .then(({ published }) => published)
       .then(
         () => batch.forEach((w) => w.resolve()),
         (err: unknown) => batch.forEach((w) => w.reject(err)),
       );
   }
 
-  private async apply(events: readonly StatusEvent[]): Promise<void> {
+  /**
+   * The lane's statements; resolves when they are committed, with the publishing of the changes they
+   * made still under way (`published`): the lane's next batch need not wait for Redis, and its changes
+   * are published after these all the same (the publisher writes in the order it is called).
+   */
+  private async apply(events: readonly StatusEvent[]): Promise<{ published: Promise<void> }> {
     const updates = foldStatusEvents(events);
     const { unknown, changes } = await this.messages.applyProviderStatuses(updates, RECEIPT_ORDER);
-    await this.lifecycle.publish(changes);
-    if (unknown.length === 0) return;
+    const published = this.lifecycle.publish(changes);
+    if (unknown.length > 0) await this.applyUnknown(updates, unknown);
+    return { published };
+  }
+
+  /** Statuses of ids of no carousel message: bot replies', or held until their send is recorded. */
+  private async applyUnknown(updates: ProviderStatusUpdate[], unknown: string[]): Promise<void> {
     const unknownIds = new Set(unknown);
     // Ids of no carousel message may be bot replies in conversations.
     const notReplies = (
