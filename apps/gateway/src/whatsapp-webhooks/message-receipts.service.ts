@@ -18,7 +18,7 @@ const MAX_BATCH = 500;
  * statements in flight never update the same message (they could deadlock each other, and a message's
  * changes could reach the lifecycle stream out of order).
  */
-export const STATUS_LANES = 4;
+export const STATUS_LANES = 2;
 
 interface Waiting {
   events: readonly StatusEvent[];
