@@ -287,7 +287,7 @@ async function main(): Promise<void> {
         const s = await post(infra, t, requests);
         segments[i].push(s);
         process.stderr.write(
-          `: ${fmt(s.result.requests.total / s.result.duration)}/s, p99 ${s.result.latency.p99} ms, ${fmt((s.cpu.server * 1e6) / Math.max(1, s.result['2xx']))} µs server CPU each\n`,
+          `: ${fmt(s.result.requests.total / s.seconds)}/s (99 % answered after ${s.secondsTo99.toFixed(2)} s, all after ${s.seconds.toFixed(2)} s), p99 ${s.result.latency.p99} ms, ${fmt((s.cpu.server * 1e6) / Math.max(1, s.result['2xx']))} µs server CPU each\n`,
         );
       }
     }
