@@ -3,7 +3,17 @@ import type { MessageStatusChange } from '@platform/contracts';
 import type { ConversationRepository, HeldStatusRepository, MessageRepository, ProviderStatusUpdate } from '@platform/database';
 import type { MessageLifecyclePublisher } from '@platform/queue';
 import type { ReceiptStatus, StatusEvent } from '@platform/whatsapp';
-import { MessageReceiptsService } from './message-receipts.service.js';
+import { MessageReceiptsService, STATUS_LANES, statusLaneOf } from './message-receipts.service.js';
+
+/** `n` message ids of one lane (`wamid.<lane>.<i>`), and one of each other lane. */
+function ids(n: number): { same: string[]; others: string[] } {
+  const byLane = new Map<number, string[]>();
+  for (let i = 0; byLane.size < STATUS_LANES || (byLane.get(0)?.length ?? 0) < n; i++) {
+    const id = `wamid.${i}`;
+    byLane.set(statusLaneOf(id), [...(byLane.get(statusLaneOf(id)) ?? []), id]);
+  }
+  return { same: byLane.get(0)!.slice(0, n), others: [...byLane].filter(([lane]) => lane !== 0).map(([, all]) => all[0]) };
+}
 
 const event = (providerMessageId: string, status: ReceiptStatus, seconds = 1): StatusEvent => ({ providerMessageId, status, at: new Date(seconds * 1000), error: null });
 const change = (messageId: string, status: 'delivered' | 'read'): MessageStatusChange => ({
@@ -29,9 +39,14 @@ function setup(o: { carousel?: string[]; replies?: string[]; heldApplied?: Messa
     (ids: string[] = []) =>
     (updates: readonly ProviderStatusUpdate[]) =>
       updates.map((u) => u.providerMessageId).filter((id) => !ids.includes(id));
+  const applied: ProviderStatusUpdate[][] = [];
+  const gate: { wait?: Promise<void>; fail?: Error } = {};
   const messages = {
     applyProviderStatuses: async (updates: readonly ProviderStatusUpdate[]) => {
       calls.push('messages.apply');
+      applied.push([...updates]);
+      await gate.wait;
+      if (gate.fail) throw gate.fail;
       return { unknown: known(o.carousel)(updates), changes: [] };
     },
     applyHeldStatuses: async (ids: readonly string[]) => {
@@ -56,14 +71,15 @@ function setup(o: { carousel?: string[]; replies?: string[]; heldApplied?: Messa
     },
   } as unknown as HeldStatusRepository;
   const lifecycle = { publish: async (c: MessageStatusChange[]) => void published.push(c) } as unknown as MessageLifecyclePublisher;
-  return { service: new MessageReceiptsService(messages, conversations, heldStatuses, lifecycle), calls, held, published };
+  return { service: new MessageReceiptsService(messages, conversations, heldStatuses, lifecycle), calls, held, published, applied, gate };
 }
 
 describe('MessageReceiptsService: statuses of message ids not recorded yet', () => {
   it('holds nothing when every id is a carousel message or a bot reply', async () => {
-    const { service, calls } = setup({ carousel: ['wamid.C'], replies: ['wamid.R'] });
-    await service.record([event('wamid.C', 'delivered'), event('wamid.R', 'read')]);
-    expect(calls).toEqual(['messages.apply', 'conversations.apply wamid.R']);
+    const [C, R] = ids(2).same; // one lane: one statement
+    const { service, calls } = setup({ carousel: [C], replies: [R] });
+    await service.record([event(C, 'delivered'), event(R, 'read')]);
+    expect(calls).toEqual(['messages.apply', `conversations.apply ${R}`]);
   });
 
   it('holds the furthest status of each unknown id, folded, but not a bare sent', async () => {
@@ -108,5 +124,63 @@ describe('MessageReceiptsService: statuses of message ids not recorded yet', () 
     const { service, calls } = setup();
     await service.record([]);
     expect(calls).toEqual([]);
+  });
+});
+
+describe('MessageReceiptsService: statuses of concurrent notifications share one statement', () => {
+  const {
+    same: [A, B, C],
+    others: [D],
+  } = ids(3);
+
+  it('folds the statuses of the notifications of one turn into one update per message id, and answers each caller after it', async () => {
+    const { service, applied } = setup({ carousel: [A, B] });
+    const answered: string[] = [];
+    await Promise.all([
+      service.record([event(A, 'delivered', 5)]).then(() => answered.push('1')),
+      service.record([event(A, 'read', 9)]).then(() => answered.push('2')),
+      service.record([event(B, 'sent', 1)]).then(() => answered.push('3')),
+    ]);
+    expect(applied).toHaveLength(1);
+    expect(applied[0].map((u) => [u.providerMessageId, u.status, u.deliveredAt, u.readAt])).toEqual([
+      [A, 'read', new Date(5000), new Date(9000)],
+      [B, 'sent', null, null],
+    ]);
+    expect(answered.sort()).toEqual(['1', '2', '3']);
+  });
+
+  it('writes one batch at a time per lane: notifications of its ids arriving meanwhile wait, then go together; another lane does not wait', async () => {
+    const { service, applied, gate } = setup({ carousel: [A, B, C, D] });
+    let open!: () => void;
+    gate.wait = new Promise<void>((r) => (open = r));
+    let firstDone = false;
+    const first = service.record([event(A, 'delivered')]).then(() => (firstDone = true));
+    await new Promise((r) => setImmediate(r));
+    const later = [service.record([event(B, 'delivered')]), service.record([event(C, 'read')])];
+    const otherLane = service.record([event(D, 'read')]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(applied.map((batch) => batch.map((u) => u.providerMessageId))).toEqual([[A], [D]]);
+    expect(firstDone).toBe(false);
+    gate.wait = undefined;
+    open();
+    await Promise.all([first, otherLane, ...later]);
+    expect(applied.map((batch) => batch.map((u) => u.providerMessageId))).toEqual([[A], [D], [B, C]]);
+  });
+
+  it('answers a notification of several lanes once all its batches are committed', async () => {
+    const { service, applied } = setup({ carousel: [A, D] });
+    await service.record([event(A, 'delivered'), event(D, 'read')]);
+    expect(applied.map((batch) => batch.map((u) => u.providerMessageId))).toHaveLength(2);
+    expect(applied.map((batch) => batch.map((u) => u.providerMessageId))).toEqual(expect.arrayContaining([[A], [D]]));
+  });
+
+  it('rejects every caller of a batch whose statement failed (Meta retries them), and the next batch still runs', async () => {
+    const { service, applied, gate } = setup({ carousel: [A, B, C] });
+    gate.fail = new Error('database unavailable');
+    const failed = await Promise.allSettled([service.record([event(A, 'delivered')]), service.record([event(B, 'delivered')])]);
+    expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    gate.fail = undefined;
+    await service.record([event(C, 'delivered')]);
+    expect(applied.map((batch) => batch.map((u) => u.providerMessageId))).toEqual([[A, B], [C]]);
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { ConversationRepository, HeldStatusRepository, MessageRepository } from '@platform/database';
+import { ConversationRepository, HeldStatusRepository, MessageRepository, ProviderStatusUpdate } from '@platform/database';
 import { MessageLifecyclePublisher } from '@platform/queue';
 import { RECEIPT_ORDER, StatusEvent, foldStatusEvents } from '@platform/whatsapp';
 
@@ -10,11 +10,40 @@ import { RECEIPT_ORDER, StatusEvent, foldStatusEvents } from '@platform/whatsapp
  */
 const HELD_LOOK_AGAIN_MS = 2000;
 
+/** Most webhook notifications whose statuses one statement applies. */
+const MAX_BATCH = 500;
+
+/**
+ * Batches written at once, each by a lane of its own: a message id always goes to the same lane, so two
+ * statements in flight never update the same message (they could deadlock each other, and a message's
+ * changes could reach the lifecycle stream out of order).
+ */
+export const STATUS_LANES = 2;
+
+interface Waiting {
+  events: readonly StatusEvent[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+interface Lane {
+  waiting: Waiting[];
+  running: boolean;
+}
+
+/** A message id's lane (FNV-1a of its characters). */
+export function statusLaneOf(providerMessageId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < providerMessageId.length; i++) h = Math.imul(h ^ providerMessageId.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % STATUS_LANES;
+}
+
 /** Records the message statuses of a WhatsApp webhook notification on the messages they belong to. */
 @Injectable()
 export class MessageReceiptsService implements OnApplicationShutdown {
   private readonly logger = new Logger('WhatsAppWebhook');
   private readonly lookingAgain = new Set<NodeJS.Timeout>();
+  private readonly lanes: Lane[] = Array.from({ length: STATUS_LANES }, () => ({ waiting: [], running: false }));
 
   constructor(
     private readonly messages: MessageRepository,
@@ -27,22 +56,75 @@ export class MessageReceiptsService implements OnApplicationShutdown {
    * Resolves once every status is committed and the changes it made are published (lifecycle stream,
    * postbacks). A status of a message id no send has recorded is held until the send is (Meta may post
    * it before it answers the send): durably before this resolves.
+   *
+   * Group commit: the statuses of the notifications that arrive while a batch is being written go in
+   * the next batch, folded together (one update per message id, so one statement never matches a row
+   * twice), and each caller resolves once its batches are committed. Under load every webhook then costs
+   * a share of one statement and one commit instead of its own. Each message id has its lane
+   * (STATUS_LANES), one batch at a time in each.
    */
-  async record(events: readonly StatusEvent[]): Promise<void> {
-    if (events.length === 0) return;
+  record(events: readonly StatusEvent[]): Promise<void> {
+    if (events.length === 0) return Promise.resolve();
+    const byLane = new Map<number, StatusEvent[]>();
+    for (const e of events) {
+      const lane = statusLaneOf(e.providerMessageId);
+      byLane.set(lane, [...(byLane.get(lane) ?? []), e]);
+    }
+    return Promise.all([...byLane].map(([lane, laneEvents]) => this.submit(this.lanes[lane], laneEvents))).then(() => undefined);
+  }
+
+  private submit(lane: Lane, events: readonly StatusEvent[]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      lane.waiting.push({ events, resolve, reject });
+      if (!lane.running) {
+        lane.running = true;
+        setImmediate(() => this.runBatch(lane));
+      }
+    });
+  }
+
+  /** Writes a lane's waiting statuses (MAX_BATCH notifications at most), then its next batch if more are waiting. */
+  private runBatch(lane: Lane): void {
+    const batch = lane.waiting.splice(0, MAX_BATCH);
+    if (batch.length === 0) {
+      lane.running = false;
+      return;
+    }
+    this.apply(batch.flatMap((w) => w.events))
+      .finally(() => setImmediate(() => this.runBatch(lane)))
+      .then(({ published }) => published)
+      .then(
+        () => batch.forEach((w) => w.resolve()),
+        (err: unknown) => batch.forEach((w) => w.reject(err)),
+      );
+  }
+
+  /**
+   * The lane's statements; resolves when they are committed, with the publishing of the changes they
+   * made still under way (`published`): the lane's next batch need not wait for Redis, and its changes
+   * are published after these all the same (the publisher writes in the order it is called).
+   */
+  private async apply(events: readonly StatusEvent[]): Promise<{ published: Promise<void> }> {
     const updates = foldStatusEvents(events);
     const { unknown, changes } = await this.messages.applyProviderStatuses(updates, RECEIPT_ORDER);
-    await this.lifecycle.publish(changes);
-    if (unknown.length === 0) return;
+    const published = this.lifecycle.publish(changes);
+    if (unknown.length > 0) await this.applyUnknown(updates, unknown);
+    return { published };
+  }
+
+  /** Statuses of ids of no carousel message: bot replies', or held until their send is recorded. */
+  private async applyUnknown(updates: ProviderStatusUpdate[], unknown: string[]): Promise<void> {
+    const unknownIds = new Set(unknown);
     // Ids of no carousel message may be bot replies in conversations.
     const notReplies = (
       await this.conversations.applyProviderStatuses(
-        updates.filter((u) => unknown.includes(u.providerMessageId)),
+        updates.filter((u) => unknownIds.has(u.providerMessageId)),
         RECEIPT_ORDER,
       )
     ).unknown;
     // A `sent` needs no keeping: recording the send sets it.
-    const toHold = updates.filter((u) => notReplies.includes(u.providerMessageId) && u.status !== 'sent');
+    const notReplyIds = new Set(notReplies);
+    const toHold = updates.filter((u) => notReplyIds.has(u.providerMessageId) && u.status !== 'sent');
     if (toHold.length === 0) return;
     await this.held.hold(toHold);
     // A send recorded between the statements above and the hold looked for held statuses before this
