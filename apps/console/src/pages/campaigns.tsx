@@ -292,7 +292,8 @@ function AudienceReview({
   // The check against the sender's messaging limit (Meta's tier), read again after a refused start (which reads the tier from Meta).
   const limit = useLoad(() => api<{ messagingLimit?: MessagingLimitCheckView }>('GET', `${base(bot)}/${campaign.id}/preview`), [bot.id, campaign.id]);
   const start = async () => {
-    if (await action.run(() => api<CampaignView>('POST', `${base(bot)}/${campaign.id}/start`, { skipInvalid, acknowledgeTierLimit }))) (onStarted ?? (() => go('bots', bot.id, 'campaigns', campaign.id)))();
+    if (await action.run(() => api<CampaignView>('POST', `${base(bot)}/${campaign.id}/start`, { skipInvalid, acknowledgeTierLimit })))
+      (onStarted ?? (() => go('bots', bot.id, 'campaigns', campaign.id)))();
     else void limit.reload(true);
   };
   const tier = limit.data?.messagingLimit;
