@@ -124,7 +124,7 @@ describe('console campaigns page (Chromium)', () => {
     const csv = ['phone,tz,picture', ...Array.from({ length: 60 }, (_, i) => `+9195${String(i).padStart(8, '0')},UTC,https://cdn.example.com/${i}.jpg`)].join('\n');
     await page.getByLabel(/^Recipients \(CSV/).setInputFiles({ name: 'audience.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByLabel('Number column').waitFor();
-    for (let i = 1; i <= 3; i++) await page.getByLabel(`Card ${i} media link column`).selectOption('picture');
+    for (let i = 1; i <= 3; i++) await page.getByLabel(`Card ${i} image link`).selectOption('picture');
     await page.getByRole('button', { name: 'Create and upload' }).click();
     await page.getByTestId('audience-counts').getByText('60 rows: 60 recipients').waitFor();
 
