@@ -9,10 +9,15 @@ import { REDIS_NOW_LUA as NOW, SLOW_DOWN_LUA } from '@platform/queue';
 
 /**
  * One call for what a worker's jobs ask of one number in one event-loop turn. ARGV: rate, edge margin
- * ms, in-flight ms, number of landed sends, number of sends to take, then the landed sends' ids, the
- * ids of the sends to take, and the ids of the jobs to reserve for. Returns one number per send taken
- * and per job reserved, in that order: 0 to go now, else the milliseconds to wait; then, when sends
- * were taken or landed, the current second's count and the rate in force.
+ * ms, in-flight ms, hold ms, room, number of landed sends, number of sends to take, then the landed
+ * sends' ids, the ids of the sends to take, and the ids of the jobs to reserve for. Returns one number
+ * per send taken and per job reserved, in that order: 0 to go now, else the milliseconds to wait; then,
+ * when sends were taken or landed, the current second's count and the rate in force.
+ *
+ * A reservation whose slot is at most `hold` ms ahead, for at most `room` jobs of the call, is answered
+ * negative (minus the wait): that job waits in its worker's memory and goes at its slot without asking
+ * again, so it is not kept in KEYS[2] and costs no delayed-set round trip. Its slot is counted like any
+ * other (`rn`); the count before the send still bounds every second.
  *
  * Sends: a second's count (csec, cn) starts with the sends in flight when it began (entries of KEYS[3]
  * not yet expired then), so a send still in flight at a second's start is in that second's count even
@@ -26,8 +31,9 @@ import { REDIS_NOW_LUA as NOW, SLOW_DOWN_LUA } from '@platform/queue';
 export const PACE_SCRIPT = `${NOW}
 local sec = math.floor(now / 1000)
 local rate, margin, inFlightMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local nLanded, nTake = tonumber(ARGV[4]), tonumber(ARGV[5])
-local first = 5
+local holdMs, room = tonumber(ARGV[4]), tonumber(ARGV[5])
+local nLanded, nTake = tonumber(ARGV[6]), tonumber(ARGV[7])
+local first = 7
 local nReserve = #ARGV - first - nLanded - nTake
 local st = redis.call('HMGET', KEYS[1], 'csec', 'cn', 'next', 'rsec', 'rn', 'gsec', 'gn', 'slow_until', 'factor')
 local eff = rate
@@ -72,7 +78,14 @@ if nReserve > 0 then
   local function reserve(job)
     local held = tonumber(redis.call('ZSCORE', KEYS[2], job))
     if held then
-      if now < math.floor(held / 1000) * 1000 then return held - now end
+      if now < math.floor(held / 1000) * 1000 then
+        if room > 0 and held - now <= holdMs then
+          room = room - 1
+          redis.call('ZREM', KEYS[2], job)
+          return now - held
+        end
+        return held - now
+      end
       redis.call('ZREM', KEYS[2], job)
       -- on time, or late but this second still has room (a slot left unused by a late job is not lost)
       if now < sec * 1000 + usable and gn < eff then
@@ -100,6 +113,10 @@ if nReserve > 0 then
       at = s * 1000
       rsec, rn = s, 1
       nextAt = at + usable / eff
+    end
+    if room > 0 and at - now <= holdMs then
+      room = room - 1
+      return now - at
     end
     redis.call('ZADD', KEYS[2], at, job)
     heldAny = true
