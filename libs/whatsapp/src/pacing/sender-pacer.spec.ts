@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import type { CoreEnv, WhatsAppEnv, WorkerEnv } from '@platform/config';
 import { RedisUnavailableError, type RedisClient } from '@platform/queue';
-import { EDGE_MARGIN_MS, HOLD_IN_PROCESS_MS, SLOW_DOWN_FACTOR, SLOW_DOWN_MS, SenderPacer } from './sender-pacer.js';
+import { EDGE_MARGIN_MS, HOLD_IN_PROCESS_MS, PACE_BATCH_MS, SLOW_DOWN_FACTOR, SLOW_DOWN_MS, SenderPacer } from './sender-pacer.js';
 
 const core = { REDIS_URL: 'redis://unused', REDIS_KEY_PREFIX: 'p:' } as CoreEnv;
 const whatsapp = { WHATSAPP_TIMEOUT_MS: 4000 } as WhatsAppEnv;
@@ -49,10 +49,11 @@ function fakeRedis(answer: (call: PaceCall) => number[] | Promise<number[]>) {
 }
 
 const goAll = (call: PaceCall) => [...call.takes, ...call.reserves].map(() => 0);
-const turn = () => new Promise((resolve) => setImmediate(resolve));
+/** Long enough for the pacer's batch window to close and its call to be answered. */
+const turn = () => new Promise((resolve) => setTimeout(resolve, PACE_BATCH_MS * 3));
 
 describe('SenderPacer', () => {
-  it("asks once per number per turn, with that number's keys under its hash tag and the turn's landed sends, takes and reservations", async () => {
+  it("asks once per number per batch window, with that number's keys under its hash tag and the window's landed sends, takes and reservations", async () => {
     const { redis, calls } = fakeRedis(goAll);
     const pacer = new SenderPacer(core, whatsapp, redis);
     await Promise.all([pacer.reserve('pn-1', 'job-a', 80), pacer.reserve('pn-1', 'job-b', 80), pacer.reserve('pn-2', 'job-c', 20)]);
@@ -88,14 +89,14 @@ describe('SenderPacer', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('offers memory places to at most half its concurrency of jobs at once, shared between the numbers of a turn', async () => {
+  it('offers memory places to at most half its concurrency of jobs at once, shared between the numbers of a window', async () => {
     const worker = { WORKER_CONCURRENCY: 6 } as WorkerEnv;
     const { redis, calls } = fakeRedis((call) => call.reserves.map((_, i) => (i < call.room ? -30 : 500)));
     const pacer = new SenderPacer(core, whatsapp, redis, worker);
     const first = Promise.all([pacer.reserve('pn-1', 'a', 1000), pacer.reserve('pn-1', 'b', 1000), pacer.reserve('pn-2', 'c', 1000), pacer.reserve('pn-2', 'd', 1000)]);
     await turn();
     await turn();
-    // The three places are all taken while those jobs wait: the next turn's jobs get none.
+    // The three places are all taken while those jobs wait: the next window's jobs get none.
     const second = await pacer.reserve('pn-1', 'e', 1000);
     expect(calls.map((c) => c.room)).toEqual([2, 1, 0]);
     expect(second).toEqual({ go: false, waitMs: 500 });

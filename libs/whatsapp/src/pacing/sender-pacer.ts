@@ -34,9 +34,9 @@ import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
  * A number slowed down after Meta answered 130429 lets only the slowed rate through, whatever was
  * reserved before.
  *
- * What the worker's concurrent jobs ask of one number in one event-loop turn (reservations, sends to
+ * What the worker's concurrent jobs ask of one number within PACE_BATCH_MS (reservations, sends to
  * count, sends whose answer came back) goes to Redis in one script call (pace-scripts.ts), so a busy
- * worker pays a few calls per turn instead of three per message. Keys, all under one Redis Cluster hash
+ * worker pays a few calls per window instead of three per message. Keys, all under one Redis Cluster hash
  * slot: `whatsapp-pace:{<phone-number-id>}` (a hash), `…:held` and `…:sending` (a sorted set: sends in
  * flight → when they stop counting, the HTTP timeout after they began, should a worker die before its
  * answer).
@@ -45,6 +45,9 @@ export const EDGE_MARGIN_MS = 150;
 
 /** A job whose slot is at most this far ahead waits for it in the worker's memory rather than in the delayed set. */
 export const HOLD_IN_PROCESS_MS = 1000;
+
+/** The pacer's asks (reservations, counts, landed sends) wait this long for others to share their script call. */
+export const PACE_BATCH_MS = 5;
 
 /** Waits in memory end on multiples of this (rounded up): one timer per bucket, and its jobs go on together. */
 export const WAKE_BUCKET_MS = 10;
@@ -84,7 +87,10 @@ export class SenderPacer implements OnApplicationShutdown {
   private readonly redis: PacingRedis;
   /** A send stops counting this long after it began, should its answer never be reported (its worker died). */
   private readonly inFlightMs: number;
-  private readonly asks = new TickBatcher<PaceAsk, number>((batch) => this.ask(batch));
+  // A window of PACE_BATCH_MS rather than one event-loop turn: at a few hundred sends a second a worker's
+  // jobs reach the pacer a turn apart (each fetched, woken or answered on its own), so a turn's batch
+  // would mostly be one ask, and the script call per ask was the pacer's main cost.
+  private readonly asks = new TickBatcher<PaceAsk, number>((batch) => this.ask(batch), { schedule: (flush) => setTimeout(flush, PACE_BATCH_MS) });
   /** Per number, the busiest share of its rate seen counted in a second, this second and the one before. */
   private readonly load = new Map<string, { sec: number; busiest: number; before: number }>();
   /** Numbers this worker slowed down, until when (Date.now). */
@@ -208,7 +214,7 @@ export class SenderPacer implements OnApplicationShutdown {
     return load.sec === sec - 1 && load.busiest < 0.5;
   }
 
-  /** A turn's asks: one script call per number, all sent together; one answer per ask (0 for a landed send). */
+  /** A window's asks: one script call per number, all sent together; one answer per ask (0 for a landed send). */
   private async ask(batch: PaceAsk[]): Promise<number[]> {
     const byNumber = new Map<string, number[]>();
     batch.forEach((a, i) => {
@@ -217,8 +223,8 @@ export class SenderPacer implements OnApplicationShutdown {
       else byNumber.set(a.phoneNumberId, [i]);
     });
     const answers = new Array<number>(batch.length).fill(0);
-    // Places for jobs to wait in memory, shared out between the turn's calls (a soft bound: calls of
-    // two turns in flight at once may both use the same places).
+    // Places for jobs to wait in memory, shared out between the window's calls (a soft bound: calls of
+    // two windows in flight at once may both use the same places).
     let free = Math.max(0, this.maxHeld - this.heldNow);
     const calls = [...byNumber].map(async ([phoneNumberId, indexes]) => {
       const of = (kind: PaceAsk['kind']) => indexes.filter((i) => batch[i].kind === kind);
