@@ -19,7 +19,21 @@ import { ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { Readable } from 'node:stream';
 import { freePort } from '@platform/local-infra';
-import { aofRewrites, benchSetup, cpuSecondsOf, cpuSecondsWithChildren, fmt, machineBusySeconds, machineLine, reportFailures, runBench, startNode, stopProcess, waitHealthy } from './common.js';
+import {
+  aofRewrites,
+  benchSetup,
+  cpuSecondsOf,
+  cpuSecondsWithChildren,
+  fmt,
+  machineBusySeconds,
+  machineLine,
+  reportFailures,
+  runBench,
+  startNode,
+  stopProcess,
+  waitHealthy,
+  workerCounters,
+} from './common.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
 
 const RECIPIENTS = Number(process.env.BENCH_RECIPIENTS ?? 100_000);
@@ -129,6 +143,10 @@ async function main(): Promise<void> {
     const statuses = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
     const { rows: ledger } = await db.query<{ n: string; recipients: string }>(`SELECT count(*) AS n, count(DISTINCT "recipient") AS recipients FROM "messages"`);
     const rewritesDuring = (await aofRewrites(infra.redisUrl)) - rewrites;
+    const counters: Record<string, number> = {};
+    for (const port of healthPorts) {
+      for (const [k, v] of Object.entries(await workerCounters(`http://127.0.0.1:${port}/metrics`))) counters[k] = (counters[k] ?? 0) + v;
+    }
 
     const perSecond = arrivals?.perSecond ?? [];
     const highest = Math.max(0, ...perSecond.map(([, n]) => n));
@@ -159,7 +177,8 @@ async function main(): Promise<void> {
       '',
       `Check: campaign ${progress.status}, recipients by ledger state ${JSON.stringify(progress.recipients)}, funnel ${JSON.stringify(progress.funnel)}; ` +
         `message rows ${JSON.stringify(statuses)} for ${fmt(Number(ledger[0].recipients))} distinct recipients; fake: ${fmt(stats.accepted)} accepted (${fmt(stats.accepted - RECIPIENTS)} more than the recipients), ` +
-        `${stats.rejected} rejected, ${stats.wrongBearer} with a wrong bearer.`,
+        `${stats.rejected} rejected, ${stats.wrongBearer} with a wrong bearer; workers: ${fmt(counters.carousel_paced_in_process_total ?? 0)} waits for a send slot in memory, ` +
+        `${fmt(counters.carousel_paced_total ?? 0)} in the delayed set, ${fmt(counters.carousel_pace_refused_total ?? 0)} claims given back (the second full at the request).`,
       ...(rewritesDuring > 0 ? ['', `- Redis rewrote its AOF ${rewritesDuring}× during the run.`] : []),
       '',
     ];

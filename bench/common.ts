@@ -384,3 +384,17 @@ export function commandStatsPerMessage(before: Map<string, { calls: number; usec
     .map((r) => `${r.name} ${r.calls.toFixed(2)} × ${r.usec.toFixed(1)} µs`)
     .join(', ')}`;
 }
+
+/** Sums of the counters a channel worker serves on /metrics, by name (labels folded together unless named). */
+export async function workerCounters(url: string): Promise<Record<string, number>> {
+  const text = await fetch(url).then(
+    (r) => r.text(),
+    () => '',
+  );
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^(carousel_paced_total|carousel_paced_in_process_total|carousel_pace_refused_total|carousel_send_attempts_total)(\{[^}]*\})? (\S+)$/gm)) {
+    const key = m[1] + (m[2]?.includes('outcome=') ? `:${/outcome="([^"]+)"/.exec(m[2])![1]}` : '');
+    out[key] = (out[key] ?? 0) + Number(m[3]);
+  }
+  return out;
+}

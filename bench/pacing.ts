@@ -23,7 +23,7 @@ import { loadavg } from 'node:os';
 import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
-import { aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy, runBench, reportFailures, waitAllSent } from './common.js';
+import { aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy, runBench, reportFailures, waitAllSent, workerCounters } from './common.js';
 import { enqueue, queuedTrigger } from './queued-trigger.js';
 import type { NumberArrivals } from './whatsapp-counting-fake.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
@@ -34,20 +34,6 @@ const OTHER = Number(process.env.BENCH_OTHER_MESSAGES ?? 200);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 3);
 const OTHER_NUMBER = '15550002222';
 const OTHER_PHONE_NUMBER_ID = '1065999000111';
-
-/** Sums of the counters a channel worker serves on /metrics, by name (labels folded together unless named). */
-async function workerCounters(url: string): Promise<Record<string, number>> {
-  const text = await fetch(url).then(
-    (r) => r.text(),
-    () => '',
-  );
-  const out: Record<string, number> = {};
-  for (const m of text.matchAll(/^(carousel_paced_total|carousel_paced_in_process_total|carousel_pace_refused_total|carousel_send_attempts_total)(\{[^}]*\})? (\S+)$/gm)) {
-    const key = m[1] + (m[2]?.includes('outcome=') ? `:${/outcome="([^"]+)"/.exec(m[2])![1]}` : '');
-    out[key] = (out[key] ?? 0) + Number(m[3]);
-  }
-  return out;
-}
 
 /** "80×61, 79×2, 41×1": how many seconds saw each count, highest count first. */
 function histogram(perSecond: Array<[number, number]>): string {

@@ -89,8 +89,8 @@ describe('SenderPacer', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('offers memory places to at most half its concurrency of jobs at once, shared between the numbers of a window', async () => {
-    const worker = { WORKER_CONCURRENCY: 6 } as WorkerEnv;
+  it('offers memory places to at most all but a tenth of its concurrency of jobs at once, shared between the numbers of a window', async () => {
+    const worker = { WORKER_CONCURRENCY: 4 } as WorkerEnv; // 3 places
     const { redis, calls } = fakeRedis((call) => call.reserves.map((_, i) => (i < call.room ? -30 : 500)));
     const pacer = new SenderPacer(core, whatsapp, redis, worker);
     const first = Promise.all([pacer.reserve('pn-1', 'a', 1000), pacer.reserve('pn-1', 'b', 1000), pacer.reserve('pn-2', 'c', 1000), pacer.reserve('pn-2', 'd', 1000)]);

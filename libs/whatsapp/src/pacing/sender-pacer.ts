@@ -17,8 +17,8 @@ import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
  *    `rate` jobs go (a late job uses the room its own lateness left), else it gets a new slot. This
  *    only spreads the jobs out, so waiting jobs do not all come back at once and none waits while
  *    holding a claimed message. A job whose slot is at most HOLD_IN_PROCESS_MS ahead waits in the
- *    worker's memory instead (up to half the worker's concurrency at once, so other numbers' jobs still
- *    find free places) and goes at its slot without asking again: at a high rate nearly every job
+ *    worker's memory instead (all but a tenth of the worker's concurrency at most, so a trigger or
+ *    another number's job still finds a free place at once) and goes at its slot without asking again: at a high rate nearly every job
  *    waits a little, and the delayed set would cost each one a BullMQ round trip (move to delayed,
  *    promote, fetch again) that cost more than its send. Waits end in 10 ms buckets (one timer per
  *    bucket), so a bucket's jobs claim, count and send together in a few batched calls.
@@ -108,7 +108,8 @@ export class SenderPacer implements OnApplicationShutdown {
     this.target = env;
     this.pacing = whatsapp.WHATSAPP_PACING ?? true;
     if (!this.pacing) this.logger.warn('WHATSAPP_PACING=false: sends are not paced, Meta may refuse them (130429); for measurements only');
-    this.maxHeld = Math.max(1, Math.floor((worker?.WORKER_CONCURRENCY ?? 100) / 2));
+    const concurrency = worker?.WORKER_CONCURRENCY ?? 100;
+    this.maxHeld = Math.max(1, concurrency - Math.ceil(concurrency / 10));
     // Its own connection, queueing commands while it connects (each call is bounded by withTimeout),
     // so the first jobs after start-up do not fail before it is ready.
     const redis = connection ?? createRequestRedis(env, 'channel-worker-pacing', { enableOfflineQueue: true });
