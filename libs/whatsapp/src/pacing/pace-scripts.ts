@@ -17,7 +17,9 @@ import { REDIS_NOW_LUA as NOW, SLOW_DOWN_LUA } from '@platform/queue';
  * A reservation whose slot is at most `hold` ms ahead, for at most `room` jobs of the call, is answered
  * negative (minus the wait): that job waits in its worker's memory and goes at its slot without asking
  * again, so it is not kept in KEYS[2] and costs no delayed-set round trip. Its slot is counted like any
- * other (`rn`); the count before the send still bounds every second.
+ * other (`rn`), and it is counted among its second's go's at once (`gn`, or `nn` for the next second),
+ * so a late job woken from the delayed set does not take its place; the count before the send still
+ * bounds every second.
  *
  * Sends: a second's count (csec, cn) starts with the sends in flight when it began (entries of KEYS[3]
  * not yet expired then), so a send still in flight at a second's start is in that second's count even
@@ -35,7 +37,7 @@ local holdMs, room = tonumber(ARGV[4]), tonumber(ARGV[5])
 local nLanded, nTake = tonumber(ARGV[6]), tonumber(ARGV[7])
 local first = 7
 local nReserve = #ARGV - first - nLanded - nTake
-local st = redis.call('HMGET', KEYS[1], 'csec', 'cn', 'next', 'rsec', 'rn', 'gsec', 'gn', 'slow_until', 'factor')
+local st = redis.call('HMGET', KEYS[1], 'csec', 'cn', 'next', 'rsec', 'rn', 'gsec', 'gn', 'slow_until', 'factor', 'nsec', 'nn')
 local eff = rate
 if now < (tonumber(st[8]) or 0) then eff = math.max(1, math.floor(rate * (tonumber(st[9]) or 1))) end
 local out = {}
@@ -72,7 +74,20 @@ if nReserve > 0 then
   local nextAt = tonumber(st[3]) or 0
   local rsec, rn = tonumber(st[4]) or -1, tonumber(st[5]) or 0
   local gsec, gn = tonumber(st[6]) or -1, tonumber(st[7]) or 0
-  if gsec ~= sec then gsec, gn = sec, 0 end
+  -- nsec, nn: jobs waiting in memory for a slot of the next second (they go then without asking again)
+  local nsec, nn = tonumber(st[10]) or -1, tonumber(st[11]) or 0
+  if gsec ~= sec then
+    gsec, gn = sec, 0
+    if nsec == sec then gn = nn end
+  end
+  if nsec < sec + 1 then nsec, nn = sec + 1, 0 end
+  -- A job that waits in memory is counted among its slot's second's go's now: a late job woken from the
+  -- delayed set then finds that second full instead of going too and being refused at its count.
+  local function inMemory(at)
+    if math.floor(at / 1000) <= sec then gn = gn + 1 else nn = nn + 1 end
+    room = room - 1
+    return math.min(-1, now - at)
+  end
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
   local heldAny = false
   local function reserve(job)
@@ -80,9 +95,8 @@ if nReserve > 0 then
     if held then
       if now < math.floor(held / 1000) * 1000 then
         if room > 0 and held - now <= holdMs then
-          room = room - 1
           redis.call('ZREM', KEYS[2], job)
-          return now - held
+          return inMemory(held)
         end
         return held - now
       end
@@ -114,16 +128,13 @@ if nReserve > 0 then
       rsec, rn = s, 1
       nextAt = at + usable / eff
     end
-    if room > 0 and at - now <= holdMs then
-      room = room - 1
-      return now - at
-    end
+    if room > 0 and at - now <= holdMs then return inMemory(at) end
     redis.call('ZADD', KEYS[2], at, job)
     heldAny = true
     return at - now
   end
   for i = 1, nReserve do out[#out + 1] = reserve(ARGV[first + nLanded + nTake + i]) end
-  for _, v in ipairs({'next', nextAt, 'rsec', rsec, 'rn', rn, 'gsec', gsec, 'gn', gn}) do fields[#fields + 1] = v end
+  for _, v in ipairs({'next', nextAt, 'rsec', rsec, 'rn', rn, 'gsec', gsec, 'gn', gn, 'nsec', nsec, 'nn', nn}) do fields[#fields + 1] = v end
   keepState = math.max(keepState, math.floor(nextAt - now) + 60000)
   if heldAny then redis.call('PEXPIRE', KEYS[2], math.floor(nextAt - now) + 60000) end
 end
