@@ -352,3 +352,49 @@ export function runBench(main: () => Promise<void>): void {
     },
   );
 }
+
+/** CPU seconds the whole machine has spent busy so far, all cores (from /proc/stat: everything but idle and iowait). */
+export function machineBusySeconds(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
+  // USER_HZ = 100; fields: user nice system idle iowait irq softirq steal
+  return (total - fields[3] - fields[4]) / 100;
+}
+
+/** Redis' INFO commandstats: command → calls and µs spent so far. */
+export async function redisCommandStats(redisUrl: string): Promise<Map<string, { calls: number; usec: number }>> {
+  const redis = new Redis(redisUrl, { lazyConnect: true });
+  await redis.connect();
+  const info = await redis.info('commandstats');
+  await redis.quit();
+  const out = new Map<string, { calls: number; usec: number }>();
+  for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) out.set(m[1], { calls: Number(m[2]), usec: Number(m[3]) });
+  return out;
+}
+
+/** The commands Redis ran between two commandstats readings, per message, most time first: "evalsha 3.1 calls 95 µs, …". */
+export function commandStatsPerMessage(before: Map<string, { calls: number; usec: number }>, after: Map<string, { calls: number; usec: number }>, messages: number, top = 6): string {
+  const rows = [...after]
+    .map(([name, a]) => ({ name, calls: (a.calls - (before.get(name)?.calls ?? 0)) / messages, usec: (a.usec - (before.get(name)?.usec ?? 0)) / messages }))
+    .filter((r) => r.calls > 0)
+    .sort((a, b) => b.usec - a.usec);
+  const total = rows.reduce((s, r) => ({ calls: s.calls + r.calls, usec: s.usec + r.usec }), { calls: 0, usec: 0 });
+  return `${total.calls.toFixed(1)} commands, ${total.usec.toFixed(0)} µs inside Redis: ${rows
+    .slice(0, top)
+    .map((r) => `${r.name} ${r.calls.toFixed(2)} × ${r.usec.toFixed(1)} µs`)
+    .join(', ')}`;
+}
+
+/** Sums of the counters a channel worker serves on /metrics, by name (labels folded together unless named). */
+export async function workerCounters(url: string): Promise<Record<string, number>> {
+  const text = await fetch(url).then(
+    (r) => r.text(),
+    () => '',
+  );
+  const out: Record<string, number> = {};
+  for (const m of text.matchAll(/^(carousel_paced_total|carousel_paced_in_process_total|carousel_pace_refused_total|carousel_send_attempts_total)(\{[^}]*\})? (\S+)$/gm)) {
+    const key = m[1] + (m[2]?.includes('outcome=') ? `:${/outcome="([^"]+)"/.exec(m[2])![1]}` : '');
+    out[key] = (out[key] ?? 0) + Number(m[3]);
+  }
+  return out;
+}

@@ -25,6 +25,11 @@ export class WhatsAppFakeProcess {
     return new WhatsAppFakeProcess(child, ready.baseUrl);
   }
 
+  /** The fake's process id (for its CPU time). */
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   private ask<T>(msg: FakeRequest, want: string): Promise<T> {
     return new Promise((resolve) => {
       const on = (m: { type: string }) => {

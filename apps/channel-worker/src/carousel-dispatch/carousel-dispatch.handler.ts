@@ -21,6 +21,11 @@ const paced = new Counter({
   help: "Messages moved to the delayed set until their sender number's next free send slot",
 });
 
+const heldInMemory = new Counter({
+  name: 'carousel_paced_in_process_total',
+  help: "Messages that waited in the worker's memory for their sender number's send slot, it being near",
+});
+
 const refused = new Counter({
   name: 'carousel_pace_refused_total',
   help: "Messages ready to send but sent back to the delayed set because their sender number's seconds stayed full",
@@ -194,7 +199,10 @@ export class CarouselDispatchHandler {
   /** Goes on only in a free slot of the sender number's rate: otherwise the job waits in the delayed set for its slot. */
   private async waitForSlot(job: Job<CarouselDispatchJob>, phoneNumberId: string, rate: number, lockToken?: string): Promise<void> {
     const decision = await this.pacer.reserve(phoneNumberId, job.id ?? job.data.messageId, rate);
-    if (decision.go) return;
+    if (decision.go) {
+      if (decision.heldMs !== undefined) heldInMemory.inc();
+      return;
+    }
     paced.inc();
     await job.moveToDelayed(Date.now() + decision.waitMs, lockToken);
     throw new DelayedError();

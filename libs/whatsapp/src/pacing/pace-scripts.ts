@@ -26,10 +26,17 @@ end
 
 /**
  * One call for what a worker's jobs ask of one number in one event-loop turn. ARGV: rate, edge margin
- * ms, in-flight ms, number of landed sends, number of sends to take, then the landed sends' ids, the
- * ids of the sends to take, and the ids of the jobs to reserve for. Returns one number per send taken
- * and per job reserved, in that order: 0 to go now, else the milliseconds to wait; then, when sends
- * were taken or landed, the current second's count and the rate in force.
+ * ms, in-flight ms, hold ms, room, number of landed sends, number of sends to take, then the landed
+ * sends' ids, the ids of the sends to take, and the ids of the jobs to reserve for. Returns one number
+ * per send taken and per job reserved, in that order: 0 to go now, else the milliseconds to wait; then,
+ * when sends were taken or landed, the current second's count and the rate in force.
+ *
+ * A reservation whose slot is at most `hold` ms ahead, for at most `room` jobs of the call, is answered
+ * negative (minus the wait): that job waits in its worker's memory and goes at its slot without asking
+ * again, so it is not kept in KEYS[2] and costs no delayed-set round trip. Its slot is counted like any
+ * other (`rn`), and it is counted among its second's go's at once (`gn`, or `nn` for the next second),
+ * so a late job woken from the delayed set does not take its place; the count before the send still
+ * bounds every second.
  *
  * Sends: a second's count (csec, cn) starts with the sends in flight when it began (entries of KEYS[3]
  * not yet expired then), so a send still in flight at a second's start is in that second's count even
@@ -43,10 +50,11 @@ end
 export const PACE_SCRIPT = `${NOW}${SLOW_FACTOR_LUA}
 local sec = math.floor(now / 1000)
 local rate, margin, inFlightMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local nLanded, nTake = tonumber(ARGV[4]), tonumber(ARGV[5])
-local first = 5
+local holdMs, room = tonumber(ARGV[4]), tonumber(ARGV[5])
+local nLanded, nTake = tonumber(ARGV[6]), tonumber(ARGV[7])
+local first = 7
 local nReserve = #ARGV - first - nLanded - nTake
-local st = redis.call('HMGET', KEYS[1], 'csec', 'cn', 'next', 'rsec', 'rn', 'gsec', 'gn', 'slow_at', 'factor', 'slow_step')
+local st = redis.call('HMGET', KEYS[1], 'csec', 'cn', 'next', 'rsec', 'rn', 'gsec', 'gn', 'slow_at', 'factor', 'slow_step', 'nsec', 'nn')
 local eff = rate
 local share = slowFactor(st[8], st[9], st[10])
 if share < 1 then eff = math.max(1, math.floor(rate * share)) end
@@ -84,13 +92,32 @@ if nReserve > 0 then
   local nextAt = tonumber(st[3]) or 0
   local rsec, rn = tonumber(st[4]) or -1, tonumber(st[5]) or 0
   local gsec, gn = tonumber(st[6]) or -1, tonumber(st[7]) or 0
-  if gsec ~= sec then gsec, gn = sec, 0 end
+  -- nsec, nn: jobs waiting in memory for a slot of the next second (they go then without asking again)
+  local nsec, nn = tonumber(st[11]) or -1, tonumber(st[12]) or 0
+  if gsec ~= sec then
+    gsec, gn = sec, 0
+    if nsec == sec then gn = nn end
+  end
+  if nsec < sec + 1 then nsec, nn = sec + 1, 0 end
+  -- A job that waits in memory is counted among its slot's second's go's now: a late job woken from the
+  -- delayed set then finds that second full instead of going too and being refused at its count.
+  local function inMemory(at)
+    if math.floor(at / 1000) <= sec then gn = gn + 1 else nn = nn + 1 end
+    room = room - 1
+    return math.min(-1, now - at)
+  end
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
   local heldAny = false
   local function reserve(job)
     local held = tonumber(redis.call('ZSCORE', KEYS[2], job))
     if held then
-      if now < math.floor(held / 1000) * 1000 then return held - now end
+      if now < math.floor(held / 1000) * 1000 then
+        if room > 0 and held - now <= holdMs then
+          redis.call('ZREM', KEYS[2], job)
+          return inMemory(held)
+        end
+        return held - now
+      end
       redis.call('ZREM', KEYS[2], job)
       -- on time, or late but this second still has room (a slot left unused by a late job is not lost)
       if now < sec * 1000 + usable and gn < eff then
@@ -119,12 +146,13 @@ if nReserve > 0 then
       rsec, rn = s, 1
       nextAt = at + usable / eff
     end
+    if room > 0 and at - now <= holdMs then return inMemory(at) end
     redis.call('ZADD', KEYS[2], at, job)
     heldAny = true
     return at - now
   end
   for i = 1, nReserve do out[#out + 1] = reserve(ARGV[first + nLanded + nTake + i]) end
-  for _, v in ipairs({'next', nextAt, 'rsec', rsec, 'rn', rn, 'gsec', gsec, 'gn', gn}) do fields[#fields + 1] = v end
+  for _, v in ipairs({'next', nextAt, 'rsec', rsec, 'rn', rn, 'gsec', gsec, 'gn', gn, 'nsec', nsec, 'nn', nn}) do fields[#fields + 1] = v end
   keepState = math.max(keepState, math.floor(nextAt - now) + 60000)
   if heldAny then redis.call('PEXPIRE', KEYS[2], math.floor(nextAt - now) + 60000) end
 end

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { jest } from '@jest/globals';
-import type { CoreEnv, WhatsAppEnv } from '@platform/config';
+import type { CoreEnv, WhatsAppEnv, WorkerEnv } from '@platform/config';
 import { RedisUnavailableError, type RedisClient } from '@platform/queue';
-import { EDGE_MARGIN_MS, SLOW_DOWN_FACTOR, SLOW_DOWN_MS, SLOW_DOWN_SETTLE_MS, SenderPacer } from './sender-pacer.js';
+import { EDGE_MARGIN_MS, HOLD_IN_PROCESS_MS, PACE_BATCH_MS, SLOW_DOWN_FACTOR, SLOW_DOWN_MS, SLOW_DOWN_SETTLE_MS, SenderPacer } from './sender-pacer.js';
 
 const core = { REDIS_URL: 'redis://unused', REDIS_KEY_PREFIX: 'p:' } as CoreEnv;
 const whatsapp = { WHATSAPP_TIMEOUT_MS: 4000 } as WhatsAppEnv;
@@ -13,6 +13,8 @@ interface PaceCall {
   rate: number;
   margin: number;
   inFlightMs: number;
+  holdMs: number;
+  room: number;
   landed: string[];
   takes: string[];
   reserves: string[];
@@ -30,11 +32,11 @@ function fakeRedis(answer: (call: PaceCall) => number[] | Promise<number[]>) {
     defineCommand: () => undefined,
     quit: async () => 'OK',
     whatsappPace: async (state: string, held: string, sending: string, ...args: Array<string | number>) => {
-      const [rate, margin, inFlightMs, nLanded, nTakes, ...ids] = args;
+      const [rate, margin, inFlightMs, holdMs, room, nLanded, nTakes, ...ids] = args;
       const landed = ids.slice(0, Number(nLanded)).map(String);
       const takes = ids.slice(Number(nLanded), Number(nLanded) + Number(nTakes)).map(String);
       const reserves = ids.slice(Number(nLanded) + Number(nTakes)).map(String);
-      const call = { keys: [state, held, sending], rate: Number(rate), margin: Number(margin), inFlightMs: Number(inFlightMs), landed, takes, reserves };
+      const call = { keys: [state, held, sending], rate: Number(rate), margin: Number(margin), inFlightMs: Number(inFlightMs), holdMs: Number(holdMs), room: Number(room), landed, takes, reserves };
       calls.push(call);
       return answer(call);
     },
@@ -47,10 +49,11 @@ function fakeRedis(answer: (call: PaceCall) => number[] | Promise<number[]>) {
 }
 
 const goAll = (call: PaceCall) => [...call.takes, ...call.reserves].map(() => 0);
-const turn = () => new Promise((resolve) => setImmediate(resolve));
+/** Long enough for the pacer's batch window to close and its call to be answered. */
+const turn = () => new Promise((resolve) => setTimeout(resolve, PACE_BATCH_MS * 3));
 
 describe('SenderPacer', () => {
-  it("asks once per number per turn, with that number's keys under its hash tag and the turn's landed sends, takes and reservations", async () => {
+  it("asks once per number per batch window, with that number's keys under its hash tag and the window's landed sends, takes and reservations", async () => {
     const { redis, calls } = fakeRedis(goAll);
     const pacer = new SenderPacer(core, whatsapp, redis);
     await Promise.all([pacer.reserve('pn-1', 'job-a', 80), pacer.reserve('pn-1', 'job-b', 80), pacer.reserve('pn-2', 'job-c', 20)]);
@@ -60,6 +63,8 @@ describe('SenderPacer', () => {
         rate: 80,
         margin: EDGE_MARGIN_MS,
         inFlightMs: 5000,
+        holdMs: HOLD_IN_PROCESS_MS,
+        room: 2,
         landed: [],
         takes: [],
         reserves: ['job-a', 'job-b'],
@@ -73,6 +78,45 @@ describe('SenderPacer', () => {
     const { redis } = fakeRedis((call) => call.reserves.map((id) => waits[id]));
     const pacer = new SenderPacer(core, whatsapp, redis);
     expect(await Promise.all(['now', 'later', 'barely'].map((id) => pacer.reserve('pn-1', id, 80)))).toEqual([{ go: true }, { go: false, waitMs: 250 }, { go: false, waitMs: 1 }]);
+  });
+
+  it('keeps a job whose slot is near (a negative answer) waiting in memory, then lets it go without asking again', async () => {
+    const { redis, calls } = fakeRedis((call) => call.reserves.map(() => -40));
+    const pacer = new SenderPacer(core, whatsapp, redis);
+    const started = Date.now();
+    expect(await pacer.reserve('pn-1', 'job-a', 1000)).toEqual({ go: true, heldMs: 40 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(39);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('offers memory places to at most all but a tenth of its concurrency of jobs at once, shared between the numbers of a window', async () => {
+    const worker = { WORKER_CONCURRENCY: 4 } as WorkerEnv; // 3 places
+    const { redis, calls } = fakeRedis((call) => call.reserves.map((_, i) => (i < call.room ? -30 : 500)));
+    const pacer = new SenderPacer(core, whatsapp, redis, worker);
+    const first = Promise.all([pacer.reserve('pn-1', 'a', 1000), pacer.reserve('pn-1', 'b', 1000), pacer.reserve('pn-2', 'c', 1000), pacer.reserve('pn-2', 'd', 1000)]);
+    await turn();
+    await turn();
+    // The three places are all taken while those jobs wait: the next window's jobs get none.
+    const second = await pacer.reserve('pn-1', 'e', 1000);
+    expect(calls.map((c) => c.room)).toEqual([2, 1, 0]);
+    expect(second).toEqual({ go: false, waitMs: 500 });
+    expect(await first).toEqual([
+      { go: true, heldMs: 30 },
+      { go: true, heldMs: 30 },
+      { go: true, heldMs: 30 },
+      { go: false, waitMs: 500 },
+    ]);
+    await pacer.reserve('pn-1', 'f', 1000);
+    expect(calls.at(-1)?.room).toBe(1); // given back once they went
+  });
+
+  it('with WHATSAPP_PACING=false asks Redis nothing: every job goes and every send runs at once', async () => {
+    const { redis, calls } = fakeRedis(goAll);
+    const pacer = new SenderPacer(core, { ...whatsapp, WHATSAPP_PACING: false }, redis);
+    expect(await pacer.reserve('pn-1', 'job-a', 80)).toEqual({ go: true });
+    expect(await pacer.sendCounted('pn-1', 80, async () => 'wamid.1')).toEqual({ sent: true, value: 'wamid.1' });
+    await turn();
+    expect(calls).toEqual([]);
   });
 
   it('runs the send once its second has room, then reports it landed under the same id', async () => {

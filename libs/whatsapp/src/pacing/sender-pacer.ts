@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
-import { CoreEnv, WhatsAppEnv } from '@platform/config';
+import { CoreEnv, WhatsAppEnv, WorkerEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
 import { type RedisClient, type RedisTarget, createRequestRedis, whatsappPaceKeys, withTimeout } from '@platform/queue';
 import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
@@ -16,7 +16,12 @@ import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
  *    goes if its slot's second has begun and, when it woke late, if that second has let fewer than
  *    `rate` jobs go (a late job uses the room its own lateness left), else it gets a new slot. This
  *    only spreads the jobs out, so waiting jobs do not all come back at once and none waits while
- *    holding a claimed message.
+ *    holding a claimed message. A job whose slot is at most HOLD_IN_PROCESS_MS ahead waits in the
+ *    worker's memory instead (all but a tenth of the worker's concurrency at most, so a trigger or
+ *    another number's job still finds a free place at once) and goes at its slot without asking again: at a high rate nearly every job
+ *    waits a little, and the delayed set would cost each one a BullMQ round trip (move to delayed,
+ *    promote, fetch again) that cost more than its send. Waits end in 10 ms buckets (one timer per
+ *    bucket), so a bucket's jobs claim, count and send together in a few batched calls.
  * 2. `sendCounted`, right before the HTTP request (claim, catalog, token and body done): the send is
  *    counted, and refused when its second is full. What bounds each second is this count. A send may
  *    land at Meta in any second from the one it was counted in to the one its answer came back in, and
@@ -29,14 +34,23 @@ import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
  * A number slowed down after Meta answered 130429 lets only the slowed rate through, whatever was
  * reserved before, and comes back to its rate in steps (SLOW_DOWN_MS).
  *
- * What the worker's concurrent jobs ask of one number in one event-loop turn (reservations, sends to
+ * What the worker's concurrent jobs ask of one number within PACE_BATCH_MS (reservations, sends to
  * count, sends whose answer came back) goes to Redis in one script call (pace-scripts.ts), so a busy
- * worker pays a few calls per turn instead of three per message. Keys, all under one Redis Cluster hash
+ * worker pays a few calls per window instead of three per message. Keys, all under one Redis Cluster hash
  * slot: `whatsapp-pace:{<phone-number-id>}` (a hash), `…:held` and `…:sending` (a sorted set: sends in
  * flight → when they stop counting, the HTTP timeout after they began, should a worker die before its
  * answer).
  */
 export const EDGE_MARGIN_MS = 150;
+
+/** A job whose slot is at most this far ahead waits for it in the worker's memory rather than in the delayed set. */
+export const HOLD_IN_PROCESS_MS = 1000;
+
+/** The pacer's asks (reservations, counts, landed sends) wait this long for others to share their script call. */
+export const PACE_BATCH_MS = 5;
+
+/** Waits in memory end on multiples of this (rounded up): one timer per bucket, and its jobs go on together. */
+export const WAKE_BUCKET_MS = 10;
 
 /**
  * The 130429 rule: the number's rate is multiplied by SLOW_DOWN_FACTOR, then doubles back every
@@ -48,7 +62,8 @@ export const SLOW_DOWN_MS = 10_000;
 export const SLOW_DOWN_FACTOR = 0.5;
 export const SLOW_DOWN_SETTLE_MS = 1_000;
 
-export type PaceDecision = { go: true } | { go: false; waitMs: number };
+/** Go now (`heldMs`: after waiting that long in memory for the slot), or wait `waitMs` in the delayed set and ask again. */
+export type PaceDecision = { go: true; heldMs?: number } | { go: false; waitMs: number };
 
 /** What `sendCounted` did: sent (with the send's result), or not, the second being full (try again in waitMs). */
 export type CountedSend<T> = { sent: true; value: T } | { sent: false; waitMs: number };
@@ -78,15 +93,29 @@ export class SenderPacer implements OnApplicationShutdown {
   private readonly redis: PacingRedis;
   /** A send stops counting this long after it began, should its answer never be reported (its worker died). */
   private readonly inFlightMs: number;
-  private readonly asks = new TickBatcher<PaceAsk, number>((batch) => this.ask(batch));
+  // A window of PACE_BATCH_MS rather than one event-loop turn: at a few hundred sends a second a worker's
+  // jobs reach the pacer a turn apart (each fetched, woken or answered on its own), so a turn's batch
+  // would mostly be one ask, and the script call per ask was the pacer's main cost.
+  private readonly asks = new TickBatcher<PaceAsk, number>((batch) => this.ask(batch), { schedule: (flush) => setTimeout(flush, PACE_BATCH_MS) });
   /** Per number, the busiest share of its rate seen counted in a second, this second and the one before. */
   private readonly load = new Map<string, { sec: number; busiest: number; before: number }>();
   /** Numbers this worker slowed down, until when (Date.now). */
   private readonly slowed = new Map<string, number>();
   private readonly target: RedisTarget;
+  /** Off (WHATSAPP_PACING=false): nothing is paced; only for measuring what pacing costs. */
+  private readonly pacing: boolean;
+  /** Jobs this process may keep waiting in memory for their slots at once; how many do now. */
+  private readonly maxHeld: number;
+  private heldNow = 0;
+  /** Wake-up time (a multiple of WAKE_BUCKET_MS) → the waits that end then. */
+  private readonly wakes = new Map<number, Array<() => void>>();
 
-  constructor(env: CoreEnv, whatsapp: WhatsAppEnv, @Optional() @Inject(PACING_REDIS) connection?: RedisClient) {
+  constructor(env: CoreEnv, whatsapp: WhatsAppEnv, @Optional() @Inject(PACING_REDIS) connection?: RedisClient, @Optional() worker?: WorkerEnv) {
     this.target = env;
+    this.pacing = whatsapp.WHATSAPP_PACING ?? true;
+    if (!this.pacing) this.logger.warn('WHATSAPP_PACING=false: sends are not paced, Meta may refuse them (130429); for measurements only');
+    const concurrency = worker?.WORKER_CONCURRENCY ?? 100;
+    this.maxHeld = Math.max(1, concurrency - Math.ceil(concurrency / 10));
     // Its own connection, queueing commands while it connects (each call is bounded by withTimeout),
     // so the first jobs after start-up do not fail before it is ready.
     const redis = connection ?? createRequestRedis(env, 'channel-worker-pacing', { enableOfflineQueue: true });
@@ -104,9 +133,18 @@ export class SenderPacer implements OnApplicationShutdown {
    * spread out): the job goes without asking Redis, and the count before the send still bounds it.
    */
   async reserve(phoneNumberId: string, jobId: string, rate: number): Promise<PaceDecision> {
-    if (this.farBelowRate(phoneNumberId)) return { go: true };
+    if (!this.pacing || this.farBelowRate(phoneNumberId)) return { go: true };
     const waitMs = await this.asks.submit({ phoneNumberId, rate, kind: 'reserve', id: jobId });
-    return waitMs === 0 ? { go: true } : { go: false, waitMs: Math.max(1, waitMs) };
+    if (waitMs === 0) return { go: true };
+    if (waitMs > 0) return { go: false, waitMs: Math.max(1, waitMs) };
+    // Its slot is near: it waits here, then goes at its slot without asking again.
+    this.heldNow++;
+    try {
+      await this.wake(-waitMs);
+    } finally {
+      this.heldNow--;
+    }
+    return { go: true, heldMs: -waitMs };
   }
 
   /**
@@ -115,6 +153,7 @@ export class SenderPacer implements OnApplicationShutdown {
    * second up to `maxWaitMs`; beyond that, does not run it and says how long until the next second.
    */
   async sendCounted<T>(phoneNumberId: string, rate: number, send: () => Promise<T>, maxWaitMs = 0): Promise<CountedSend<T>> {
+    if (!this.pacing) return { sent: true, value: await send() };
     const id = randomUUID();
     const deadline = Date.now() + maxWaitMs;
     for (;;) {
@@ -150,6 +189,21 @@ export class SenderPacer implements OnApplicationShutdown {
     return share;
   }
 
+  /** Resolves once `ms` have passed, rounded up to the next WAKE_BUCKET_MS: one timer per bucket. */
+  private wake(ms: number): Promise<void> {
+    const at = Math.ceil((Date.now() + ms) / WAKE_BUCKET_MS) * WAKE_BUCKET_MS;
+    return new Promise((resolve) => {
+      const bucket = this.wakes.get(at);
+      if (bucket) return void bucket.push(resolve);
+      this.wakes.set(at, [resolve]);
+      setTimeout(() => {
+        const due = this.wakes.get(at) ?? [];
+        this.wakes.delete(at);
+        for (const r of due) r();
+      }, at - Date.now());
+    });
+  }
+
   private noteLoad(phoneNumberId: string, share: number): void {
     const sec = Math.floor(Date.now() / 1000);
     const load = this.load.get(phoneNumberId);
@@ -171,7 +225,7 @@ export class SenderPacer implements OnApplicationShutdown {
     return load.sec === sec - 1 && load.busiest < 0.5;
   }
 
-  /** A turn's asks: one script call per number, all sent together; one answer per ask (0 for a landed send). */
+  /** A window's asks: one script call per number, all sent together; one answer per ask (0 for a landed send). */
   private async ask(batch: PaceAsk[]): Promise<number[]> {
     const byNumber = new Map<string, number[]>();
     batch.forEach((a, i) => {
@@ -180,14 +234,20 @@ export class SenderPacer implements OnApplicationShutdown {
       else byNumber.set(a.phoneNumberId, [i]);
     });
     const answers = new Array<number>(batch.length).fill(0);
+    // Places for jobs to wait in memory, shared out between the window's calls (a soft bound: calls of
+    // two windows in flight at once may both use the same places).
+    let free = Math.max(0, this.maxHeld - this.heldNow);
     const calls = [...byNumber].map(async ([phoneNumberId, indexes]) => {
       const of = (kind: PaceAsk['kind']) => indexes.filter((i) => batch[i].kind === kind);
       const landed = of('landed');
       const takes = of('take');
-      const asking = [...takes, ...of('reserve')];
+      const reserves = of('reserve');
+      const asking = [...takes, ...reserves];
+      const room = Math.min(free, reserves.length);
+      free -= room;
       const { state, held, sending } = whatsappPaceKeys(this.target, phoneNumberId);
       const ids = [...landed, ...asking].map((i) => batch[i].id);
-      const reply = await this.redis.whatsappPace(state, held, sending, batch[indexes[0]].rate, EDGE_MARGIN_MS, this.inFlightMs, landed.length, takes.length, ...ids);
+      const reply = await this.redis.whatsappPace(state, held, sending, batch[indexes[0]].rate, EDGE_MARGIN_MS, this.inFlightMs, HOLD_IN_PROCESS_MS, room, landed.length, takes.length, ...ids);
       asking.forEach((i, k) => (answers[i] = Number(reply[k])));
       if (reply.length > asking.length) this.noteLoad(phoneNumberId, Number(reply[asking.length]) / Number(reply[asking.length + 1]));
     });
