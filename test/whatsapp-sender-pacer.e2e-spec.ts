@@ -128,8 +128,8 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     const keys = whatsappPaceKeys(env, 'pn-slow');
     const step = 1000;
     const slowDown = (settleMs: number) => redis.eval(SLOW_DOWN_SCRIPT, 1, keys.state, 0.5, step, settleMs) as Promise<string>;
-    /** The rate in force, as the pace script applies it (its last answer when a send is taken). */
-    const rateNow = async () => ((await redis.eval(PACE_SCRIPT, 3, keys.state, keys.held, keys.sending, 100, 150, 1000, 0, 1, `s${Date.now()}`)) as number[]).at(-1);
+    /** The rate in force, as the pace script applies it (its last answer when a send is taken; no wait in memory: hold 0 ms, room 0). */
+    const rateNow = async () => ((await redis.eval(PACE_SCRIPT, 3, keys.state, keys.held, keys.sending, 100, 150, 1000, 0, 0, 0, 1, `s${Date.now()}`)) as number[]).at(-1);
     expect(await slowDown(1000)).toBe('0.5');
     expect(await slowDown(1000)).toBe('0.5'); // within the settle time: the same slow-down
     expect(await slowDown(0)).toBe('0.25'); // a later 130429 lowers it again
