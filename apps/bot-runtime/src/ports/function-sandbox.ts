@@ -1,27 +1,29 @@
 import { Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { ThreadedFunctionRunner } from '@platform/bot-sandbox';
+import { QuickJsFunctionRunner, ThreadedFunctionRunner } from '@platform/bot-sandbox';
 import { BotRuntimeEnv } from '@platform/config';
 import type { FunctionRunOutcome, FunctionRunRequest, FunctionRunner } from '@platform/contracts';
+import { SerialFunctionRunner } from './serial-function-runner.js';
 
 /**
- * The runtime's function-node sandbox: BOT_SANDBOX_THREADS worker threads, started (and their QuickJS
- * loaded) before the runtime takes turns, and ended after the turn worker has stopped.
+ * The runtime's function-node sandbox: on the event loop (BOT_SANDBOX_THREADS=0) or on that many worker
+ * threads, loaded before the runtime takes turns, and ended after the turn worker has stopped.
  */
 @Injectable()
 export class FunctionSandbox implements FunctionRunner, OnModuleInit, OnApplicationShutdown {
-  private runner?: ThreadedFunctionRunner;
+  private runner?: FunctionRunner & { close?: () => Promise<void> };
 
   constructor(private readonly env: BotRuntimeEnv) {}
 
   async onModuleInit() {
-    this.runner = await ThreadedFunctionRunner.create(this.env.BOT_SANDBOX_THREADS);
+    const threads = this.env.BOT_SANDBOX_THREADS;
+    this.runner = threads > 0 ? await ThreadedFunctionRunner.create(threads) : new SerialFunctionRunner(await QuickJsFunctionRunner.create());
   }
 
   run(request: FunctionRunRequest): Promise<FunctionRunOutcome> {
-    return (this.runner as ThreadedFunctionRunner).run(request);
+    return (this.runner as FunctionRunner).run(request);
   }
 
   async onApplicationShutdown() {
-    await this.runner?.close();
+    await this.runner?.close?.();
   }
 }

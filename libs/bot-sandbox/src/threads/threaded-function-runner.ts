@@ -5,11 +5,11 @@ import { Piscina } from 'piscina';
 import type { FunctionRunOutcome, FunctionRunRequest, FunctionRunner } from '@platform/contracts';
 
 /**
- * The function-node sandbox on worker threads (piscina), each thread with its own QuickJS runner.
- * A run is synchronous CPU work: on the event loop it held every other turn's I/O, and the turns'
- * functions queued behind each other and behind that I/O. On threads, functions run side by side
- * with the loop and with each other (one thread per spare core), and a queued one waits only for the
- * runs ahead of it.
+ * The function-node sandbox on worker threads (piscina), each thread with its own QuickJS runner:
+ * functions run beside the event loop and beside each other, so a long one holds no other turn's I/O.
+ * It pays where the runtime has cores of its own; where it shares them (Postgres and Redis on the same
+ * two cores in bench:bot), a thread waking for each run waits for the scheduler and the steps were
+ * slower than on the loop (docs/architecture.md).
  *
  * A thread that dies (an engine abort the runner could not catch) is replaced by piscina; the run it
  * held answers as a sandbox failure, like any other run that could not finish.
@@ -19,7 +19,7 @@ export class ThreadedFunctionRunner implements FunctionRunner {
 
   private constructor(private readonly pool: Piscina<FunctionRunRequest, FunctionRunOutcome>) {}
 
-  /** `threads`: 0 for one per core beyond the first (at least one, at most four). */
+  /** `threads`: how many (0: one per core beyond the first, at least one, at most four). */
   static async create(threads = 0): Promise<ThreadedFunctionRunner> {
     const count = threads > 0 ? threads : defaultThreads();
     const pool = new Piscina<FunctionRunRequest, FunctionRunOutcome>({

@@ -5,8 +5,8 @@ import { IntEnv } from '../env-decorators.js';
  * limits. BOT_TURN_MAX_ATTEMPTS (25) with BOT_TURN_BACKOFF_MS (500, doubling) keeps a turn retried
  * through a Postgres or Redis outage of well over an hour; BOT_RUNTIME_CONCURRENCY (50) turns at once
  * per runtime process (different conversations); BOT_HTTP_TIMEOUT_MS (5000) caps an http node's call
- * when the node names none; BOT_SANDBOX_THREADS (0: one per core beyond the first, at most four)
- * worker threads run function nodes, each with its own QuickJS.
+ * when the node names none; BOT_SANDBOX_THREADS (0: on the event loop, one function at a time; N: on N
+ * worker threads, each with its own QuickJS) runs function nodes.
  */
 export class BotRuntimeEnv {
   @IntEnv({ min: 1, max: 50 })
