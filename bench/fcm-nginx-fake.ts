@@ -4,8 +4,11 @@
 // It checks the method, the project's path and the bearer token (exactly the one access token minted
 // for the benchmark) and answers every message with FCM's success body; it does not parse the message
 // (the tests check the messages' shape against FcmSandbox). Requests are counted from its access log.
+// With `quotaPerMinute` it can also hold FCM's per-project quota (enforceQuota(true)): nginx's limit_req
+// at quota/60 a second with a burst of two seconds' share, so at most the quota plus 2/60 of it is
+// accepted in any 60 s, and the rest is answered 429 RESOURCE_EXHAUSTED with Retry-After: 1, as FCM does.
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +18,10 @@ export interface NginxFcmFake {
   baseUrl: string;
   /** The nginx master process (its worker is a child). */
   pid: number;
-  /** Requests answered so far: all, and those answered 200. */
-  count(): Promise<{ total: number; ok: number }>;
+  /** Requests answered so far: all, those answered 200, and those refused 429 (quota). */
+  count(): Promise<{ total: number; ok: number; throttled: number }>;
+  /** Turns FCM's quota on or off (the next requests; needs `quotaPerMinute` at start). */
+  enforceQuota(on: boolean): void;
   /** Requests answered 200 per second (epoch second → count), from the access log. */
   perSecond(): Promise<Map<number, number>>;
   stop(): Promise<void>;
@@ -47,8 +52,11 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-function config(dir: string, port: number, projectId: string, accessToken: string): string {
+function config(dir: string, port: number, projectId: string, accessToken: string, quotaPerMinute: number): string {
   const json = (s: string) => `'${s}'`; // nginx single-quoted string; the bodies below contain no quote
+  const burst = 2 * Math.max(1, Math.floor(quotaPerMinute / 60));
+  const quotaBody =
+    '{"error":{"code":429,"message":"Quota exceeded for quota metric.","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"QUOTA_EXCEEDED"}]}}';
   return `
 worker_processes 1;
 daemon off;
@@ -66,14 +74,31 @@ http {
   keepalive_requests 100000000;
   map_hash_bucket_size 256;
   map $http_authorization $fcm_bearer_ok { "Bearer ${accessToken}" 1; default 0; }
+  # The project's quota, counted only while the file quota-on exists (an empty key is not counted).
+  limit_req_zone $fcm_quota_key zone=fcm_quota:1m rate=${quotaPerMinute}r/m;
   server {
     listen 127.0.0.1:${port} http2;
     http2_max_concurrent_streams 1000;
     default_type "application/json; charset=UTF-8";
+    root ${dir};
+    # At server level: an "if" inside the location would run the request in the if's own configuration, without try_files.
+    set $fcm_quota_key "";
+    if (-f ${dir}/quota-on) { set $fcm_quota_key "${projectId}"; }
     location = /v1/projects/${projectId}/messages:send {
+      limit_req zone=fcm_quota burst=${burst} nodelay;
+      limit_req_status 429;
+      error_page 429 = @quota;
+      # The answer comes after limit_req (a return here would answer before it counts).
+      try_files /none-such @answer;
+    }
+    location @answer {
       if ($request_method != POST) { return 405; }
       if ($fcm_bearer_ok = 0) { return 401 ${json('{"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED"}}')}; }
       return 200 ${json(`{"name":"projects/${projectId}/messages/$request_id"}`)};
+    }
+    location @quota {
+      add_header Retry-After 1 always;
+      return 429 ${json(quotaBody)};
     }
     location / { return 404 ${json('{"error":{"code":404,"message":"Not found","status":"NOT_FOUND"}}')}; }
   }
@@ -82,10 +107,11 @@ http {
 }
 
 /** Starts nginx on 127.0.0.1:port accepting `accessToken` for `projectId`. */
-export async function startNginxFcmFake(opts: { port: number; projectId: string; accessToken: string }): Promise<NginxFcmFake> {
+export async function startNginxFcmFake(opts: { port: number; projectId: string; accessToken: string; quotaPerMinute?: number }): Promise<NginxFcmFake> {
   const bin = ensureNginx();
   const dir = mkdtempSync(join(tmpdir(), 'bench-fcm-nginx-'));
-  writeFileSync(join(dir, 'nginx.conf'), config(dir, opts.port, opts.projectId, opts.accessToken));
+  chmodSync(dir, 0o755); // nginx's worker (nobody, when started as root) checks the quota-on file in it
+  writeFileSync(join(dir, 'nginx.conf'), config(dir, opts.port, opts.projectId, opts.accessToken, opts.quotaPerMinute ?? 600_000));
   writeFileSync(join(dir, 'access.log'), '');
   const child: ChildProcess = spawn(bin, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'inherit', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -119,12 +145,19 @@ export async function startNginxFcmFake(opts: { port: number; projectId: string;
       await sleep(300); // the access log is flushed every 100 ms
       let total = 0;
       let ok = 0;
+      let throttled = 0;
       for (const line of readFileSync(join(dir, 'access.log'), 'utf8').split('\n')) {
         if (!line) continue;
         total++;
         if (line.endsWith(' 200')) ok++;
+        else if (line.endsWith(' 429')) throttled++;
       }
-      return { total, ok };
+      return { total, ok, throttled };
+    },
+    enforceQuota(on: boolean) {
+      if (on && opts.quotaPerMinute === undefined) throw new Error('the nginx FCM fake was started without quotaPerMinute');
+      if (on) writeFileSync(join(dir, 'quota-on'), '');
+      else rmSync(join(dir, 'quota-on'), { force: true });
     },
     async perSecond() {
       await sleep(300);

@@ -3,29 +3,42 @@ import { seedBotAdmin } from '@platform/testing';
 import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
-// FCM's quota scaled down: 12,000 messages a minute, which the pacer hands out as 200 a second; the
-// loopback FCM accepts 200 a second and answers 429 (Retry-After 1 s) beyond.
+// FCM's quota scaled down: the loopback FCM accepts 200 messages a second for the project and answers
+// 429 (Retry-After 1 s) beyond. At 12,000 a minute the pacer hands out exactly those 200 a second.
+const FCM_PER_SECOND = 200;
 const QUOTA_PER_MINUTE = 12_000;
 const PER_SECOND = QUOTA_PER_MINUTE / 60;
 const DEVICES = 2000;
+const SLOW_DOWN_MS = 3000;
 
 /**
  * Two push-service processes share each Firebase project's FCM quota through Redis: a fan-out to
- * 2,000 devices is sent at the project's quota without one 429, and takes the time the quota says.
- * The same fan-out with the quota left at FCM's default (far above what this FCM accepts) meets 429s,
+ * 2,000 devices is sent at the project's quota (set through the API) without one 429, each device
+ * once, in the time the quota gives. With the quota set above what FCM accepts, the 429s that come
+ * slow the project down for PUSH_FCM_SLOW_DOWN_MS and the pace comes back by itself; with the quota
+ * left at FCM's default (far above what this FCM accepts) the same fan-out meets a storm of 429s,
  * which shows the loopback FCM holds the line the pacer is measured against.
  */
 describe('push notifications: the FCM quota of a project, shared by two push services', () => {
-  const sandboxes = new PushSandboxes({ record: false, quota: { perWindow: PER_SECOND, windowMs: 1000, retryAfterSeconds: 1 } });
+  const sandboxes = new PushSandboxes({ quota: { perWindow: FCM_PER_SECOND, windowMs: 1000, retryAfterSeconds: 1 } });
   const { oauth, fcm } = sandboxes;
-  const stack = useStack({ push: sandboxes, seed: true, env: { PUSH_BATCH_SIZE: '250', PUSH_JOB_BACKOFF_MS: '500', PUSH_RPC_TIMEOUT_MS: '5000' } });
+  const stack = useStack({
+    push: sandboxes,
+    seed: true,
+    env: { PUSH_BATCH_SIZE: '250', PUSH_JOB_BACKOFF_MS: '500', PUSH_RPC_TIMEOUT_MS: '5000', PUSH_FCM_SLOW_DOWN_MS: String(SLOW_DOWN_MS) },
+  });
   const children: ChildProcess[] = [];
   stack.defer(async () => {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : undefined)));
   });
+  let adminToken: string;
+  let tokens: string[];
 
   const api = (method: string, path: string, body?: unknown) => botApi(stack.url, stack.seed.botId, stack.seed.apiKey)(method, path, body);
+  const quotaUrl = () => `${stack.url}/v1/bots/${stack.seed.botId}/push/quota`;
+  const setQuota = (perMinute: unknown, token = adminToken) =>
+    fetch(quotaUrl(), { method: 'PUT', headers: { 'content-type': 'application/json', 'x-auth-token': token }, body: JSON.stringify({ perMinute }) });
 
   function cli(...argv: string[]): Promise<{ code: number; out: string }> {
     return new Promise((resolve) => {
@@ -37,47 +50,77 @@ describe('push notifications: the FCM quota of a project, shared by two push ser
     });
   }
 
-  /** Sends to all the bot's devices; FCM's accepted messages per second and 429s during the fan-out. */
+  /** Sends to all the bot's devices; FCM's accepted messages per second (in order), its 429s, and how many 200s each token got. */
   async function fanOut(title: string) {
     fcm.acceptedPerWindow.clear();
+    fcm.messages.length = 0;
     const throttledBefore = fcm.counts.get(429) ?? 0;
     const started = Date.now();
     const res = await api('POST', '/notifications', { all: true, title, body: 'b' });
     expect(res.status).toBe(202);
     const final = await waitForNotification(api, (await res.json()).notificationId, 90_000);
     const seconds = (Date.now() - started) / 1000;
-    return { final, seconds, perSecond: [...fcm.acceptedPerWindow.values()], throttled: (fcm.counts.get(429) ?? 0) - throttledBefore };
+    const perSecond = [...fcm.acceptedPerWindow].sort((x, y) => x[0] - y[0]).map(([, n]) => n);
+    const okPerToken = new Map<string, number>();
+    for (const m of fcm.messages) if (m.status === 200) okPerToken.set(m.token, (okPerToken.get(m.token) ?? 0) + 1);
+    return { final, seconds, perSecond, throttled: (fcm.counts.get(429) ?? 0) - throttledBefore, okPerToken };
+  }
+
+  /** Every device got its message exactly once (one 200 per token, none for tokens not registered). */
+  function expectEachDeviceOnce(okPerToken: Map<string, number>) {
+    expect(okPerToken.size).toBe(DEVICES);
+    expect(tokens.filter((t) => okPerToken.get(t) !== 1)).toEqual([]);
   }
 
   beforeAll(async () => {
-    const admin = await seedBotAdmin(stack.gateway, stack.seed.botId, 'admin');
+    adminToken = (await seedBotAdmin(stack.gateway, stack.seed.botId, 'admin')).accessToken;
     // Two built push services, as two replicas run: the pace is shared through Redis only.
     for (let i = 0; i < 2; i++) {
       children.push(spawn(process.execPath, ['dist/apps/push-service/src/main.js'], { env: { ...process.env, ...stack.env }, stdio: 'ignore' }));
     }
     const saved = await (async () => {
       for (;;) {
-        const res = await saveServiceAccount(stack.url, stack.seed.botId, admin.accessToken, oauth.createServiceAccount('demo-pacing'));
+        const res = await saveServiceAccount(stack.url, stack.seed.botId, adminToken, oauth.createServiceAccount('demo-pacing'));
         if (res.status !== 503) return res; // 503 until a push service listens
         await new Promise((r) => setTimeout(r, 200));
       }
     })();
     expect(saved.status).toBe(200);
-    await sqlRows(
+    const rows = await sqlRows<{ token: string }>(
       stack.env.DATABASE_URL,
       `INSERT INTO push_devices (id, bot_id, user_id, token, platform, updated_at)
-       SELECT gen_random_uuid(), $1::uuid, 'u' || g, 'pace-' || g || ':APA91b' || md5(g::text), 'android', now() FROM generate_series(1, $2::int) AS g`,
+       SELECT gen_random_uuid(), $1::uuid, 'u' || g, 'pace-' || g || ':APA91b' || md5(g::text), 'android', now() FROM generate_series(1, $2::int) AS g
+       RETURNING token`,
       [stack.seed.botId, DEVICES],
     );
+    tokens = rows.map((r) => r.token);
   }, 60_000);
 
-  it("sends at the bot's quota across both replicas: no 429, no second above the quota's share, in the time the quota gives", async () => {
-    const set = await cli('push', 'set-quota', '--bot', stack.seed.botId, '--per-minute', String(QUOTA_PER_MINUTE));
-    expect(set).toEqual({ code: 0, out: `FCM quota of bot ${stack.seed.botId}: ${QUOTA_PER_MINUTE} messages per minute\n` });
+  it('reads and sets the quota through the API, refusing bad values with a 400 naming perMinute, and other roles', async () => {
+    const initial = await fetch(quotaUrl(), { headers: { 'x-auth-token': adminToken } });
+    expect(await initial.json()).toEqual({ botId: stack.seed.botId, projectId: 'demo-pacing', perMinute: 600_000, isDefault: true });
 
+    for (const bad of [59, 0, -1, 1.5, '12000', 1_000_000_001, undefined]) {
+      const res = await setQuota(bad);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ status: 'error', message: expect.stringContaining('perMinute') });
+    }
+    const viewer = (await seedBotAdmin(stack.gateway, stack.seed.botId, 'viewer')).accessToken;
+    expect((await fetch(quotaUrl(), { headers: { 'x-auth-token': viewer } })).status).toBe(200);
+    expect((await setQuota(QUOTA_PER_MINUTE, viewer)).status).toBe(403);
+
+    const set = await setQuota(QUOTA_PER_MINUTE);
+    expect(set.status).toBe(200);
+    expect(await set.json()).toEqual({ message: 'FCM quota set', status: 'success', botId: stack.seed.botId, projectId: 'demo-pacing', perMinute: QUOTA_PER_MINUTE, isDefault: false });
+    expect(await (await fetch(quotaUrl(), { headers: { 'x-auth-token': viewer } })).json()).toMatchObject({ perMinute: QUOTA_PER_MINUTE, isDefault: false });
+  });
+
+  it("sends at the bot's quota across both replicas: no 429, no second above the quota's share, each device once, in the time the quota gives", async () => {
+    expect((await setQuota(QUOTA_PER_MINUTE)).status).toBe(200);
     const run = await fanOut('paced');
     expect(run.final).toMatchObject({ status: 'completed', total: DEVICES, sent: DEVICES, failed: 0, pending: 0 });
     expect(run.throttled).toBe(0);
+    expectEachDeviceOnce(run.okPerToken);
     expect(Math.max(...run.perSecond)).toBeLessThanOrEqual(PER_SECOND);
     // 2,000 at 200 a second: 10 s of budget (the first second may be partly gone); the rate is held, not undercut.
     expect(run.seconds).toBeGreaterThan(DEVICES / PER_SECOND - 1.5);
@@ -86,15 +129,29 @@ describe('push notifications: the FCM quota of a project, shared by two push ser
     expect(full.reduce((a, b) => a + b, 0) / full.length).toBeGreaterThan(PER_SECOND * 0.85);
   }, 120_000);
 
-  it('with the quota at the default of 600,000 a minute, the same FCM answers 429s: the pacer is what kept them away', async () => {
-    expect((await cli('push', 'set-quota', '--bot', stack.seed.botId, '--per-minute', 'default')).code).toBe(0);
-    const run = await fanOut('unpaced');
+  it('with a quota above what FCM gives, the 429s slow the project to half for PUSH_FCM_SLOW_DOWN_MS, then it goes back to the full quota by itself', async () => {
+    // 300 a second configured, FCM takes 200: each storm refuses about 100, then 150 a second go until the slow-down ends.
+    expect((await cli('push', 'set-quota', '--bot', stack.seed.botId, '--per-minute', String(300 * 60))).code).toBe(0);
+    const run = await fanOut('above the real quota');
+    expect(run.final).toMatchObject({ status: 'completed', total: DEVICES, sent: DEVICES, failed: 0, pending: 0 });
+    expectEachDeviceOnce(run.okPerToken);
     expect(run.throttled).toBeGreaterThan(0);
+    expect(run.throttled).toBeLessThan(DEVICES / 4);
+    // A slowed second (at most half the quota, 150) before a second at FCM's full 200 again: the pace came back.
+    const slowed = run.perSecond.findIndex((n, i) => i > 0 && n > 0 && n <= 150);
+    expect(slowed).toBeGreaterThan(0);
+    expect(run.perSecond.slice(slowed + 1).some((n) => n === FCM_PER_SECOND)).toBe(true);
+  }, 120_000);
+
+  it('with the quota at the default of 600,000 a minute, the same FCM answers a storm of 429s: the pacer is what kept them away', async () => {
+    expect((await setQuota(null)).status).toBe(200);
+    const run = await fanOut('unpaced');
+    expect(run.throttled).toBeGreaterThan(DEVICES / 2);
     // The 429s were backed off (Retry-After) and retried, so the fan-out still settles.
     expect(run.final).toMatchObject({ status: 'completed', total: DEVICES, pending: 0 });
   }, 120_000);
 
-  it('refuses a quota out of bounds, naming the bounds', async () => {
+  it('the CLI refuses a quota out of bounds, naming the bounds', async () => {
     const bad = await cli('push', 'set-quota', '--bot', stack.seed.botId, '--per-minute', '10');
     expect(bad.code).not.toBe(0);
     expect(bad.out).toContain('--per-minute must be an integer from 60 to 1000000000, or "default"');

@@ -1,12 +1,8 @@
 import { PushEnv } from '@platform/config';
-import { isUuid } from '@platform/contracts';
+import { FCM_QUOTA_MAX as MAX, FCM_QUOTA_MIN as MIN, isUuid } from '@platform/contracts';
 import { PushConfigRepository } from '@platform/database';
 import { CliCommand, requireString } from '../command.js';
 import { UsageError } from '../usage.error.js';
-
-/** The bounds PUSH_FCM_QUOTA_PER_MINUTE has (below 60 a minute, the per-second share would be 0). */
-const MIN = 60;
-const MAX = 1_000_000_000;
 
 function parseQuota(value: string): number | null {
   if (value === 'default') return null;

@@ -1,8 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, NotFoundException, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
-import { ApiResponse, DeviceListQueryDto, DeviceListResponse, PushPatterns, TestNotificationDto, TestNotificationResponse, isUuid } from '@platform/contracts';
+import { ApiResponse, DeviceListQueryDto, DeviceListResponse, FcmQuotaView, PushPatterns, SetFcmQuotaDto, TestNotificationDto, TestNotificationResponse, isUuid } from '@platform/contracts';
 import { DeviceDirectoryRepository } from '@platform/database';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { PushRpcClient } from './push-rpc.client.js';
@@ -32,6 +32,20 @@ export class PushAdminController {
   @ApiOperation({ summary: "Remove the bot's Firebase service account; push notifications of the bot fail until another is saved" })
   removeConfig(@Req() req: FastifyRequest): Promise<ApiResponse> {
     return this.push.call<ApiResponse>(PushPatterns.deleteConfig, req.adminUser!.botId, {});
+  }
+
+  @Get('quota')
+  @RequireBotRole('viewer')
+  @ApiOperation({ summary: "The FCM quota of the bot's Firebase project (messages a minute, shared by every push service) and whether it is the platform default" })
+  getQuota(@Req() req: FastifyRequest): Promise<FcmQuotaView> {
+    return this.push.call<FcmQuotaView>(PushPatterns.getFcmQuota, req.adminUser!.botId, {});
+  }
+
+  @Put('quota')
+  @UseGuards(JsonContentTypeGuard)
+  @ApiOperation({ summary: "Set the FCM quota of the bot's Firebase project (null: the platform default PUSH_FCM_QUOTA_PER_MINUTE); batches that start after the answer use it" })
+  setQuota(@Body() body: SetFcmQuotaDto, @Req() req: FastifyRequest): Promise<FcmQuotaView & ApiResponse> {
+    return this.push.call<FcmQuotaView & ApiResponse>(PushPatterns.setFcmQuota, req.adminUser!.botId, { perMinute: body.perMinute });
   }
 
   @Get('devices')

@@ -7,9 +7,8 @@ import { Counter } from 'prom-client';
 
 /** No budget is handed out in a second's last EDGE_MARGIN_MS, so what it lets go lands at FCM within that second. */
 export const EDGE_MARGIN_MS = 100;
-/** After a 429 (once the Retry-After hold is over), the project's pace is multiplied by this for SLOW_DOWN_MS; again on each later storm. */
+/** After a 429 (once the Retry-After hold is over), the project's pace is multiplied by this for PUSH_FCM_SLOW_DOWN_MS; again on each later storm. */
 export const SLOW_DOWN_FACTOR = 0.5;
-export const SLOW_DOWN_MS = 60_000;
 
 const REDIS_TIMEOUT_MS = 2000;
 
@@ -111,6 +110,7 @@ export class FcmPacer {
   private readonly logger = new Logger('FcmPacer');
   private readonly redis: PacingRedis;
   private readonly inFlightMs: number;
+  private readonly slowDownMs: number;
 
   constructor(
     @Inject(REQUEST_REDIS) redis: RedisClient,
@@ -120,6 +120,7 @@ export class FcmPacer {
     // A chunk stops counting this long after it was granted, should its landing never be reported
     // (its process died); its messages wait in this process' queue at most a few FCM timeouts.
     this.inFlightMs = 2 * env.FCM_TIMEOUT_MS + 1000;
+    this.slowDownMs = env.PUSH_FCM_SLOW_DOWN_MS;
     redis.defineCommand('fcmPaceTake', { numberOfKeys: 2, lua: TAKE_SCRIPT });
     redis.defineCommand('fcmQuotaExceeded', { numberOfKeys: 1, lua: QUOTA_EXCEEDED_SCRIPT });
     redis.defineCommand('fcmSlowDown', { numberOfKeys: 1, lua: SLOW_DOWN_LUA });
@@ -166,9 +167,9 @@ export class FcmPacer {
     const first = Number(await withTimeout(this.redis.fcmQuotaExceeded(key, holdMs), REDIS_TIMEOUT_MS, 'FCM pacing'));
     if (first !== 1) return;
     slowDowns.inc();
-    const factor = await withTimeout(this.redis.fcmSlowDown(key, SLOW_DOWN_FACTOR, holdMs + SLOW_DOWN_MS), REDIS_TIMEOUT_MS, 'FCM pacing');
+    const factor = await withTimeout(this.redis.fcmSlowDown(key, SLOW_DOWN_FACTOR, holdMs + this.slowDownMs), REDIS_TIMEOUT_MS, 'FCM pacing');
     this.logger.warn(
-      `FCM quota exceeded for project ${projectId}: every push service holds its messages ${Math.ceil(holdMs / 1000)} s, then sends at ${factor} of the quota for ${SLOW_DOWN_MS / 1000} s`,
+      `FCM quota exceeded for project ${projectId}: every push service holds its messages ${Math.ceil(holdMs / 1000)} s, then sends at ${factor} of the quota for ${this.slowDownMs / 1000} s`,
     );
   }
 

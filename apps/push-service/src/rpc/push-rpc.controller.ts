@@ -4,6 +4,7 @@ import { PushPatterns, isTransientPushFailure } from '@platform/contracts';
 import type {
   NotificationStatusMessage,
   PushRpcRequest,
+  SetFcmQuotaDto,
   PushOutcome,
   RegisterDeviceMessage,
   SaveConfigMessage,
@@ -43,6 +44,16 @@ export class PushRpcController {
   @MessagePattern(PushPatterns.deleteConfig)
   deleteConfig(@Payload() req: PushRpcRequest<Record<string, never>>) {
     return this.answer(PushPatterns.deleteConfig, req, () => this.configs.remove(req.botId));
+  }
+
+  @MessagePattern(PushPatterns.getFcmQuota)
+  getFcmQuota(@Payload() req: PushRpcRequest<Record<string, never>>) {
+    return this.answer(PushPatterns.getFcmQuota, req, () => this.configs.quota(req.botId));
+  }
+
+  @MessagePattern(PushPatterns.setFcmQuota)
+  setFcmQuota(@Payload() req: PushRpcRequest<SetFcmQuotaDto>) {
+    return this.answer(PushPatterns.setFcmQuota, req, () => this.configs.setQuota(req.botId, req.body.perMinute));
   }
 
   @MessagePattern(PushPatterns.registerDevice)

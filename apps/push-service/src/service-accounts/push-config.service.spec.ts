@@ -44,6 +44,12 @@ class FakePushConfigs {
     return this.rows.delete(botId);
   }
 
+  async setFcmQuota(botId: string, perMinute: number | null) {
+    const row = this.rows.get(botId);
+    if (row) row.fcmQuotaPerMinute = perMinute;
+    return row !== undefined;
+  }
+
   async findByBot(botId: string) {
     this.reads++;
     return this.rows.get(botId) ?? null;
@@ -110,6 +116,37 @@ describe('PushConfigService', () => {
       expect(await service.remove('bot-1')).toMatchObject({ kind: 'done' });
       expect(await service.hasConfig('bot-1')).toBe(false);
       expect(await service.load('bot-1')).toBeNull();
+    });
+  });
+
+  describe('FCM quota', () => {
+    it('reads the platform default until the bot has its own, sets it, and goes back to the default with null; the next load carries it', async () => {
+      const { service, repo } = setup({ PUSH_FCM_QUOTA_PER_MINUTE: 600_000 });
+      await service.save('bot-1', sealed(account));
+      expect(await service.quota('bot-1')).toEqual({ kind: 'done', value: { botId: 'bot-1', projectId: 'demo-project', perMinute: 600_000, isDefault: true } });
+      expect(await service.setQuota('bot-1', 12_000)).toEqual({
+        kind: 'done',
+        value: { message: 'FCM quota set', status: 'success', botId: 'bot-1', projectId: 'demo-project', perMinute: 12_000, isDefault: false },
+      });
+      expect(repo.rows.get('bot-1')!.fcmQuotaPerMinute).toBe(12_000);
+      expect((await service.load('bot-1'))!.quotaPerMinute).toBe(12_000);
+      expect(await service.setQuota('bot-1', null)).toMatchObject({ kind: 'done', value: { perMinute: 600_000, isDefault: true } });
+      expect((await service.load('bot-1'))!.quotaPerMinute).toBe(600_000);
+    });
+
+    it('refuses a quota out of bounds or not an integer, naming the field, and changes nothing', async () => {
+      const { service, repo } = setup();
+      await service.save('bot-1', sealed(account));
+      for (const bad of [59, 0, -60, 1.5, 1_000_000_001, Number.NaN]) {
+        expect(await service.setQuota('bot-1', bad)).toEqual({ kind: 'invalid', message: 'perMinute must be an integer from 60 to 1000000000, or null' });
+      }
+      expect(repo.rows.get('bot-1')!.fcmQuotaPerMinute).toBeNull();
+    });
+
+    it('answers not_found for a bot without a service account: the quota belongs to its Firebase project', async () => {
+      const { service } = setup();
+      expect(await service.quota('bot-1')).toMatchObject({ kind: 'not_found', message: expect.stringContaining('save a service account first') });
+      expect(await service.setQuota('bot-1', 6000)).toMatchObject({ kind: 'not_found' });
     });
   });
 

@@ -1,11 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { KeyObject } from 'node:crypto';
 import { PushEnv } from '@platform/config';
-import { BotConfigResponse, PushOutcome, SaveConfigMessage } from '@platform/contracts';
+import { BotConfigResponse, FCM_QUOTA_MAX, FCM_QUOTA_MIN, FcmQuotaView, PushOutcome, SaveConfigMessage } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { PushConfigRepository } from '@platform/database';
 import { CredentialsRejectedError } from './credentials-rejected.error.js';
 import { ServiceAccount, checkServiceAccount, parseRsaKey } from './service-account.js';
+
+const NO_CONFIG_FOR_QUOTA = 'No push notification configuration has been saved for this bot: the FCM quota belongs to its Firebase project (save a service account first)';
 
 /** A bot's service account, decrypted, ready to mint tokens. Lives only in memory. */
 export interface LoadedPushConfig {
@@ -81,6 +83,31 @@ export class PushConfigService {
     if (!removed) return { kind: 'not_found', message: 'No push notification configuration has been saved for this bot' };
     this.logger.log(`Firebase service account removed for bot ${botId}`);
     return { kind: 'done', value: { message: 'Bot configuration removed: this bot sends no push notifications until a service account is saved again', status: 'success' } };
+  }
+
+  /** The FCM quota every push service applies to the bot's Firebase project: its own, or PUSH_FCM_QUOTA_PER_MINUTE. */
+  async quota(botId: string): Promise<PushOutcome<FcmQuotaView>> {
+    const row = await this.configs.findByBot(botId);
+    if (!row) return { kind: 'not_found', message: NO_CONFIG_FOR_QUOTA };
+    return { kind: 'done', value: this.quotaView(botId, row.projectId, row.fcmQuotaPerMinute) };
+  }
+
+  /**
+   * Sets the bot's FCM quota (messages a minute; null: the platform default). Each push service reads
+   * it when it loads the config for a batch, so batches that start after this answer use it.
+   */
+  async setQuota(botId: string, perMinute: number | null): Promise<PushOutcome<FcmQuotaView & { message: string; status: 'success' }>> {
+    if (perMinute !== null && !(Number.isSafeInteger(perMinute) && perMinute >= FCM_QUOTA_MIN && perMinute <= FCM_QUOTA_MAX)) {
+      return { kind: 'invalid', message: `perMinute must be an integer from ${FCM_QUOTA_MIN} to ${FCM_QUOTA_MAX}, or null` };
+    }
+    const row = await this.configs.findByBot(botId);
+    if (!row || !(await this.configs.setFcmQuota(botId, perMinute))) return { kind: 'not_found', message: NO_CONFIG_FOR_QUOTA };
+    this.logger.log(`FCM quota of bot ${botId} (project ${row.projectId}) set to ${perMinute ?? `the default (${this.env.PUSH_FCM_QUOTA_PER_MINUTE})`} messages a minute`);
+    return { kind: 'done', value: { message: 'FCM quota set', status: 'success', ...this.quotaView(botId, row.projectId, perMinute) } };
+  }
+
+  private quotaView(botId: string, projectId: string, perMinute: number | null): FcmQuotaView {
+    return { botId, projectId, perMinute: perMinute ?? this.env.PUSH_FCM_QUOTA_PER_MINUTE, isDefault: perMinute === null };
   }
 
   async hasConfig(botId: string): Promise<boolean> {

@@ -41,6 +41,14 @@ export class PushEnv extends ListenEnv {
   @IntEnv({ min: 60, max: 1_000_000_000 })
   PUSH_FCM_QUOTA_PER_MINUTE: number = 600_000;
 
+  /**
+   * After FCM answers 429 for a project (once its Retry-After is over), every push service sends its
+   * messages at half the quota for this long (a quarter if 429s come again meanwhile), then at the full
+   * quota again: the pace recovers by itself.
+   */
+  @IntEnv({ min: 1000, max: 3_600_000 })
+  PUSH_FCM_SLOW_DOWN_MS: number = 60_000;
+
   /** Devices per fan-out batch job. */
   @IntEnv({ min: 1, max: 5000 })
   PUSH_BATCH_SIZE: number = 1000;

@@ -4,3 +4,4 @@ export * from './fcm-data.js';
 export * from './bot-config.dto.js';
 export * from './device.dto.js';
 export * from './notification.dto.js';
+export * from './fcm-quota.dto.js';

@@ -9,6 +9,8 @@ export const PushPatterns = {
   saveConfig: 'push.config.save',
   getConfig: 'push.config.get',
   deleteConfig: 'push.config.delete',
+  getFcmQuota: 'push.quota.get',
+  setFcmQuota: 'push.quota.set',
   registerDevice: 'push.device.register',
   unregisterDevice: 'push.device.unregister',
   sendNotification: 'push.notification.send',
