@@ -146,6 +146,23 @@ export async function waitAllSent(db: pg.Client, total: number): Promise<Record<
   }
 }
 
+/**
+ * A number sends at most 1,000 messages/s (Meta's highest tier; the workers pace each number), fewer than
+ * one worker drains: the seeded bot's sender at 1,000/s and `count` - 1 copies of it (numbers of their
+ * own), so messages spread over them are all paced and the pace never binds. Their ids, the seeded first.
+ */
+export async function sendersAtTopTier(db: pg.Client, seed: { botId: string; phoneNumberId: string }, count: number): Promise<string[]> {
+  const { rows: senders } = await db.query<{ id: string }>(`SELECT "id" FROM "channel_senders" WHERE "bot_id" = $1 AND "phone_number_id" = $2`, [seed.botId, seed.phoneNumberId]);
+  await db.query(`UPDATE "channel_senders" SET "throughput" = 1000 WHERE "id" = $1`, [senders[0].id]);
+  const { rows: more } = await db.query<{ id: string }>(
+    `INSERT INTO "channel_senders" ("id", "bot_id", "channel", "number", "phone_number_id", "access_token_encrypted", "throughput")
+     SELECT gen_random_uuid(), "bot_id", "channel", "number" || g, "phone_number_id" || g, "access_token_encrypted", 1000
+     FROM "channel_senders", generate_series(1, $2::int - 1) AS g WHERE "id" = $1 RETURNING "id"`,
+    [senders[0].id, count],
+  );
+  return [senders[0].id, ...more.map((r) => r.id)];
+}
+
 /** What the FCM fakes take to know a service account: the key its OAuth tokens are signed with. */
 export interface AccountMessage {
   type: 'account';

@@ -18,7 +18,7 @@ import { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
-import { BenchInfra, aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy, runBench, reportFailures, waitAllSent } from './common.js';
+import { BenchInfra, aofRewrites, benchSetup, fmt, machineLine, sendersAtTopTier, startNode, stopProcess, waitHealthy, runBench, reportFailures, waitAllSent } from './common.js';
 import { QueuedTrigger, enqueue, queuedTrigger } from './queued-trigger.js';
 import type { FakeStats } from './whatsapp-counting-fake.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
@@ -74,22 +74,11 @@ async function main(): Promise<void> {
   const { seed } = infra;
   const failures: string[] = [];
   try {
-    const { rows: senders } = await db.query<{ id: string }>(`SELECT "id" FROM "channel_senders" WHERE "bot_id" = $1 AND "phone_number_id" = $2`, [seed.botId, seed.phoneNumberId]);
     const { rows: templates } = await db.query<{ provider_name: string; language: string; card_header_format: string }>(
       `SELECT "provider_name", "language", "card_header_format"::text FROM "templates" WHERE "id" = $1`,
       [seed.templateId],
     );
-    // A number sends at most 1,000 messages/s (Meta's highest tier; the workers pace each number), fewer
-    // than one worker drains here: the messages are spread over BENCH_SENDERS numbers at 1,000/s each, so
-    // every send is paced and the pace never binds.
-    await db.query(`UPDATE "channel_senders" SET "throughput" = 1000 WHERE "id" = $1`, [senders[0].id]);
-    const { rows: more } = await db.query<{ id: string }>(
-      `INSERT INTO "channel_senders" ("id", "bot_id", "channel", "number", "phone_number_id", "access_token_encrypted", "throughput")
-       SELECT gen_random_uuid(), "bot_id", "channel", "number" || g, "phone_number_id" || g, "access_token_encrypted", 1000
-       FROM "channel_senders", generate_series(1, $2::int - 1) AS g WHERE "id" = $1 RETURNING "id"`,
-      [senders[0].id, SENDERS],
-    );
-    const senderIds = [senders[0].id, ...more.map((r) => r.id)];
+    const senderIds = await sendersAtTopTier(db, seed, SENDERS);
     let nextSender = 0;
     const make = () => queuedTrigger(source(senderIds[nextSender++ % senderIds.length]), retry);
 
@@ -108,7 +97,7 @@ async function main(): Promise<void> {
         BARE_CONCURRENCY: String(concurrency),
         BARE_PHONE_NUMBER_ID: seed.phoneNumberId,
         BARE_ACCESS_TOKEN: seed.accessToken,
-        BARE_RECIPIENT: source(senders[0].id).recipient,
+        BARE_RECIPIENT: source(senderIds[0]).recipient,
         BARE_TEMPLATE_NAME: templates[0].provider_name,
         BARE_TEMPLATE_LANGUAGE: templates[0].language,
         BARE_CARD_HEADER_FORMAT: templates[0].card_header_format,

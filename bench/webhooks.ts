@@ -27,7 +27,7 @@ import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
-import { BenchInfra, aofRewrites, benchSetup, cpuSecondsOf, cpuSecondsWithChildren, fmt, machineLine, reportFailures, runBench, startNode, stopProcess, waitAllSent, waitHealthy } from './common.js';
+import { BenchInfra, aofRewrites, benchSetup, cpuSecondsOf, cpuSecondsWithChildren, fmt, machineLine, reportFailures, runBench, sendersAtTopTier, startNode, stopProcess, waitAllSent, waitHealthy } from './common.js';
 import { enqueue, queuedTrigger } from './queued-trigger.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
 
@@ -197,16 +197,8 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   try {
     // ── 1. Messages, made by one channel worker (the dispatch rate of this run) ──────────────────────
-    const { rows: senders } = await db.query<{ id: string }>(`SELECT "id" FROM "channel_senders" WHERE "bot_id" = $1 AND "phone_number_id" = $2`, [seed.botId, seed.phoneNumberId]);
     // As in bench:dispatch: spread over SENDERS numbers at 1,000/s each, so the pace never binds.
-    await db.query(`UPDATE "channel_senders" SET "throughput" = 1000 WHERE "id" = $1`, [senders[0].id]);
-    const { rows: more } = await db.query<{ id: string }>(
-      `INSERT INTO "channel_senders" ("id", "bot_id", "channel", "number", "phone_number_id", "access_token_encrypted", "throughput")
-       SELECT gen_random_uuid(), "bot_id", "channel", "number" || g, "phone_number_id" || g, "access_token_encrypted", 1000
-       FROM "channel_senders", generate_series(1, $2::int - 1) AS g WHERE "id" = $1 RETURNING "id"`,
-      [senders[0].id, SENDERS],
-    );
-    const senderIds = [senders[0].id, ...more.map((r) => r.id)];
+    const senderIds = await sendersAtTopTier(db, seed, SENDERS);
     let nextSender = 0;
     const make = () => queuedTrigger(source(senderIds[nextSender++ % senderIds.length]), retry);
     const fake = await WhatsAppFakeProcess.start(seed.accessToken);
