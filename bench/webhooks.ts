@@ -27,7 +27,22 @@ import autocannon from 'autocannon';
 import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
-import { BenchInfra, aofRewrites, benchSetup, cpuSecondsOf, cpuSecondsWithChildren, fmt, machineLine, reportFailures, runBench, sendersAtTopTier, startNode, stopProcess, waitAllSent, waitHealthy } from './common.js';
+import {
+  BenchInfra,
+  aofRewrites,
+  benchSetup,
+  cpuSecondsOf,
+  cpuSecondsWithChildren,
+  fmt,
+  machineLine,
+  reportFailures,
+  runBench,
+  sendersAtTopTier,
+  startNode,
+  stopProcess,
+  waitAllSent,
+  waitHealthy,
+} from './common.js';
 import { enqueue, queuedTrigger } from './queued-trigger.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
 
