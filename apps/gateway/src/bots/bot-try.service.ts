@@ -6,7 +6,8 @@ import { MESSAGE_STREAM_TICKET_TTL_SECONDS, chatUserId } from '@platform/contrac
 import { randomToken } from '@platform/crypto';
 import { BotTraceRepository, BotTryRepository, BotTryStepFeed } from '@platform/database';
 import type { BotStepRow } from '@platform/database';
-import { ServerSentEvents } from '../message-stream/server-sent-events.js';
+import { ConsoleEventStreams } from '../message-stream/console-event-streams.js';
+import type { ServerSentEvents } from '../message-stream/server-sent-events.js';
 import { StreamTicketStore } from '../message-stream/stream-ticket.store.js';
 import { BotDefinitionService } from './bot-definition.service.js';
 import { BotInputsService } from './bot-inputs.service.js';
@@ -14,7 +15,6 @@ import { toStepView } from './step-view.js';
 
 /** The longest message a tester may type (the web chat's own limit). */
 const TEXT_MAX = 4096;
-const PING_MS = 20_000;
 
 /** A step as the try-it trace shows it: the trace API's fields and the variables the step left. */
 export function toTryStepView(s: BotStepRow) {
@@ -29,7 +29,7 @@ export function toTryStepView(s: BotStepRow) {
  */
 @Injectable()
 export class BotTryService implements BeforeApplicationShutdown {
-  private readonly open = new Set<(reason?: string) => void>();
+  private readonly streams: ConsoleEventStreams;
 
   constructor(
     private readonly tries: BotTryRepository,
@@ -39,8 +39,10 @@ export class BotTryService implements BeforeApplicationShutdown {
     private readonly feed: BotTryStepFeed,
     private readonly tickets: StreamTicketStore,
     private readonly users: UserService,
-    private readonly auth: AuthEnv,
-  ) {}
+    auth: AuthEnv,
+  ) {
+    this.streams = new ConsoleEventStreams(auth.AUTH_ACCESS_TOKEN_TTL_SECONDS * 1000);
+  }
 
   /**
    * Snapshots the draft (checked again: an invalid one is a 400 naming its errors) and starts a test
@@ -103,7 +105,7 @@ export class BotTryService implements BeforeApplicationShutdown {
     if (!role || roleRank(role) < roleRank('developer')) throw new ForbiddenException('This operation needs the developer role on this bot');
     await this.require(botId, conversationId);
 
-    let sse: ServerSentEvents | undefined;
+    let sse: ServerSentEvents | null = null;
     let last: bigint | null = null;
     let reading: Promise<void> = Promise.resolve();
     // One read at a time, each from the last step sent: a notification during a read is read after it.
@@ -121,28 +123,12 @@ export class BotTryService implements BeforeApplicationShutdown {
         .catch(() => undefined);
     };
     const unsubscribe = await this.feed.subscribe(conversationId, readNew);
-    reply.hijack();
-    sse = new ServerSentEvents(reply.raw);
-    const events = sse;
-    const finish = (reason?: string) => {
-      if (!this.open.delete(finish)) return;
-      clearInterval(ping);
-      clearTimeout(lifetime);
-      unsubscribe();
-      if (reason) events.send('end', { reason });
-      events.end();
-    };
-    const ping = setInterval(() => events.ping(), PING_MS);
-    const lifetime = setTimeout(() => finish('the stream lasts as long as an access token: open a new one'), this.auth.AUTH_ACCESS_TOKEN_TTL_SECONDS * 1000);
-    this.open.add(finish);
-    reply.raw.on('close', () => finish());
-    if (reply.raw.destroyed || req.raw.destroyed) return finish();
-    events.send('ready', {});
-    readNew();
+    sse = this.streams.start(req, reply, unsubscribe);
+    if (sse) readNew();
   }
 
   beforeApplicationShutdown(): void {
-    for (const finish of [...this.open]) finish('the server is shutting down');
+    this.streams.endAll('the server is shutting down');
   }
 
   private async require(botId: string, conversationId: string) {

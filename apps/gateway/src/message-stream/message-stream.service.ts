@@ -2,24 +2,25 @@ import { BeforeApplicationShutdown, ForbiddenException, Injectable, Unauthorized
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UserService } from '@platform/accounts';
 import { AuthEnv } from '@platform/config';
-import { MESSAGE_STREAM_TICKET_TTL_SECONDS, MessageStreamEnd, MessageStreamTicketResponse } from '@platform/contracts';
+import { MESSAGE_STREAM_TICKET_TTL_SECONDS, MessageStreamTicketResponse } from '@platform/contracts';
+import { ConsoleEventStreams } from './console-event-streams.js';
+import type { ServerSentEvents } from './server-sent-events.js';
 import { MessageEventFeed } from './message-event-feed.js';
-import { ServerSentEvents } from './server-sent-events.js';
 import { StreamTicketStore } from './stream-ticket.store.js';
-
-const PING_MS = 20_000;
 
 /** The message log's live stream: tickets, and the Server-Sent Events answers fed from MessageEventFeed. */
 @Injectable()
 export class MessageStreamService implements BeforeApplicationShutdown {
-  private readonly open = new Set<() => void>();
+  private readonly streams: ConsoleEventStreams;
 
   constructor(
     private readonly tickets: StreamTicketStore,
     private readonly feed: MessageEventFeed,
     private readonly users: UserService,
-    private readonly auth: AuthEnv,
-  ) {}
+    auth: AuthEnv,
+  ) {
+    this.streams = new ConsoleEventStreams(auth.AUTH_ACCESS_TOKEN_TTL_SECONDS * 1000);
+  }
 
   async ticket(userId: string, botId: string): Promise<MessageStreamTicketResponse> {
     const ticket = await this.tickets.issue({ userId, botId });
@@ -38,34 +39,17 @@ export class MessageStreamService implements BeforeApplicationShutdown {
     }
     if (!(await this.users.roleOn(holder.userId, botId))) throw new ForbiddenException('This operation needs the viewer role on this bot');
 
-    let sse: ServerSentEvents | undefined;
+    let sse: ServerSentEvents | null = null;
     const unsubscribe = await this.feed.subscribe(botId, (event) => sse?.send('status', event));
-    reply.hijack();
-    sse = new ServerSentEvents(reply.raw);
-    const events = sse;
-    const finish = (reason?: string) => {
-      if (!this.open.delete(finish)) return;
-      clearInterval(ping);
-      clearTimeout(lifetime);
-      unsubscribe();
-      if (reason) events.send('end', { reason } satisfies MessageStreamEnd);
-      events.end();
-    };
-    const ping = setInterval(() => events.ping(), PING_MS);
-    const lifetime = setTimeout(() => finish('the stream lasts as long as an access token: open a new one'), this.auth.AUTH_ACCESS_TOKEN_TTL_SECONDS * 1000);
-    this.open.add(finish);
-    reply.raw.on('close', () => finish());
-    // The client may have left while the feed was starting: its 'close' has come and gone.
-    if (reply.raw.destroyed || req.raw.destroyed) return finish();
-    events.send('ready', {});
+    sse = this.streams.start(req, reply, unsubscribe);
   }
 
   /** Open streams (for tests). */
   get openStreams(): number {
-    return this.open.size;
+    return this.streams.size;
   }
 
   beforeApplicationShutdown(): void {
-    for (const finish of [...this.open]) (finish as (reason?: string) => void)('the server is shutting down');
+    this.streams.endAll('the server is shutting down');
   }
 }
