@@ -91,7 +91,8 @@ describe('SenderPacer', () => {
 
   it('offers memory places to at most all but a tenth of its concurrency of jobs at once, shared between the numbers of a window', async () => {
     const worker = { WORKER_CONCURRENCY: 4 } as WorkerEnv; // 3 places
-    const { redis, calls } = fakeRedis((call) => call.reserves.map((_, i) => (i < call.room ? -30 : 500)));
+    // Held 600 ms: long enough that they still wait when the next window asks, on a loaded host too.
+    const { redis, calls } = fakeRedis((call) => call.reserves.map((_, i) => (i < call.room ? -600 : 500)));
     const pacer = new SenderPacer(core, whatsapp, redis, worker);
     const first = Promise.all([pacer.reserve('pn-1', 'a', 1000), pacer.reserve('pn-1', 'b', 1000), pacer.reserve('pn-2', 'c', 1000), pacer.reserve('pn-2', 'd', 1000)]);
     await turn();
@@ -101,9 +102,9 @@ describe('SenderPacer', () => {
     expect(calls.map((c) => c.room)).toEqual([2, 1, 0]);
     expect(second).toEqual({ go: false, waitMs: 500 });
     expect(await first).toEqual([
-      { go: true, heldMs: 30 },
-      { go: true, heldMs: 30 },
-      { go: true, heldMs: 30 },
+      { go: true, heldMs: 600 },
+      { go: true, heldMs: 600 },
+      { go: true, heldMs: 600 },
       { go: false, waitMs: 500 },
     ]);
     await pacer.reserve('pn-1', 'f', 1000);
