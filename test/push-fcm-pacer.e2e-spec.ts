@@ -72,10 +72,11 @@ describe('FcmPacer: one budget per Firebase project across replicas', () => {
 
   it('keeps each project to its own budget', async () => {
     await nextSecond();
-    const until = (Math.floor(Date.now() / 1000) + 1) * 1000;
-    const [one, two] = await Promise.all([drain('project-one', until), drain('project-two', until)]);
-    expect([...one.values()]).toEqual([SHARE]);
-    expect([...two.values()]).toEqual([SHARE]);
+    const second = Math.floor(Date.now() / 1000);
+    const [one, two] = await Promise.all([drain('project-one', (second + 1) * 1000), drain('project-two', (second + 1) * 1000)]);
+    // Each project got its whole share in the second (a grant answered late on a loaded host lands in the next one, out of that second's budget).
+    expect([one.get(second), two.get(second)]).toEqual([SHARE, SHARE]);
+    expect(Math.max(...one.values(), ...two.values())).toBeLessThanOrEqual(SHARE);
   });
 
   it('after a 429, holds every replica for the Retry-After, then sends at half the quota for the slow-down, then at the full quota again by itself', async () => {
