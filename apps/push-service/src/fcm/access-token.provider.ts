@@ -17,6 +17,8 @@ export class AccessTokenProvider {
   private readonly logger = new Logger('AccessTokens');
   private readonly memo = new Map<string, CachedToken>();
   private readonly inflight = new Map<string, Promise<CachedToken>>();
+  /** Per cache key, the last token FCM refused: a fetch that finds it still in Redis mints instead. */
+  private readonly refused = new Map<string, string>();
 
   constructor(
     private readonly google: GoogleTokenClient,
@@ -46,6 +48,9 @@ export class AccessTokenProvider {
   /** FCM refused `accessToken` (401): forget it so the next get() mints a new one. */
   async invalidate(config: LoadedPushConfig, accessToken: string): Promise<void> {
     const key = cacheKey(this.core, config);
+    // Before the Redis round trips below: a get() meanwhile would otherwise read the token back from
+    // Redis and memoise it again, and the next send would meet the same 401.
+    this.refused.set(key, accessToken);
     if (this.memo.get(key)?.accessToken === accessToken) this.memo.delete(key);
     const stored = await this.readShared(key);
     if (stored?.accessToken === accessToken) await this.redis.del(key).catch(() => undefined);
@@ -53,7 +58,7 @@ export class AccessTokenProvider {
 
   private async fetch(config: LoadedPushConfig, key: string): Promise<CachedToken> {
     const shared = await this.readShared(key);
-    if (shared && usable(shared)) {
+    if (shared && usable(shared) && shared.accessToken !== this.refused.get(key)) {
       this.memo.set(key, shared);
       return shared;
     }
