@@ -146,6 +146,16 @@ export async function waitAllSent(db: pg.Client, total: number): Promise<Record<
   }
 }
 
+/** Sets the seeded bot's sender to `rate` messages a second; its id. */
+export async function setSeededSenderRate(db: pg.Client, seed: { botId: string; phoneNumberId: string }, rate: number): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(`UPDATE "channel_senders" SET "throughput" = $3 WHERE "bot_id" = $1 AND "phone_number_id" = $2 RETURNING "id"`, [
+    seed.botId,
+    seed.phoneNumberId,
+    rate,
+  ]);
+  return rows[0].id;
+}
+
 /**
  * A number sends at most 1,000 messages/s (Meta's highest tier; the workers pace each number), fewer than
  * one worker drains: the seeded bot's sender at 1,000/s and `count` - 1 copies of it (numbers of their

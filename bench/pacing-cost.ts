@@ -42,6 +42,7 @@ import {
   stopProcess,
   waitAllSent,
   waitHealthy,
+  setSeededSenderRate,
 } from './common.js';
 import { QueuedTrigger, enqueue, queuedTrigger } from './queued-trigger.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
@@ -95,12 +96,8 @@ async function main(): Promise<void> {
   const { seed } = infra;
   const failures: string[] = [];
   try {
-    const { rows: senders } = await db.query<{ id: string }>(`UPDATE "channel_senders" SET "throughput" = $3 WHERE "bot_id" = $1 AND "phone_number_id" = $2 RETURNING "id"`, [
-      seed.botId,
-      seed.phoneNumberId,
-      RATE,
-    ]);
-    const make = (): QueuedTrigger => queuedTrigger(source(senders[0].id), retry);
+    const pacedSender = await setSeededSenderRate(db, seed, RATE);
+    const make = (): QueuedTrigger => queuedTrigger(source(pacedSender), retry);
     const fake = await WhatsAppFakeProcess.start(seed.accessToken);
     cleanups.unshift(() => fake.stop());
     const queue = new Queue(QueueNames.carouselDispatch, { connection: { url: infra.redisUrl } });

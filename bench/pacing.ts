@@ -23,7 +23,7 @@ import { loadavg } from 'node:os';
 import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
-import { aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy, runBench, reportFailures, waitAllSent, workerCounters } from './common.js';
+import { aofRewrites, benchSetup, fmt, machineLine, startNode, stopProcess, waitHealthy, runBench, reportFailures, waitAllSent, workerCounters, setSeededSenderRate } from './common.js';
 import { enqueue, queuedTrigger } from './queued-trigger.js';
 import type { NumberArrivals } from './whatsapp-counting-fake.js';
 import { WhatsAppFakeProcess } from './whatsapp-fake-process.js';
@@ -52,15 +52,11 @@ async function main(): Promise<void> {
   const failures: string[] = [];
   try {
     // The seeded number at the set rate; a second number of the same bot (same token) at the default.
-    const { rows: senders } = await db.query<{ id: string }>(`UPDATE "channel_senders" SET "throughput" = $3 WHERE "bot_id" = $1 AND "phone_number_id" = $2 RETURNING "id"`, [
-      seed.botId,
-      seed.phoneNumberId,
-      RATE,
-    ]);
+    const pacedSender = await setSeededSenderRate(db, seed, RATE);
     const { rows: others } = await db.query<{ id: string }>(
       `INSERT INTO "channel_senders" ("id", "bot_id", "channel", "number", "phone_number_id", "access_token_encrypted")
        SELECT gen_random_uuid(), "bot_id", "channel", $2, $3, "access_token_encrypted" FROM "channel_senders" WHERE "id" = $1 RETURNING "id"`,
-      [senders[0].id, OTHER_NUMBER, OTHER_PHONE_NUMBER_ID],
+      [pacedSender, OTHER_NUMBER, OTHER_PHONE_NUMBER_ID],
     );
     const fake = await WhatsAppFakeProcess.start(seed.accessToken);
     cleanups.unshift(() => fake.stop());
@@ -81,7 +77,7 @@ async function main(): Promise<void> {
     cleanups.unshift(() => queue.close());
     process.stderr.write(`pacing: queueing ${fmt(PACED)} messages for the number at ${RATE}/s, then ${fmt(OTHER)} for another number (queue paused)\n`);
     await queue.pause();
-    await enqueue(queue, [...Array.from({ length: PACED }, () => queuedTrigger(source(senders[0].id), retry)), ...Array.from({ length: OTHER }, () => queuedTrigger(source(others[0].id), retry))]);
+    await enqueue(queue, [...Array.from({ length: PACED }, () => queuedTrigger(source(pacedSender), retry)), ...Array.from({ length: OTHER }, () => queuedTrigger(source(others[0].id), retry))]);
     const rewrites = await aofRewrites(infra.redisUrl);
     process.stderr.write(`pacing: draining with ${WORKERS} workers (about ${Math.ceil(PACED / RATE)} s)\n`);
     // Date.now(): the clock the fake counts seconds by (and Redis' TIME, which the pacer reads)
