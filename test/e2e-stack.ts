@@ -76,11 +76,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   return stack;
 }
 
+const DEFAULT_STACK_TIMEOUT_MS = 120_000;
+
 /** A stack started in beforeAll and closed in afterAll of the enclosing describe; its fields are set once beforeAll ran. */
 export function useStack(options: StackOptions = {}, timeoutMs?: number): Stack {
   const stack = new StackParts(options);
-  beforeAll(() => stack.start(options), timeoutMs);
-  afterAll(() => stack.close(), timeoutMs);
+  // Set-up waits generously: on a CI host shared with other jobs, starting the apps can take well over
+  // Jest's default 30 s.
+  beforeAll(() => stack.start(options), timeoutMs ?? DEFAULT_STACK_TIMEOUT_MS);
+  afterAll(() => stack.close(), timeoutMs ?? DEFAULT_STACK_TIMEOUT_MS);
   return stack;
 }
 
