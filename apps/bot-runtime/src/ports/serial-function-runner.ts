@@ -8,8 +8,7 @@ export const YIELD_AFTER_MS = 5;
  * The sandbox on the event loop, one function at a time (BOT_SANDBOX_THREADS=0, the default). A QuickJS
  * run is synchronous CPU work (up to its CPU limit, 1 s at most), so running several "at once" only
  * stacks them. A run starts at once when the sandbox was idle: the loop has had its turns since the last
- * run (waiting a loop turn first made every function step wait for all the other turns' I/O, several ms
- * at 40 conversations). Queued runs go back to back while they are short (a warm run takes well under a
+ * run, so waiting for another turn would only make the step wait behind every other turn's I/O. Queued runs go back to back while they are short (a warm run takes well under a
  * millisecond), and after YIELD_AFTER_MS of them the loop gets a turn (lock renewals, /health, the other
  * turns' I/O).
  */
