@@ -113,6 +113,33 @@ describe('held provider statuses (Postgres)', () => {
     expect(await heldRow(w)).toBeNull();
   });
 
+  it('two batches over the same messages in opposite orders (two gateway replicas) both commit: the rows are locked in one order, no deadlock', async () => {
+    // A table of a real size: the planner then looks each wamid up by index, in the batch's order.
+    await db.$executeRaw`INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "provider_message_id", "created_at", "updated_at")
+      SELECT gen_random_uuid(), ${stack.seed.botId}::uuid, ${stack.seed.templateId}::uuid, ${senderId}::uuid, 'whatsapp', '919876543210', 'read', 'wamid.filler' || g, now(), now()
+      FROM generate_series(1, 50000) AS g`;
+    await db.$executeRaw`ANALYZE "messages"`;
+    const ids = await Promise.all(Array.from({ length: 300 }, () => claimedMessage()));
+    const wamids = ids.map(() => wamid());
+    await messages.markSentMany(ids.map((id, i) => ({ id, providerMessageId: wamids[i] })));
+    const reversed = [...wamids].reverse();
+    for (let round = 0; round < 6; round++) {
+      const results = await Promise.allSettled([
+        messages.applyProviderStatuses(
+          wamids.map((w) => update(w, 'delivered')),
+          PROVIDER_STATUS_ORDER,
+        ),
+        messages.applyProviderStatuses(
+          reversed.map((w) => update(w, 'read')),
+          PROVIDER_STATUS_ORDER,
+        ),
+      ]);
+      expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+      expect(await db.message.count({ where: { id: { in: ids }, status: 'read' } })).toBe(ids.length);
+      await db.message.updateMany({ where: { id: { in: ids } }, data: { status: 'sent' } });
+    }
+  }, 120_000);
+
   it("ConversationRepository.recordParts applies what is held for a reply's part; markSent settles the reply from it", async () => {
     const { message } = await conversations.recordInbound({ botId: stack.seed.botId, channel: 'whatsapp', userId: '919800000001', senderId, type: 'text', content: { text: 'hi' }, at: new Date() });
     const reply = await conversations.createOutbound(message.conversationId, 'text', { text: 'hello' }, 'processing');

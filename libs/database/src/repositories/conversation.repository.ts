@@ -4,19 +4,23 @@ import { ConversationChannel, MessageDirection, MessageStatus } from '../generat
 import type { Conversation, Prisma } from '../generated/client.js';
 import { PrismaService } from '../prisma.service.js';
 import { claimHeldStatusesSql } from './held-status.repository.js';
+import { LOCK_IN_ORDER_SQL } from './lock-in-order.js';
 import { PROVIDER_STATUS_ORDER } from './provider-status-order.js';
 
 /** The order statuses of a reply's parts move in when none is given: as WhatsApp's receipts (RECEIPT_ORDER). */
 const PART_ORDER: readonly MessageStatus[] = PROVIDER_STATUS_ORDER;
 
 /** Moves reply parts forward in `$order` by the updates in `from` (columns wamid, status, error_code, error_text). */
-const APPLY_PART_STATUS_SQL = (from: string, order: string, extraWhere = 'TRUE') =>
-  `UPDATE "conversation_message_parts" AS p SET "status" = u.status,
+const APPLY_PART_STATUS_SQL = (from: string, order: string, extraWhere = 'TRUE') => {
+  const supersedes = `COALESCE(array_position(${order}::"MessageStatus"[], p."status"), 0) < array_position(${order}::"MessageStatus"[], u.status)`;
+  return `${LOCK_IN_ORDER_SQL('conversation_message_parts', 'p', '"provider_message_id"', from, `${extraWhere} AND ${supersedes}`)},
+   applied AS (UPDATE "conversation_message_parts" AS p SET "status" = u.status,
      "last_error_code" = CASE WHEN u.status = 'failed' THEN u.error_code ELSE p."last_error_code" END,
      "last_error_text" = CASE WHEN u.status = 'failed' THEN u.error_text ELSE p."last_error_text" END
    FROM ${from} AS u
-   WHERE p."provider_message_id" = u.wamid AND ${extraWhere}
-     AND COALESCE(array_position(${order}::"MessageStatus"[], p."status"), 0) < array_position(${order}::"MessageStatus"[], u.status)`;
+   WHERE p."provider_message_id" = u.wamid AND ${extraWhere} AND ${supersedes} AND p."provider_message_id" IN (SELECT "key" FROM locked)
+   RETURNING 1)`;
+};
 
 /** The replies some of whose parts have these provider message ids (`$1`). */
 const REPLIES_OF_PARTS = `(SELECT q."message_id" FROM "conversation_message_parts" q WHERE q."provider_message_id" = ANY($1::text[]))`;
@@ -232,14 +236,15 @@ export class ConversationRepository {
    */
   async applyHeldStatuses(providerMessageIds: readonly string[]): Promise<number> {
     if (providerMessageIds.length === 0) return 0;
-    const { rowCount } = await this.db.query({
+    const { rows } = await this.db.query<{ moved: number }>({
       name: 'conversation-message-parts-apply-held-statuses',
-      text: `WITH held AS (${claimHeldStatusesSql('conversation_message_parts')})
-             ${APPLY_PART_STATUS_SQL('held', '$2', 'u.fresh')}`,
+      text: `WITH held AS (${claimHeldStatusesSql('conversation_message_parts')}), ${APPLY_PART_STATUS_SQL('held', '$2', 'u.fresh')}
+             SELECT count(*)::int AS "moved" FROM applied`,
       values: [providerMessageIds, PROVIDER_STATUS_ORDER],
     });
-    if (rowCount) await this.settleFromParts('conversation-messages-settle-by-held-part', REPLIES_OF_PARTS, [providerMessageIds]);
-    return rowCount ?? 0;
+    const moved = rows[0]?.moved ?? 0;
+    if (moved > 0) await this.settleFromParts('conversation-messages-settle-by-held-part', REPLIES_OF_PARTS, [providerMessageIds]);
+    return moved;
   }
 
   /**
@@ -280,7 +285,7 @@ export class ConversationRepository {
       name: 'conversation-message-parts-apply-provider-statuses',
       text: `WITH u AS (
                SELECT * FROM unnest($1::text[], $2::"MessageStatus"[], $3::text[], $4::text[]) AS u(wamid, status, error_code, error_text)
-             ), applied AS (${APPLY_PART_STATUS_SQL('u', '$5')})
+             ), ${APPLY_PART_STATUS_SQL('u', '$5')}
              SELECT u.wamid FROM u WHERE NOT EXISTS (SELECT 1 FROM "conversation_message_parts" p WHERE p."provider_message_id" = u.wamid)`,
       values: [wamids, updates.map((u) => u.status), updates.map((u) => u.errorCode), updates.map((u) => u.errorText), order],
     });

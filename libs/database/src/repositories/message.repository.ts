@@ -3,6 +3,7 @@ import type { LifecycleStatus, MessageStatusChange } from '@platform/contracts';
 import { Channel, MessageStatus } from '../generated/enums.js';
 import { PrismaService } from '../prisma.service.js';
 import { claimHeldStatusesSql } from './held-status.repository.js';
+import { LOCK_IN_ORDER_SQL } from './lock-in-order.js';
 import { PROVIDER_STATUS_ORDER } from './provider-status-order.js';
 
 /** What a delivery attempt needs of its message. */
@@ -58,21 +59,25 @@ function toChange(r: ChangeRow): MessageStatusChange {
   };
 }
 
+/** Whether provider update `u` supersedes message `m`'s status in the order `order`. */
+const SUPERSEDES = (order: string) => `COALESCE(array_position(${order}::"MessageStatus"[], m."status"), 0) < array_position(${order}::"MessageStatus"[], u.status)`;
+
 /**
  * Moves message `m` to the status of provider update `u` (columns wamid, status, delivered_at, read_at,
  * error_code, error_text) if it supersedes the current one in the order `$order`; times already recorded
- * are kept. `from` names the updates; returns the changes.
+ * are kept. `from` names the updates; returns the changes. Two CTEs: `locked` (the rows, locked in id
+ * order) and `applied`.
  */
 const APPLY_STATUS_SQL = (from: string, order: string, extraWhere = 'TRUE') =>
-  `UPDATE "messages" AS m SET "status" = u.status,
+  `${LOCK_IN_ORDER_SQL('messages', 'm', '"id"', from, `${extraWhere} AND ${SUPERSEDES(order)}`)},
+   applied AS (UPDATE "messages" AS m SET "status" = u.status,
      "delivered_at" = COALESCE(m."delivered_at", u.delivered_at), "read_at" = COALESCE(m."read_at", u.read_at),
      "last_error_code" = CASE WHEN u.status = 'failed' THEN u.error_code ELSE m."last_error_code" END,
      "last_error_text" = CASE WHEN u.status = 'failed' THEN u.error_text ELSE m."last_error_text" END,
      "updated_at" = now()
    FROM ${from} AS u
-   WHERE m."provider_message_id" = u.wamid AND ${extraWhere}
-     AND COALESCE(array_position(${order}::"MessageStatus"[], m."status"), 0) < array_position(${order}::"MessageStatus"[], u.status)
-   RETURNING ${CHANGE_COLUMNS('m', 'm."status"', `COALESCE(CASE m."status" WHEN 'delivered' THEN u.delivered_at WHEN 'read' THEN u.read_at END, now())`)}`;
+   WHERE m."provider_message_id" = u.wamid AND ${extraWhere} AND ${SUPERSEDES(order)} AND m."id" IN (SELECT "key" FROM locked)
+   RETURNING ${CHANGE_COLUMNS('m', 'm."status"', `COALESCE(CASE m."status" WHEN 'delivered' THEN u.delivered_at WHEN 'read' THEN u.read_at END, now())`)})`;
 
 const payloadJson = (m: AcceptedMessage) => (m.customPayload === undefined || m.customPayload === null ? null : JSON.stringify(m.customPayload));
 
@@ -164,8 +169,8 @@ export class MessageRepository {
     if (providerMessageIds.length === 0) return [];
     const { rows } = await this.db.query<ChangeRow>({
       name: 'messages-apply-held-statuses',
-      text: `WITH held AS (${claimHeldStatusesSql('messages')})
-             ${APPLY_STATUS_SQL('held', '$2', 'u.fresh')}`,
+      text: `WITH held AS (${claimHeldStatusesSql('messages')}), ${APPLY_STATUS_SQL('held', '$2', 'u.fresh')}
+             SELECT * FROM applied`,
       values: [providerMessageIds, PROVIDER_STATUS_ORDER],
     });
     return rows.map(toChange);
@@ -279,8 +284,7 @@ export class MessageRepository {
       text: `WITH u AS (
                SELECT * FROM unnest($1::text[], $2::"MessageStatus"[], $3::timestamptz[], $4::timestamptz[], $5::text[], $6::text[])
                  AS u(wamid, status, delivered_at, read_at, error_code, error_text)
-             ), applied AS (${APPLY_STATUS_SQL('u', '$7')}
-             )
+             ), ${APPLY_STATUS_SQL('u', '$7')}
              SELECT u.wamid, NULL::text AS "messageId", NULL::text AS "botId", NULL::text AS "status", NULL::timestamptz AS "at",
                NULL::text AS "errorCode", NULL::text AS "errorText", NULL::jsonb AS "customPayload", NULL::text AS "postbackUrl"
              FROM u WHERE NOT EXISTS (SELECT 1 FROM "messages" m WHERE m."provider_message_id" = u.wamid)
