@@ -37,6 +37,7 @@ import {
   machineLine,
   redisCommandStats,
   reportFailures,
+  workerCounters,
   runBench,
   startNode,
   stopProcess,
@@ -66,6 +67,10 @@ interface Phase {
   /** CPU µs per message */
   cpu: Cpu;
   commands: string;
+  /** pace script calls per message (the workers' whatsapp_pace_script_calls_total) */
+  paceCalls: number;
+  /** messages that waited for their slot in the delayed set, per message */
+  delayed: number;
   highest: number;
   over: number;
   load: string;
@@ -127,7 +132,7 @@ async function main(): Promise<void> {
         );
         ports.push(port);
       }
-      for (let i = 0; i < WORKERS; i++) await waitHealthy(`http://127.0.0.1:${ports[i]}/health`, workers[i], 60_000);
+      for (let i = 0; i < WORKERS; i++) await waitHealthy(`http://127.0.0.1:${ports[i]}/health`, workers[i], 120_000);
       fake.reset();
       if (WARMUP > 0) {
         process.stderr.write(`${name}: warm-up, ${fmt(WARMUP)} messages\n`);
@@ -143,6 +148,12 @@ async function main(): Promise<void> {
       fake.reset();
       process.stderr.write(`${name}: ${fmt(MESSAGES)} messages (about ${Math.ceil(MESSAGES / RATE)} s)\n`);
       const rewrites = await aofRewrites(infra.redisUrl);
+      const counters = async () => {
+        const sum: Record<string, number> = {};
+        for (const port of ports) for (const [k, v] of Object.entries(await workerCounters(`http://127.0.0.1:${port}/metrics`))) sum[k] = (sum[k] ?? 0) + v;
+        return sum;
+      };
+      const counters0 = await counters();
       const stats0 = await redisCommandStats(infra.redisUrl);
       const cpu0 = cpuNow(infra, workers, fake);
       const t0 = Date.now();
@@ -152,6 +163,8 @@ async function main(): Promise<void> {
       const end = await reached;
       const cpu1 = cpuNow(infra, workers, fake);
       const stats1 = await redisCommandStats(infra.redisUrl);
+      const counters1 = await counters();
+      const delta = (k: string) => ((counters1[k] ?? 0) - (counters0[k] ?? 0)) / MESSAGES;
       const load = loadavg()
         .map((l) => l.toFixed(1))
         .join(', ');
@@ -159,12 +172,18 @@ async function main(): Promise<void> {
       const highest = Math.max(0, ...(arrivals?.perSecond ?? []).map(([, n]) => n));
       const over = (arrivals?.perSecond ?? []).filter(([, n]) => n > RATE).length;
       sentSoFar += WARMUP + MESSAGES;
+      process.stderr.write(
+        `${name}: ${((end - t0) / 1000).toFixed(2)} s, pace script calls ${delta('whatsapp_pace_script_calls_total').toFixed(2)}/msg, ` +
+          `${commandStatsPerMessage(stats0, stats1, MESSAGES)}; load ${load}\n`,
+      );
       for (const w of workers) await stopProcess(w);
       return {
         name,
         seconds: (end - t0) / 1000,
         cpu: perMessage(cpu0, cpu1, MESSAGES),
         commands: commandStatsPerMessage(stats0, stats1, MESSAGES),
+        paceCalls: delta('whatsapp_pace_script_calls_total'),
+        delayed: delta('carousel_paced_total'),
         highest,
         over,
         load,
@@ -198,6 +217,9 @@ async function main(): Promise<void> {
       '',
       `**Paced / unpaced CPU per message, both fed at ${RATE}/s: workers + Redis ${ratio(paced, (c) => c.workers + c.redis)}, workers ${ratio(paced, (c) => c.workers)}, Redis ${ratio(paced, (c) => c.redis)}, whole machine ${ratio(paced, (c) => c.machine)}** (goal ≤ 1.2).`,
       `All queued at once (a backlog of the number beyond a second waits in the delayed set: two BullMQ job cycles per message), against the same unpaced phase: workers + Redis ${ratio(backlog, (c) => c.workers + c.redis)}, whole machine ${ratio(backlog, (c) => c.machine)}.`,
+      '',
+      `Pace script calls per message: unpaced ${unpaced.paceCalls.toFixed(2)}, paced ${paced.paceCalls.toFixed(2)}, all queued at once ${backlog.paceCalls.toFixed(2)}; ` +
+        `waits in the delayed set per message: ${paced.delayed.toFixed(2)} and ${backlog.delayed.toFixed(2)}.`,
       '',
       `Redis commands per message (INFO commandstats): unpaced ${unpaced.commands}; paced ${paced.commands}; all queued at once ${backlog.commands}.`,
       '',

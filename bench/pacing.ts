@@ -139,7 +139,8 @@ async function main(): Promise<void> {
         `fake: ${fmt(stats.accepted)} accepted (${fmt(stats.accepted - total)} sent twice), ${stats.rejected} rejected, ${stats.wrongBearer} with a wrong bearer; ` +
         `workers: ${fmt(counters.carousel_paced_total ?? 0)} waits for a slot in the delayed set, ${fmt(counters.carousel_pace_refused_total ?? 0)} claims given back (the number's seconds stayed full at the request), ` +
         `${fmt(counters.carousel_paced_in_process_total ?? 0)} waits for a slot in the worker's memory, ` +
-        `${fmt(counters['carousel_send_attempts_total:sent'] ?? 0)} Cloud API calls answered sent.`,
+        `${fmt(counters['carousel_send_attempts_total:sent'] ?? 0)} Cloud API calls answered sent, ` +
+        `${fmt(counters.whatsapp_pace_script_calls_total ?? 0)} pace script calls (${((counters.whatsapp_pace_script_calls_total ?? 0) / total).toFixed(2)} per message).`,
       ...(rewritesDuring > 0 ? ['', `- Redis rewrote its AOF ${rewritesDuring}× during the run.`] : []),
       '',
     ];

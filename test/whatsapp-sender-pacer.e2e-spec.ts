@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { register } from 'prom-client';
 import { CoreEnv, WhatsAppEnv } from '@platform/config';
 import { type RedisClient, whatsappPaceKeys } from '@platform/queue';
 import { createTestRedisEnv, testRedis, until } from '@platform/testing';
@@ -124,12 +125,73 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     expect(busy.filter((d) => !d.go).length).toBeGreaterThan(0);
   }, 30_000);
 
+  it('a job let go with a permit has its send counted already: it sends without asking again, and a permit given back unused frees its place', async () => {
+    const p = pacer();
+    const scriptCalls = async () => (await register.getSingleMetric('whatsapp_pace_script_calls_total')!.get()).values[0]?.value ?? 0;
+    await nextSecond();
+    // Three jobs at 3/s early in a second: one goes now, two wait in memory for slots of this second; all three counted.
+    const decisions = await Promise.all(['j1', 'j2', 'j3'].map((id) => p.reserve('pn-permit', id, RATE)));
+    const permits = decisions.map((d) => (d.go ? d.permit : undefined));
+    expect(permits.every((permit) => permit !== undefined)).toBe(true);
+    expect(await inFlight('pn-permit')).toBe(RATE);
+    // The number's seconds are full with them (in this second, or in flight at the next one's start).
+    expect(await p.sendCounted('pn-permit', RATE, immediate)).toMatchObject({ sent: false });
+    p.release(permits[2]);
+    await until(async () => ((await inFlight('pn-permit')) === RATE - 1 ? true : undefined), 10_000, 'permit given back');
+    expect(await p.sendCounted('pn-permit', RATE, immediate)).toEqual({ sent: true, value: 'sent' });
+    await until(async () => ((await inFlight('pn-permit')) === 2 ? true : undefined), 10_000, 'answer reported');
+    const before = await scriptCalls();
+    const sent = await Promise.all(permits.slice(0, 2).map((permit) => p.sendCounted('pn-permit', RATE, async () => scriptCalls(), 0, permit)));
+    expect(sent).toEqual([
+      { sent: true, value: before },
+      { sent: true, value: before },
+    ]);
+    await until(async () => ((await inFlight('pn-permit')) === 0 ? true : undefined), 10_000, 'answers reported');
+  }, 30_000);
+
+  it('one pace script call sends the same Redis commands whatever the number of asks it carries (no ZADD, ZREM or ZSCORE per ask)', async () => {
+    const keys = whatsappPaceKeys(env, 'pn-commands');
+    // The script with each redis.call counted, the count returned last.
+    const counted = PACE_SCRIPT.replace(/redis\.call\(/g, 'counted(').replace(/return out\s*$/, 'out[#out + 1] = calls\nreturn out\n');
+    const script = `local calls = 0\nlocal function counted(...) calls = calls + 1 return redis.call(...) end\n${counted}`;
+    /** Commands of one call with n landed sends, n released permits, n sends to take and n reservations. */
+    const commands = async (n: number, tag: string) => {
+      const ids = (kind: string) => Array.from({ length: n }, (_, i) => `${tag}-${kind}-${i}`);
+      // the sends and permits it reports exist first (taken, reserved with room in memory)
+      await redis.eval(PACE_SCRIPT, 3, keys.state, keys.held, keys.sending, 10_000, 150, 60_000, 1000, 2 * n, 0, 0, n, ...ids('landed'), ...ids('released'));
+      const reply = (await redis.eval(
+        script,
+        3,
+        keys.state,
+        keys.held,
+        keys.sending,
+        10_000,
+        150,
+        60_000,
+        1000,
+        n,
+        n,
+        n,
+        n,
+        ...ids('landed'),
+        ...ids('released').map((id) => `r:${id}`),
+        ...ids('take'),
+        ...ids('job'),
+      )) as number[];
+      return reply.at(-1);
+    };
+    const one = await commands(1, 'a');
+    expect(one).toBeLessThanOrEqual(14);
+    // one ZCOUNT more or less: the call that first sees a new second counts the sends in flight then
+    expect(Math.abs((await commands(50, 'b'))! - one!)).toBeLessThanOrEqual(1);
+  }, 30_000);
+
   it('after 130429 the rate halves, 130429s answering the same sends halve it once, and it doubles back in steps', async () => {
     const keys = whatsappPaceKeys(env, 'pn-slow');
     const step = 1000;
     const slowDown = (settleMs: number) => redis.eval(SLOW_DOWN_SCRIPT, 1, keys.state, 0.5, step, settleMs) as Promise<string>;
     /** The rate in force, as the pace script applies it (its last answer when a send is taken; no wait in memory: hold 0 ms, room 0). */
-    const rateNow = async () => ((await redis.eval(PACE_SCRIPT, 3, keys.state, keys.held, keys.sending, 100, 150, 1000, 0, 0, 0, 1, `s${Date.now()}`)) as number[]).at(-1);
+    const rateNow = async () => ((await redis.eval(PACE_SCRIPT, 3, keys.state, keys.held, keys.sending, 100, 150, 1000, 0, 0, 0, 0, 1, `s${Date.now()}`)) as number[]).at(-1);
     expect(await slowDown(1000)).toBe('0.5');
     expect(await slowDown(1000)).toBe('0.5'); // within the settle time: the same slow-down
     expect(await slowDown(0)).toBe('0.25'); // a later 130429 lowers it again

@@ -10,7 +10,7 @@ import type { CampaignStates } from '../campaigns/campaign-states.js';
 import type { WhatsAppRetryEnv } from '@platform/config';
 import type { Clock } from '@platform/common';
 import type { MessageLifecyclePublisher } from '@platform/queue';
-import type { CountedSend, PaceDecision, SendOutcome, SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
+import type { CountedSend, PaceDecision, SendOutcome, SendPermit, SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
 
 const data: CarouselDispatchJob = {
   messageId: 'm1',
@@ -85,7 +85,9 @@ function setup(o: Options = {}) {
   const errors: Array<[string, string | null, string, boolean]> = [];
   const sends: Array<{ phoneNumberId: string; token: string; body: unknown }> = [];
   const released: string[] = [];
-  const paced: Array<{ phase: 'reserve' | 'send'; phoneNumberId: string; rate: number; maxWaitMs?: number }> = [];
+  const paced: Array<{ phase: 'reserve' | 'send'; phoneNumberId: string; rate: number; maxWaitMs?: number; permit?: SendPermit }> = [];
+  /** Permits given back to the pacer (release called with one not yet used). */
+  const permitsBack: SendPermit[] = [];
   const published: unknown[] = [];
   const throttledRows: string[] = [];
   const claimedOnce: boolean[] = [];
@@ -135,11 +137,15 @@ function setup(o: Options = {}) {
       paced.push({ phase: 'reserve', phoneNumberId, rate });
       return o.reserve ?? { go: true };
     },
-    sendCounted: async <T>(phoneNumberId: string, rate: number, send: () => Promise<T>, maxWaitMs?: number): Promise<CountedSend<T>> => {
-      paced.push({ phase: 'send', phoneNumberId, rate, maxWaitMs });
+    sendCounted: async <T>(phoneNumberId: string, rate: number, send: () => Promise<T>, maxWaitMs?: number, permit?: SendPermit): Promise<CountedSend<T>> => {
+      paced.push({ phase: 'send', phoneNumberId, rate, maxWaitMs, ...(permit ? { permit } : {}) });
+      if (permit) permit.settled = true;
       return o.secondFullMs === undefined ? { sent: true, value: await send() } : { sent: false, waitMs: o.secondFullMs };
     },
     slowDown: async () => 1,
+    release: (permit?: SendPermit) => {
+      if (permit && !permit.settled) permitsBack.push(permit);
+    },
   } as unknown as SenderPacer;
   const env = { WHATSAPP_BACKOFF_MS: 2000, WHATSAPP_BACKOFF_MAX_MS: 300_000 } as WhatsAppRetryEnv;
   const lifecycle = { publish: async (changes: unknown[]) => void published.push(...changes) } as unknown as MessageLifecyclePublisher;
@@ -149,7 +155,7 @@ function setup(o: Options = {}) {
     cancelUnsent: async (id: string) => void cancelled.push(id),
   } as unknown as CampaignStates;
   const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env, lifecycle, clock, campaigns);
-  return { handler, claimed, claimBatches, sentRows, errors, sends, released, paced, published, throttledRows, claimedOnce, parked, unknown, cancelled };
+  return { handler, claimed, claimBatches, sentRows, errors, sends, released, paced, permitsBack, published, throttledRows, claimedOnce, parked, unknown, cancelled };
 }
 
 describe('CarouselDispatchHandler', () => {
@@ -323,6 +329,22 @@ describe('CarouselDispatchHandler', () => {
       { phase: 'send', phoneNumberId: 'pn-1', rate: 80, maxWaitMs: 1500 },
     ]);
     expect(sends).toHaveLength(1);
+  });
+
+  it('sends with the permit its job was let go with (its send already counted), and gives it back when it ends without sending', async () => {
+    const permit = (): SendPermit => ({ phoneNumberId: 'pn-1', rate: 80, id: 'r:job-1', at: Date.now(), settled: false });
+    const sent = setup({ reserve: { go: true, permit: permit() } });
+    await sent.handler.handle(fakeJob().job);
+    expect(sent.paced[1]).toEqual({ phase: 'send', phoneNumberId: 'pn-1', rate: 80, maxWaitMs: 1500, permit: expect.objectContaining({ id: 'r:job-1' }) });
+    expect(sent.permitsBack).toEqual([]);
+
+    const skipped = setup({ reserve: { go: true, permit: permit() }, claim: () => null });
+    await expect(skipped.handler.handle(fakeJob().job)).resolves.toMatch(/^skipped/);
+    expect(skipped.permitsBack).toEqual([expect.objectContaining({ id: 'r:job-1' })]);
+
+    const deleted = setup({ reserve: { go: true, permit: permit() }, template: null });
+    await expect(deleted.handler.handle(fakeJob().job)).rejects.toBeInstanceOf(UnrecoverableError);
+    expect(deleted.permitsBack).toEqual([expect.objectContaining({ id: 'r:job-1' })]);
   });
 
   it('moves the job to delayed until its slot without claiming the message when its slot is ahead (DelayedError)', async () => {

@@ -8,7 +8,7 @@ import { Clock, TickBatcher } from '@platform/common';
 import { AcceptedMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository } from '@platform/database';
 import { MessageLifecyclePublisher } from '@platform/queue';
 import { CampaignStates } from '../campaigns/campaign-states.js';
-import { Backoff, SendOutcome, SenderPacer, WhatsAppCloudClient, backoffDelayMs, deliveryDeadline, renderCarouselMessage, retryWithin, throttleDelayMs } from '@platform/whatsapp';
+import { Backoff, SendOutcome, SendPermit, SenderPacer, WhatsAppCloudClient, backoffDelayMs, deliveryDeadline, renderCarouselMessage, retryWithin, throttleDelayMs } from '@platform/whatsapp';
 
 const attempts = new Counter({
   name: 'carousel_send_attempts_total',
@@ -80,7 +80,6 @@ export class CarouselDispatchHandler {
   }
 
   async handle(job: Job<CarouselDispatchJob>, lockToken?: string): Promise<string> {
-    const { messageId } = job.data;
     const onOutage = (err: unknown) => {
       if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
       throw err;
@@ -93,7 +92,19 @@ export class CarouselDispatchHandler {
     }
     // Waits for a slot of its sender number before the claim, so waiting counts no attempt.
     const pacedSender = await this.catalog.sender(job.data.senderId).catch(onOutage);
-    if (pacedSender) await this.waitForSlot(job, pacedSender.phoneNumberId, pacedSender.throughput, lockToken);
+    const permit = pacedSender ? await this.waitForSlot(job, pacedSender.phoneNumberId, pacedSender.throughput, lockToken) : undefined;
+    try {
+      return await this.claimAndSend(job, onOutage, permit, lockToken);
+    } finally {
+      // Its send was counted when it was let go: given back if the job ends without sending.
+      this.pacer.release(permit);
+    }
+  }
+
+  /** Claims the message and sends it (with the send counted when its job was let go, if it was). */
+  private async claimAndSend(job: Job<CarouselDispatchJob>, onOutage: (err: unknown) => Promise<never>, permit: SendPermit | undefined, lockToken?: string): Promise<string> {
+    const { messageId } = job.data;
+    const campaignId = job.data.campaignId;
     const message = await (campaignId ? this.onceClaims : this.claims).submit(acceptedMessage(job)).catch(onOutage);
     if (!message && campaignId) return this.outcomeUnknown(messageId, 'a worker claimed it and stopped before recording what Meta answered; not sent again');
     if (!message) {
@@ -118,7 +129,7 @@ export class CarouselDispatchHandler {
     }
     const body = renderCarouselMessage(template, message.recipient, job.data.cards, job.data.bodyParameters);
     // Counted against the number's rate right before the request and until its answer is back: in every second it may land in.
-    const sending = await this.pacer.sendCounted(sender.phoneNumberId, sender.throughput, () => this.whatsapp.send(sender.phoneNumberId, token, body), MAX_IN_JOB_PACING_WAIT_MS);
+    const sending = await this.pacer.sendCounted(sender.phoneNumberId, sender.throughput, () => this.whatsapp.send(sender.phoneNumberId, token, body), MAX_IN_JOB_PACING_WAIT_MS, permit);
     if (!sending.sent) return this.secondFull(job, sending.waitMs, lockToken);
     const outcome = sending.value;
     const attempt = message.attempts;
@@ -197,11 +208,11 @@ export class CarouselDispatchHandler {
   }
 
   /** Goes on only in a free slot of the sender number's rate: otherwise the job waits in the delayed set for its slot. */
-  private async waitForSlot(job: Job<CarouselDispatchJob>, phoneNumberId: string, rate: number, lockToken?: string): Promise<void> {
+  private async waitForSlot(job: Job<CarouselDispatchJob>, phoneNumberId: string, rate: number, lockToken?: string): Promise<SendPermit | undefined> {
     const decision = await this.pacer.reserve(phoneNumberId, job.id ?? job.data.messageId, rate);
     if (decision.go) {
       if (decision.heldMs !== undefined) heldInMemory.inc();
-      return;
+      return decision.permit;
     }
     paced.inc();
     await job.moveToDelayed(Date.now() + decision.waitMs, lockToken);

@@ -25,18 +25,26 @@ end
 `;
 
 /**
- * One call for what a worker's jobs ask of one number in one event-loop turn. ARGV: rate, edge margin
- * ms, in-flight ms, hold ms, room, number of landed sends, number of sends to take, then the landed
- * sends' ids, the ids of the sends to take, and the ids of the jobs to reserve for. Returns one number
- * per send taken and per job reserved, in that order: 0 to go now, else the milliseconds to wait; then,
- * when sends were taken or landed, the current second's count and the rate in force.
+ * One call for what a worker's jobs ask of one number in one batch window. ARGV: rate, edge margin ms,
+ * in-flight ms, hold ms, room, number of landed sends, number of released permits, number of sends to
+ * take, then the landed sends' ids, the released permits' ids, the ids of the sends to take, and the ids
+ * of the jobs to reserve for. Returns one number per send taken and per job reserved, in that order: 0 to
+ * go now, else the milliseconds to wait; then the current second's count and the rate in force; then,
+ * when jobs were reserved for, one flag per reservation: 1 when its go carries a counted send (a permit,
+ * member `r:<job id>` of KEYS[3]), else 0.
  *
  * A reservation whose slot is at most `hold` ms ahead, for at most `room` jobs of the call, is answered
  * negative (minus the wait): that job waits in its worker's memory and goes at its slot without asking
  * again, so it is not kept in KEYS[2] and costs no delayed-set round trip. Its slot is counted like any
  * other (`rn`), and it is counted among its second's go's at once (`gn`, or `nn` for the next second),
- * so a late job woken from the delayed set does not take its place; the count before the send still
- * bounds every second.
+ * so a late job woken from the delayed set does not take its place.
+ *
+ * Permits: a job let go now, or waiting in memory for a slot of the current second, has its send counted
+ * in this second at once (while the second has counted fewer than the rate), as if it had taken it: its
+ * worker then sends without asking again. It is in KEYS[3] like a send in flight from then on, so if it
+ * is sent in a later second it is counted there too (it is in flight when that second begins). A permit
+ * given back unused (`released`: the job did not send) no longer counts in the current second if it was
+ * counted there, since it never reached Meta.
  *
  * Sends: a second's count (csec, cn) starts with the sends in flight when it began (entries of KEYS[3]
  * not yet expired then), so a send still in flight at a second's start is in that second's count even
@@ -46,47 +54,56 @@ end
  * Reservations: `rate` slots a second, laid out evenly over its first `1000 - margin` ms. A job whose
  * slot is ahead waits and asks again when it wakes; it then goes if its slot's second has begun and,
  * when it woke late, if that second has let fewer than `rate` jobs go, else it gets a new slot.
+ *
+ * Each call sends at most one ZADD, one ZREM and one ZMSCORE per key, whatever the number of asks.
  */
 export const PACE_SCRIPT = `${NOW}${SLOW_FACTOR_LUA}
 local sec = math.floor(now / 1000)
 local rate, margin, inFlightMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local holdMs, room = tonumber(ARGV[4]), tonumber(ARGV[5])
-local nLanded, nTake = tonumber(ARGV[6]), tonumber(ARGV[7])
-local first = 7
-local nReserve = #ARGV - first - nLanded - nTake
+local nLanded, nReleased, nTake = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+local first = 8
+local nReserve = #ARGV - first - nLanded - nReleased - nTake
 local st = redis.call('HMGET', KEYS[1], 'csec', 'cn', 'next', 'rsec', 'rn', 'gsec', 'gn', 'slow_at', 'factor', 'slow_step', 'nsec', 'nn')
 local eff = rate
 local share = slowFactor(st[8], st[9], st[10])
 if share < 1 then eff = math.max(1, math.floor(rate * share)) end
 local out = {}
-local fields = {}
+local permits = {}
 local keepState = 60000
+-- KEYS[3]'s members to add (score, member, ...) and to remove, each sent as one command at the end
+local adds = {}
+local removes = {}
 
-local cn = -1
-if nLanded + nTake > 0 then
-  cn = tonumber(st[2]) or 0
-  if tonumber(st[1]) ~= sec then cn = redis.call('ZCOUNT', KEYS[3], '(' .. (sec * 1000), '+inf') end
-  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
-  for i = 1, nLanded do redis.call('ZREM', KEYS[3], ARGV[first + i]) end
-  local took = false
-  for i = 1, nTake do
-    if cn >= eff then
-      out[#out + 1] = (sec + 1) * 1000 - now
-    else
-      cn = cn + 1
-      redis.call('ZADD', KEYS[3], now + inFlightMs, ARGV[first + nLanded + i])
-      took = true
-      out[#out + 1] = 0
-    end
+local cn = tonumber(st[2]) or 0
+if tonumber(st[1]) ~= sec then cn = redis.call('ZCOUNT', KEYS[3], '(' .. (sec * 1000), '+inf') end
+for i = 1, nLanded do removes[#removes + 1] = ARGV[first + i] end
+if nReleased > 0 then
+  local released = {}
+  for i = 1, nReleased do released[i] = ARGV[first + nLanded + i] end
+  local scores = redis.call('ZMSCORE', KEYS[3], unpack(released))
+  for i = 1, nReleased do
+    -- counted in this second (at its start or since) and never sent: the second gets its place back
+    local score = tonumber(scores[i])
+    if score and score > sec * 1000 and cn > 0 then cn = cn - 1 end
+    removes[#removes + 1] = released[i]
   end
-  fields[#fields + 1] = 'csec'; fields[#fields + 1] = sec
-  fields[#fields + 1] = 'cn'; fields[#fields + 1] = cn
-  if took then
-    keepState = inFlightMs + 60000
-    redis.call('PEXPIRE', KEYS[3], keepState)
+end
+local function count(expires, member)
+  cn = cn + 1
+  adds[#adds + 1] = expires
+  adds[#adds + 1] = member
+end
+for i = 1, nTake do
+  if cn >= eff then
+    out[#out + 1] = (sec + 1) * 1000 - now
+  else
+    count(now + inFlightMs, ARGV[first + nLanded + nReleased + i])
+    out[#out + 1] = 0
   end
 end
 
+local fields = {}
 if nReserve > 0 then
   local usable = 1000 - margin
   local nextAt = tonumber(st[3]) or 0
@@ -99,29 +116,49 @@ if nReserve > 0 then
     if nsec == sec then gn = nn end
   end
   if nsec < sec + 1 then nsec, nn = sec + 1, 0 end
+  -- A job that goes in this second gets its send counted now if the second has room (a permit).
+  local function permit(i, job, at)
+    if cn < eff then
+      count(at + inFlightMs, 'r:' .. job)
+      permits[i] = 1
+    end
+  end
   -- A job that waits in memory is counted among its slot's second's go's now: a late job woken from the
   -- delayed set then finds that second full instead of going too and being refused at its count.
-  local function inMemory(at)
-    if math.floor(at / 1000) <= sec then gn = gn + 1 else nn = nn + 1 end
+  local function inMemory(i, job, at)
+    if math.floor(at / 1000) <= sec then
+      gn = gn + 1
+      permit(i, job, at)
+    else
+      nn = nn + 1
+    end
     room = room - 1
     return math.min(-1, now - at)
   end
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 60000)
-  local heldAny = false
-  local function reserve(job)
-    local held = tonumber(redis.call('ZSCORE', KEYS[2], job))
+  local jobs = {}
+  for i = 1, nReserve do
+    jobs[i] = ARGV[first + nLanded + nReleased + nTake + i]
+    permits[i] = 0
+  end
+  local heldAt = redis.call('ZMSCORE', KEYS[2], unpack(jobs))
+  local unheld = {}
+  local holds = {}
+  local function reserve(i, job)
+    local held = tonumber(heldAt[i])
     if held then
       if now < math.floor(held / 1000) * 1000 then
         if room > 0 and held - now <= holdMs then
-          redis.call('ZREM', KEYS[2], job)
-          return inMemory(held)
+          unheld[#unheld + 1] = job
+          return inMemory(i, job, held)
         end
         return held - now
       end
-      redis.call('ZREM', KEYS[2], job)
+      unheld[#unheld + 1] = job
       -- on time, or late but this second still has room (a slot left unused by a late job is not lost)
       if now < sec * 1000 + usable and gn < eff then
         gn = gn + 1
+        permit(i, job, now)
         return 0
       end
     end
@@ -137,6 +174,7 @@ if nReserve > 0 then
     nextAt = at + usable / eff
     if at <= now and gn < eff then
       gn = gn + 1
+      permit(i, job, now)
       return 0
     end
     if at <= now then
@@ -146,23 +184,40 @@ if nReserve > 0 then
       rsec, rn = s, 1
       nextAt = at + usable / eff
     end
-    if room > 0 and at - now <= holdMs then return inMemory(at) end
-    redis.call('ZADD', KEYS[2], at, job)
-    heldAny = true
+    if room > 0 and at - now <= holdMs then return inMemory(i, job, at) end
+    holds[#holds + 1] = at
+    holds[#holds + 1] = job
     return at - now
   end
-  for i = 1, nReserve do out[#out + 1] = reserve(ARGV[first + nLanded + nTake + i]) end
+  for i = 1, nReserve do out[#out + 1] = reserve(i, jobs[i]) end
+  if #unheld > 0 then redis.call('ZREM', KEYS[2], unpack(unheld)) end
+  if #holds > 0 then
+    redis.call('ZADD', KEYS[2], unpack(holds))
+    redis.call('PEXPIRE', KEYS[2], math.floor(nextAt - now) + 60000)
+  end
   for _, v in ipairs({'next', nextAt, 'rsec', rsec, 'rn', rn, 'gsec', gsec, 'gn', gn, 'nsec', nsec, 'nn', nn}) do fields[#fields + 1] = v end
   keepState = math.max(keepState, math.floor(nextAt - now) + 60000)
-  if heldAny then redis.call('PEXPIRE', KEYS[2], math.floor(nextAt - now) + 60000) end
 end
 
-if cn >= 0 then
-  out[#out + 1] = cn
-  out[#out + 1] = eff
+if #removes > 0 or #adds > 0 then redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now) end
+if #removes > 0 then redis.call('ZREM', KEYS[3], unpack(removes)) end
+if #adds > 0 then
+  redis.call('ZADD', KEYS[3], unpack(adds))
+  keepState = math.max(keepState, inFlightMs + 60000)
+  redis.call('PEXPIRE', KEYS[3], inFlightMs + 60000)
 end
+out[#out + 1] = cn
+out[#out + 1] = eff
+for i = 1, nReserve do out[#out + 1] = permits[i] end
+fields[#fields + 1] = 'csec'; fields[#fields + 1] = sec
+fields[#fields + 1] = 'cn'; fields[#fields + 1] = cn
 redis.call('HSET', KEYS[1], unpack(fields))
-if redis.call('PTTL', KEYS[1]) < keepState then redis.call('PEXPIRE', KEYS[1], keepState) end
+-- kept a minute past its last use, its last slot and a slow-down's recovery (one command, not PTTL then PEXPIRE)
+keepState = math.max(keepState, (tonumber(st[3]) or 0) - now + 60000)
+if share < 1 then
+  keepState = math.max(keepState, tonumber(st[8]) + tonumber(st[10]) * math.ceil(math.log(1 / tonumber(st[9])) / math.log(2)) + 60000 - now)
+end
+redis.call('PEXPIRE', KEYS[1], math.floor(keepState))
 return out
 `;
 

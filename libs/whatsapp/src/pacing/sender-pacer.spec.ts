@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import type { CoreEnv, WhatsAppEnv, WorkerEnv } from '@platform/config';
 import { RedisUnavailableError, type RedisClient } from '@platform/queue';
-import { EDGE_MARGIN_MS, HOLD_IN_PROCESS_MS, PACE_BATCH_MS, SLOW_DOWN_FACTOR, SLOW_DOWN_MS, SLOW_DOWN_SETTLE_MS, SenderPacer } from './sender-pacer.js';
+import { EDGE_MARGIN_MS, HOLD_IN_PROCESS_MS, PACE_BATCH_MS, PERMIT_FRESH_MS, REPORT_WAIT_MS, SLOW_DOWN_FACTOR, SLOW_DOWN_MS, SLOW_DOWN_SETTLE_MS, SenderPacer } from './sender-pacer.js';
 
 const core = { REDIS_URL: 'redis://unused', REDIS_KEY_PREFIX: 'p:' } as CoreEnv;
 const whatsapp = { WHATSAPP_TIMEOUT_MS: 4000 } as WhatsAppEnv;
@@ -16,13 +16,15 @@ interface PaceCall {
   holdMs: number;
   room: number;
   landed: string[];
+  released: string[];
   takes: string[];
   reserves: string[];
 }
 
 /**
  * A Redis client standing in for the pace script: it records each call and answers what `answer` says
- * for it (one number per take and reservation, then optionally the second's count and the rate).
+ * for it (one number per take and reservation; the fake adds the second's count and the rate, 1 and 80,
+ * and no permits, unless the answer has them).
  */
 function fakeRedis(answer: (call: PaceCall) => number[] | Promise<number[]>) {
   const calls: PaceCall[] = [];
@@ -32,13 +34,28 @@ function fakeRedis(answer: (call: PaceCall) => number[] | Promise<number[]>) {
     defineCommand: () => undefined,
     quit: async () => 'OK',
     whatsappPace: async (state: string, held: string, sending: string, ...args: Array<string | number>) => {
-      const [rate, margin, inFlightMs, holdMs, room, nLanded, nTakes, ...ids] = args;
-      const landed = ids.slice(0, Number(nLanded)).map(String);
-      const takes = ids.slice(Number(nLanded), Number(nLanded) + Number(nTakes)).map(String);
-      const reserves = ids.slice(Number(nLanded) + Number(nTakes)).map(String);
-      const call = { keys: [state, held, sending], rate: Number(rate), margin: Number(margin), inFlightMs: Number(inFlightMs), holdMs: Number(holdMs), room: Number(room), landed, takes, reserves };
+      const [rate, margin, inFlightMs, holdMs, room, nLanded, nReleased, nTakes, ...ids] = args;
+      const [l, r, t] = [Number(nLanded), Number(nReleased), Number(nTakes)];
+      const landed = ids.slice(0, l).map(String);
+      const released = ids.slice(l, l + r).map(String);
+      const takes = ids.slice(l + r, l + r + t).map(String);
+      const reserves = ids.slice(l + r + t).map(String);
+      const call = {
+        keys: [state, held, sending],
+        rate: Number(rate),
+        margin: Number(margin),
+        inFlightMs: Number(inFlightMs),
+        holdMs: Number(holdMs),
+        room: Number(room),
+        landed,
+        released,
+        takes,
+        reserves,
+      };
       calls.push(call);
-      return answer(call);
+      const reply = await answer(call);
+      const asked = takes.length + reserves.length;
+      return reply.length > asked ? reply : [...reply, 1, 80];
     },
     whatsappSlowDown: async (...args: unknown[]) => {
       slowDowns.push(args);
@@ -49,8 +66,21 @@ function fakeRedis(answer: (call: PaceCall) => number[] | Promise<number[]>) {
 }
 
 const goAll = (call: PaceCall) => [...call.takes, ...call.reserves].map(() => 0);
+/** Every take and reservation goes now, each reservation with its send counted (a permit). */
+const goWithPermits = (call: PaceCall) => [...goAll(call), call.takes.length + call.reserves.length, 80, ...call.reserves.map(() => 1)];
 /** Long enough for the pacer's batch window to close and its call to be answered. */
 const turn = () => new Promise((resolve) => setTimeout(resolve, PACE_BATCH_MS * 3));
+/**
+ * Waits until `done` holds of the calls (a report left alone goes after REPORT_WAIT_MS, or in the next
+ * window near a second's end), then a little longer for any call that should not come; 2 s at most (a
+ * loaded host's timers run late).
+ */
+async function reported(calls: PaceCall[], done: (calls: PaceCall[]) => boolean): Promise<void> {
+  const until = Date.now() + 2000;
+  while (!done(calls) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, PACE_BATCH_MS));
+  await new Promise((resolve) => setTimeout(resolve, REPORT_WAIT_MS + PACE_BATCH_MS * 3));
+}
+const landedCount = (calls: PaceCall[]) => calls.reduce((n, c) => n + c.landed.length, 0);
 
 describe('SenderPacer', () => {
   it("asks once per number per batch window, with that number's keys under its hash tag and the window's landed sends, takes and reservations", async () => {
@@ -66,6 +96,7 @@ describe('SenderPacer', () => {
         holdMs: HOLD_IN_PROCESS_MS,
         room: 2,
         landed: [],
+        released: [],
         takes: [],
         reserves: ['job-a', 'job-b'],
       },
@@ -124,7 +155,7 @@ describe('SenderPacer', () => {
     const { redis, calls } = fakeRedis(goAll);
     const pacer = new SenderPacer(core, whatsapp, redis);
     expect(await pacer.sendCounted('pn-1', 80, async () => 'wamid.1')).toEqual({ sent: true, value: 'wamid.1' });
-    await turn();
+    await reported(calls, (c) => landedCount(c) === 1);
     expect(calls.map((c) => [c.takes, c.landed])).toEqual([
       [[expect.any(String)], []],
       [[], [calls[0].takes[0]]],
@@ -155,7 +186,7 @@ describe('SenderPacer', () => {
     const { redis, calls } = fakeRedis(goAll);
     const pacer = new SenderPacer(core, whatsapp, redis);
     await expect(pacer.sendCounted('pn-1', 80, async () => Promise.reject(new Error('socket hang up')))).rejects.toThrow('socket hang up');
-    await turn();
+    await reported(calls, (c) => landedCount(c) === 1);
     expect(calls[1].landed).toEqual(calls[0].takes);
   });
 
@@ -169,7 +200,7 @@ describe('SenderPacer', () => {
 
     /** A pacer that has sent once through pn-1 in the current second, the script counting `count` of 80 in it. */
     async function afterOneSend(count: number) {
-      const fake = fakeRedis((call) => [...goAll(call), count, 80]);
+      const fake = fakeRedis((call) => [...goAll(call), count, 80, ...call.reserves.map(() => 0)]);
       const pacer = new SenderPacer(core, whatsapp, fake.redis);
       await pacer.sendCounted('pn-1', 80, async () => 'ok');
       await turn();
@@ -204,6 +235,80 @@ describe('SenderPacer', () => {
       now += 1000;
       await pacer.reserve('pn-1', 'job-a', 80);
       expect(calls.at(-1)?.reserves).toEqual(['job-a']);
+    });
+  });
+
+  describe('permits and reports (one script call per batch, not one per step of a message)', () => {
+    it('sends with the permit its reservation got, asking Redis nothing more before the request', async () => {
+      const { redis, calls } = fakeRedis(goWithPermits);
+      const pacer = new SenderPacer(core, whatsapp, redis);
+      const decision = await pacer.reserve('pn-1', 'job-a', 1000);
+      expect(decision).toEqual({ go: true, permit: expect.objectContaining({ phoneNumberId: 'pn-1', id: 'r:job-a', settled: false }) });
+      const permit = decision.go ? decision.permit : undefined;
+      let callsAtSend = -1;
+      expect(await pacer.sendCounted('pn-1', 1000, async () => (callsAtSend = calls.length), 0, permit)).toEqual({ sent: true, value: 1 });
+      expect(callsAtSend).toBe(1); // the reservation's call only: no take
+      expect(permit?.settled).toBe(true);
+      await reported(calls, (c) => landedCount(c) === 1);
+      expect(calls.map((c) => [c.reserves, c.takes, c.landed])).toEqual([
+        [['job-a'], [], []],
+        [[], [], ['r:job-a']],
+      ]);
+    });
+
+    it("carries answered sends in the number's next call instead of a call of their own", async () => {
+      const { redis, calls } = fakeRedis(goWithPermits);
+      const pacer = new SenderPacer(core, whatsapp, redis);
+      // 20 messages one after another, each reserved, then sent with its permit: one call per message
+      // (its reservation, carrying the answer of the one before) and one for the last answer, where
+      // reservation, count and report were a call each (60); a few more when a loaded host's timer ran first.
+      for (let i = 0; i < 20; i++) {
+        const d = await pacer.reserve('pn-1', `job-${i}`, 1000);
+        await pacer.sendCounted('pn-1', 1000, async () => 'ok', 0, d.go ? d.permit : undefined);
+      }
+      await reported(calls, (c) => landedCount(c) === 20);
+      expect(calls.flatMap((c) => c.takes)).toEqual([]);
+      expect(calls.flatMap((c) => c.landed).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `r:job-${i}`).sort());
+      expect(calls.length).toBeLessThanOrEqual(30);
+      expect(calls.filter((c) => c.reserves.length > 0 && c.landed.length > 0).length).toBeGreaterThanOrEqual(10);
+    });
+
+    it('20 concurrent messages of a number cost two script calls: their reservations, and their answers', async () => {
+      const { redis, calls } = fakeRedis(goWithPermits);
+      const pacer = new SenderPacer(core, whatsapp, redis);
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const d = await pacer.reserve('pn-1', `job-${i}`, 1000);
+          return pacer.sendCounted('pn-1', 1000, async () => 'ok', 0, d.go ? d.permit : undefined);
+        }),
+      );
+      await reported(calls, (c) => landedCount(c) === 20);
+      expect(calls.map((c) => [c.reserves.length, c.takes.length, c.landed.length])).toEqual([
+        [20, 0, 0],
+        [0, 0, 20],
+      ]);
+    });
+
+    it('gives an unused permit back (released, once), and takes a send counted anew when its permit is stale', async () => {
+      const { redis, calls } = fakeRedis(goWithPermits);
+      const pacer = new SenderPacer(core, whatsapp, redis);
+      const unused = await pacer.reserve('pn-1', 'job-a', 1000);
+      pacer.release(unused.go ? unused.permit : undefined);
+      pacer.release(unused.go ? unused.permit : undefined);
+      await reported(calls, (c) => c.some((call) => call.released.length > 0));
+      expect(calls.flatMap((c) => c.released)).toEqual(['r:job-a']);
+
+      const stale = await pacer.reserve('pn-1', 'job-b', 1000);
+      const permit = stale.go ? stale.permit : undefined;
+      jest.spyOn(Date, 'now').mockReturnValue(Date.now() + PERMIT_FRESH_MS + 1);
+      try {
+        await pacer.sendCounted('pn-1', 1000, async () => 'ok', 0, permit);
+      } finally {
+        jest.restoreAllMocks();
+      }
+      await reported(calls, (c) => landedCount(c) === 1);
+      expect(calls.flatMap((c) => c.released)).toEqual(['r:job-a', 'r:job-b']);
+      expect(calls.flatMap((c) => c.takes)).toHaveLength(1);
     });
   });
 

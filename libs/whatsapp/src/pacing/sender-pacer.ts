@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { Counter } from 'prom-client';
 import { CoreEnv, WhatsAppEnv, WorkerEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
 import { type RedisClient, type RedisTarget, createRequestRedis, whatsappPaceKeys, withTimeout } from '@platform/queue';
@@ -34,9 +35,12 @@ import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
  * A number slowed down after Meta answered 130429 lets only the slowed rate through, whatever was
  * reserved before, and comes back to its rate in steps (SLOW_DOWN_MS).
  *
- * What the worker's concurrent jobs ask of one number within PACE_BATCH_MS (reservations, sends to
- * count, sends whose answer came back) goes to Redis in one script call (pace-scripts.ts), so a busy
- * worker pays a few calls per window instead of three per message. Keys, all under one Redis Cluster hash
+ * A job let go now, or held in memory for a slot of the current second, gets its send counted at once
+ * when the second has room (a SendPermit): it sends without the count's call, or gives the permit back
+ * (`release`) when it ends without sending. What the worker's concurrent jobs ask of one number within
+ * PACE_BATCH_MS (reservations, sends to count) goes to Redis in one script call (pace-scripts.ts), and the
+ * sends answered and permits given back since ride along with it (alone after REPORT_WAIT_MS): a message
+ * costs one ask on the happy path, where it cost three (reserve, count, answered), each a call at low load. Keys, all under one Redis Cluster hash
  * slot: `whatsapp-pace:{<phone-number-id>}` (a hash), `…:held` and `…:sending` (a sorted set: sends in
  * flight → when they stop counting, the HTTP timeout after they began, should a worker die before its
  * answer).
@@ -48,6 +52,19 @@ export const HOLD_IN_PROCESS_MS = 1000;
 
 /** The pacer's asks (reservations, counts, landed sends) wait this long for others to share their script call. */
 export const PACE_BATCH_MS = 5;
+
+/**
+ * Answered sends and unused permits are reported with the number's next script call, or on their own
+ * after this long (sooner near the end of a second, so the next second does not count them in flight).
+ */
+export const REPORT_WAIT_MS = 25;
+
+/**
+ * A permit is used only this long after its job was let go; later (a slow claim, a loaded host) it is
+ * given back and the send is counted when it is made, so that it stops counting (the in-flight expiry,
+ * the HTTP timeout plus a second after the permit) only after the request's own timeout.
+ */
+export const PERMIT_FRESH_MS = 800;
 
 /** Waits in memory end on multiples of this (rounded up): one timer per bucket, and its jobs go on together. */
 export const WAKE_BUCKET_MS = 10;
@@ -62,8 +79,26 @@ export const SLOW_DOWN_MS = 10_000;
 export const SLOW_DOWN_FACTOR = 0.5;
 export const SLOW_DOWN_SETTLE_MS = 1_000;
 
-/** Go now (`heldMs`: after waiting that long in memory for the slot), or wait `waitMs` in the delayed set and ask again. */
-export type PaceDecision = { go: true; heldMs?: number } | { go: false; waitMs: number };
+/**
+ * A send counted in the number's second when its job was let go (`reserve`): the job sends with it
+ * without asking Redis again (`sendCounted`), or gives it back unused (`release`).
+ */
+export interface SendPermit {
+  readonly phoneNumberId: string;
+  readonly rate: number;
+  /** Its member in the number's `…:sending` set. */
+  readonly id: string;
+  /** Date.now() when the job was let go with it. */
+  readonly at: number;
+  /** Used or given back. */
+  settled: boolean;
+}
+
+/**
+ * Go now (`heldMs`: after waiting that long in memory for the slot; `permit`: its send already counted),
+ * or wait `waitMs` in the delayed set and ask again.
+ */
+export type PaceDecision = { go: true; heldMs?: number; permit?: SendPermit } | { go: false; waitMs: number };
 
 /** What `sendCounted` did: sent (with the send's result), or not, the second being full (try again in waitMs). */
 export type CountedSend<T> = { sent: true; value: T } | { sent: false; waitMs: number };
@@ -71,19 +106,40 @@ export type CountedSend<T> = { sent: true; value: T } | { sent: false; waitMs: n
 /** Token of a Redis connection for the pacer to use instead of opening its own (unit tests give a fake one). */
 export const PACING_REDIS = Symbol('PACING_REDIS');
 
+const scriptCalls = new Counter({
+  name: 'whatsapp_pace_script_calls_total',
+  help: 'Pace script calls to Redis (each carries the reservations, counts and answered sends of one number batched together)',
+});
+
 /** A Redis call of the pacer takes at most this long; then the job is treated like any Redis outage. */
 const REDIS_TIMEOUT_MS = 2000;
 
-/** One question to the pacer about a number: reserve a slot for a job, take a send, or report a send landed. */
+/** One question to the pacer about a number: reserve a slot for a job, take a send, or carry its pending reports (`report`). */
 interface PaceAsk {
   phoneNumberId: string;
   rate: number;
-  kind: 'reserve' | 'take' | 'landed';
+  kind: 'reserve' | 'take' | 'report';
   id: string;
 }
 
+/** A reserve ask's answer: the wait (0 go, negative in memory, positive delayed set) and whether its send was counted. */
+interface Answer {
+  wait: number;
+  permit: boolean;
+}
+
+/** Sends of a number answered, and permits given back unused, not yet told to Redis. */
+interface Reports {
+  rate: number;
+  landed: string[];
+  released: string[];
+}
+
+/** Reports sent in one script call at most (the Lua unpacks them as one command's arguments). */
+const MAX_REPORTS = 400;
+
 type PacingRedis = RedisClient & {
-  whatsappPace(state: string, held: string, sending: string, ...args: Array<string | number>): Promise<number[]>;
+  whatsappPace(state: string, held: string, sending: string, ...args: Array<string | number>): Promise<Array<number | string>>;
   whatsappSlowDown(state: string, factor: number, stepMs: number, settleMs: number): Promise<string>;
 };
 
@@ -96,7 +152,10 @@ export class SenderPacer implements OnApplicationShutdown {
   // A window of PACE_BATCH_MS rather than one event-loop turn: at a few hundred sends a second a worker's
   // jobs reach the pacer a turn apart (each fetched, woken or answered on its own), so a turn's batch
   // would mostly be one ask, and the script call per ask was the pacer's main cost.
-  private readonly asks = new TickBatcher<PaceAsk, number>((batch) => this.ask(batch), { schedule: (flush) => setTimeout(flush, PACE_BATCH_MS) });
+  private readonly asks = new TickBatcher<PaceAsk, Answer>((batch) => this.ask(batch), { schedule: (flush) => setTimeout(flush, PACE_BATCH_MS) });
+  /** Per number, reports waiting for its next script call (REPORT_WAIT_MS at most). */
+  private readonly reports = new Map<string, Reports>();
+  private reportTimer: NodeJS.Timeout | undefined;
   /** Per number, the busiest share of its rate seen counted in a second, this second and the one before. */
   private readonly load = new Map<string, { sec: number; busiest: number; before: number }>();
   /** Numbers this worker slowed down, until when (Date.now). */
@@ -134,17 +193,27 @@ export class SenderPacer implements OnApplicationShutdown {
    */
   async reserve(phoneNumberId: string, jobId: string, rate: number): Promise<PaceDecision> {
     if (!this.pacing || this.farBelowRate(phoneNumberId)) return { go: true };
-    const waitMs = await this.asks.submit({ phoneNumberId, rate, kind: 'reserve', id: jobId });
-    if (waitMs === 0) return { go: true };
-    if (waitMs > 0) return { go: false, waitMs: Math.max(1, waitMs) };
-    // Its slot is near: it waits here, then goes at its slot without asking again.
-    this.heldNow++;
-    try {
-      await this.wake(-waitMs);
-    } finally {
-      this.heldNow--;
+    const { wait, permit } = await this.asks.submit({ phoneNumberId, rate, kind: 'reserve', id: jobId });
+    if (wait > 0) return { go: false, waitMs: Math.max(1, wait) };
+    if (wait < 0) {
+      // Its slot is near: it waits here, then goes at its slot without asking again.
+      this.heldNow++;
+      try {
+        await this.wake(-wait);
+      } finally {
+        this.heldNow--;
+      }
     }
-    return { go: true, heldMs: -waitMs };
+    const decision: PaceDecision = wait < 0 ? { go: true, heldMs: -wait } : { go: true };
+    if (permit) decision.permit = { phoneNumberId, rate, id: `r:${jobId}`, at: Date.now(), settled: false };
+    return decision;
+  }
+
+  /** Gives back a permit its job did not send with (nothing to do if it did, or there is none). */
+  release(permit: SendPermit | undefined): void {
+    if (!permit || permit.settled) return;
+    permit.settled = true;
+    this.report(permit.phoneNumberId, permit.rate, 'released', permit.id);
   }
 
   /**
@@ -152,28 +221,62 @@ export class SenderPacer implements OnApplicationShutdown {
    * fewer than `rate`, counting it in every second until its answer is back. Waits here for such a
    * second up to `maxWaitMs`; beyond that, does not run it and says how long until the next second.
    */
-  async sendCounted<T>(phoneNumberId: string, rate: number, send: () => Promise<T>, maxWaitMs = 0): Promise<CountedSend<T>> {
+  async sendCounted<T>(phoneNumberId: string, rate: number, send: () => Promise<T>, maxWaitMs = 0, permit?: SendPermit): Promise<CountedSend<T>> {
     if (!this.pacing) return { sent: true, value: await send() };
-    const id = randomUUID();
-    const deadline = Date.now() + maxWaitMs;
-    for (;;) {
-      const waitMs = await this.asks.submit({ phoneNumberId, rate, kind: 'take', id });
-      if (waitMs === 0) break;
-      if (Date.now() + waitMs > deadline) return { sent: false, waitMs };
-      await sleep(waitMs);
+    let id: string;
+    if (permit && !permit.settled && permit.phoneNumberId === phoneNumberId && Date.now() - permit.at <= PERMIT_FRESH_MS) {
+      // Counted when its job was let go: no second call for it.
+      permit.settled = true;
+      id = permit.id;
+    } else {
+      this.release(permit);
+      id = randomUUID();
+      const deadline = Date.now() + maxWaitMs;
+      for (;;) {
+        const { wait } = await this.asks.submit({ phoneNumberId, rate, kind: 'take', id });
+        if (wait === 0) break;
+        if (Date.now() + wait > deadline) return { sent: false, waitMs: wait };
+        await sleep(wait);
+      }
     }
     try {
       return { sent: true, value: await send() };
     } finally {
-      // Not awaited: the answer is the job's whatever Redis says; a send not reported stops counting when it expires.
-      this.asks.submit({ phoneNumberId, rate, kind: 'landed', id }).catch((err: unknown) => {
-        this.logger.warn(`sender ${phoneNumberId}: a finished send could not be reported (${(err as Error).message}); it counts until it expires`);
-      });
+      // Reported with the number's next call (a send not reported stops counting when it expires).
+      this.report(phoneNumberId, rate, 'landed', id);
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.reportTimer) clearTimeout(this.reportTimer);
+    await this.flushReports().catch(() => undefined);
     await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  /**
+   * Keeps a report (a send answered, a permit unused) for the number's next script call: at a high rate
+   * one is made every few ms anyway, and a report needs no answer. Alone, it goes after REPORT_WAIT_MS,
+   * or in the next batch window when the second ends sooner (a send reported after the next second began
+   * counts in that second too: safe, but a place lost).
+   */
+  private report(phoneNumberId: string, rate: number, kind: 'landed' | 'released', id: string): void {
+    let pending = this.reports.get(phoneNumberId);
+    if (!pending) this.reports.set(phoneNumberId, (pending = { rate, landed: [], released: [] }));
+    pending[kind].push(id);
+    if (this.reportTimer) return;
+    const toSecondEnd = 1000 - (Date.now() % 1000);
+    const waitMs = toSecondEnd - PACE_BATCH_MS * 2 > REPORT_WAIT_MS ? REPORT_WAIT_MS : 0;
+    this.reportTimer = setTimeout(() => {
+      this.reportTimer = undefined;
+      this.flushReports().catch((err: unknown) => {
+        this.logger.warn(`finished sends could not be reported (${(err as Error).message}); they count until they expire`);
+      });
+    }, waitMs);
+  }
+
+  /** One `report` ask per number with reports left: the batch window's call carries them. */
+  private async flushReports(): Promise<void> {
+    await Promise.all([...this.reports].map(([phoneNumberId, { rate }]) => this.asks.submit({ phoneNumberId, rate, kind: 'report', id: '' })));
   }
 
   /**
@@ -204,6 +307,17 @@ export class SenderPacer implements OnApplicationShutdown {
     });
   }
 
+  /** The number's pending reports, up to MAX_REPORTS (the rest wait for the next call). */
+  private takeReports(phoneNumberId: string): { landed: string[]; released: string[] } {
+    const pending = this.reports.get(phoneNumberId);
+    if (!pending) return { landed: [], released: [] };
+    const landed = pending.landed.splice(0, MAX_REPORTS);
+    const released = pending.released.splice(0, MAX_REPORTS - landed.length);
+    if (pending.landed.length + pending.released.length === 0) this.reports.delete(phoneNumberId);
+    else if (!this.reportTimer) this.reportTimer = setTimeout(() => ((this.reportTimer = undefined), void this.flushReports().catch(() => undefined)), PACE_BATCH_MS);
+    return { landed, released };
+  }
+
   private noteLoad(phoneNumberId: string, share: number): void {
     const sec = Math.floor(Date.now() / 1000);
     const load = this.load.get(phoneNumberId);
@@ -225,31 +339,38 @@ export class SenderPacer implements OnApplicationShutdown {
     return load.sec === sec - 1 && load.busiest < 0.5;
   }
 
-  /** A window's asks: one script call per number, all sent together; one answer per ask (0 for a landed send). */
-  private async ask(batch: PaceAsk[]): Promise<number[]> {
+  /** A window's asks: one script call per number, all sent together, with its pending reports; one answer per ask (go for a report). */
+  private async ask(batch: PaceAsk[]): Promise<Answer[]> {
     const byNumber = new Map<string, number[]>();
     batch.forEach((a, i) => {
       const indexes = byNumber.get(a.phoneNumberId);
       if (indexes) indexes.push(i);
       else byNumber.set(a.phoneNumberId, [i]);
     });
-    const answers = new Array<number>(batch.length).fill(0);
+    const answers = batch.map((): Answer => ({ wait: 0, permit: false }));
     // Places for jobs to wait in memory, shared out between the window's calls (a soft bound: calls of
     // two windows in flight at once may both use the same places).
     let free = Math.max(0, this.maxHeld - this.heldNow);
     const calls = [...byNumber].map(async ([phoneNumberId, indexes]) => {
       const of = (kind: PaceAsk['kind']) => indexes.filter((i) => batch[i].kind === kind);
-      const landed = of('landed');
       const takes = of('take');
       const reserves = of('reserve');
       const asking = [...takes, ...reserves];
+      const { landed, released } = this.takeReports(phoneNumberId);
+      if (asking.length + landed.length + released.length === 0) return;
       const room = Math.min(free, reserves.length);
       free -= room;
       const { state, held, sending } = whatsappPaceKeys(this.target, phoneNumberId);
-      const ids = [...landed, ...asking].map((i) => batch[i].id);
-      const reply = await this.redis.whatsappPace(state, held, sending, batch[indexes[0]].rate, EDGE_MARGIN_MS, this.inFlightMs, HOLD_IN_PROCESS_MS, room, landed.length, takes.length, ...ids);
-      asking.forEach((i, k) => (answers[i] = Number(reply[k])));
-      if (reply.length > asking.length) this.noteLoad(phoneNumberId, Number(reply[asking.length]) / Number(reply[asking.length + 1]));
+      const ids = [...landed, ...released, ...asking.map((i) => batch[i].id)];
+      scriptCalls.inc();
+      // Reports lost with a failed call count until they expire (safe); the asks fail like any outage.
+      const reply = (
+        await this.redis.whatsappPace(state, held, sending, batch[indexes[0]].rate, EDGE_MARGIN_MS, this.inFlightMs, HOLD_IN_PROCESS_MS, room, landed.length, released.length, takes.length, ...ids)
+      ).map(Number);
+      asking.forEach((i, k) => (answers[i] = { wait: reply[k], permit: false }));
+      reserves.forEach((i, k) => (answers[i].permit = reply[asking.length + 2 + k] === 1));
+      // The count is noted when this worker's sends moved it (counted, answered), as the shortcut above assumes.
+      if (takes.length > 0 || landed.length > 0 || reserves.some((i) => answers[i].permit)) this.noteLoad(phoneNumberId, reply[asking.length] / reply[asking.length + 1]);
     });
     await withTimeout(Promise.all(calls), REDIS_TIMEOUT_MS, 'sender pacing');
     return answers;
