@@ -2,7 +2,18 @@ import 'reflect-metadata';
 import { jest } from '@jest/globals';
 import type { CoreEnv, WhatsAppEnv, WorkerEnv } from '@platform/config';
 import { RedisUnavailableError, type RedisClient } from '@platform/queue';
-import { EDGE_MARGIN_MS, HOLD_IN_PROCESS_MS, PACE_BATCH_MS, PERMIT_FRESH_MS, REPORT_WAIT_MS, SLOW_DOWN_FACTOR, SLOW_DOWN_MS, SLOW_DOWN_SETTLE_MS, SenderPacer } from './sender-pacer.js';
+import {
+  DELAYED_LEAD_MS,
+  EDGE_MARGIN_MS,
+  HOLD_IN_PROCESS_MS,
+  PACE_BATCH_MS,
+  PERMIT_FRESH_MS,
+  REPORT_WAIT_MS,
+  SLOW_DOWN_FACTOR,
+  SLOW_DOWN_MS,
+  SLOW_DOWN_SETTLE_MS,
+  SenderPacer,
+} from './sender-pacer.js';
 
 const core = { REDIS_URL: 'redis://unused', REDIS_KEY_PREFIX: 'p:' } as CoreEnv;
 const whatsapp = { WHATSAPP_TIMEOUT_MS: 4000 } as WhatsAppEnv;
@@ -104,11 +115,16 @@ describe('SenderPacer', () => {
     ]);
   });
 
-  it('lets a job go when its slot is now, and tells it how long to wait otherwise (at least 1 ms)', async () => {
-    const waits: Record<string, number> = { now: 0, later: 250, barely: 0.2 };
+  it('lets a job go when its slot is now, and tells it how long to wait otherwise (at least 1 ms; DELAYED_LEAD_MS early when its slot is further)', async () => {
+    const waits: Record<string, number> = { now: 0, near: 2 * DELAYED_LEAD_MS, later: 2500, barely: 0.2 };
     const { redis } = fakeRedis((call) => call.reserves.map((id) => waits[id]));
     const pacer = new SenderPacer(core, whatsapp, redis);
-    expect(await Promise.all(['now', 'later', 'barely'].map((id) => pacer.reserve('pn-1', id, 80)))).toEqual([{ go: true }, { go: false, waitMs: 250 }, { go: false, waitMs: 1 }]);
+    expect(await Promise.all(['now', 'near', 'later', 'barely'].map((id) => pacer.reserve('pn-1', id, 80)))).toEqual([
+      { go: true },
+      { go: false, waitMs: 2 * DELAYED_LEAD_MS },
+      { go: false, waitMs: 2500 - DELAYED_LEAD_MS },
+      { go: false, waitMs: 1 },
+    ]);
   });
 
   it('keeps a job whose slot is near (a negative answer) waiting in memory, then lets it go without asking again', async () => {
@@ -131,12 +147,12 @@ describe('SenderPacer', () => {
     // The three places are all taken while those jobs wait: the next window's jobs get none.
     const second = await pacer.reserve('pn-1', 'e', 1000);
     expect(calls.map((c) => c.room)).toEqual([2, 1, 0]);
-    expect(second).toEqual({ go: false, waitMs: 500 });
+    expect(second).toEqual({ go: false, waitMs: 500 - DELAYED_LEAD_MS });
     expect(await first).toEqual([
       { go: true, heldMs: 600 },
       { go: true, heldMs: 600 },
       { go: true, heldMs: 600 },
-      { go: false, waitMs: 500 },
+      { go: false, waitMs: 500 - DELAYED_LEAD_MS },
     ]);
     await pacer.reserve('pn-1', 'f', 1000);
     expect(calls.at(-1)?.room).toBe(1); // given back once they went

@@ -50,6 +50,15 @@ export const EDGE_MARGIN_MS = 150;
 /** A job whose slot is at most this far ahead waits for it in the worker's memory rather than in the delayed set. */
 export const HOLD_IN_PROCESS_MS = 1000;
 
+/**
+ * A job waiting in the delayed set for a slot more than 2 × this ahead comes back this much early: the
+ * trip back (promotion, BullMQ's fetch, the reservation's call) takes time, and a job back after its
+ * second's usable part has passed gets a new slot, leaving its own unused and making a second trip. Back
+ * early, it waits for its slot in memory (or, with no place there, once more in the delayed set, then
+ * without the lead).
+ */
+export const DELAYED_LEAD_MS = 100;
+
 /** The pacer's asks (reservations, counts, landed sends) wait this long for others to share their script call. */
 export const PACE_BATCH_MS = 5;
 
@@ -194,7 +203,7 @@ export class SenderPacer implements OnApplicationShutdown {
   async reserve(phoneNumberId: string, jobId: string, rate: number): Promise<PaceDecision> {
     if (!this.pacing || this.farBelowRate(phoneNumberId)) return { go: true };
     const { wait, permit } = await this.asks.submit({ phoneNumberId, rate, kind: 'reserve', id: jobId });
-    if (wait > 0) return { go: false, waitMs: Math.max(1, wait) };
+    if (wait > 0) return { go: false, waitMs: wait > 2 * DELAYED_LEAD_MS ? wait - DELAYED_LEAD_MS : Math.max(1, wait) };
     if (wait < 0) {
       // Its slot is near: it waits here, then goes at its slot without asking again.
       this.heldNow++;
