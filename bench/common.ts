@@ -420,7 +420,7 @@ export async function workerCounters(url: string): Promise<Record<string, number
   );
   const out: Record<string, number> = {};
   for (const m of text.matchAll(
-    /^(carousel_paced_total|carousel_paced_in_process_total|carousel_pace_refused_total|carousel_send_attempts_total|whatsapp_pace_script_calls_total)(\{[^}]*\})? (\S+)$/gm,
+    /^(carousel_paced_total|carousel_paced_in_process_total|carousel_pace_refused_total|carousel_send_attempts_total|whatsapp_pace_script_calls_total|whatsapp_pace_take_waits_total|whatsapp_pace_permit_sends_total)(\{[^}]*\})? (\S+)$/gm,
   )) {
     const key = m[1] + (m[2]?.includes('outcome=') ? `:${/outcome="([^"]+)"/.exec(m[2])![1]}` : '');
     out[key] = (out[key] ?? 0) + Number(m[3]);

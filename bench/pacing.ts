@@ -140,7 +140,8 @@ async function main(): Promise<void> {
         `workers: ${fmt(counters.carousel_paced_total ?? 0)} waits for a slot in the delayed set, ${fmt(counters.carousel_pace_refused_total ?? 0)} claims given back (the number's seconds stayed full at the request), ` +
         `${fmt(counters.carousel_paced_in_process_total ?? 0)} waits for a slot in the worker's memory, ` +
         `${fmt(counters['carousel_send_attempts_total:sent'] ?? 0)} Cloud API calls answered sent, ` +
-        `${fmt(counters.whatsapp_pace_script_calls_total ?? 0)} pace script calls (${((counters.whatsapp_pace_script_calls_total ?? 0) / total).toFixed(2)} per message).`,
+        `${fmt(counters.whatsapp_pace_script_calls_total ?? 0)} pace script calls (${((counters.whatsapp_pace_script_calls_total ?? 0) / total).toFixed(2)} per message), ` +
+        `${fmt(counters.whatsapp_pace_permit_sends_total ?? 0)} sends with the count taken at their reservation, ${fmt(counters.whatsapp_pace_take_waits_total ?? 0)} waits in the job for a second with room at the count.`,
       ...(rewritesDuring > 0 ? ['', `- Redis rewrote its AOF ${rewritesDuring}× during the run.`] : []),
       '',
     ];

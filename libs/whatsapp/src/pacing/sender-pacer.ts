@@ -120,6 +120,16 @@ const scriptCalls = new Counter({
   help: 'Pace script calls to Redis (each carries the reservations, counts and answered sends of one number batched together)',
 });
 
+const takeWaits = new Counter({
+  name: 'whatsapp_pace_take_waits_total',
+  help: "Sends ready to go that found their number's second full at the count and waited for the next",
+});
+
+const permitSends = new Counter({
+  name: 'whatsapp_pace_permit_sends_total',
+  help: 'Sends made with the count their reservation took (no count call before the request)',
+});
+
 /** A Redis call of the pacer takes at most this long; then the job is treated like any Redis outage. */
 const REDIS_TIMEOUT_MS = 2000;
 
@@ -237,6 +247,7 @@ export class SenderPacer implements OnApplicationShutdown {
       // Counted when its job was let go: no second call for it.
       permit.settled = true;
       id = permit.id;
+      permitSends.inc();
     } else {
       this.release(permit);
       id = randomUUID();
@@ -244,6 +255,7 @@ export class SenderPacer implements OnApplicationShutdown {
       for (;;) {
         const { wait } = await this.asks.submit({ phoneNumberId, rate, kind: 'take', id });
         if (wait === 0) break;
+        takeWaits.inc();
         if (Date.now() + wait > deadline) return { sent: false, waitMs: wait };
         await sleep(wait);
       }
