@@ -267,5 +267,5 @@ describe('carousel status webhooks: the verify token and app secret never reach 
     expect(logs).toMatch(/POST|\/webhooks\/whatsapp/); // trace level did write the requests
     expect(logs).not.toContain(TEST_VERIFY_TOKEN);
     expect(logs).not.toContain(TEST_APP_SECRET);
-  }, 40_000);
+  }, 120_000);
 });

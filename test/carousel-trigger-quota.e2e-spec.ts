@@ -5,7 +5,7 @@ import { useStack } from './e2e-stack.js';
 
 /** Each bot's trigger quota is one count in Redis, shared by every gateway replica, set by its administrators or the CLI. */
 describe('carousel trigger quota per bot, across two gateway replicas', () => {
-  const stack = useStack({ seed: true, env: { CATALOG_CACHE_MS: '0' } }, 60_000); // a changed quota applies at once
+  const stack = useStack({ seed: true, env: { CATALOG_CACHE_MS: '0' } }, 120_000); // a changed quota applies at once
   let urlB: string;
   let other: SeededBot;
   let admin: SeededAdmin;
