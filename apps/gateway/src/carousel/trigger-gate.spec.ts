@@ -12,7 +12,7 @@ const turnOver = () => new Promise((r) => setImmediate(r));
 function setup(opts: { hangs?: boolean; delay?: () => Promise<void> } = {}) {
   const counts = new Map<string, number>();
   const records = new Map<string, string>();
-  const calls: Array<{ keys: string[]; corked: boolean }> = [];
+  const calls: Array<{ keys: string[]; corked: boolean; wanted: number; knownLeft: number }> = [];
   let corked = false;
   const redis = {
     stream: { cork: () => (corked = true), uncork: () => (corked = false) },
@@ -21,12 +21,13 @@ function setup(opts: { hangs?: boolean; delay?: () => Promise<void> } = {}) {
       if (opts.hangs) return new Promise(() => undefined);
       await opts.delay?.();
       const keys = rest.slice(0, numKeys) as string[];
-      const [, n, limit, , wanted, ...claims] = rest.slice(numKeys).map(String);
-      calls.push({ keys, corked });
+      const [, n, limit, , wanted, knownLeft, ...claims] = rest.slice(numKeys).map(String);
+      calls.push({ keys, corked, wanted: Number(wanted), knownLeft: Number(knownLeft) });
       const c = (counts.get(keys[0]) ?? 0) + Number(n);
       const leased = Math.max(0, Math.min(Number(wanted), Number(limit) - c));
       counts.set(keys[0], c + leased);
-      const out: Array<number | string> = [c, 42_000, leased];
+      // A running window's time left: the gateway's own figure when it gave one, else the PTTL (42 s).
+      const out: Array<number | string> = [c, c !== Number(n) && Number(knownLeft) > 0 ? Number(knownLeft) : 42_000, leased];
       keys.slice(1).forEach((key, i) => {
         const place = Number(claims[2 * i]);
         if (c - Number(n) + place > Number(limit)) return void out.push(0);
@@ -38,14 +39,14 @@ function setup(opts: { hangs?: boolean; delay?: () => Promise<void> } = {}) {
       return out;
     },
   } as unknown as Redis;
-  return { gate: new TriggerGate(core, redis, new CorkedTurn(redis)), calls, records };
+  return { gate: new TriggerGate(core, redis, new CorkedTurn(redis)), calls, records, counts };
 }
 
 describe('TriggerGate', () => {
   it("makes one corked call per bot per event-loop turn, giving each trigger its place in the bot's window", async () => {
     const { gate, calls } = setup();
     const results = await Promise.all([gate.pass({ botId: 'a', limit: 10 }), gate.pass({ botId: 'b', limit: 10 }), gate.pass({ botId: 'a', limit: 10 })]);
-    expect(calls).toEqual([
+    expect(calls.map(({ keys, corked }) => ({ keys, corked }))).toEqual([
       { keys: ['trigger-quota:{a}'], corked: true },
       { keys: ['trigger-quota:{b}'], corked: true },
     ]);
@@ -135,6 +136,49 @@ describe('TriggerGate', () => {
     const after = await Promise.all(Array.from({ length: 40 }, () => gate.pass({ botId: 'b', limit: 100 })));
     expect(after.map((r) => r.count).slice(0, 3)).toEqual([62, 63, 64]);
     expect(after.filter((r) => r.count <= 100)).toHaveLength(39); // 61 before, 2 leased, 37 of the next call: 100
+  });
+
+  it("names the time left in a bot's window it has heard of, so the script needs no PTTL, and asks again near the window's end", async () => {
+    const { gate, calls } = setup();
+    await gate.pass({ botId: 'a', limit: 10, claim: { key: 'k1', record: 'r1' } });
+    expect(calls[0].knownLeft).toBe(0); // nothing heard yet: the script reads the PTTL
+    const second = await gate.pass({ botId: 'a', limit: 10, claim: { key: 'k2', record: 'r2' } });
+    // Told 42,000 ms at the first call's sending: what is left of that, never more.
+    expect(calls[1].knownLeft).toBeGreaterThan(41_000);
+    expect(calls[1].knownLeft).toBeLessThanOrEqual(42_000);
+    expect(second.resetMs).toBe(calls[1].knownLeft);
+    await gate.pass({ botId: 'b', limit: 10 });
+    expect(calls[2].knownLeft).toBe(0); // another bot's window is its own
+  });
+
+  it('asks for the PTTL again once less than a second is left of the window it knows', async () => {
+    let now = 1_000_000;
+    const realNow = Date.now;
+    Date.now = () => now;
+    try {
+      const { gate, calls } = setup();
+      await gate.pass({ botId: 'a', limit: 10, claim: { key: 'k1', record: 'r1' } }); // ends at 1,042,000
+      now += 41_500;
+      await gate.pass({ botId: 'a', limit: 10, claim: { key: 'k2', record: 'r2' } });
+      expect(calls.map((c) => c.knownLeft)).toEqual([0, 0]);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
+  it('leases nothing for a bot whose triggers all carry an Idempotency-Key (they never pass on leased places)', async () => {
+    const { gate, calls, counts } = setup();
+    const keyed = (n: number, from: number) => Array.from({ length: n }, (_, i) => gate.pass({ botId: 'a', limit: 5000, claim: { key: `k${from + i}`, record: 'r' } }));
+    await Promise.all(keyed(100, 0));
+    await new Promise((r) => setTimeout(r, 110)); // the next demand slice: the last one had 100 keyed triggers
+    await Promise.all(keyed(100, 100));
+    expect(calls.map((c) => c.wanted)).toEqual([0, 0]);
+    expect(counts.get('trigger-quota:{a}')).toBe(200); // no place counted that no trigger will use
+    // Triggers without a key still make their demand.
+    await Promise.all(Array.from({ length: 100 }, () => gate.pass({ botId: 'a', limit: 5000 })));
+    await new Promise((r) => setTimeout(r, 110));
+    await gate.pass({ botId: 'a', limit: 5000 });
+    expect(calls.at(-1)!.wanted).toBe(100);
   });
 
   it('gives up on a Redis that does not answer within REDIS_COMMAND_TIMEOUT_MS', async () => {
