@@ -59,6 +59,8 @@ const SENDERS = Number(process.env.BENCH_SENDERS ?? 8);
 const GIVEN_DISPATCH_RATE = process.env.BENCH_DISPATCH_RATE ? Number(process.env.BENCH_DISPATCH_RATE) : undefined;
 const GATEWAY_BEFORE = process.env.BENCH_GATEWAY_BEFORE;
 const CHUNK = 1_000;
+/** How long the servers may take to start: two gateways starting at once on a loaded host took over 30 s. */
+const STARTUP_MS = 120_000;
 const PATH = '/webhooks/whatsapp';
 /** The statuses' Unix times: sent at T0, delivered 2 s later, read 30 s later (checked in the rows afterwards). */
 const T0 = Math.floor(Date.now() / 1000) - 3600;
@@ -306,9 +308,9 @@ async function main(): Promise<void> {
     const before = GATEWAY_BEFORE ? startGateway(GATEWAY_BEFORE, beforePort, profile.length ? ['--cpu-prof', '--cpu-prof-dir=.local/profiles/webhooks-gateway-before'] : []) : undefined;
     const baseline = startNode(['dist/bench/baseline/fastify-pg-webhook-server.js'], { DATABASE_URL: infra.databaseUrl, APP_SECRET: appSecret, PORT: String(baselinePort) });
     cleanups.unshift(() => stopProcess(baseline));
-    await waitHealthy(`http://127.0.0.1:${gatewayPort}/health`, gateway);
-    await waitHealthy(`http://127.0.0.1:${baselinePort}/health`, baseline);
-    if (before) await waitHealthy(`http://127.0.0.1:${beforePort}/health`, before);
+    await waitHealthy(`http://127.0.0.1:${gatewayPort}/health`, gateway, STARTUP_MS);
+    await waitHealthy(`http://127.0.0.1:${baselinePort}/health`, baseline, STARTUP_MS);
+    if (before) await waitHealthy(`http://127.0.0.1:${beforePort}/health`, before, STARTUP_MS);
     const targets: Target[] = [
       { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}`, pid: baseline.pid!, wamids: gatewayWamids.map((w) => `${w}.b`) },
       ...(before ? [{ name: 'gateway-before', url: `http://127.0.0.1:${beforePort}${PATH}`, pid: before.pid!, wamids: gatewayWamids.map((w) => `${w}.c`) }] : []),
