@@ -34,7 +34,7 @@ async function main(): Promise<void> {
       [seed.botId, seed.templateId, senders[0].id, ROWS],
     );
     await db.query('VACUUM ANALYZE "messages"');
-    process.stdout.write(`messages: ${ROWS} rows; Postgres ${(await db.query<{ v: string }>('SHOW server_version')).rows[0].v}\n\n`);
+    process.stdout.write(`messages: ${ROWS} rows; Postgres ${(await db.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0].v}\n\n`);
     let next = 1;
     for (const size of BATCHES)
       for (const unknownShare of [0, 0.1]) {
@@ -58,7 +58,9 @@ async function main(): Promise<void> {
         }
         times.sort((a, b) => a - b);
         const median = times[Math.floor(times.length / 2)];
-        process.stdout.write(`batch ${size}, ${unknownShare * 100}% unknown: execution ${median.toFixed(2)} ms median (${((median * 1000) / size).toFixed(1)} µs per status)\n`);
+        process.stdout.write(
+          `batch ${size}, ${unknownShare * 100}% unknown: execution ${median.toFixed(2)} ms median (${((median * 1000) / size).toFixed(1)} µs per status), ${(Number(/shared hit=(\d+)/.exec(plan)?.[1] ?? NaN) / size).toFixed(1)} buffer hits per status (whole statement)\n`,
+        );
         if (process.env.BENCH_PLANS) process.stdout.write(plan + '\n\n');
       }
   } finally {
