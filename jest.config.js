@@ -19,6 +19,8 @@ export default {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }],
   },
   moduleNameMapper: { ...aliases, '^@bot-platform/sdk-core$': '<rootDir>/libs/sdk-core/src/index.ts', '^(\\.{1,2}/.*)\\.js$': '$1' },
-  testTimeout: 30000,
+  // CI may share a 2-core host with other work: a feature test that boots apps or spawns the CLI can
+  // take minutes there. A test that hangs still fails, only later.
+  testTimeout: 120_000,
   maxWorkers: 2,
 };

@@ -16,6 +16,7 @@
 import 'reflect-metadata';
 import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { Queue } from 'bullmq';
@@ -36,6 +37,7 @@ import {
   waitHealthy,
   runBench,
   reportFailures,
+  redisCommandStats,
 } from './common.js';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -83,6 +85,8 @@ interface Run {
   jobsInRedis: number;
   aofRewritesDuringRun: number;
   cpu: CpuPerRequest;
+  /** Redis commands per 2xx answer during the measured run (INFO commandstats; a script's own commands counted too), by command. */
+  commands: Map<string, number>;
 }
 
 function cpuNow(infra: BenchInfra, serverPid: number) {
@@ -122,22 +126,41 @@ async function jobsIn(redisUrl: string, name: string): Promise<number> {
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
+type CommandStats = Awaited<ReturnType<typeof redisCommandStats>>;
+
 interface Segment {
   result: autocannon.Result;
   cpu: Record<keyof CpuPerRequest, number>;
   rewrites: number;
+  /** Commands Redis ran during the segment, by name (only this target was loaded meanwhile). */
+  commands: Map<string, number>;
+}
+
+/** The bench's own readings and connections, not the server's work. */
+const BENCH_OWN_COMMANDS = /^(info|client|hello|select|quit)\b/;
+
+function commandsBetween(before: CommandStats, after: CommandStats): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [name, a] of after) {
+    if (BENCH_OWN_COMMANDS.test(name)) continue;
+    const calls = a.calls - (before.get(name)?.calls ?? 0);
+    if (calls > 0) out.set(name, calls);
+  }
+  return out;
 }
 
 /** One measured stretch of load on one target, with the CPU each process used meanwhile. */
 async function segment(infra: BenchInfra, target: Target, headers: Record<string, string>, body: string, seconds: number): Promise<Segment> {
   const rewrites = await aofRewrites(infra.redisUrl);
+  const statsBefore = await redisCommandStats(infra.redisUrl);
   const before = cpuNow(infra, target.pid);
   const result = await load(target.url, headers, body, seconds);
   const after = cpuNow(infra, target.pid);
+  const commands = commandsBetween(statsBefore, await redisCommandStats(infra.redisUrl));
   // max(0, …): a Postgres backend that exits mid-run takes its CPU time out of the sum.
   const used = (k: keyof CpuPerRequest) => Math.max(0, after[k] - before[k]);
   const cpu = { server: used('server'), redis: used('redis'), postgres: used('postgres'), autocannon: used('autocannon') };
-  return { result, cpu, rewrites: (await aofRewrites(infra.redisUrl)) - rewrites };
+  return { result, cpu, rewrites: (await aofRewrites(infra.redisUrl)) - rewrites, commands };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -149,6 +172,8 @@ async function summarise(infra: BenchInfra, target: Target, warm: autocannon.Res
   const results = segments.map((s) => s.result);
   const ok = sum(results.map((r) => r['2xx']));
   const perRequest = (k: keyof CpuPerRequest) => (sum(segments.map((s) => s.cpu[k])) * 1e6) / Math.max(1, ok);
+  const commands = new Map<string, number>();
+  for (const s of segments) for (const [name, calls] of s.commands) commands.set(name, (commands.get(name) ?? 0) + calls / Math.max(1, ok));
   return {
     target,
     reqPerSec: sum(results.map((r) => r.requests.total)) / sum(results.map((r) => r.duration)),
@@ -166,12 +191,16 @@ async function summarise(infra: BenchInfra, target: Target, warm: autocannon.Res
     jobsInRedis: await jobsIn(target.redisUrl, target.queue),
     aofRewritesDuringRun: sum(segments.map((s) => s.rewrites)),
     cpu: { server: perRequest('server'), redis: perRequest('redis'), postgres: perRequest('postgres'), autocannon: perRequest('autocannon') },
+    commands,
   };
 }
 
 /**
- * Warms both targets up, then loads them in turns (baseline, gateway, baseline, ...) for ROUNDS rounds,
- * so that whatever else the machine does during the run weighs on both alike.
+ * Warms both targets up, then loads them in turns for ROUNDS rounds, each round starting one target later
+ * (baseline, gateway; gateway, baseline; ...): on a loaded host the server right after the baseline
+ * measured more CPU per answer than the same build later in the round (a run of 2026-11-26 with one build
+ * loaded twice: 392 against 335 µs). Turns, and no fixed place in them, make whatever else the machine
+ * does during the run weigh on all targets alike.
  */
 async function measureInTurns(infra: BenchInfra, targets: Target[], headers: Record<string, string>, body: string): Promise<Run[]> {
   const warm: Array<autocannon.Result | undefined> = [];
@@ -181,12 +210,17 @@ async function measureInTurns(infra: BenchInfra, targets: Target[], headers: Rec
   }
   const segments: Segment[][] = targets.map(() => []);
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [i, target] of targets.entries()) {
+    for (let k = 0; k < targets.length; k++) {
+      const i = (k + round - 1) % targets.length;
+      const target = targets[i];
       process.stderr.write(`round ${round}/${ROUNDS}: ${target.name}, ${SECONDS / ROUNDS} s, ${CONNECTIONS} connections`);
       const s = await segment(infra, target, headers, body, SECONDS / ROUNDS);
       segments[i].push(s);
-      const cpuUs = (s.cpu.server * 1e6) / Math.max(1, s.result['2xx']);
-      process.stderr.write(`: ${fmt(s.result.requests.average)} req/s, ${fmt(cpuUs)} µs server CPU per request\n`);
+      const perOk = (x: number) => x / Math.max(1, s.result['2xx']);
+      const commands = perOk(sum([...s.commands.values()]));
+      process.stderr.write(
+        `: ${fmt(s.result.requests.average)} req/s, ${fmt(perOk(s.cpu.server * 1e6))} µs server CPU, ${fmt(perOk(s.cpu.redis * 1e6))} µs Redis CPU, ${commands.toFixed(2)} Redis commands per request\n`,
+      );
     }
   }
   return Promise.all(targets.map((t, i) => summarise(infra, t, warm[i], segments[i])));
@@ -236,6 +270,10 @@ async function main(): Promise<void> {
     const ratio = gw.reqPerSec / base.reqPerSec;
     const row = (label: string, r: Run) => `| ${label} | ${fmt(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors + r.timeouts} | ${fmt(r.total)} |`;
     const cpuRow = (label: string, r: Run) => `| ${label} | ${fmt(r.cpu.server)} | ${fmt(r.cpu.redis)} | ${fmt(r.cpu.postgres)} | ${fmt(r.cpu.autocannon)} |`;
+    const commandRow = (label: string, r: Run) => {
+      const top = [...r.commands].sort((a, b) => b[1] - a[1]);
+      return `| ${label} | ${sum(top.map(([, n]) => n)).toFixed(2)} | ${top.map(([name, n]) => `${name} ${n.toFixed(2)}`).join(', ')} |`;
+    };
     const notes: string[] = [];
     for (const r of [base, gw, ...others]) {
       if (r.aofRewritesDuringRun > 0) notes.push(`- Redis rewrote its AOF ${r.aofRewritesDuringRun}× during the ${r.target.name} run.`);
@@ -247,7 +285,7 @@ async function main(): Promise<void> {
       `### Carousel trigger: gateway vs. Fastify + BullMQ add (${new Date().toISOString().slice(0, 10)})`,
       '',
       `Machine: ${machineLine(machine)}.`,
-      `Load: autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s measured per server in ${ROUNDS} turns of ${SECONDS / ROUNDS} s (baseline, gateway, baseline, ...); ` +
+      `Load: autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s measured per server in ${ROUNDS} turns of ${SECONDS / ROUNDS} s (each round starting one server later); ` +
         `the same 3-card trigger body to both${IDEMPOTENCY ? ', each request with an Idempotency-Key of its own' : ', no Idempotency-Key'}; ` +
         `the bot's trigger quota checked on every trigger (${fmt(BENCH_QUOTA_PER_MINUTE)}/min, never reached); gateway = one built process (dist/apps/gateway/src/main.js)${process.env.BENCH_CPU_PROF ? ' with --cpu-prof' : ''}.`,
       '',
@@ -266,6 +304,18 @@ async function main(): Promise<void> {
       cpuRow('baseline', base),
       cpuRow('gateway', gw),
       ...others.map((r) => cpuRow(r.target.name, r)),
+      '',
+      `**CPU per 2xx answer, gateway / baseline: server ${(gw.cpu.server / base.cpu.server).toFixed(2)}, Redis ${(gw.cpu.redis / base.cpu.redis).toFixed(2)}.** Load average at the end: ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(', ')}.`,
+      '',
+      'Redis commands per 2xx answer during the measured run (INFO commandstats; the commands a script runs are counted besides its `evalsha`):',
+      '',
+      '| Server | commands | by command |',
+      '|---|---:|---|',
+      commandRow('baseline', base),
+      commandRow('gateway', gw),
+      ...others.map((r) => commandRow(r.target.name, r)),
       '',
       `Jobs in Redis after the runs: gateway ${fmt(gw.jobsInRedis)} for ${fmt(gw.okIncludingWarmup)} 2xx answers (warm-up included), ` +
         `baseline ${fmt(base.jobsInRedis)} for ${fmt(base.okIncludingWarmup)}.`,

@@ -20,10 +20,14 @@
 // Variables: BENCH_MESSAGES (30000), BENCH_WARMUP_MESSAGES (1000, dispatch warm-up), BENCH_WEBHOOK_WARMUP (1000 messages),
 //            BENCH_ROUNDS (4), BENCH_CONNECTIONS (50), BENCH_SENDERS (8), BENCH_DISPATCH_RATE (skip the dispatch
 //            measurement's verdict and compare with this msg/s instead; the messages are still made by the worker),
-//            BENCH_CPU_PROF=1 (the gateway runs with --cpu-prof, profiles in .local/profiles/webhooks-gateway/).
+//            BENCH_CPU_PROF=1 (the gateway runs with --cpu-prof, profiles in .local/profiles/webhooks-gateway/),
+//            BENCH_GATEWAY_BEFORE=<path of another build's dist/apps/gateway/src/main.js> (a second gateway, e.g. the
+//            code before a change, loaded in the same turns on rows of its own: before/after CPU per webhook in one run;
+//            that build needs package.json and node_modules beside its dist/ folder).
 import 'reflect-metadata';
 import { createHmac, randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { Queue } from 'bullmq';
 import { QueueNames } from '@platform/contracts';
 import { freePort } from '@platform/local-infra';
@@ -53,7 +57,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 8);
 const GIVEN_DISPATCH_RATE = process.env.BENCH_DISPATCH_RATE ? Number(process.env.BENCH_DISPATCH_RATE) : undefined;
+const GATEWAY_BEFORE = process.env.BENCH_GATEWAY_BEFORE;
 const CHUNK = 1_000;
+/** How long the servers may take to start: two gateways starting at once on a loaded host took over 30 s. */
+const STARTUP_MS = 120_000;
 const PATH = '/webhooks/whatsapp';
 /** The statuses' Unix times: sent at T0, delivered 2 s later, read 30 s later (checked in the rows afterwards). */
 const T0 = Math.floor(Date.now() / 1000) - 3600;
@@ -122,6 +129,27 @@ interface Segment {
   sent: number;
   cpu: { server: number; postgres: number; redis: number };
   rewrites: number;
+  /**
+   * Transaction ids Postgres gave out meanwhile: one per transaction that wrote a row (the server's
+   * statements that changed something). Read from the next xid, which moves at once; pg_stat_database's
+   * commit counts reach it up to 10 s late, into the next server's turn.
+   */
+  writes: number;
+}
+
+/** The next transaction id (taking none). */
+async function nextXid(infra: BenchInfra): Promise<number> {
+  return withClient(infra, async (c) => Number((await c.query<{ n: string }>('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS n')).rows[0].n));
+}
+
+async function withClient<T>(infra: BenchInfra, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: infra.databaseUrl });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
 }
 
 /** Posts exactly these requests at `target` over CONNECTIONS connections; the CPU each process used meanwhile. */
@@ -138,6 +166,7 @@ async function post(infra: BenchInfra, target: Target, requests: Array<{ body: s
   };
   const cpu = () => ({ server: cpuSecondsOf(target.pid), postgres: cpuSecondsWithChildren(infra.pids.postgres), redis: cpuSecondsOf(infra.pids.redis) });
   const rewrites = await aofRewrites(infra.redisUrl);
+  const xid = await nextXid(infra);
   const before = cpu();
   // Timed from the first request to the last answer: autocannon's own duration ends on its next 1 s tick.
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -165,6 +194,7 @@ async function post(infra: BenchInfra, target: Target, requests: Array<{ body: s
     sent: next,
     cpu: { server: after.server - before.server, postgres: Math.max(0, after.postgres - before.postgres), redis: after.redis - before.redis },
     rewrites: (await aofRewrites(infra.redisUrl)) - rewrites,
+    writes: (await nextXid(infra)) - xid,
   };
 }
 
@@ -181,6 +211,8 @@ interface Run {
   /** µs per webhook */
   cpu: { server: number; postgres: number; redis: number };
   rewrites: number;
+  /** Postgres transactions that wrote, per 100 webhooks */
+  writesPer100: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -203,6 +235,7 @@ function summarise(target: Target, segments: Segment[], warm: Segment | undefine
     sentMismatch: sum(segments.map((s) => Math.abs(s.sent - s.result.requests.total))),
     cpu: { server: per('server'), postgres: per('postgres'), redis: per('redis') },
     rewrites: sum(segments.map((s) => s.rewrites)),
+    writesPer100: (sum(segments.map((s) => s.writes)) * 100) / Math.max(1, ok),
   };
 }
 
@@ -248,8 +281,17 @@ async function main(): Promise<void> {
        SELECT gen_random_uuid(), "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "provider_message_id" || '.b', "created_at", "updated_at", "sent_at", "postback_url", "custom_payload"
        FROM "messages"`,
     );
+    // A second gateway's rows (suffix .c), when one is compared.
+    if (GATEWAY_BEFORE)
+      await db.query(
+        `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "provider_message_id", "created_at", "updated_at", "sent_at", "postback_url", "custom_payload")
+         SELECT gen_random_uuid(), "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "provider_message_id" || '.c', "created_at", "updated_at", "sent_at", "postback_url", "custom_payload"
+         FROM "messages" WHERE "provider_message_id" NOT LIKE '%.b'`,
+      );
     await db.query('ANALYZE "messages"');
-    const { rows: wamidRows } = await db.query<{ w: string }>(`SELECT "provider_message_id" AS w FROM "messages" WHERE "provider_message_id" NOT LIKE '%.b' ORDER BY "created_at", "id"`);
+    const { rows: wamidRows } = await db.query<{ w: string }>(
+      `SELECT "provider_message_id" AS w FROM "messages" WHERE "provider_message_id" NOT LIKE '%.b' AND "provider_message_id" NOT LIKE '%.c' ORDER BY "created_at", "id"`,
+    );
     const gatewayWamids = wamidRows.map((r) => r.w);
     wamidRows.length = 0;
 
@@ -258,19 +300,22 @@ async function main(): Promise<void> {
     const gatewayPort = await freePort();
     const baselinePort = await freePort();
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=.local/profiles/webhooks-gateway'] : [];
-    const gateway = startNode([...profile, 'dist/apps/gateway/src/main.js'], {
-      ...infra.env,
-      PORT: String(gatewayPort),
-      WHATSAPP_APP_SECRET: appSecret,
-      WHATSAPP_WEBHOOK_VERIFY_TOKEN: randomBytes(12).toString('hex'),
-    });
-    cleanups.unshift(() => stopProcess(gateway));
+    const startGateway = (main: string, port: number, prof: string[]) => {
+      const child = startNode([...prof, main], { ...infra.env, PORT: String(port), WHATSAPP_APP_SECRET: appSecret, WHATSAPP_WEBHOOK_VERIFY_TOKEN: randomBytes(12).toString('hex') });
+      cleanups.unshift(() => stopProcess(child));
+      return child;
+    };
+    const gateway = startGateway('dist/apps/gateway/src/main.js', gatewayPort, profile);
+    const beforePort = await freePort();
+    const before = GATEWAY_BEFORE ? startGateway(GATEWAY_BEFORE, beforePort, profile.length ? ['--cpu-prof', '--cpu-prof-dir=.local/profiles/webhooks-gateway-before'] : []) : undefined;
     const baseline = startNode(['dist/bench/baseline/fastify-pg-webhook-server.js'], { DATABASE_URL: infra.databaseUrl, APP_SECRET: appSecret, PORT: String(baselinePort) });
     cleanups.unshift(() => stopProcess(baseline));
-    await waitHealthy(`http://127.0.0.1:${gatewayPort}/health`, gateway);
-    await waitHealthy(`http://127.0.0.1:${baselinePort}/health`, baseline);
+    await waitHealthy(`http://127.0.0.1:${gatewayPort}/health`, gateway, STARTUP_MS);
+    await waitHealthy(`http://127.0.0.1:${baselinePort}/health`, baseline, STARTUP_MS);
+    if (before) await waitHealthy(`http://127.0.0.1:${beforePort}/health`, before, STARTUP_MS);
     const targets: Target[] = [
       { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}`, pid: baseline.pid!, wamids: gatewayWamids.map((w) => `${w}.b`) },
+      ...(before ? [{ name: 'gateway-before', url: `http://127.0.0.1:${beforePort}${PATH}`, pid: before.pid!, wamids: gatewayWamids.map((w) => `${w}.c`) }] : []),
       { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}`, pid: gateway.pid!, wamids: gatewayWamids },
     ];
     const recipient = source(senderIds[0]).recipient;
@@ -298,11 +343,13 @@ async function main(): Promise<void> {
         );
       }
     }
-    const [base, gw] = targets.map((t, i) => summarise(t, segments[i], warm[i]));
+    const runs = targets.map((t, i) => summarise(t, segments[i], warm[i]));
+    const [base, gw] = [runs[0], runs[runs.length - 1]];
+    const gwBefore = before ? runs[1] : undefined;
 
     // ── 3. Nothing lost ──────────────────────────────────────────────────────────────────────────────
     const { rows: check } = await db.query<{ set: string; n: string; read: string; times: string; exact: string }>(
-      `SELECT CASE WHEN "provider_message_id" LIKE '%.b' THEN 'baseline' ELSE 'gateway' END AS set, count(*) AS n,
+      `SELECT CASE WHEN "provider_message_id" LIKE '%.b' THEN 'baseline' WHEN "provider_message_id" LIKE '%.c' THEN 'gateway-before' ELSE 'gateway' END AS set, count(*) AS n,
          count(*) FILTER (WHERE "status" = 'read') AS read,
          count(*) FILTER (WHERE "status" = 'read' AND "delivered_at" IS NOT NULL AND "read_at" IS NOT NULL) AS times,
          count(*) FILTER (WHERE "delivered_at" = to_timestamp($1) AND "read_at" = to_timestamp($2)) AS exact
@@ -316,11 +363,11 @@ async function main(): Promise<void> {
     const ratio = gw.perSecond / base.perSecond;
     const versusDispatch = gw.perSecond / dispatchRate;
     const row = (label: string, r: Run) => `| ${label} | ${fmt(r.perSecond)} | ${r.p50} | ${r.p99} | ${r.max} | ${r.bad} | ${fmt(r.total)} |`;
-    const cpuRow = (label: string, r: Run) => `| ${label} | ${fmt(r.cpu.server)} | ${fmt(r.cpu.postgres)} | ${fmt(r.cpu.redis)} |`;
+    const cpuRow = (label: string, r: Run) => `| ${label} | ${fmt(r.cpu.server)} | ${fmt(r.cpu.postgres)} | ${fmt(r.cpu.redis)} | ${r.writesPer100.toFixed(1)} |`;
     const lostRow = (label: string, s = { n: 0, read: 0, times: 0, exact: 0 }) => `| ${label} | ${fmt(s.n)} | ${fmt(s.read)} | ${fmt(s.times)} | ${fmt(s.exact)} |`;
     const notes: string[] = [];
-    for (const r of [base, gw]) if (r.rewrites > 0) notes.push(`- Redis rewrote its AOF ${r.rewrites}× during the ${r.target.name} run.`);
-    for (const r of [base, gw]) if (r.sentMismatch > 0) notes.push(`- ${r.target.name}: autocannon made ${r.sentMismatch} more or fewer requests than it counted.`);
+    for (const r of runs) if (r.rewrites > 0) notes.push(`- Redis rewrote its AOF ${r.rewrites}× during the ${r.target.name} run.`);
+    for (const r of runs) if (r.sentMismatch > 0) notes.push(`- ${r.target.name}: autocannon made ${r.sentMismatch} more or fewer requests than it counted.`);
     const [load1, load5] = (await import('node:os')).loadavg();
     const lines = [
       '',
@@ -335,18 +382,27 @@ async function main(): Promise<void> {
       '| Server | webhooks/s | p50 ms | p99 ms | max ms | non-2xx/errors | webhooks |',
       '|---|---:|---:|---:|---:|---:|---:|',
       row('Fastify + pg: signature check + one `UPDATE` (baseline)', base),
+      ...(gwBefore ? [row(`Gateway before (${GATEWAY_BEFORE})`, gwBefore)] : []),
       row('Gateway `POST /webhooks/whatsapp`', gw),
       '',
       `**Ratio gateway / baseline: ${ratio.toFixed(2)}** (goal ≥ 0.9).`,
       '',
+      ...(gwBefore
+        ? [
+            `Gateway against the build before, same run: ${(gw.perSecond / gwBefore.perSecond).toFixed(2)}× the webhooks/s, ${(gw.cpu.server / gwBefore.cpu.server).toFixed(2)}× the gateway's CPU per webhook, ` +
+              `${((gw.cpu.server + gw.cpu.postgres + gw.cpu.redis) / (gwBefore.cpu.server + gwBefore.cpu.postgres + gwBefore.cpu.redis)).toFixed(2)}× gateway + Postgres + Redis.`,
+            '',
+          ]
+        : []),
       `**Gateway webhooks/s against dispatch: ${versusDispatch.toFixed(2)}×** (goal ≥ 3×): one channel worker sent ${fmt(measuredDispatch)} msg/s in this run ` +
         `(${fmt(MESSAGES)} messages in ${dispatchSeconds.toFixed(2)} s)${GIVEN_DISPATCH_RATE ? `; compared with BENCH_DISPATCH_RATE=${fmt(GIVEN_DISPATCH_RATE)}` : ''}.`,
       '',
       'CPU time per webhook answered during the measured rounds (µs; from /proc, all threads):',
       '',
-      '| Server | server process | Postgres | Redis |',
-      '|---|---:|---:|---:|',
+      '| Server | server process | Postgres | Redis | Postgres transactions that wrote, per 100 webhooks |',
+      '|---|---:|---:|---:|---:|',
       cpuRow('baseline', base),
+      ...(gwBefore ? [cpuRow('gateway before', gwBefore)] : []),
       cpuRow('gateway', gw),
       '',
       `Nothing lost (rows afterwards; every message must be \`read\` with its delivered and read times; "exact": both times those the webhooks gave), ${held} status(es) left held:`,
@@ -354,13 +410,14 @@ async function main(): Promise<void> {
       '| Server | messages | read | read with both times | exact times |',
       '|---|---:|---:|---:|---:|',
       lostRow('baseline', bySet.baseline),
+      ...(gwBefore ? [lostRow('gateway before', bySet['gateway-before'])] : []),
       lostRow('gateway', bySet.gateway),
       ...(notes.length ? ['', ...notes] : []),
       '',
     ];
     process.stdout.write(lines.join('\n') + '\n');
 
-    for (const r of [base, gw]) {
+    for (const r of runs) {
       if (r.bad > 0) failures.push(`${r.target.name} answered ${r.bad} webhooks with non-2xx, errors or timeouts`);
       const s = bySet[r.target.name];
       if (!s || s.times !== total) failures.push(`${r.target.name}: ${s?.times ?? 0} of ${total} messages read with both times`);

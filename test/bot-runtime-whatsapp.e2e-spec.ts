@@ -87,7 +87,7 @@ describe('bot runtime: WhatsApp journeys', () => {
   beforeAll(async () => {
     inbox = new BotInbox(stack.gateway, stack.env);
     [{ id: senderId }] = await stack.gateway.get(ConversationRepository, { strict: false }).findSendersByPhoneNumberId(stack.seed.phoneNumberId);
-  }, 60_000);
+  }, 120_000);
 
   const arrived = (recipient: string, count: number, what: string) =>
     until(async () => (sentTo(stack.cloud.messages, recipient).length >= count ? true : undefined), 60_000, `${count} messages to ${recipient} (${what})`);

@@ -62,7 +62,7 @@ describe('campaign CLI', () => {
     });
     expect(shown).toContain('recipients: 3 (pending 0, queued 2, capped 0, invalid 1, cancelled 0)');
     expect((await cli('campaign', 'list')).out).toContain(`${id}  completed  2 recipients  cli sale`);
-  }, 30_000);
+  }, 120_000);
 
   it("takes a segment of the bot's recorded WhatsApp users", async () => {
     const db = stack.gateway.get(PrismaService, { strict: false });

@@ -12,7 +12,7 @@ const RECIPIENTS = 400;
  * exactly one message, but for any whose send was under way at the loss (failed as outcome_unknown).
  */
 describe('campaigns: Redis loses its data mid-campaign', () => {
-  const stack = useStack({ ownInfra: 'campaign_redis_loss', cloud: true, seed: true, worker: true, env: { CAMPAIGN_RECOVERY_MS: '1000', WORKER_LOCK_MS: '2000' } }, 60_000);
+  const stack = useStack({ ownInfra: 'campaign_redis_loss', cloud: true, seed: true, worker: true, env: { CAMPAIGN_RECOVERY_MS: '1000', WORKER_LOCK_MS: '2000' } }, 120_000);
 
   it('the lost jobs are queued again: no recipient twice, none missed', async () => {
     const db = stack.gateway.get(PrismaService, { strict: false });

@@ -51,5 +51,5 @@ describe('carousel dispatch: graceful shutdown of a worker mid-send', () => {
     const message = await stack.gateway.get(MessageRepository).findForBot(stack.seed.botId, msgId);
     expect(message).toMatchObject({ status: 'sent', attempts: 1, providerMessageId: WAMID });
     expect(output).not.toMatch(/pool after calling end|"level":50|ERROR/);
-  }, 40_000);
+  }, 120_000);
 });

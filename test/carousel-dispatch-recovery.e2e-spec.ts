@@ -40,7 +40,7 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
     expect(final.status).toBe('sent');
     expect(final.attempts).toBe(2);
     expect(cloud.messages).toHaveLength(2);
-  }, 70_000);
+  }, 120_000);
 
   it('a job delivered again for a message already sent does not send it twice', async () => {
     worker ??= await createChannelWorker(stack.env);
@@ -57,5 +57,5 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
 
     expect(cloud.messages.length).toBe(sentBefore);
     expect((await messages.findForBot(stack.seed.botId, msgId))?.attempts).toBe(1);
-  }, 30_000);
+  }, 120_000);
 });

@@ -60,7 +60,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     expectStalledFailure(await waitForMessageStatus(stack.url, stack.seed, msgId, ['failed', 'sent'], 15_000));
     await new Promise((r) => setTimeout(r, 300));
     expect(cloud.messages).toHaveLength(1);
-  }, 70_000);
+  }, 120_000);
 
   it('a job failed for stalling while no channel worker settled it: the next worker to start fails its message', async () => {
     await worker?.close();
@@ -92,5 +92,5 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     worker = await createChannelWorker(stack.env);
     expectStalledFailure(await waitForMessageStatus(stack.url, stack.seed, msgId, ['failed', 'sent'], 15_000));
     expect(cloud.messages).toHaveLength(2);
-  }, 70_000);
+  }, 120_000);
 });

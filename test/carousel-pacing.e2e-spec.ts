@@ -18,7 +18,7 @@ const CARDS = [0, 1, 2].map((i) => ({ mediaLink: `https://cdn.example.com/card-$
  * that many of its messages in any wall-clock second, and another number's messages are not held back.
  */
 describe('carousel dispatch: per-sender pacing across worker processes', () => {
-  const stack = useStack({ cloud: true, seed: true }, 60_000);
+  const stack = useStack({ cloud: true, seed: true }, 120_000);
   const workers: ChildProcess[] = [];
   const otherPhoneNumberId = '1065999000111';
   let queue: Queue<CarouselDispatchJob>;
@@ -96,5 +96,5 @@ describe('carousel dispatch: per-sender pacing across worker processes', () => {
     // queued after all 200, yet sent while most of them still wait for their slots
     const lastOther = Math.max(...other.map((a) => a.at));
     expect(paced.filter((a) => a.at <= lastOther).length).toBeLessThan(PACED / 2);
-  }, 90_000);
+  }, 120_000);
 });

@@ -56,7 +56,7 @@ describe('carousel dispatch: Meta throttling answers', () => {
     } finally {
       redis.disconnect();
     }
-  }, 30_000);
+  }, 120_000);
 
   it("131056 (pair rate) delays only that recipient's message; others go on", async () => {
     const throttled = newRecipient();
@@ -72,7 +72,7 @@ describe('carousel dispatch: Meta throttling answers', () => {
     expect(final).toMatchObject({ status: 'sent', attempts: 1 });
     expect(requestsTo(throttled)).toHaveLength(2);
     expect(Date.parse(final.sentAt!)).toBeGreaterThan(Date.parse(otherFinal.sentAt!));
-  }, 30_000);
+  }, 120_000);
 
   it('throttling answers, however many, keep the message waiting, not failing: it is sent once Meta stops throttling', async () => {
     const recipient = newRecipient();
@@ -83,7 +83,7 @@ describe('carousel dispatch: Meta throttling answers', () => {
     // far more throttles than WHATSAPP_MAX_ATTEMPTS (2), none of them an attempt
     expect(final).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
     expect(requestsTo(recipient)).toHaveLength(26);
-  }, 60_000);
+  }, 120_000);
 
   it("any other 4xx still fails at once with Meta's code and text", async () => {
     const recipient = newRecipient();
@@ -92,5 +92,5 @@ describe('carousel dispatch: Meta throttling answers', () => {
     const final = await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent', 'failed'], 20_000);
     expect(final).toMatchObject({ status: 'failed', attempts: 1, lastError: { code: '131026', text: 'Message undeliverable' } });
     expect(requestsTo(recipient)).toHaveLength(1);
-  }, 30_000);
+  }, 120_000);
 });

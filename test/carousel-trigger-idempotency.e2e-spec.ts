@@ -8,7 +8,7 @@ import { useStack } from './e2e-stack.js';
 /** Idempotency-Key on the carousel trigger: one message per key and body, whichever replica a repeat reaches. */
 describe('carousel trigger Idempotency-Key, across two gateway replicas', () => {
   // No catalog cache: a trigger reads its template from Postgres, where a test can hold it.
-  const stack = useStack({ seed: true, env: { CATALOG_CACHE_MS: '0' } }, 60_000);
+  const stack = useStack({ seed: true, env: { CATALOG_CACHE_MS: '0' } }, 120_000);
   let urlB: string;
   let redis: RedisClient;
 

@@ -7,7 +7,7 @@ import { useStack } from './e2e-stack.js';
 
 /** Outages get a quick 500 with a clear body, lose nothing silently, and heal without a restart. */
 describe('carousel trigger when Redis or Postgres is down', () => {
-  const stack = useStack({ ownInfra: 'outage', cloud: true, seed: true, env: { ...OUTAGE_DATABASE_TIMEOUTS } }, 60_000);
+  const stack = useStack({ ownInfra: 'outage', cloud: true, seed: true, env: { ...OUTAGE_DATABASE_TIMEOUTS } }, 120_000);
 
   const trigger = () =>
     fetch(`${stack.url}/api/engagements/notifications/v2/push?bot=${stack.seed.botId}`, {
@@ -50,7 +50,7 @@ describe('carousel trigger when Redis or Postgres is down', () => {
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('success');
     expect(await jobCount()).toBe(jobsBefore + 1); // the refused triggers left nothing in the queue
-  }, 40_000);
+  }, 120_000);
 
   it('Postgres stopped: 500 within 2 s without internals; back: the next trigger succeeds', async () => {
     await stack.pg.stop();
@@ -65,7 +65,7 @@ describe('carousel trigger when Redis or Postgres is down', () => {
 
     await stack.pg.start();
     await until(async () => (await trigger()).status === 200);
-  }, 40_000);
+  }, 120_000);
 
   it('Postgres down when the worker takes a job: the job waits without using an attempt, and is sent once Postgres is back', async () => {
     const queue = new Queue(QueueNames.carouselDispatch, { connection: { url: stack.redis.url } });
@@ -92,5 +92,5 @@ describe('carousel trigger when Redis or Postgres is down', () => {
     expect(await messages.findForBot(stack.seed.botId, msgId)).toMatchObject({ status: 'sent', attempts: 1 });
     expect(stack.cloud.messages).toHaveLength(1);
     await queue.close();
-  }, 60_000);
+  }, 120_000);
 });

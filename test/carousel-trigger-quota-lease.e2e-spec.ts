@@ -18,7 +18,7 @@ describe('carousel trigger quota leased ahead in a running gateway', () => {
     const redis = gateway.get<{ triggerGate: (...a: unknown[]) => Promise<unknown> }>(REQUEST_REDIS);
     const gate = redis.triggerGate.bind(redis);
     redis.triggerGate = (...a: unknown[]) => (gateCalls.n++, gate(...a));
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await gateway?.close();

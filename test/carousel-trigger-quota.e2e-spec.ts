@@ -5,7 +5,7 @@ import { useStack } from './e2e-stack.js';
 
 /** Each bot's trigger quota is one count in Redis, shared by every gateway replica, set by its administrators or the CLI. */
 describe('carousel trigger quota per bot, across two gateway replicas', () => {
-  const stack = useStack({ seed: true, env: { CATALOG_CACHE_MS: '0' } }, 60_000); // a changed quota applies at once
+  const stack = useStack({ seed: true, env: { CATALOG_CACHE_MS: '0' } }, 120_000); // a changed quota applies at once
   let urlB: string;
   let other: SeededBot;
   let admin: SeededAdmin;
@@ -127,5 +127,38 @@ describe('carousel trigger quota per bot, across two gateway replicas', () => {
     await setQuota(9);
     const reset = await setQuota(null);
     expect(await reset.json()).toMatchObject({ perMinute: 2000, isDefault: true });
+  });
+  it('states the time left in a window it has heard of without asking Redis again, and leases no places for triggers that all carry keys', async () => {
+    const bot = await seedCarouselBot(stack.gateway); // a window of its own, untouched by the tests above
+    const keyed = (key: string) =>
+      fetch(`${stack.url}/api/engagements/notifications/v2/push?bot=${bot.botId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': bot.apiKey, 'idempotency-key': key },
+        body: JSON.stringify(carouselBody(bot)),
+      });
+    const first = await keyed('w-0');
+    expect(first.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1500));
+    const leftBefore = await redis.pttl(triggerQuotaKey(stack.env, bot.botId));
+    const later = await keyed('w-1'); // the gateway names what is left of the window it heard of: no PTTL
+    const leftAfter = await redis.pttl(triggerQuotaKey(stack.env, bot.botId));
+    expect(later.status).toBe(200);
+    expect(rate(later).remaining).toBe('1998');
+    // Counted down, never past Redis' own end (the gateway counts from when it sent the first call).
+    expect(rate(later).reset).toBeLessThanOrEqual(Math.ceil(leftBefore / 1000));
+    expect(rate(later).reset).toBeGreaterThanOrEqual(Math.floor(leftAfter / 1000) - 1);
+
+    // A steady stream of keyed triggers over several 100 ms demand slices: each claims its key in Redis,
+    // so the count is exactly the triggers sent, with no leased place that none of them would use.
+    let sent = 0;
+    const until = Date.now() + 800;
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, lane) => {
+        while (Date.now() < until) {
+          expect((await keyed(`s${lane}-${sent++}`)).status).toBe(200);
+        }
+      }),
+    );
+    expect(Number(await redis.get(triggerQuotaKey(stack.env, bot.botId)))).toBe(2 + sent);
   });
 });

@@ -84,7 +84,7 @@ describe('carousel trigger: HTTP → queue → worker → WhatsApp Cloud API', (
     const res = await trigger(carouselBody(stack.seed));
     const final = await waitForStatus((await res.json()).msgId, ['sent', 'failed'], 30_000);
     expect(final).toMatchObject({ status: 'sent', attempts: 9, lastError: null });
-  }, 40_000);
+  }, 120_000);
 
   it('retries a timed-out request', async () => {
     cloud.reply({ hang: true });

@@ -42,7 +42,7 @@ function noSpeechRecognition() {
   for (const name of ['SpeechRecognition', 'webkitSpeechRecognition']) Object.defineProperty(window, name, { value: undefined, configurable: true });
 }
 
-jest.setTimeout(90_000); // a real browser on a shared machine
+jest.setTimeout(120_000); // a real browser on a shared machine
 
 describe('the chat page honours the SDK config, and closeBot / reloadBot reach it', () => {
   const stack = useStack({ worker: true, env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', CALLBACK_BACKOFF_MS: '200' } });

@@ -44,7 +44,7 @@ describe('configuration: each app validates what it reads', () => {
     expect(output).toContain('AUTH_RATE_LIMIT_PER_IP must be at least 1');
     expect(output).toContain('SDK_SESSION_TTL_SECONDS must be at least 60');
     expect(output).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  }, 120_000);
 
   it('the channel worker starts with them and sends a carousel', async () => {
     const { child } = run('dist/apps/channel-worker/src/main.js', [], { ...stack.env, ...GATEWAY_ONLY_MALFORMED });
@@ -52,7 +52,7 @@ describe('configuration: each app validates what it reads', () => {
     const msgId = await triggerCarousel(stack.url, stack.seed);
     await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent'], 40_000);
     expect(cloud.messages).toHaveLength(1);
-  }, 60_000);
+  }, 120_000);
 
   it('the push service starts with them and answers /health', async () => {
     const port = await freePort();
@@ -73,11 +73,11 @@ describe('configuration: each app validates what it reads', () => {
       'the push service answering /health',
     );
     expect(status).toBe(200);
-  }, 60_000);
+  }, 120_000);
 
   it('the CLI runs with them', async () => {
     const { code, output } = await run('dist/apps/cli/src/main.js', ['bot', 'list'], { ...stack.env, ...GATEWAY_ONLY_MALFORMED }).done;
     expect(output).toContain(stack.seed.botId);
     expect(code).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });

@@ -115,7 +115,7 @@ describe('console campaigns page (Chromium)', () => {
 
     await page.getByRole('link', { name: '← Campaigns' }).click();
     await page.getByTestId('campaign-list').getByRole('link', { name: 'Winter sale' }).waitFor();
-  }, 90_000);
+  }, 120_000);
 
   it("warns when the sender's messaging limit would be passed, and starts only once the user says so", async () => {
     stack.cloud.messagingLimits.set(stack.seed.phoneNumberId, 'TIER_50');
@@ -142,5 +142,5 @@ describe('console campaigns page (Chromium)', () => {
     await page.getByRole('button', { name: 'Start campaign' }).click();
     await page.getByRole('heading', { name: 'Spring sale' }).waitFor();
     stack.cloud.messagingLimits.delete(stack.seed.phoneNumberId);
-  }, 90_000);
+  }, 120_000);
 });

@@ -8,7 +8,7 @@ import type { MessageLiveEvent } from '@platform/contracts';
 import { SeededBot, seedBotAdmin, seedCarouselBot, triggerCarousel, until } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 const APP_SECRET = 'app-secret-for-stream-tests';
 

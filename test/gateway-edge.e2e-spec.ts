@@ -66,7 +66,7 @@ describe('gateway edge: bad input', () => {
     const res = await fetch(`${gateway.url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"email":${deepArray(50)}}` });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { message: string }).message).not.toContain('nested deeper');
-  }, 30_000);
+  }, 120_000);
 
   it('malformed headers get a 400 with the platform body', async () => {
     const raw = await rawExchange(gateway.port, 'GET /health HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
@@ -74,14 +74,14 @@ describe('gateway edge: bad input', () => {
     expect(res.status).toBe(400);
     expect(res.headers).toContain('content-type: application/json');
     expect(res.body).toEqual({ message: 'The request is not well-formed HTTP', status: 'error' });
-  }, 30_000);
+  }, 120_000);
 
   it('headers larger than Node accepts get a 431 with the platform body', async () => {
     const raw = await rawExchange(gateway.port, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(40_000)}\r\n\r\n`);
     const res = parseRaw(raw);
     expect(res.status).toBe(431);
     expect(res.body).toEqual({ message: 'The request headers are too large', status: 'error' });
-  }, 30_000);
+  }, 120_000);
 
   it('a body over 1 MB gets a 413, an unknown route a 404, an unsupported type a 400, bad JSON a 400: all with the platform body', async () => {
     // Announced, not sent: the gateway answers from the header (a client still writing would meet the closed socket).
@@ -100,5 +100,5 @@ describe('gateway edge: bad input', () => {
     const broken = await fetch(`${gateway.url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
     expect(broken.status).toBe(400);
     expect(await broken.json()).toMatchObject({ status: 'error', message: expect.any(String) });
-  }, 60_000);
+  }, 120_000);
 });

@@ -7,7 +7,7 @@ import { useStack } from './e2e-stack.js';
  * against real Postgres: folding, applying on markSentMany / markSent, expiry, and applying once.
  */
 describe('held provider statuses (Postgres)', () => {
-  const stack = useStack({ seed: true }, 60_000);
+  const stack = useStack({ seed: true }, 120_000);
   let messages: MessageRepository;
   let conversations: ConversationRepository;
   let held: HeldStatusRepository;

@@ -50,7 +50,7 @@ describe('hosted bot entry: WhatsApp through the gateway, and a tapped push noti
   beforeAll(async () => {
     await publish(stack.gateway, stack.seed.botId, BOT);
     runtime = await startRuntime(stack.env);
-  }, 60_000);
+  }, 120_000);
 
   const postMeta = async (message: Record<string, unknown>) => {
     const body = JSON.stringify(whatsappNotification({ messages: [{ timestamp: String(Math.floor(Date.now() / 1000)), ...message }] }, { phoneNumberId: stack.seed.phoneNumberId }));

@@ -21,7 +21,7 @@ describe('abuse limits of login and OAuth endpoints (two replicas, one Redis)', 
 
   beforeAll(async () => {
     redis = await startLocalRedis({ dataDir: join(dir, 'redis') });
-  }, 60_000);
+  }, 120_000);
   const stack = useStack({
     env: () => ({
       REDIS_URL: redis.url,
@@ -159,5 +159,5 @@ describe('abuse limits of login and OAuth endpoints (two replicas, one Redis)', 
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(status).toBe(200);
-  }, 30_000);
+  }, 120_000);
 });

@@ -46,7 +46,7 @@ describe('a frozen Postgres', () => {
     await gateway?.kill();
     await pg?.stop();
     rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  }, 120_000);
 
   const login = () =>
     fetch(`${gateway.url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'nobody@example.com', password: 'not-the-password' }) });
@@ -73,5 +73,5 @@ describe('a frozen Postgres', () => {
       if (status !== 401) await new Promise((r) => setTimeout(r, 250));
     }
     expect(status).toBe(401);
-  }, 60_000);
+  }, 120_000);
 });

@@ -124,7 +124,7 @@ describe('Postgres behind PgBouncer (transaction pooling)', () => {
       expect(cloud.messages.length - before).toBe(40);
       const rows = await sqlRows<{ n: number }>(directUrl, `SELECT count(*)::int AS n FROM messages WHERE id = ANY($1::uuid[]) AND status = 'sent' AND provider_message_id IS NOT NULL`, [ids]);
       expect(rows).toEqual([{ n: 40 }]);
-    }, 90_000);
+    }, 120_000);
 
     it('saves push credentials and fans a notification out to every device', async () => {
       const { oauth, fcm } = sandboxes;

@@ -94,7 +94,7 @@ describe('push notifications: the FCM quota of a project, shared by two push ser
       [stack.seed.botId, DEVICES],
     );
     tokens = rows.map((r) => r.token);
-  }, 60_000);
+  }, 120_000);
 
   it('reads and sets the quota through the API, refusing bad values with a 400 naming perMinute, and other roles', async () => {
     const initial = await fetch(quotaUrl(), { headers: { 'x-auth-token': adminToken } });

@@ -172,7 +172,7 @@ describe('push service operations', () => {
 
     await startPush({ ENCRYPTION_KEYS: KEY2 });
     expect(await sendAndWait('after rotation')).toMatchObject({ status: 'completed', total: 5, sent: 5, failed: 0 });
-  }, 40_000);
+  }, 240_000);
 
   it('answers 503 again once the push service stopped', async () => {
     await stopPush();

@@ -78,7 +78,7 @@ describe('push: no private key or access token in any answer or log line (built 
     pushHealth = `http://127.0.0.1:${pushPort}/health`;
     await waitHealthy(pushHealth);
     await waitHealthy(`${url}/health`);
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await Promise.all(children.map((c) => (c.exitCode !== null ? undefined : new Promise((r) => (c.once('exit', r), c.kill('SIGTERM'))))));
@@ -144,7 +144,7 @@ describe('push: no private key or access token in any answer or log line (built 
     while (!capturedLogs().includes('Google refused the Firebase service account') && Date.now() < logDeadline) {
       await new Promise((r) => setTimeout(r, 100));
     }
-  }, 60_000);
+  }, 120_000);
 
   it('the processes logged (so the search below means something)', () => {
     const logs = capturedLogs();

@@ -80,5 +80,5 @@ describe('push notifications: a batch job that stalls too often', () => {
     const batches = await sqlRows(stack.env.DATABASE_URL, 'SELECT seq, failed FROM push_notification_batches WHERE notification_id = $1', [notificationId]);
     expect(batches).toEqual([{ seq: 0, failed: 3 }]);
     expect(fcm.messages.filter((m) => TOKENS.includes(m.token))).toHaveLength(0); // the job did not run again
-  }, 40_000);
+  }, 120_000);
 });

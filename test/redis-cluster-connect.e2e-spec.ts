@@ -20,7 +20,7 @@ describe('Redis Cluster client connecting during an outage', () => {
 
   beforeAll(async () => {
     cluster = await startLocalRedisCluster({ dataDir: dir, masters: 3, replicasPerMaster: 0, nodeTimeoutMs: 500 });
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await cluster?.stop();
@@ -54,5 +54,5 @@ describe('Redis Cluster client connecting during an outage', () => {
     expect(outcome).toBe('ready');
     expect(await waiting.ping()).toBe('PONG');
     waiting.disconnect();
-  }, 60_000);
+  }, 120_000);
 });

@@ -58,7 +58,7 @@ describe('start-up check of the Redis maxmemory-policy', () => {
     expect(gateway.output()).toContain('Set maxmemory-policy to noeviction');
     expect(gateway.output()).toContain('REDIS_ALLOW_EVICTION=true');
     expect(gateway.output()).not.toMatch(/\n\s+at /); // a message, not a stack
-  }, 90_000);
+  }, 120_000);
 
   it('starts with REDIS_ALLOW_EVICTION=true, warning that jobs may be evicted, and reports AOF', async () => {
     const gateway = run({ REDIS_URL: evicting.url, REDIS_ALLOW_EVICTION: 'true' });
@@ -66,12 +66,12 @@ describe('start-up check of the Redis maxmemory-policy', () => {
     expect(gateway.output()).toContain('maxmemory-policy allkeys-lru');
     expect(gateway.output()).toContain('AOF on (appendfsync always)');
     expect(gateway.child.exitCode).toBeNull();
-  }, 90_000);
+  }, 120_000);
 
   it('starts against a Redis that refuses CONFIG, saying the policy could not be checked', async () => {
     const gateway = run({ REDIS_URL: noConfig.url });
     await until(async () => (/refused CONFIG GET/.test(gateway.output()) && /listening/i.test(gateway.output())) || undefined, 60_000, 'the notice and listening');
     expect(gateway.output()).toContain('could not check that its maxmemory-policy is noeviction');
     expect(gateway.child.exitCode).toBeNull();
-  }, 90_000);
+  }, 120_000);
 });

@@ -341,7 +341,7 @@ describe('SDK endpoints while Redis is down', () => {
 
   beforeAll(async () => {
     redis = await startLocalRedis({ dataDir: join(dir, 'redis') });
-  }, 60_000);
+  }, 120_000);
   const stack = useStack({ servers: [webhook], worker: true, env: () => ({ REDIS_URL: redis.url, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', CALLBACK_BACKOFF_MS: '100' }) });
   afterAll(async () => {
     await redis?.stop();

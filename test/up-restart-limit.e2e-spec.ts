@@ -33,5 +33,5 @@ describe('up: an app that keeps crashing', () => {
       '[crasher] exited with code 3; restarted 2 times in a row already, giving up',
     ]);
     expect(lines.filter((l) => l.includes('started (pid'))).toHaveLength(3);
-  }, 60_000);
+  }, 120_000);
 });

@@ -139,7 +139,7 @@ describe('npm run up', () => {
       clearTimeout(timer);
     }
     rmSync(localDir, { recursive: true, force: true });
-  }, 30_000);
+  }, 120_000);
 
   const pidOf = (name: string) => Number([...output.matchAll(new RegExp(`\\[${name}\\] started \\(pid (\\d+)\\)`, 'g'))].at(-1)?.[1]);
 
@@ -229,7 +229,7 @@ describe('npm run up', () => {
       30_000,
       `the push delivered; output: ${output.slice(-2000)}`,
     );
-  }, 60_000);
+  }, 120_000);
 
   it("lets the CLI find this stack's settings by itself (.local/stack.json and .local/encryption-keys)", async () => {
     const botId = /demo bot:\s+(\S+)/.exec(output)![1];

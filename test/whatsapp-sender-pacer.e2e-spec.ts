@@ -62,7 +62,7 @@ describe('SenderPacer: sends counted until their answer is back', () => {
 
     await nextSecond();
     expect(await p.sendCounted('pn-carry', RATE, immediate)).toEqual({ sent: true, value: 'sent' });
-  }, 30_000);
+  }, 120_000);
 
   it("replicas share a number's count; another number is counted apart", async () => {
     const [a, b] = [pacer(), pacer()];
@@ -74,7 +74,7 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     expect(await b.sendCounted('pn-other', RATE, immediate)).toEqual({ sent: true, value: 'sent' });
     for (const h of hanging) h.answer();
     await Promise.all(started);
-  }, 30_000);
+  }, 120_000);
 
   it('a send allowed to wait goes in the first second with room', async () => {
     const p = pacer();
@@ -90,7 +90,7 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     await first;
     expect(await waiting).toMatchObject({ sent: true });
     expect(order).toEqual(['first answered', 'second sent']);
-  }, 30_000);
+  }, 120_000);
 
   it('a send whose answer never comes (its worker died) stops counting after the HTTP timeout', async () => {
     const p = pacer(100); // counted for 1.1 s at most
@@ -99,7 +99,7 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     await sleep(1200);
     await nextSecond();
     expect(await p.sendCounted('pn-dead', RATE, immediate)).toEqual({ sent: true, value: 'sent' });
-  }, 30_000);
+  }, 120_000);
 
   it('reserves no slot for a number far below its rate, and again once it is busy', async () => {
     const p = pacer();
@@ -123,7 +123,7 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     await Promise.all(Array.from({ length: 60 }, () => p.sendCounted('pn-quiet', 100, immediate)));
     const busy = await Promise.all(Array.from({ length: 300 }, (_, i) => p.reserve('pn-quiet', `c${i}`, 100)));
     expect(busy.filter((d) => !d.go).length).toBeGreaterThan(0);
-  }, 30_000);
+  }, 120_000);
 
   it('a job let go with a permit has its send counted already: it sends without asking again, and a permit given back unused frees its place', async () => {
     const p = pacer();
@@ -204,5 +204,5 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     // A slow-down long past counts for nothing.
     await redis.hset(keys.state, 'slow_at', 0, 'factor', 0.25, 'slow_step', step);
     expect(await rateNow()).toBe(100);
-  }, 30_000);
+  }, 120_000);
 });

@@ -39,7 +39,7 @@ describe('WhatsApp statuses posted before the send is answered are kept and appl
     });
     expect(res.status).toBe(200);
     receiver.secret = ((await res.json()) as { secret: string }).secret;
-  }, 30_000);
+  }, 120_000);
 
   const webhookUrl = () => `${stack.url}/webhooks/whatsapp`;
   const statusesBeforeAnswer = (statuses: Array<'delivered' | 'read'>) => cloud.postStatusesTo({ url: webhookUrl(), appSecret: TEST_APP_SECRET, statuses, beforeAnswer: true });
@@ -64,7 +64,7 @@ describe('WhatsApp statuses posted before the send is answered are kept and appl
     const postbacks = await receiver.waitFor((c) => c.body.messageId === msgId, 2, 30_000);
     expect(postbacks.map((c) => c.body.status).sort()).toEqual(['delivered', 'sent']);
     expect(postbacks.every((c) => c.signatureValid && c.request.path === '/early')).toBe(true);
-  }, 90_000);
+  }, 120_000);
 
   it('carousel message: delivered and read both posted before the answer leave it read, delivered at or before read', async () => {
     statusesBeforeAnswer(['delivered', 'read']);
@@ -73,7 +73,7 @@ describe('WhatsApp statuses posted before the send is answered are kept and appl
     expect(read.deliveredAt).not.toBeNull();
     expect(Date.parse(read.deliveredAt!)).toBeLessThanOrEqual(Date.parse(read.readAt!));
     expect(await until(async () => ((await lifecycleOf(msgId)).length >= 2 ? lifecycleOf(msgId) : undefined), 30_000, 'two lifecycle entries')).toEqual(['sent', 'read']);
-  }, 90_000);
+  }, 120_000);
 
   it("conversation reply: a delivered posted before the answer leaves the bot's message delivered", async () => {
     cloud.postStatusesTo(undefined);
@@ -111,5 +111,5 @@ describe('WhatsApp statuses posted before the send is answered are kept and appl
     );
     expect(reply.status).toBe('delivered');
     expect(cloud.messages.filter((r) => (r.body as { to?: string }).to === USER)).toHaveLength(1);
-  }, 90_000);
+  }, 120_000);
 });

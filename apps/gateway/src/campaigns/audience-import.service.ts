@@ -2,7 +2,7 @@ import { BadRequestException, ConflictException, Injectable } from '@nestjs/comm
 import { parse } from 'csv-parse';
 import type { Readable } from 'node:stream';
 import { CampaignAudienceView, CampaignPreviewRow, TemplateCardSpec, campaignMessageId } from '@platform/contracts';
-import { CampaignRepository, CampaignRow, CarouselCatalog, StagedRecipient } from '@platform/database';
+import { CampaignRepository, CampaignRow, CarouselCatalog, StagedBatch, StagedRecipient } from '@platform/database';
 import { MappedRow, RowMapper, mappedColumns } from './row-mapper.js';
 import { TimeZones } from './time-zones.js';
 
@@ -10,7 +10,7 @@ import { TimeZones } from './time-zones.js';
 export const MAX_AUDIENCE_ROWS = 1_000_000;
 /** Largest audience of one JSON request: larger ones come as CSV. */
 export const MAX_LIST_ROWS = 10_000;
-/** Rows staged per statement. */
+/** Rows staged per statement at most (fewer when their text is long: StagedBatch.full); users read per page of a segment. */
 const BATCH = 1000;
 /** Rows of the preview, and rows with errors shown. */
 const PREVIEW_ROWS = 20;
@@ -94,12 +94,15 @@ export class AudienceImportService {
     const uploadId = await this.campaigns.beginUpload(c.id);
     if (!uploadId) throw new ConflictException(`campaign is ${c.status}; only a draft's audience can be replaced`);
     const view: CampaignAudienceView = { source, rows: 0, valid: 0, invalid: 0, duplicates: 0, preview: [], errors: [] };
-    let batch: StagedRecipient[] = [];
+    // Each row is copied into the batch's buffer as JSON once mapped, and its objects die (StagedBatch says
+    // why); the loop awaits each batch's write before reading on, so the request stream is paused meanwhile
+    // and one batch is in flight at most.
+    const batch = new StagedBatch();
     const flush = async () => {
+      const count = batch.length;
       const inserted = await this.campaigns.stage(c.id, c.botId, uploadId, batch);
       if (inserted === null) throw new ConflictException('a newer upload replaced this one');
-      view.duplicates += batch.length - inserted;
-      batch = [];
+      view.duplicates += count - inserted;
     };
     try {
       for await (const record of rows()) {
@@ -108,11 +111,11 @@ export class AudienceImportService {
         const mapped = mapper.map(record);
         if (mapped.ok) view.valid++;
         else view.invalid++;
-        const shown = previewRow(rowNo, mapped);
-        if (view.preview.length < PREVIEW_ROWS) view.preview.push(shown);
-        if (!mapped.ok && view.errors.length < PREVIEW_ROWS) view.errors.push(shown);
-        batch.push(staged(c.id, rowNo, mapped));
-        if (batch.length >= BATCH) await flush();
+        // Preview objects only for the rows shown: the rest would be garbage of every row.
+        if (view.preview.length < PREVIEW_ROWS) view.preview.push(previewRow(rowNo, mapped));
+        if (!mapped.ok && view.errors.length < PREVIEW_ROWS) view.errors.push(previewRow(rowNo, mapped));
+        batch.add(staged(c.id, rowNo, mapped));
+        if (batch.full(BATCH)) await flush();
       }
       await flush();
     } catch (err) {

@@ -1,6 +1,8 @@
 import { sha256Hex } from '@platform/crypto';
 
 const WHITESPACE = /[ \t\n\r]/;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 /**
  * What an Idempotency-Key's record keeps of the trigger's body: the SHA-256 (hex) of the JSON text as
@@ -11,26 +13,40 @@ const WHITESPACE = /[ \t\n\r]/;
  */
 export function bodyFingerprint(json: string): string {
   const text = json.charCodeAt(0) === 0xfeff ? json.slice(1) : json;
+  // The regular expression is the quicker test for compact text with no whitespace at all.
   return sha256Hex(WHITESPACE.test(text) ? withoutWhitespaceBetweenTokens(text) : text);
 }
 
-/** `json` without the spaces, tabs and line breaks outside its strings. */
+/**
+ * `json` without the spaces, tabs and line breaks outside its strings (`json` itself, no copy, when it
+ * has none). Each string is skipped with `indexOf` to its closing quote instead of a look at every
+ * character: most of a trigger's text is inside strings, and this runs on every keyed trigger. A quote
+ * ends the string unless an odd number of backslashes precede it.
+ */
 export function withoutWhitespaceBetweenTokens(json: string): string {
   let out = '';
   let start = 0;
-  let inString = false;
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // a backslash escapes the next character (\" does not end the string)
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) {
-      inString = true;
+    if (c === QUOTE) {
+      i = closingQuote(json, i);
+      if (i < 0) break; // unterminated: not JSON the parser accepted; nothing more to strip
     } else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
       if (i > start) out += json.slice(start, i);
       start = i + 1;
     }
   }
   return start === 0 ? json : out + json.slice(start);
+}
+
+/** The index of the quote that closes the string opened at `open`, or -1. */
+function closingQuote(json: string, open: number): number {
+  let at = json.indexOf('"', open + 1);
+  while (at > 0) {
+    let slashes = 0;
+    while (json.charCodeAt(at - 1 - slashes) === BACKSLASH) slashes++;
+    if (slashes % 2 === 0) return at;
+    at = json.indexOf('"', at + 1);
+  }
+  return -1;
 }

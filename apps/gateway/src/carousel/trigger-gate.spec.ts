@@ -5,14 +5,30 @@ import { RedisUnavailableError } from '@platform/queue';
 import { CorkedTurn } from './corked-turn.js';
 import { TriggerGate } from './trigger-gate.js';
 
-const core = { REDIS_COMMAND_TIMEOUT_MS: 200 } as CoreEnv;
 const turnOver = () => new Promise((r) => setImmediate(r));
 
+/**
+ * The gate's clock (demand slices, windows), moved by the tests: a loaded host must not stretch a
+ * test's "next demand slice" past the one after it.
+ */
+let clock = 1_000_000;
+const realNow = Date.now;
+beforeEach(() => {
+  clock = 1_000_000;
+  Date.now = () => clock;
+});
+afterEach(() => {
+  Date.now = realNow;
+});
+const nextDemandSlice = () => (clock += 110);
+
 /** A Redis whose `triggerGate` does in memory what the script does. */
-function setup(opts: { hangs?: boolean; delay?: () => Promise<void> } = {}) {
+/** `commandTimeoutMs`: long unless the test is about the timeout, which a loaded host could otherwise reach by itself. */
+function setup(opts: { hangs?: boolean; delay?: () => Promise<void>; commandTimeoutMs?: number } = {}) {
+  const core = { REDIS_COMMAND_TIMEOUT_MS: opts.commandTimeoutMs ?? 10_000 } as CoreEnv;
   const counts = new Map<string, number>();
   const records = new Map<string, string>();
-  const calls: Array<{ keys: string[]; corked: boolean }> = [];
+  const calls: Array<{ keys: string[]; corked: boolean; wanted: number; knownLeft: number }> = [];
   let corked = false;
   const redis = {
     stream: { cork: () => (corked = true), uncork: () => (corked = false) },
@@ -21,12 +37,13 @@ function setup(opts: { hangs?: boolean; delay?: () => Promise<void> } = {}) {
       if (opts.hangs) return new Promise(() => undefined);
       await opts.delay?.();
       const keys = rest.slice(0, numKeys) as string[];
-      const [, n, limit, , wanted, ...claims] = rest.slice(numKeys).map(String);
-      calls.push({ keys, corked });
+      const [, n, limit, , wanted, knownLeft, ...claims] = rest.slice(numKeys).map(String);
+      calls.push({ keys, corked, wanted: Number(wanted), knownLeft: Number(knownLeft) });
       const c = (counts.get(keys[0]) ?? 0) + Number(n);
       const leased = Math.max(0, Math.min(Number(wanted), Number(limit) - c));
       counts.set(keys[0], c + leased);
-      const out: Array<number | string> = [c, 42_000, leased];
+      // A running window's time left: the gateway's own figure when it gave one, else the PTTL (42 s).
+      const out: Array<number | string> = [c, c !== Number(n) && Number(knownLeft) > 0 ? Number(knownLeft) : 42_000, leased];
       keys.slice(1).forEach((key, i) => {
         const place = Number(claims[2 * i]);
         if (c - Number(n) + place > Number(limit)) return void out.push(0);
@@ -38,14 +55,14 @@ function setup(opts: { hangs?: boolean; delay?: () => Promise<void> } = {}) {
       return out;
     },
   } as unknown as Redis;
-  return { gate: new TriggerGate(core, redis, new CorkedTurn(redis)), calls, records };
+  return { gate: new TriggerGate(core, redis, new CorkedTurn(redis)), calls, records, counts };
 }
 
 describe('TriggerGate', () => {
   it("makes one corked call per bot per event-loop turn, giving each trigger its place in the bot's window", async () => {
     const { gate, calls } = setup();
     const results = await Promise.all([gate.pass({ botId: 'a', limit: 10 }), gate.pass({ botId: 'b', limit: 10 }), gate.pass({ botId: 'a', limit: 10 })]);
-    expect(calls).toEqual([
+    expect(calls.map(({ keys, corked }) => ({ keys, corked }))).toEqual([
       { keys: ['trigger-quota:{a}'], corked: true },
       { keys: ['trigger-quota:{b}'], corked: true },
     ]);
@@ -85,7 +102,7 @@ describe('TriggerGate', () => {
       },
     } as unknown as Redis;
     const turn = new CorkedTurn(redis);
-    const gate = new TriggerGate(core, redis, turn);
+    const gate = new TriggerGate({ REDIS_COMMAND_TIMEOUT_MS: 10_000 } as CoreEnv, redis, turn);
     const first = gate.pass({ botId: 'a', limit: 10 });
     await turnOver();
     expect(sent).toEqual([['trigger-quota:{a}']]);
@@ -106,7 +123,7 @@ describe('TriggerGate', () => {
     // 100 triggers in one turn: no lease yet (no earlier demand), one call.
     const first = await Promise.all(Array.from({ length: 100 }, () => gate.pass({ botId: 'a', limit: 5000 })));
     expect(first.at(-1)!.count).toBe(100);
-    await new Promise((r) => setTimeout(r, 110)); // the next demand slice: the last one used 100
+    nextDemandSlice(); // the next demand slice: the last one used 100
     const second = await gate.pass({ botId: 'a', limit: 5000 });
     expect(calls).toHaveLength(2); // this call leased min(100, 5000 / 50) places after its own
     expect(second.count).toBe(101);
@@ -124,21 +141,57 @@ describe('TriggerGate', () => {
   it('leases nothing for a small quota, and no more than is left of the window', async () => {
     const { gate, calls } = setup();
     await Promise.all(Array.from({ length: 30 }, () => gate.pass({ botId: 'small', limit: 49 })));
-    await new Promise((r) => setTimeout(r, 110));
+    nextDemandSlice();
     await gate.pass({ botId: 'small', limit: 49 });
     await gate.pass({ botId: 'small', limit: 49 });
     expect(calls).toHaveLength(3); // 49 / 50 rounds down to no lease
     const over = await Promise.all(Array.from({ length: 60 }, () => gate.pass({ botId: 'b', limit: 100 })));
     expect(over.filter((r) => r.count <= 100)).toHaveLength(60);
-    await new Promise((r) => setTimeout(r, 110));
+    nextDemandSlice();
     await gate.pass({ botId: 'b', limit: 100 }); // count 61, leases min(60, 2) = 2
     const after = await Promise.all(Array.from({ length: 40 }, () => gate.pass({ botId: 'b', limit: 100 })));
     expect(after.map((r) => r.count).slice(0, 3)).toEqual([62, 63, 64]);
     expect(after.filter((r) => r.count <= 100)).toHaveLength(39); // 61 before, 2 leased, 37 of the next call: 100
   });
 
+  it("names the time left in a bot's window it has heard of, so the script needs no PTTL, and asks again near the window's end", async () => {
+    const { gate, calls } = setup();
+    await gate.pass({ botId: 'a', limit: 10, claim: { key: 'k1', record: 'r1' } });
+    expect(calls[0].knownLeft).toBe(0); // nothing heard yet: the script reads the PTTL
+    const second = await gate.pass({ botId: 'a', limit: 10, claim: { key: 'k2', record: 'r2' } });
+    // Told 42,000 ms at the first call's sending: what is left of that, never more.
+    expect(calls[1].knownLeft).toBeGreaterThan(41_000);
+    expect(calls[1].knownLeft).toBeLessThanOrEqual(42_000);
+    expect(second.resetMs).toBe(calls[1].knownLeft);
+    await gate.pass({ botId: 'b', limit: 10 });
+    expect(calls[2].knownLeft).toBe(0); // another bot's window is its own
+  });
+
+  it('asks for the PTTL again once less than a second is left of the window it knows', async () => {
+    const { gate, calls } = setup();
+    await gate.pass({ botId: 'a', limit: 10, claim: { key: 'k1', record: 'r1' } }); // ends at 1,042,000
+    clock += 41_500;
+    await gate.pass({ botId: 'a', limit: 10, claim: { key: 'k2', record: 'r2' } });
+    expect(calls.map((c) => c.knownLeft)).toEqual([0, 0]);
+  });
+
+  it('leases nothing for a bot whose triggers all carry an Idempotency-Key (they never pass on leased places)', async () => {
+    const { gate, calls, counts } = setup();
+    const keyed = (n: number, from: number) => Array.from({ length: n }, (_, i) => gate.pass({ botId: 'a', limit: 5000, claim: { key: `k${from + i}`, record: 'r' } }));
+    await Promise.all(keyed(100, 0));
+    nextDemandSlice(); // the next demand slice: the last one had 100 keyed triggers
+    await Promise.all(keyed(100, 100));
+    expect(calls.map((c) => c.wanted)).toEqual([0, 0]);
+    expect(counts.get('trigger-quota:{a}')).toBe(200); // no place counted that no trigger will use
+    // Triggers without a key still make their demand.
+    await Promise.all(Array.from({ length: 100 }, () => gate.pass({ botId: 'a', limit: 5000 })));
+    nextDemandSlice();
+    await gate.pass({ botId: 'a', limit: 5000 });
+    expect(calls.at(-1)!.wanted).toBe(100);
+  });
+
   it('gives up on a Redis that does not answer within REDIS_COMMAND_TIMEOUT_MS', async () => {
-    const { gate } = setup({ hangs: true });
+    const { gate } = setup({ hangs: true, commandTimeoutMs: 200 });
     await expect(gate.pass({ botId: 'a', limit: 1 })).rejects.toBeInstanceOf(RedisUnavailableError);
     // The timed-out call no longer holds the triggers behind it.
     await expect(gate.pass({ botId: 'a', limit: 1 })).rejects.toBeInstanceOf(RedisUnavailableError);
@@ -149,7 +202,7 @@ describe('TriggerGate', () => {
     let held = false;
     const { gate, calls } = setup({ delay: () => (held ? new Promise((r) => void releases.push(r)) : Promise.resolve()) });
     await Promise.all(Array.from({ length: 100 }, () => gate.pass({ botId: 'a', limit: 5000 })));
-    await new Promise((r) => setTimeout(r, 110)); // the next demand slice: the last one used 100
+    nextDemandSlice(); // the next demand slice: the last one used 100
     held = true;
     const asking = gate.pass({ botId: 'a', limit: 5000 }); // asks for a lease of 100
     await turnOver();
@@ -169,9 +222,9 @@ describe('TriggerGate', () => {
 
   it("lets the waiting triggers ask Redis themselves when their bot's lease call times out", async () => {
     let hang = false;
-    const { gate } = setup({ delay: () => (hang ? new Promise(() => undefined) : Promise.resolve()) });
+    const { gate } = setup({ delay: () => (hang ? new Promise(() => undefined) : Promise.resolve()), commandTimeoutMs: 200 });
     await Promise.all(Array.from({ length: 100 }, () => gate.pass({ botId: 'a', limit: 5000 })));
-    await new Promise((r) => setTimeout(r, 110));
+    nextDemandSlice();
     hang = true;
     const asking = gate.pass({ botId: 'a', limit: 5000 });
     await turnOver();

@@ -28,29 +28,42 @@ export interface GateResult {
 }
 
 // KEYS[1]: the bot's counter; KEYS[2..]: Idempotency-Keys to claim. ARGV: window ms, triggers in the
-// batch, limit, record ttl ms, places wanted for a lease, then per key its trigger's place in the batch
-// and its record. Returns {count after the batch, ms to reset, places leased (counted after the
-// batch's, never beyond the limit), per key: 1 claimed, 0 skipped (over quota), or the record found}.
+// batch, limit, record ttl ms, places wanted for a lease, the ms left in the bot's running window as the
+// gateway knows it (0: unknown, ask PTTL), then per key its trigger's place in the batch and its record.
+// Returns {count after the batch, ms to reset, places leased (counted after the batch's, never beyond the
+// limit), per key: 1 claimed, 0 skipped (over quota), or the record found}.
 const GATE_SCRIPT = `
 local n = tonumber(ARGV[2])
 local c = redis.call('INCRBY', KEYS[1], n)
-local ttl = c == n and -1 or redis.call('PTTL', KEYS[1])
+local ttl = -1
+if c ~= n then
+  ttl = tonumber(ARGV[6])
+  if ttl <= 0 then ttl = redis.call('PTTL', KEYS[1]) end
+end
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 local limit = tonumber(ARGV[3])
 local leased = math.min(tonumber(ARGV[5]), limit - c)
 if leased > 0 then redis.call('INCRBY', KEYS[1], leased) else leased = 0 end
 local out = {c, ttl, leased}
 for i = 2, #KEYS do
-  local place = tonumber(ARGV[4 + 2 * (i - 1)])
+  local place = tonumber(ARGV[5 + 2 * (i - 1)])
   if c - n + place > limit then
     out[i + 2] = 0
-  elseif redis.call('SET', KEYS[i], ARGV[5 + 2 * (i - 1)], 'NX', 'PX', ARGV[4]) then
+  elseif redis.call('SET', KEYS[i], ARGV[6 + 2 * (i - 1)], 'NX', 'PX', ARGV[4]) then
     out[i + 2] = 1
   else
     out[i + 2] = redis.call('GET', KEYS[i])
   end
 end
 return out`;
+
+/**
+ * The gateway names the time left in a window it has seen only while at least this much is left, so a
+ * window about to end is asked about (PTTL) rather than assumed still running.
+ */
+const KNOWN_WINDOW_MIN_LEFT_MS = 1000;
+/** Bots whose window end is remembered, at most (a bounded map, like the catalog's). */
+const KNOWN_WINDOWS_MAX = 10_000;
 
 type GateRedis = RedisClient & {
   triggerGate(numKeys: number, ...args: Array<string | number>): Promise<Array<number | string>>;
@@ -74,6 +87,13 @@ export class TriggerGate {
   private readonly batches: TickBatcher<GateEntry, GateResult>;
   private readonly redis: GateRedis;
   private readonly leases = new QuotaLeases();
+  /**
+   * When (Date.now) each bot's quota window ends, as its last call told: the time the call was sent plus
+   * the PTTL it returned, so never later than the window's real end (a window lost and started again by
+   * another replica ends later still). While it is known, a call needs no PTTL: one Redis command less
+   * per call, and so per keyed trigger in a quiet turn.
+   */
+  private readonly windowEnds = new Map<string, number>();
 
   constructor(
     private readonly core: CoreEnv,
@@ -120,8 +140,12 @@ export class TriggerGate {
   private async commitBot(botId: string, indexes: number[], batch: GateEntry[], results: GateResult[], leaseCalls: Array<() => void>): Promise<void> {
     const limit = batch[indexes[0]].limit;
     const keys = [triggerQuotaKey(this.core, botId)]; // the bot's keys share its hash tag: one script may touch them on a cluster
-    const wanted = this.leases.wanted(botId, limit, indexes.length);
-    const args: Array<string | number> = [QUOTA_WINDOW_MS, indexes.length, limit, IDEMPOTENCY_TTL_MS, wanted];
+    // Triggers with a key never pass on leased places (each claims its key in Redis): only those without
+    // one make the demand a lease is sized by, so a bot whose triggers all carry keys leases nothing to lose.
+    const keyless = indexes.reduce((n, index) => (batch[index].claim ? n : n + 1), 0);
+    const wanted = this.leases.wanted(botId, limit, keyless);
+    const askedAt = Date.now();
+    const args: Array<string | number> = [QUOTA_WINDOW_MS, indexes.length, limit, IDEMPOTENCY_TTL_MS, wanted, this.knownWindowLeft(botId, askedAt)];
     const claimOf: Array<number | undefined> = []; // batch index → position of its key in the reply
     indexes.forEach((index, place) => {
       const claim = batch[index].claim;
@@ -130,12 +154,12 @@ export class TriggerGate {
       keys.push(triggerIdempotencyKey(this.core, botId, claim.key));
       args.push(place + 1, claim.record);
     });
-    const askedAt = Date.now();
     if (wanted > 0) leaseCalls.push(this.leases.asked(botId));
     const reply = await this.redis.triggerGate(keys.length, ...keys, ...args);
     const count = Number(reply[0]);
     const resetMs = Number(reply[1]);
     this.leases.grant(botId, limit, count, Number(reply[2]), resetMs, askedAt);
+    this.rememberWindow(botId, askedAt + resetMs);
     indexes.forEach((index, place) => {
       const at = claimOf[index];
       const found = at === undefined ? undefined : reply[at];
@@ -146,5 +170,20 @@ export class TriggerGate {
         claim: found === undefined ? undefined : found === 1 ? 'claimed' : found === 0 ? 'skipped' : { existing: String(found) },
       };
     });
+  }
+
+  /** Ms left in the bot's window as last heard, for the script to use instead of PTTL; 0: ask Redis. */
+  private knownWindowLeft(botId: string, now: number): number {
+    const end = this.windowEnds.get(botId);
+    if (end === undefined) return 0;
+    const left = end - now;
+    if (left >= KNOWN_WINDOW_MIN_LEFT_MS) return left;
+    this.windowEnds.delete(botId);
+    return 0;
+  }
+
+  private rememberWindow(botId: string, endsAt: number): void {
+    if (this.windowEnds.size >= KNOWN_WINDOWS_MAX && !this.windowEnds.has(botId)) this.windowEnds.clear();
+    this.windowEnds.set(botId, endsAt);
   }
 }

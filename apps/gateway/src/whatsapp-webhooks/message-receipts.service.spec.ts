@@ -3,17 +3,10 @@ import type { MessageStatusChange } from '@platform/contracts';
 import type { ConversationRepository, HeldStatusRepository, MessageRepository, ProviderStatusUpdate } from '@platform/database';
 import type { MessageLifecyclePublisher } from '@platform/queue';
 import type { ReceiptStatus, StatusEvent } from '@platform/whatsapp';
-import { MessageReceiptsService, STATUS_LANES, statusLaneOf } from './message-receipts.service.js';
+import { MessageReceiptsService } from './message-receipts.service.js';
 
-/** `n` message ids of one lane (`wamid.<lane>.<i>`), and one of each other lane. */
-function ids(n: number): { same: string[]; others: string[] } {
-  const byLane = new Map<number, string[]>();
-  for (let i = 0; byLane.size < STATUS_LANES || (byLane.get(0)?.length ?? 0) < n; i++) {
-    const id = `wamid.${i}`;
-    byLane.set(statusLaneOf(id), [...(byLane.get(statusLaneOf(id)) ?? []), id]);
-  }
-  return { same: byLane.get(0)!.slice(0, n), others: [...byLane].filter(([lane]) => lane !== 0).map(([, all]) => all[0]) };
-}
+/** Message ids; any two of them went to different lanes (a hash of the id, odd or even) when there were two. */
+const [A, B, C, D] = ['wamid.0', 'wamid.1', 'wamid.2', 'wamid.3'];
 
 const event = (providerMessageId: string, status: ReceiptStatus, seconds = 1): StatusEvent => ({ providerMessageId, status, at: new Date(seconds * 1000), error: null });
 const change = (messageId: string, status: 'delivered' | 'read'): MessageStatusChange => ({
@@ -76,7 +69,7 @@ function setup(o: { carousel?: string[]; replies?: string[]; heldApplied?: Messa
 
 describe('MessageReceiptsService: statuses of message ids not recorded yet', () => {
   it('holds nothing when every id is a carousel message or a bot reply', async () => {
-    const [C, R] = ids(2).same; // one lane: one statement
+    const R = 'wamid.R';
     const { service, calls } = setup({ carousel: [C], replies: [R] });
     await service.record([event(C, 'delivered'), event(R, 'read')]);
     expect(calls).toEqual(['messages.apply', `conversations.apply ${R}`]);
@@ -128,11 +121,6 @@ describe('MessageReceiptsService: statuses of message ids not recorded yet', () 
 });
 
 describe('MessageReceiptsService: statuses of concurrent notifications share one statement', () => {
-  const {
-    same: [A, B, C],
-    others: [D],
-  } = ids(3);
-
   it('folds the statuses of the notifications of one turn into one update per message id, and answers each caller after it', async () => {
     const { service, applied } = setup({ carousel: [A, B] });
     const answered: string[] = [];
@@ -149,29 +137,41 @@ describe('MessageReceiptsService: statuses of concurrent notifications share one
     expect(answered.sort()).toEqual(['1', '2', '3']);
   });
 
-  it('writes one batch at a time per lane: notifications of its ids arriving meanwhile wait, then go together; another lane does not wait', async () => {
+  it('writes one batch at a time: the notifications of any message ids arriving meanwhile wait, then all go in one statement', async () => {
     const { service, applied, gate } = setup({ carousel: [A, B, C, D] });
     let open!: () => void;
     gate.wait = new Promise<void>((r) => (open = r));
     let firstDone = false;
     const first = service.record([event(A, 'delivered')]).then(() => (firstDone = true));
     await new Promise((r) => setImmediate(r));
-    const later = [service.record([event(B, 'delivered')]), service.record([event(C, 'read')])];
-    const otherLane = service.record([event(D, 'read')]);
+    const later = [service.record([event(B, 'delivered')]), service.record([event(C, 'read')]), service.record([event(D, 'read')])];
     await new Promise((r) => setTimeout(r, 20));
-    expect(applied.map((batch) => batch.map((u) => u.providerMessageId))).toEqual([[A], [D]]);
+    expect(applied.map((batch) => batch.map((u) => u.providerMessageId))).toEqual([[A]]);
     expect(firstDone).toBe(false);
     gate.wait = undefined;
     open();
-    await Promise.all([first, otherLane, ...later]);
-    expect(applied.map((batch) => batch.map((u) => u.providerMessageId))).toEqual([[A], [D], [B, C]]);
+    await Promise.all([first, ...later]);
+    expect(applied.map((batch) => batch.map((u) => u.providerMessageId))).toEqual([[A], [B, C, D]]);
   });
 
-  it('answers a notification of several lanes once all its batches are committed', async () => {
-    const { service, applied } = setup({ carousel: [A, D] });
-    await service.record([event(A, 'delivered'), event(D, 'read')]);
-    expect(applied.map((batch) => batch.map((u) => u.providerMessageId))).toHaveLength(2);
-    expect(applied.map((batch) => batch.map((u) => u.providerMessageId))).toEqual(expect.arrayContaining([[A], [D]]));
+  it('applies a notification of many message ids in one statement, and answers it once that is committed', async () => {
+    const { service, applied, gate } = setup({ carousel: [A, B, C, D] });
+    let open!: () => void;
+    gate.wait = new Promise<void>((r) => (open = r));
+    let done = false;
+    const recorded = service.record([event(A, 'delivered'), event(B, 'read'), event(C, 'read'), event(D, 'delivered')]).then(() => (done = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    open();
+    await recorded;
+    expect(applied.map((batch) => batch.map((u) => u.providerMessageId))).toEqual([[A, B, C, D]]);
+  });
+
+  it('takes at most 500 notifications in one statement; the rest go in the next', async () => {
+    const wamids = Array.from({ length: 501 }, (_, i) => `wamid.n${i}`);
+    const { service, applied } = setup({ carousel: wamids });
+    await Promise.all(wamids.map((id) => service.record([event(id, 'delivered')])));
+    expect(applied.map((batch) => batch.length)).toEqual([500, 1]);
   });
 
   it('rejects every caller of a batch whose statement failed (Meta retries them), and the next batch still runs', async () => {

@@ -126,7 +126,8 @@ describe.each([0, 1])('Http2Pool with %i sender threads', (threads) => {
       for (const round of [1, 2]) {
         const tokens = Array.from({ length: 250 }, (_, i) => `t${round}-${i}`);
         const answers = new Map<number, Http2Response | Error>();
-        wide.postMany({ origin: limited.url, path: '/send', headers: {}, timeoutMs: 5000, parts: ['{"t":', '}'], tokens, onAnswer: (i, a) => answers.set(i, a) });
+        // Held until all 250 are open: on a loaded host that alone can take seconds, not what this test is about.
+        wide.postMany({ origin: limited.url, path: '/send', headers: {}, timeoutMs: 60_000, parts: ['{"t":', '}'], tokens, onAnswer: (i, a) => answers.set(i, a) });
         await limited.waitHeld(250); // all open at once: none refused, none queued inside a session
         expect(limited.sessions).toBe(3);
         limited.release(250);
