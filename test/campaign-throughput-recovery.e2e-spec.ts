@@ -59,6 +59,9 @@ describe('campaigns: the pace drops on 130429 and recovers by itself', () => {
     for (const a of stack.cloud.arrivals) perSecond.set(Math.floor(a.at / 1000), (perSecond.get(Math.floor(a.at / 1000)) ?? 0) + 1);
     const busiest = (from: number, to: number) => Math.max(0, ...[...perSecond].filter(([s]) => s * 1000 >= from && (s + 1) * 1000 <= to).map(([, n]) => n));
     const steps = Math.round(Math.log2(1 / slow.factor));
+    // Printed before the checks, so that a failure shows the whole series (ms from the last slow-down: sends).
+    const series = [...perSecond].sort(([a], [b]) => a - b).map(([s, n]) => `${s * 1000 - slow.slowAt}:${n}`);
+    console.log(`arrivals per second: ${series.join(' ')}`);
     const seen: string[] = [];
     for (let i = 0; i < steps; i++) {
       const bound = Math.floor(RATE * slow.factor * 2 ** i);
@@ -66,12 +69,14 @@ describe('campaigns: the pace drops on 130429 and recovers by itself', () => {
       seen.push(`${bound}/s step: busiest second ${most}`);
       expect(most).toBeLessThanOrEqual(bound);
     }
-    // The rate came back in steps, not at once: more went in the last step's window than in the first's
-    // (counted over the whole windows: on a loaded host the busiest second of each can be the same).
+    // The rate came back in steps, and each step showed within a couple of seconds: the last step's window
+    // (twice the first's rate) sent well over the first's. Jobs that took slots at the lowered rate keep
+    // them when it doubles, so a backlog of many seconds of them would hold the old rate through most of
+    // the window. Counted over the whole windows: on a loaded host the busiest second of each can be the same.
     const sentIn = (from: number, to: number) => [...perSecond].filter(([s]) => s * 1000 >= from && (s + 1) * 1000 <= to).reduce((sum, [, n]) => sum + n, 0);
     const last = sentIn(slow.slowAt + (steps - 1) * SLOW_DOWN_MS + 1000, slow.slowAt + steps * SLOW_DOWN_MS);
     const first = sentIn(slow.slowAt + 1000, slow.slowAt + SLOW_DOWN_MS);
-    expect(last).toBeGreaterThan(first);
+    expect(last).toBeGreaterThanOrEqual(first * 1.4);
     const after = busiest(slow.slowAt + steps * SLOW_DOWN_MS + 1000, Date.now());
     expect(after).toBeGreaterThan(RATE * slow.factor * 2 ** (steps - 1)); // and then to the configured rate
     const before = busiest(0, slow.slowAt - 1000);

@@ -197,12 +197,18 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     expect(await slowDown(0)).toBe('0.25'); // a later 130429 lowers it again
     const at = Date.now();
     expect(await rateNow()).toBe(25);
+    // What a campaign's planner sizes its backlog by: the share the pace script applies.
+    const p = pacer();
+    expect(await p.share('pn-slow')).toBe(0.25);
+    expect(await p.share('pn-never-slowed')).toBe(1);
     await sleep(at + step + 100 - Date.now());
     expect(await rateNow()).toBe(50);
+    expect(await p.share('pn-slow')).toBe(0.5);
     await sleep(at + 2 * step + 100 - Date.now());
     expect(await rateNow()).toBe(100);
     // A slow-down long past counts for nothing.
     await redis.hset(keys.state, 'slow_at', 0, 'factor', 0.25, 'slow_step', step);
     expect(await rateNow()).toBe(100);
+    expect(await p.share('pn-slow')).toBe(1);
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { DelayedError, type Job } from 'bullmq';
 import type { CampaignPlanJob } from '@platform/contracts';
 import type { AdmittedRecipient, CampaignRepository, CampaignRow, CarouselCatalog } from '@platform/database';
 import type { CarouselDispatchQueue } from '@platform/queue';
+import type { SenderPacer } from '@platform/whatsapp';
 import { CAMPAIGN_PRIORITY, CampaignPlanner, ROUND_MS } from './campaign-planner.js';
 
 const campaign = {
@@ -25,6 +26,8 @@ interface Options {
   /** Recipients the admit call hands over (at most its limit). */
   pending?: number;
   runIfDue?: boolean;
+  /** The share of its rate the number may use now (after a 130429). */
+  share?: number;
 }
 
 function setup(o: Options = {}) {
@@ -48,7 +51,8 @@ function setup(o: Options = {}) {
     getJobCounts: async () => ({ prioritized: o.backlog ?? 0, delayed: 0 }),
     addBulk: async (jobs: typeof added) => void added.push(...jobs),
   } as unknown as CarouselDispatchQueue;
-  return { planner: new CampaignPlanner(campaigns, catalog, dispatch), limits, added, completed };
+  const pacer = { share: async () => o.share ?? 1 } as unknown as SenderPacer;
+  return { planner: new CampaignPlanner(campaigns, catalog, dispatch, pacer), limits, added, completed };
 }
 
 function planJob(data: CampaignPlanJob) {
@@ -84,6 +88,20 @@ describe('CampaignPlanner', () => {
     await expect(planner.round(planJob({ campaignId: 'c1', plannerId: 'p1' }).job)).rejects.toBeInstanceOf(DelayedError);
     expect(limits).toEqual([]);
     expect(completed).toEqual([]);
+  });
+
+  it('after a 130429 admits its share of the lowered rate, and holds at two seconds of that rate', async () => {
+    const slowed = setup({ share: 0.25 });
+    await expect(slowed.planner.round(planJob({ campaignId: 'c1', plannerId: 'p1', lastRoundAt: Date.now() - 1000 }).job)).rejects.toBeInstanceOf(DelayedError);
+    expect(slowed.limits[0]).toBeGreaterThanOrEqual(10); // 0.5 × 80 × 0.25 a second over about a second
+    expect(slowed.limits[0]).toBeLessThanOrEqual(11);
+    // 41 jobs waiting: over two seconds of 20/s, well under two of 80/s
+    const full = setup({ share: 0.25, backlog: 41 });
+    await expect(full.planner.round(planJob({ campaignId: 'c1', plannerId: 'p1' }).job)).rejects.toBeInstanceOf(DelayedError);
+    expect(full.limits).toEqual([]);
+    const unslowed = setup({ backlog: 41 });
+    await expect(unslowed.planner.round(planJob({ campaignId: 'c1', plannerId: 'p1', lastRoundAt: Date.now() - 1000 }).job)).rejects.toBeInstanceOf(DelayedError);
+    expect(unslowed.limits[0]).toBeGreaterThanOrEqual(40);
   });
 
   it('completes the campaign when a round finds nothing to admit', async () => {

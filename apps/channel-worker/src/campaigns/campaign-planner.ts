@@ -3,6 +3,7 @@ import { DelayedError, Job } from 'bullmq';
 import { CampaignPlanJob, CarouselDispatchJob } from '@platform/contracts';
 import { AdmittedRecipient, CampaignRepository, CampaignRow, CarouselCatalog } from '@platform/database';
 import { CarouselDispatchQueue } from '@platform/queue';
+import { SenderPacer } from '@platform/whatsapp';
 
 /** Time between a running campaign's rounds. */
 export const ROUND_MS = 500;
@@ -17,9 +18,12 @@ export const CAMPAIGN_PRIORITY = 10;
 const MAX_ROUND_SPAN_MS = 2000;
 
 /**
- * Seconds of the sender's throughput that may wait in the dispatch queue (prioritized: campaign jobs;
- * delayed: jobs waiting for their pacing slot or a retry); above it (Meta throttling the number,
+ * Seconds of the sender's throughput in force that may wait in the dispatch queue (prioritized: campaign
+ * jobs; delayed: jobs waiting for their pacing slot or a retry); above it (Meta throttling the number,
  * workers down) a round admits nothing, so a trigger never queues behind more than about this much.
+ * In force, not configured: after a 130429 the pacer lays slots out at the lowered rate, and every job
+ * waiting then keeps its slot when the rate comes back, so a backlog sized by the configured rate would
+ * hold the number at the lowered rate for seconds after each step up.
  */
 const MAX_BACKLOG_SECONDS = 2;
 
@@ -39,6 +43,7 @@ export class CampaignPlanner {
     private readonly campaigns: CampaignRepository,
     private readonly catalog: CarouselCatalog,
     private readonly dispatch: CarouselDispatchQueue,
+    private readonly pacer: SenderPacer,
   ) {}
 
   async round(job: Job<CampaignPlanJob>, lockToken?: string): Promise<string> {
@@ -60,11 +65,12 @@ export class CampaignPlanner {
 
     const now = Date.now();
     const span = Math.min(Math.max(now - (job.data.lastRoundAt ?? now - ROUND_MS), 0), MAX_ROUND_SPAN_MS);
-    const exact = (c.sendShare * sender.throughput * span) / 1000 + (job.data.carry ?? 0);
+    const [counts, share] = await Promise.all([this.dispatch.getJobCounts('prioritized', 'delayed'), this.pacer.share(sender.phoneNumberId)]);
+    const rate = sender.throughput * share;
+    const exact = (c.sendShare * rate * span) / 1000 + (job.data.carry ?? 0);
     let budget = Math.floor(exact);
-    const counts = await this.dispatch.getJobCounts('prioritized', 'delayed');
     const backlog = (counts.prioritized ?? 0) + (counts.delayed ?? 0);
-    if (backlog > sender.throughput * MAX_BACKLOG_SECONDS) budget = 0;
+    if (backlog > rate * MAX_BACKLOG_SECONDS) budget = 0;
     const { admitted, capped } = budget > 0 ? await this.campaigns.admit(c, budget, (rows) => this.enqueue(c, rows)) : { admitted: 0, capped: 0 };
     if (admitted === 0 && capped === 0 && budget > 0 && (await this.campaigns.completeIfDrained(c.id))) {
       this.logger.log(`campaign ${c.id} completed: every recipient admitted`);

@@ -240,3 +240,9 @@ local keep = step * math.ceil(math.log(1 / share) / math.log(2)) + 60000
 if redis.call('PTTL', KEYS[1]) < keep then redis.call('PEXPIRE', KEYS[1], keep) end
 return tostring(share)
 `;
+
+/** The share of its rate the number may use now (1 unless a 130429's slow-down is still recovering). */
+export const SHARE_SCRIPT = `${NOW}${SLOW_FACTOR_LUA}
+local st = redis.call('HMGET', KEYS[1], 'slow_at', 'factor', 'slow_step')
+return tostring(slowFactor(st[1], st[2], st[3]))
+`;

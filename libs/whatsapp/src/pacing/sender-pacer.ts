@@ -5,7 +5,7 @@ import { Counter } from 'prom-client';
 import { CoreEnv, WhatsAppEnv, WorkerEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
 import { type RedisClient, type RedisTarget, createRequestRedis, whatsappPaceKeys, withTimeout } from '@platform/queue';
-import { PACE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
+import { PACE_SCRIPT, SHARE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
 
 /**
  * Each WhatsApp sender number's sends, shared by every worker replica through Redis (Lua scripts on
@@ -160,6 +160,7 @@ const MAX_REPORTS = 400;
 type PacingRedis = RedisClient & {
   whatsappPace(state: string, held: string, sending: string, ...args: Array<string | number>): Promise<Array<number | string>>;
   whatsappSlowDown(state: string, factor: number, stepMs: number, settleMs: number): Promise<string>;
+  whatsappShare(state: string): Promise<string>;
 };
 
 @Injectable()
@@ -200,6 +201,7 @@ export class SenderPacer implements OnApplicationShutdown {
     redis.on('error', () => undefined); // surfaced per call
     redis.defineCommand('whatsappPace', { numberOfKeys: 3, lua: PACE_SCRIPT });
     redis.defineCommand('whatsappSlowDown', { numberOfKeys: 1, lua: SLOW_DOWN_SCRIPT });
+    redis.defineCommand('whatsappShare', { numberOfKeys: 1, lua: SHARE_SCRIPT });
     this.redis = redis as PacingRedis;
     this.inFlightMs = whatsapp.WHATSAPP_TIMEOUT_MS + 1000;
   }
@@ -311,6 +313,12 @@ export class SenderPacer implements OnApplicationShutdown {
     // Until the share is back to 1, every reservation asks Redis (the shortcut below would skip the slowed rate).
     this.slowed.set(phoneNumberId, Date.now() + SLOW_DOWN_MS * Math.max(1, Math.ceil(Math.log2(1 / share))));
     return share;
+  }
+
+  /** The share of its rate `phoneNumberId` may use now: below 1 while a slow-down (above) recovers. */
+  async share(phoneNumberId: string): Promise<number> {
+    if (!this.pacing) return 1;
+    return Number(await withTimeout(this.redis.whatsappShare(whatsappPaceKeys(this.target, phoneNumberId).state), REDIS_TIMEOUT_MS, 'sender share'));
   }
 
   /** Resolves once `ms` have passed, rounded up to the next WAKE_BUCKET_MS: one timer per bucket. */
