@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { JobLockEnv, WhatsAppEnv } from '@platform/config';
 import type { CampaignRepository, CampaignRow, CarouselCatalog, UnsettledRecipient } from '@platform/database';
 import type { CampaignPlanQueue, CarouselDispatchQueue } from '@platform/queue';
+import type { SenderPacer } from '@platform/whatsapp';
 import { CAMPAIGN_PRIORITY, CampaignPlanner } from './campaign-planner.js';
 import { CampaignRecovery } from './campaign-recovery.js';
 
@@ -33,7 +34,7 @@ function setup(rows: UnsettledRecipient[], inRedis: Set<string>) {
     addBulk: async (jobs: typeof added) => void added.push(...jobs),
   } as unknown as CarouselDispatchQueue;
   const catalog = { sender: async () => ({ id: 's1', channel: 'whatsapp', throughput: 80 }) } as unknown as CarouselCatalog;
-  const planner = new CampaignPlanner(campaigns, catalog, dispatch);
+  const planner = new CampaignPlanner(campaigns, catalog, dispatch, { share: async () => 1 } as unknown as SenderPacer);
   const recovery = new CampaignRecovery(campaigns, planner, planners, dispatch, { WORKER_LOCK_MS: 1000, CAMPAIGN_RECOVERY_MS: 1000 } as JobLockEnv, { WHATSAPP_TIMEOUT_MS: 4000 } as WhatsAppEnv);
   return { recovery, planned, added, asked };
 }
