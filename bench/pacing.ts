@@ -83,7 +83,16 @@ async function main(): Promise<void> {
     // Date.now(): the clock the fake counts seconds by (and Redis' TIME, which the pacer reads)
     const t0 = Date.now();
     await queue.resume();
-    await fake.reached(PACED + OTHER, workers);
+    // Where the jobs are, once a second: a drain that slows down shows whether jobs wait in the delayed
+    // set (for their slots, or back late) or in the wait list (the workers behind).
+    const samples: Array<{ at: number; wait: number; active: number; delayed: number }> = [];
+    const sampler = setInterval(() => {
+      void queue.getJobCounts('wait', 'active', 'delayed').then(
+        (c) => samples.push({ at: Date.now(), wait: c.wait ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0 }),
+        () => undefined,
+      );
+    }, 1000);
+    await fake.reached(PACED + OTHER, workers).finally(() => clearInterval(sampler));
 
     // Every row must end `sent`.
     const total = PACED + OTHER;
@@ -134,6 +143,10 @@ async function main(): Promise<void> {
       `| Other number's ${fmt(OTHER)} messages (queued after them) all sent | ${otherDone.toFixed(2)} s after resume, while ${fmt(pacedByThen)}-${fmt(pacedByThen + (paced.perSecond.find(([s]) => s === Math.floor(other.last / 1000))?.[1] ?? 0))} of the paced number's had been |`,
       '',
       `Seconds of the paced number by count (count×seconds; the first and last are partial): ${histogram(paced.perSecond)}.`,
+      '',
+      `The queue once a second (seconds after resume: waiting/active/delayed jobs, the paced number's arrivals in that second): ${samples
+        .map((q) => `${Math.round((q.at - t0) / 1000)}: ${q.wait}/${q.active}/${q.delayed} ${paced.perSecond.find(([s]) => s === Math.floor(q.at / 1000))?.[1] ?? 0}`)
+        .join(', ')}.`,
       '',
       `Check: message rows by status ${JSON.stringify(statuses)} (expected ${fmt(total)} sent), ${fmt(Number(attemptRows[0].n))} attempts; ` +
         `fake: ${fmt(stats.accepted)} accepted (${fmt(stats.accepted - total)} sent twice), ${stats.rejected} rejected, ${stats.wrongBearer} with a wrong bearer; ` +

@@ -17,15 +17,19 @@ export class SerialFunctionRunner implements FunctionRunner {
   private queued = 0;
   private burstSince = 0;
 
-  constructor(private readonly runner: FunctionRunner) {}
+  /** `now`: milliseconds on a monotonic clock (the spec passes its own, so a loaded host does not change a burst's length). */
+  constructor(
+    private readonly runner: FunctionRunner,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
   run(request: FunctionRunRequest): Promise<FunctionRunOutcome> {
     // No run waiting or running: this one starts a burst of its own, without waiting for a loop turn.
-    if (this.queued++ === 0) this.burstSince = performance.now();
+    if (this.queued++ === 0) this.burstSince = this.now();
     const run = this.tail.then(async () => {
-      if (performance.now() - this.burstSince > YIELD_AFTER_MS) {
+      if (this.now() - this.burstSince > YIELD_AFTER_MS) {
         await nextTurn();
-        this.burstSince = performance.now();
+        this.burstSince = this.now();
       }
       return this.runner.run(request);
     });
