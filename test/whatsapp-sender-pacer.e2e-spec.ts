@@ -186,6 +186,41 @@ describe('SenderPacer: sends counted until their answer is back', () => {
     expect(Math.abs((await commands(50, 'b'))! - one!)).toBeLessThanOrEqual(1);
   }, 30_000);
 
+  it('a new job that would wait in the delayed set goes now in the places of its second whose jobs are late, and waits once the second is on time', async () => {
+    const keys = whatsappPaceKeys(env, 'pn-missed');
+    const rate = 100;
+    const redisNow = async () => {
+      const [s, us] = await redis.time();
+      return Number(s) * 1000 + Math.floor(Number(us) / 1000);
+    };
+    /**
+     * A new job's reservation made 200-600 ms into a second (its `gone` go's so far) while the number's
+     * slots run 10 s ahead (a burst was queued): its answer, 0 to go now. Hold 0 ms, room 0: nothing waits
+     * in memory. Tried again when the call did not land inside that second's usable part (a loaded host).
+     */
+    const reserveWith = async (gone: number): Promise<number> => {
+      for (let tries = 0; tries < 50; tries++) {
+        const t = await redisNow();
+        if (t % 1000 < 200 || t % 1000 > 600) {
+          await sleep((1300 - (t % 1000)) % 1000);
+          continue;
+        }
+        const sec = Math.floor(t / 1000);
+        await redis.hset(keys.state, 'next', t + 10_000, 'rsec', sec + 10, 'rn', 1, 'gsec', sec, 'gn', gone);
+        const [answer] = (await redis.eval(PACE_SCRIPT, 3, keys.state, keys.held, keys.sending, rate, 150, 10_000, 0, 0, 0, 0, 0, `new-${gone}-${tries}`)) as number[];
+        const after = await redisNow();
+        if (Math.floor(after / 1000) === sec && after % 1000 < 850) return answer;
+      }
+      throw new Error('no reservation landed within one second');
+    };
+    // 200 ms in, at least 18 of the second's 100 slots are due 50 ms ago (MISSED_AFTER_MS): none went, so
+    // their jobs are late and a new job takes a place now.
+    expect(await reserveWith(0)).toBe(0);
+    expect(Number(await redis.hget(keys.state, 'gn'))).toBe(1);
+    // The second has let its whole rate go: the new job waits for its slot, 10 s ahead.
+    expect(await reserveWith(rate)).toBeGreaterThan(9_000);
+  }, 120_000);
+
   it('after 130429 the rate halves, 130429s answering the same sends halve it once, and it doubles back in steps', async () => {
     const keys = whatsappPaceKeys(env, 'pn-slow');
     const step = 1000;

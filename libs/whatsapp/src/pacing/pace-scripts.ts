@@ -25,6 +25,13 @@ end
 `;
 
 /**
+ * A slot of the current second counts as missed this long after its time while fewer jobs than the slots
+ * due by then have gone in the second: their jobs, waiting in the delayed set, are late (a job waiting
+ * there comes back DELAYED_LEAD_MS before its slot, and is counted among its second's go's at once).
+ */
+export const MISSED_AFTER_MS = 50;
+
+/**
  * One call for what a worker's jobs ask of one number in one batch window. ARGV: rate, edge margin ms,
  * in-flight ms, hold ms, room, number of landed sends, number of released permits, number of sends to
  * take, then the landed sends' ids, the released permits' ids, the ids of the sends to take, and the ids
@@ -54,6 +61,12 @@ end
  * Reservations: `rate` slots a second, laid out evenly over its first `1000 - margin` ms. A job whose
  * slot is ahead waits and asks again when it wakes; it then goes if its slot's second has begun and,
  * when it woke late, if that second has let fewer than `rate` jobs go, else it gets a new slot.
+ *
+ * Missed places: a new job (not back from the delayed set) that would wait there goes now instead while the current second has
+ * let fewer jobs go than its slots due MISSED_AFTER_MS ago. Those slots' jobs are late: back from the
+ * delayed set behind every job queued before them (BullMQ's wait list is first in, first out), which
+ * takes seconds when a burst of thousands is queued at once. Without this, each such second would go
+ * unused while its jobs waited; with it, a late job finds its second full and takes a new slot.
  *
  * Each call sends at most one ZADD, one ZREM and one ZMSCORE per key, whatever the number of asks.
  */
@@ -189,7 +202,21 @@ if nReserve > 0 then
     holds[#holds + 1] = job
     return at - now
   end
-  for i = 1, nReserve do out[#out + 1] = reserve(i, jobs[i]) end
+  -- this second's slots due MISSED_AFTER_MS ago (slots before the pointer entered the second count too:
+  -- unused then, they may be used now)
+  local elapsed = now - sec * 1000
+  local due = 0
+  if elapsed >= ${MISSED_AFTER_MS} and elapsed < usable then due = math.min(eff, math.floor((elapsed - ${MISSED_AFTER_MS}) * eff / usable) + 1) end
+  -- (a job back from the delayed set keeps to its own slot, below)
+  local function fillsMissed(i, job)
+    if tonumber(heldAt[i]) then return false end
+    local at = math.max(nextAt, now)
+    if at <= now or (room > 0 and at - now <= holdMs) or gn >= due then return false end
+    gn = gn + 1
+    permit(i, job, now)
+    return true
+  end
+  for i = 1, nReserve do out[#out + 1] = fillsMissed(i, jobs[i]) and 0 or reserve(i, jobs[i]) end
   if #unheld > 0 then redis.call('ZREM', KEYS[2], unpack(unheld)) end
   if #holds > 0 then
     redis.call('ZADD', KEYS[2], unpack(holds))
