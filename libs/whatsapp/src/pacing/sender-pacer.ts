@@ -193,7 +193,7 @@ export class SenderPacer implements OnApplicationShutdown {
     this.target = env;
     this.pacing = whatsapp.WHATSAPP_PACING ?? true;
     if (!this.pacing) this.logger.warn('WHATSAPP_PACING=false: sends are not paced, Meta may refuse them (130429); for measurements only');
-    const concurrency = worker?.WORKER_CONCURRENCY ?? 100;
+    const concurrency = worker?.WORKER_CONCURRENCY ?? 300;
     this.maxHeld = Math.max(1, concurrency - Math.ceil(concurrency / 10));
     // Its own connection, queueing commands while it connects (each call is bounded by withTimeout),
     // so the first jobs after start-up do not fail before it is ready.
