@@ -62,11 +62,12 @@ export const MISSED_AFTER_MS = 50;
  * slot is ahead waits and asks again when it wakes; it then goes if its slot's second has begun and,
  * when it woke late, if that second has let fewer than `rate` jobs go, else it gets a new slot.
  *
- * Missed places: a new job (not back from the delayed set) that would wait there goes now instead while the current second has
- * let fewer jobs go than its slots due MISSED_AFTER_MS ago. Those slots' jobs are late: back from the
- * delayed set behind every job queued before them (BullMQ's wait list is first in, first out), which
- * takes seconds when a burst of thousands is queued at once. Without this, each such second would go
- * unused while its jobs waited; with it, a late job finds its second full and takes a new slot.
+ * Missed places: a new job (not back from the delayed set) that would wait there goes now instead
+ * while the current second has let fewer jobs go than its slots due MISSED_AFTER_MS ago. Those slots'
+ * jobs are late: back from the delayed set behind every job queued before them (BullMQ's wait list is
+ * first in, first out), which takes seconds when a burst of thousands is queued at once. Without this,
+ * each such second would go unused while its jobs waited; with it, a late job finds its second full and
+ * takes a new slot.
  *
  * Each call sends at most one ZADD, one ZREM and one ZMSCORE per key, whatever the number of asks.
  */
