@@ -228,7 +228,9 @@ describe('console bot builder (API and Chromium)', () => {
 
       // Connect by dragging the question's next handle onto bye; hello goes on to the question through its form's "connect to…".
       const handle = (node: string, type: 'source' | 'target', id?: string) => page.locator(`.react-flow__node[data-id="${node}"] .react-flow__handle.${type}${id ? `[data-handleid="${id}"]` : ''}`);
-      await handle('question-1', 'source', 'next').dragTo(handle('bye', 'target'));
+      // In steps, as a hand moves: React Flow starts a connection on the press and looks for the handle under
+      // the pointer as it moves, and a single move with the release at once can outrun it on a loaded host.
+      await handle('question-1', 'source', 'next').dragTo(handle('bye', 'target'), { steps: 10 });
       await page.getByRole('button', { name: /^hello · Message/ }).click();
       await page.getByLabel('Connect next to…').selectOption('question-1');
       await page.locator('.react-flow__edge[data-id="question-1:next"]').waitFor();
