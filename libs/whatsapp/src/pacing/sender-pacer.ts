@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { Counter } from 'prom-client';
-import { CoreEnv, WhatsAppEnv, WorkerEnv } from '@platform/config';
+import { CoreEnv, DEFAULT_WORKER_CONCURRENCY, WhatsAppEnv, WorkerEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
 import { type RedisClient, type RedisTarget, createRequestRedis, whatsappPaceKeys, withTimeout } from '@platform/queue';
 import { PACE_SCRIPT, SHARE_SCRIPT, SLOW_DOWN_SCRIPT } from './pace-scripts.js';
@@ -193,7 +193,7 @@ export class SenderPacer implements OnApplicationShutdown {
     this.target = env;
     this.pacing = whatsapp.WHATSAPP_PACING ?? true;
     if (!this.pacing) this.logger.warn('WHATSAPP_PACING=false: sends are not paced, Meta may refuse them (130429); for measurements only');
-    const concurrency = worker?.WORKER_CONCURRENCY ?? 300;
+    const concurrency = worker?.WORKER_CONCURRENCY ?? DEFAULT_WORKER_CONCURRENCY;
     this.maxHeld = Math.max(1, concurrency - Math.ceil(concurrency / 10));
     // Its own connection, queueing commands while it connects (each call is bounded by withTimeout),
     // so the first jobs after start-up do not fail before it is ready.
