@@ -1,3 +1,5 @@
+import { Injectable } from '@nestjs/common';
+
 /** How long one slice of a bot's demand lasts: a lease asks for what the last slice used. */
 export const DEMAND_SLICE_MS = 100;
 /** A lease holds at most this share of a bot's quota, so other replicas are never starved for long. */
@@ -35,6 +37,7 @@ interface Demand {
  * quota. A place leased and not used before its window ends is lost to the bot, and another replica may
  * refuse a trigger while this one holds places: both are bounded by one lease per replica.
  */
+@Injectable()
 export class QuotaLeases {
   private readonly leases = new Map<string, Lease>();
   private readonly demand = new Map<string, Demand>();

@@ -86,7 +86,6 @@ type GateRedis = RedisClient & {
 export class TriggerGate {
   private readonly batches: TickBatcher<GateEntry, GateResult>;
   private readonly redis: GateRedis;
-  private readonly leases = new QuotaLeases();
   /**
    * When (Date.now) each bot's quota window ends, as its last call told: the time the call was sent plus
    * the PTTL it returned, so never later than the window's real end (a window lost and started again by
@@ -99,6 +98,7 @@ export class TriggerGate {
     private readonly core: CoreEnv,
     @Inject(REQUEST_REDIS) redis: RedisClient,
     turn: CorkedTurn,
+    private readonly leases: QuotaLeases = new QuotaLeases(),
   ) {
     this.batches = new TickBatcher((batch) => this.commit(batch), { schedule: turn.schedule });
     if (!('triggerGate' in redis)) redis.defineCommand('triggerGate', { lua: GATE_SCRIPT });
