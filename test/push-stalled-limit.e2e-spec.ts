@@ -62,7 +62,9 @@ describe('push notifications: a batch job that stalls too often', () => {
     const queue = testQueue(PushQueueNames.fanout, stack.env);
     await until(async () => ((await (await queue.getJob(`plan-${notificationId}`))?.getState()) === 'completed' ? true : undefined));
     await until(async () => ((await (await queue.getJob(`batch-${notificationId}-0`))?.getState()) === 'active' ? true : undefined));
-    await new Promise((r) => setTimeout(r, 300));
+    // Until the fake holds all three requests: one it has not read yet when the answers turn to 'ok'
+    // below would be answered and counted as a send of a batch run again.
+    await until(async () => (TOKENS.every((t) => fcm.hung.includes(t)) ? true : undefined), 60_000, 'the batch requests held by FCM');
     child.kill('SIGKILL');
     for (const token of TOKENS) fcm.always(token, 'ok'); // a batch run again would now be sent and seen
 

@@ -53,6 +53,8 @@ const RESERVED_KEYS = new Set(['from', 'notification', 'message_type', 'collapse
  */
 export class FcmSandbox {
   readonly messages: ReceivedFcmMessage[] = [];
+  /** Tokens of the requests held without an answer (`{ hang: true }`), in the order they came. */
+  readonly hung: string[] = [];
   /** Requests answered, by status code. */
   readonly counts = new Map<number, number>();
   private readonly scripts = new Map<string, FcmReply[]>();
@@ -152,7 +154,7 @@ export class FcmSandbox {
       this.acceptedPerWindow.set(window, accepted + 1);
     }
     const reply = this.permanent.get(token) ?? this.scripts.get(token)?.shift() ?? this.allScript.shift() ?? 'ok';
-    if (reply !== 'ok' && 'hang' in reply) return;
+    if (reply !== 'ok' && 'hang' in reply) return void this.hung.push(token);
     const status = reply === 'ok' ? 200 : reply.status;
     const received = { at: Date.now(), projectId, token, message, status };
     if (this.options.record !== false) this.messages.push(received);
