@@ -22,13 +22,14 @@ describe('the web embed API: open, close, events, unread count', () => {
   let site: Server;
   let siteUrl = '';
   const token = 'embed_api_user_1';
+  const echoLog: string[] = [];
   stack.defer(() => echo?.close());
   stack.defer(() => browser?.close());
   stack.defer(() => new Promise((r) => site?.close(r)));
 
   beforeAll(async () => {
     seed = await seedSdkBot(stack.gateway);
-    echo = await startEchoBot(stack.gateway, { apiBaseUrl: stack.url, botId: seed.botId, apiKey: seed.apiKey });
+    echo = await startEchoBot(stack.gateway, { apiBaseUrl: stack.url, botId: seed.botId, apiKey: seed.apiKey, log: (line) => echoLog.push(line) });
     // The site listens before the async script has loaded: the botchat:load event hands it the API.
     site = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -61,7 +62,11 @@ window.addEventListener('botchat:load', (e) => {
 
     // Preloaded hidden: the page is ready, its greeting came while closed, so it is unread.
     await eventually(async () => (await types(page)).includes('ready') || undefined, 15_000, 'ready');
-    await eventually(async () => ((await api<number>(page, 'unreadCount')) === 1 ? true : undefined), 20_000, 'the greeting unread');
+    await eventually(async () => ((await api<number>(page, 'unreadCount')) === 1 ? true : undefined), 45_000, 'the greeting unread').catch((err: Error) => {
+      // What the bot was told and what its replies met: a lost greeting and a late one read differently.
+      const calls = echo.server.delivered.map((c) => (c.body as { type?: string }).type);
+      throw new Error(`${err.message}; the bot's webhook calls: ${JSON.stringify(calls)}; bot's log: ${JSON.stringify(echoLog)}`);
+    });
     expect(await api<boolean>(page, 'isOpen')).toBe(false);
     const launcher = page.getByRole('button', { name: 'Open chat, 1 unread message' });
     await launcher.waitFor();
