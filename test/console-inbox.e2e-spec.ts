@@ -321,7 +321,8 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       await page.getByRole('button', { name: 'Edit “Greeting”' }).focus();
       await page.keyboard.press('Enter');
       await page.getByRole('form', { name: 'Edit “Greeting”' }).waitFor();
-      await page.keyboard.press('Tab'); // from the title (focused) to the text
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('canned-title'); // the form opens on its title
+      await page.keyboard.press('Tab'); // from the title to the text
       await page.keyboard.press('ControlOrMeta+a');
       await page.keyboard.type('Hi there!');
       await page.getByRole('button', { name: 'Save' }).focus();

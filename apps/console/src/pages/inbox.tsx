@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { CannedResponseView, ConversationMessageView, InboxConversationItem, InboxConversationResponse, InboxFilterName, InboxListResponse } from '@platform/contracts/views';
 import { Bot, api, me, roleAtLeast } from '../api.js';
 import { DataTable } from '../data-table.js';
@@ -521,7 +521,8 @@ function CannedForm({ bot, editing, onSaved, onCancel }: { bot: Bot; editing: Ca
   const [errors, setErrors] = useState<{ title?: string; text?: string; quick?: string }>({});
   const action = useAction();
   const first = useRef<HTMLInputElement>(null);
-  useEffect(() => {
+  // Before the browser paints the form, so that keys pressed as it appears already reach its title.
+  useLayoutEffect(() => {
     if (editing) first.current?.focus();
   }, [editing]);
   const submit = async (e: Event) => {
