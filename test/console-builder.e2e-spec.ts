@@ -333,6 +333,8 @@ describe('console bot builder (API and Chromium)', () => {
       // The function node (the start) goes on to it instead.
       await page.getByRole('button', { name: /^function-1 · Function/ }).focus();
       await page.keyboard.press('Enter');
+      // Its form replaces message-1's: until then the field below is message-1's.
+      await page.getByRole('form', { name: 'Node function-1' }).waitFor();
       await page.getByLabel('Connect next to…').focus();
       await page.keyboard.type('message-1');
       await page.keyboard.press('Tab');
