@@ -335,8 +335,14 @@ describe('console bot builder (API and Chromium)', () => {
       await page.keyboard.press('Enter');
       // Its form replaces message-1's: until then the field below is message-1's.
       await page.getByRole('form', { name: 'Node function-1' }).waitFor();
-      await page.getByLabel('Connect next to…').focus();
-      await page.keyboard.type('message-1');
+      const connect = page.getByLabel('Connect next to…');
+      await connect.focus();
+      // Arrow keys, not type-ahead, so the choice does not hang on the time between keys (Chromium drops a
+      // select's typed prefix after a second); the value is checked before the edge is waited for.
+      const [at, to] = await connect.evaluate((select: HTMLSelectElement) => [select.selectedIndex, Array.from(select.options).findIndex((o) => o.value === 'message-1')]);
+      expect(to).toBeGreaterThan(-1);
+      for (let i = at; i !== to; i += Math.sign(to - at)) await page.keyboard.press(to > at ? 'ArrowDown' : 'ArrowUp');
+      expect(await connect.inputValue()).toBe('message-1');
       await page.keyboard.press('Tab');
       await page.locator('.react-flow__edge[data-id="function-1:next"]').waitFor();
       await page.getByRole('button', { name: 'Save draft' }).focus();

@@ -89,7 +89,9 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
   if (!def || !journey) return <Spinner label="Opening the builder…" />;
 
   const dirty = JSON.stringify(def) !== savedJson;
-  const editJourney = (f: (j: Journey) => Journey) => setDef({ ...def, journeys: def.journeys.map((j) => (j.slug === journey.slug ? f(j) : j)) });
+  // From the definition as it is when the update runs, not as this render saw it: two edits before the
+  // next render (a field's change, then a connection) would otherwise have the second undo the first.
+  const editJourney = (f: (j: Journey) => Journey) => setDef((d) => d && { ...d, journeys: d.journeys.map((j) => (j.slug === journey.slug ? f(j) : j)) });
   const node = journey.nodes.find((n) => n.id === selected);
   const byNode = nodeErrors(errors, journey.slug);
   const otherErrors = errors.filter((e) => !(e.journey === journey.slug && e.node));
