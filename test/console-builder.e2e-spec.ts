@@ -298,6 +298,8 @@ describe('console bot builder (API and Chromium)', () => {
       await page.getByLabel('Code (JavaScript, run in the sandbox)').press('Tab');
       await page.getByRole('button', { name: 'Make it the start' }).click();
       await page.getByLabel('Connect next to…').selectOption('hello');
+      // The new node's edge is drawn: its handles were measured, however its updates interleaved.
+      await page.locator('.react-flow__edge[data-id="function-1:next"]').waitFor();
       await page.getByRole('button', { name: 'Restart the test' }).click();
       const bad = page.getByTestId('try-trace').locator('li.bad');
       await bad.getByText(/boom/).waitFor();
@@ -344,7 +346,7 @@ describe('console bot builder (API and Chromium)', () => {
       for (let i = at; i !== to; i += Math.sign(to - at)) await page.keyboard.press(to > at ? 'ArrowDown' : 'ArrowUp');
       expect(await connect.inputValue()).toBe('message-1');
       await page.keyboard.press('Tab');
-      await page.locator('.react-flow__edge[data-id="function-1:next"]').waitFor();
+      await page.locator('.react-flow__edge[data-id="function-1:next"][aria-label="Edge from function-1 to message-1"]').waitFor();
       await page.getByRole('button', { name: 'Save draft' }).focus();
       await page.keyboard.press('Enter');
       await page.getByText('Draft saved').waitFor();

@@ -1,6 +1,20 @@
 // The journey drawn with @xyflow/react (through preact/compat): drag a node kind from the palette onto the
 // canvas to add it, drag from an exit handle to a node to connect, drag nodes to move them.
-import { Background, Controls, Handle, Position, ReactFlow, ReactFlowProvider, applyNodeChanges, useReactFlow, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
+import {
+  Background,
+  Controls,
+  Handle,
+  Position,
+  ReactFlow,
+  ReactFlowProvider,
+  applyNodeChanges,
+  useReactFlow,
+  useStore,
+  useUpdateNodeInternals,
+  type Connection,
+  type EdgeChange,
+  type NodeChange,
+} from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
@@ -52,6 +66,29 @@ function BotNodeView({ data, selected }: { data: FlowNode['data']; selected: boo
 }
 
 const nodeTypes = { bot: BotNodeView };
+
+/** Ids of the nodes xyflow has a size for but no handle positions. */
+const handlesLost = (s: { nodeLookup: Map<string, { id: string; hidden?: boolean; measured?: { width?: number }; internals: { handleBounds?: unknown } }> }) =>
+  Array.from(s.nodeLookup.values())
+    .filter((n) => !n.hidden && n.measured?.width && !n.internals.handleBounds)
+    .map((n) => n.id)
+    .join(' ');
+
+/**
+ * xyflow keeps a node's handle positions only while the node passed in carries its measured size. Under
+ * preact/compat, whose effects run after paint, a nodes update computed before a measurement can reach the
+ * store after it: the handles are dropped, the size (now known again) never changes, and the node's edges
+ * are never drawn. Such nodes are measured again.
+ */
+function KeepHandlesMeasured() {
+  const lost = (useStore as (select: typeof handlesLost) => string)(handlesLost);
+  const remeasure = useUpdateNodeInternals();
+  useEffect(() => {
+    if (lost) remeasure(lost.split(' '));
+  }, [lost]);
+  return null;
+}
+const KeepHandles = KeepHandlesMeasured as unknown as FunctionComponent;
 const lastDrag = new Map<string, Point>();
 
 interface CanvasProps {
@@ -133,6 +170,7 @@ function Canvas(props: CanvasProps) {
       >
         <Bg />
         <Ctl showInteractive={false} />
+        <KeepHandles />
       </Flow>
     </div>
   );
