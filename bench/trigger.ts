@@ -45,6 +45,12 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const IDEMPOTENCY = process.env.BENCH_IDEMPOTENCY !== '0';
+/**
+ * Requests per second offered to each server (autocannon's overallRate), 0 for as many as it answers. At
+ * a rate both servers keep up with, the CPU per answer compares builds with less noise than the peak
+ * rate: each answers the same requests, in batches of the same sizes.
+ */
+const OFFERED_RATE = Number(process.env.BENCH_OFFERED_RATE ?? 0);
 /** Far above what one gateway can answer in a minute: the quota is checked on every trigger and never reached. */
 const BENCH_QUOTA_PER_MINUTE = 10_000_000;
 const BASELINE_QUEUE = 'bench-baseline-trigger';
@@ -106,7 +112,7 @@ const withIdempotencyKey = (req: autocannon.Request) => ({ ...req, headers: { ..
 
 async function load(url: string, headers: Record<string, string>, body: string, seconds: number) {
   const requests = IDEMPOTENCY ? [{ setupRequest: withIdempotencyKey }] : undefined;
-  return autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: seconds, requests });
+  return autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: seconds, requests, ...(OFFERED_RATE > 0 && { overallRate: OFFERED_RATE }) });
 }
 
 async function setBotQuota(databaseUrl: string, botId: string, perMinute: number): Promise<void> {
@@ -285,7 +291,7 @@ async function main(): Promise<void> {
       `### Carousel trigger: gateway vs. Fastify + BullMQ add (${new Date().toISOString().slice(0, 10)})`,
       '',
       `Machine: ${machineLine(machine)}.`,
-      `Load: autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s measured per server in ${ROUNDS} turns of ${SECONDS / ROUNDS} s (each round starting one server later); ` +
+      `Load: autocannon, ${CONNECTIONS} connections${OFFERED_RATE > 0 ? `, ${fmt(OFFERED_RATE)} requests/s offered` : ''}, ${WARMUP_SECONDS} s warm-up, then ${SECONDS} s measured per server in ${ROUNDS} turns of ${SECONDS / ROUNDS} s (each round starting one server later); ` +
         `the same 3-card trigger body to both${IDEMPOTENCY ? ', each request with an Idempotency-Key of its own' : ', no Idempotency-Key'}; ` +
         `the bot's trigger quota checked on every trigger (${fmt(BENCH_QUOTA_PER_MINUTE)}/min, never reached); gateway = one built process (dist/apps/gateway/src/main.js)${process.env.BENCH_CPU_PROF ? ' with --cpu-prof' : ''}.`,
       '',
@@ -295,7 +301,9 @@ async function main(): Promise<void> {
       row('Gateway `POST /api/engagements/notifications/v2/push`', gw),
       ...others.map((r) => row(r.target.name, r)),
       '',
-      `**Ratio gateway / baseline: ${ratio.toFixed(2)}** (target ≥ 0.85).`,
+      OFFERED_RATE > 0
+        ? `Ratio gateway / baseline: ${ratio.toFixed(2)} at an offered rate (not the peak: compare the CPU per answer below).`
+        : `**Ratio gateway / baseline: ${ratio.toFixed(2)}** (target ≥ 0.85).`,
       '',
       'CPU time per 2xx answer during the measured run (µs; from /proc, all threads of each process):',
       '',
