@@ -259,7 +259,11 @@ describe('console: design system, onboarding, empty states, human errors, templa
     await page.getByRole('heading', { name: 'Settings · API Keys' }).waitFor();
     // Its one read done: a read still in flight when the clock jumps would meet the end first, sign out
     // and take the section links away before the click below.
-    await page.getByRole('table', { name: /^API keys of / }).or(page.getByTestId('empty-api-keys')).first().waitFor();
+    await page
+      .getByRole('table', { name: /^API keys of / })
+      .or(page.getByTestId('empty-api-keys'))
+      .first()
+      .waitFor();
     // Both tokens run out: the access token (15 minutes) and the refresh token behind the cookie (30 days).
     const restore = advanceClock(stack.gateway, 31 * 24 * 3600_000);
     try {
