@@ -6,7 +6,7 @@ import { type Bot, api, roleAtLeast } from '../../api.js';
 import { Spinner, asApiError } from '../../ui.js';
 import { type BotNode, type Definition, type DefinitionError, type Journey, KIND_LABELS, NODE_KINDS, type NodeKind, starterDefinition } from './definition.js';
 import { DRAG_TYPE, FlowCanvas } from './flow-canvas.js';
-import { type Point, addNode, connect, disconnect, nodeErrors, removeNode, toFlow, updateNode } from './graph.js';
+import { type Point, addNode, connect, freshId, disconnect, nodeErrors, removeNode, toFlow, updateNode } from './graph.js';
 import { layoutJourney } from './layout.js';
 import { NodeForm } from './node-form.js';
 import { TryIt } from './try-it.js';
@@ -97,8 +97,10 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
   const otherErrors = errors.filter((e) => !(e.journey === journey.slug && e.node));
 
   const add = (kind: NodeKind, at?: Point) => {
-    const { journey: next, id } = addNode(journey, kind, def.journeys[0]!.slug);
-    editJourney(() => next);
+    // Named here, added to the journey as it is when the update runs (as every edit is).
+    const id = freshId(journey, kind);
+    const first = def.journeys[0]!.slug;
+    editJourney((j) => addNode(j, kind, first, id).journey);
     const place = at ?? { x: 0, y: Math.max(0, ...Object.values(positions[journey.slug] ?? {}).map((p) => p.y)) + 130 };
     setPositions((all) => ({ ...all, [journey.slug]: { ...all[journey.slug], [id]: place } }));
     setSelected(id);

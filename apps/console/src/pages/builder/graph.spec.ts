@@ -62,6 +62,9 @@ describe('builder graph <-> definition', () => {
     expect(addNode(added, 'message', 'main').id).toBe('message-2');
     const empty = addNode({ slug: 'x', start: '', nodes: [], edges: [] }, 'end', 'main').journey;
     expect(empty.start).toBe('end-1');
+    // An id chosen beforehand (the builder names the node before its update runs) is kept; a taken one adds nothing.
+    expect(addNode(journey, 'message', 'main', 'message-7').journey.nodes.at(-1)?.id).toBe('message-7');
+    expect(addNode(added, 'end', 'main', 'message-1').journey).toBe(added);
 
     const removed = removeNode(journey, 'ask');
     expect(removed.start).toBe('check');

@@ -68,9 +68,12 @@ export function freshId(journey: Journey, kind: string): string {
   for (let n = 1; ; n++) if (!used.has(`${kind}-${n}`)) return `${kind}-${n}`;
 }
 
-/** Adds a node of `kind`; the first node of an empty journey becomes its start. */
-export function addNode(journey: Journey, kind: NodeKind, firstJourney: string): { journey: Journey; id: string } {
-  const id = freshId(journey, kind);
+/**
+ * Adds a node of `kind`, named `id` (a fresh one by default); the first node of an empty journey becomes
+ * its start. An `id` the journey already has leaves it as it is: no two nodes share an id.
+ */
+export function addNode(journey: Journey, kind: NodeKind, firstJourney: string, id = freshId(journey, kind)): { journey: Journey; id: string } {
+  if (journey.nodes.some((n) => n.id === id)) return { journey, id };
   const nodes = [...journey.nodes, newNode(kind, id, firstJourney)];
   return { journey: { ...journey, nodes, start: journey.nodes.length === 0 ? id : journey.start }, id };
 }
