@@ -271,7 +271,7 @@ describe('console bot builder (API and Chromium)', () => {
         .getByText(/main\/question-1/)
         .first()
         .waitFor(); // the bot waits at the question
-      expect(await page.getByTestId('try-state').textContent()).toMatch(/waits for an answer at main\/question-1/);
+      expect(await page.getByTestId('try-state').textContent()).toMatch(/^Test \d+\. .*waits for an answer at main\/question-1/);
       // The page's own secrets stay in the console: the chat page holds only its chat token.
       expect(await page.getByTestId('try-chat').getAttribute('src')).toMatch(/^\/web\/bot\?botId=[0-9a-f-]+&enableSpeech=false#ymAuthenticationToken=[A-Za-z0-9_-]{32}$/);
       await chat.getByRole('textbox', { name: 'Message' }).fill('Ada');

@@ -71,6 +71,10 @@ interface CallState {
   nextHeapCheckMs: number;
 }
 
+const UNDESCRIBABLE = 'an exception that could not be described';
+/** Memory this close to the WebAssembly maximum counts as full: QuickJS's larger allocations (a table doubling) fail there. */
+const WASM_HEADROOM_BYTES = 16 * 1024 * 1024;
+
 class Failure {
   constructor(
     readonly failure: FunctionRunFailure,
@@ -188,7 +192,8 @@ export class QuickJsFunctionRunner implements FunctionRunner {
       runtime.setInterruptHandler(() => this.shouldInterrupt(state, rt));
       runtime.setModuleLoader((name) => (name === SDK_CORE_MODULE_NAME ? SDK_CORE_MODULE_SOURCE : { error: new Error(`Cannot import '${name}': bot code can import only '${SDK_CORE_MODULE_NAME}'`) }));
       context = runtime.newContext({ intrinsics: INTRINSICS });
-      const result = new CallScope(context, runtime, state, handles).call();
+      const cap = Math.ceil(this.options.heapCapBytes / WASM_PAGE) * WASM_PAGE;
+      const result = new CallScope(context, runtime, state, handles, () => engine.memory.buffer.byteLength + WASM_HEADROOM_BYTES >= cap).call();
       // Release the call's handles before the context: QuickJS refuses to free a runtime with live objects.
       disposeAll(handles);
       context.dispose();
@@ -262,6 +267,8 @@ class CallScope {
     private readonly runtime: QuickJSRuntime,
     private readonly state: CallState,
     private readonly handles: QuickJSHandle[],
+    /** Whether the instance's WebAssembly memory is at its maximum (a failed allocation cannot be retried bigger). */
+    private readonly wasmFull: () => boolean,
   ) {}
 
   call(): { value: unknown } | Failure {
@@ -435,11 +442,18 @@ class CallScope {
     if (this.state.stop) return stopFailure(this.state.stop, this.state.request, this.state);
     if (/^InternalError: (out of memory|string too long)/.test(described)) return new Failure('memory', `over the memory limit of ${mib(this.state.request.memoryBytes)} (${described})`);
     if (described === 'InternalError: stack overflow' || described === 'RangeError: Maximum call stack size exceeded') return new Failure('memory', 'stack overflow');
+    // QuickJS throws null when memory runs out where it cannot even make the error (a Map's table growing),
+    // and a value that cannot be described may have run out the same way: with the heap past the limit
+    // (before the interrupt handler's next measure) or the WebAssembly memory unable to grow, it is that.
+    if (described === 'null' || described === UNDESCRIBABLE) {
+      if (this.wasmFull()) return new Failure('memory', "out of memory: the sandbox's whole heap is in use");
+      if (heapInUse(this.runtime) > this.state.request.memoryBytes) return stopFailure('memory', this.state.request, this.state);
+    }
     return new Failure(failure, described.slice(0, SANDBOX_LIMITS.maxMessageLength));
   }
 
   private describe(thrown: QuickJSHandle): string {
-    const undescribable = 'an exception that could not be described';
+    const undescribable = UNDESCRIBABLE;
     if (!this.originals) return 'the sandbox prelude failed';
     const helper = this.helper('describe');
     if (helper instanceof Failure) return undescribable;

@@ -185,6 +185,16 @@ describe('limits', () => {
     expect(runner.heapBytes).toBeLessThanOrEqual(256 * 1024 * 1024);
   });
 
+  it('a Map that outgrows the whole WebAssembly heap is a memory failure, not a throw of null', async () => {
+    // QuickJS throws null where it cannot allocate even the error: here the heap's maximum, not the
+    // call's limit, is what runs out (as when the interrupt handler's measure comes too late on a loaded host).
+    const small = await QuickJsFunctionRunner.create({ heapCapBytes: 48 * 1024 * 1024 });
+    const outcome = await small.run({ code: 'const m = new Map(); for (let i = 0; ; i++) m.set(i, [i]);', payload: '{}', variables: {}, timeoutMs: 5000, memoryBytes: 1024 * 1024 * 1024 });
+    expect(outcome).toMatchObject({ ok: false, failure: 'memory', message: "out of memory: the sandbox's whole heap is in use" });
+    const after = await small.run({ code: 'return 1 + 1', payload: '{}', variables: {}, timeoutMs: 1000, memoryBytes: 8 * 1024 * 1024 });
+    expect(after).toMatchObject({ ok: true, value: 2 });
+  });
+
   it('stops deep recursion as a stack overflow (memory), in JavaScript or in QuickJS’s own C recursion', async () => {
     for (const code of [
       'function f(n) { return f(n + 1) + 1; } return f(0);',

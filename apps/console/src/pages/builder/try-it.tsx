@@ -142,7 +142,8 @@ export function TryIt({
           <div class="try-trace">
             <h3>Trace</h3>
             <p class="muted" data-testid="try-state" aria-live="polite">
-              Test version {test.version}. {mode === 'live' ? '' : mode === 'connecting' ? 'Connecting to the trace…' : 'The trace stream dropped; reconnecting…'}{' '}
+              {/* A test's version is stored negative (docs/console.md); the tester sees them counted up. */}
+              Test {Math.abs(test.version)}. {mode === 'live' ? '' : mode === 'connecting' ? 'Connecting to the trace…' : 'The trace stream dropped; reconnecting…'}{' '}
               {last ? lastText(last) : 'Waiting for the first step…'}
             </p>
             <ol class="trace" ref={list} data-testid="try-trace">
