@@ -453,17 +453,16 @@ class CallScope {
   }
 
   private describe(thrown: QuickJSHandle): string {
-    const undescribable = UNDESCRIBABLE;
     if (!this.originals) return 'the sandbox prelude failed';
     const helper = this.helper('describe');
-    if (helper instanceof Failure) return undescribable;
+    if (helper instanceof Failure) return UNDESCRIBABLE;
     const result = this.ctx.callFunction(helper, this.ctx.undefined, thrown);
     if ('error' in result && result.error) {
       this.keep(result.error);
-      return undescribable;
+      return UNDESCRIBABLE;
     }
     const text = this.keep((result as { value: QuickJSHandle }).value);
-    if (this.ctx.typeof(text) !== 'string' || this.lengthOf(text) > 4 * SANDBOX_LIMITS.maxMessageLength) return undescribable;
+    if (this.ctx.typeof(text) !== 'string' || this.lengthOf(text) > 4 * SANDBOX_LIMITS.maxMessageLength) return UNDESCRIBABLE;
     return this.ctx.getString(text);
   }
 

@@ -193,6 +193,8 @@ describe('limits', () => {
     expect(outcome).toMatchObject({ ok: false, failure: 'memory', message: "out of memory: the sandbox's whole heap is in use" });
     const after = await small.run({ code: 'return 1 + 1', payload: '{}', variables: {}, timeoutMs: 1000, memoryBytes: 8 * 1024 * 1024 });
     expect(after).toMatchObject({ ok: true, value: 2 });
+    // The code's own null, thrown with little memory in use, stays the code's error.
+    expect(await run('throw null;')).toMatchObject({ ok: false, failure: 'threw', message: 'null' });
   });
 
   it('stops deep recursion as a stack overflow (memory), in JavaScript or in QuickJS’s own C recursion', async () => {
