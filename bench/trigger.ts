@@ -242,7 +242,12 @@ async function main(): Promise<void> {
     const baselinePort = await freePort();
     // BENCH_CPU_PROF=1: V8 CPU profiles of both servers in .local/profiles/<server>/ (for `node --cpu-prof` analysis).
     const profile = (server: string) => (process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=.local/profiles/${server}`] : []);
-    const gateway = startNode([...profile('gateway'), 'dist/apps/gateway/src/main.js'], { ...infra.env, PORT: String(gatewayPort) });
+    // Each server queues into a Redis database of its own, so that none works in a keyspace the others
+    // fill: with the gateway beside the baseline's jobs in database 0, a build compared in database 1
+    // answered more in the same turns.
+    const redisDb = (n: number) => `${infra.redisUrl.replace(/\/\d*$/, '')}/${n}`;
+    const gatewayRedisUrl = redisDb(1);
+    const gateway = startNode([...profile('gateway'), 'dist/apps/gateway/src/main.js'], { ...infra.env, REDIS_URL: gatewayRedisUrl, PORT: String(gatewayPort) });
     children.push(gateway);
     const baseline = startNode([...profile('baseline'), 'dist/bench/baseline/fastify-bullmq-server.js'], {
       REDIS_URL: infra.redisUrl,
@@ -255,7 +260,7 @@ async function main(): Promise<void> {
     const compared: Target[] = [];
     for (const [i, script] of (process.env.BENCH_COMPARE_GATEWAY ?? '').split(',').filter(Boolean).entries()) {
       const port = await freePort();
-      const redisUrl = `${infra.redisUrl.replace(/\/\d*$/, '')}/${i + 1}`;
+      const redisUrl = redisDb(i + 2);
       const other = startNode([...profile(`compared-${i + 1}`), script], { ...infra.env, REDIS_URL: redisUrl, PORT: String(port) });
       children.push(other);
       await waitHealthy(`http://127.0.0.1:${port}/health`, other);
@@ -269,7 +274,7 @@ async function main(): Promise<void> {
     // Same request bytes to both (the baseline ignores the key and the query).
     const targets: Target[] = [
       { name: 'baseline', url: `http://127.0.0.1:${baselinePort}${PATH}${query}`, queue: BASELINE_QUEUE, redisUrl: infra.redisUrl, pid: baseline.pid! },
-      { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}${query}`, queue: QueueNames.carouselDispatch, redisUrl: infra.redisUrl, pid: gateway.pid! },
+      { name: 'gateway', url: `http://127.0.0.1:${gatewayPort}${PATH}${query}`, queue: QueueNames.carouselDispatch, redisUrl: gatewayRedisUrl, pid: gateway.pid! },
     ];
     const [base, gw, ...others] = await measureInTurns(infra, [...targets, ...compared], headers, body);
 
