@@ -1,3 +1,4 @@
+import '@platform/common/v8-flags'; // first, before any other module runs (PLATFORM_V8_FLAGS)
 import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
 import { runMain } from '@platform/common';

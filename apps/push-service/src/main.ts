@@ -1,3 +1,4 @@
+import '@platform/common/v8-flags'; // first, before any other module runs (PLATFORM_V8_FLAGS)
 import 'reflect-metadata';
 import { runMain } from '@platform/common';
 import { createPushService } from './create-push-service.js';
