@@ -10,7 +10,7 @@ import { setFlagsFromString } from 'node:v8';
  * decision. In about one gateway run in four the old generation then filled with request-scoped objects
  * (about 5 KB a trigger, 220-250 MB freed by each full collection) and the CPU per trigger rose by half
  * for the whole run. With the flag set first, none of 17 runs did so (BENCHMARKS.md, carousel trigger).
- * Set later, once the modules had loaded (in runMain), it did not help.
+ * It has to be set before the modules load: set in runMain, once they had, it made no difference.
  */
 export const PLATFORM_V8_FLAGS: readonly string[] = ['--no-allocation-site-pretenuring'];
 

@@ -99,4 +99,37 @@ describe('HttpDrain', () => {
     expect(late.head).toMatch(/^http\/1\.1 503/);
     expect(JSON.parse(late.body)).toEqual({ message: 'The server is shutting down; retry the request.', status: 'error' });
   });
+
+  it('ends as soon as the last request in flight is answered, not at its bound', async () => {
+    const server = Fastify({ return503OnClosing: false });
+    const ownDrain = new HttpDrain(server, { minMs: 50, maxMs: 60_000 });
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    server.get('/slow', async () => (await answered, { message: 'slow', status: 'success' }));
+    server.get('/fast', async () => ({ message: 'fast', status: 'success' }));
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    const client = await KeptAlive.open((server.server.address() as { port: number }).port);
+    try {
+      // Answered requests before it must not count as in flight.
+      for (let i = 0; i < 3; i++) {
+        client.get('/fast');
+        await client.next();
+      }
+      client.get('/slow');
+      await new Promise((r) => setTimeout(r, 20));
+      let ended = false;
+      const drained = ownDrain.drain().then(() => (ended = true));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(ended).toBe(false); // the slow request is still in flight
+      answer();
+      expect((await client.next()).head).toMatch(/^http\/1\.1 200/);
+      // Well inside the 60 s bound, however loaded the host.
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the drain waited for its bound')), 20_000)));
+      await Promise.race([drained, bound]).finally(() => clearTimeout(timer));
+    } finally {
+      client.socket.destroy();
+      await server.close();
+    }
+  });
 });
