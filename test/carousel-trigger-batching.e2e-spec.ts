@@ -43,7 +43,7 @@ describe('carousel trigger batching against real Redis', () => {
     // one slot, so its jobs all go to one of them).
     const redis = gateway.get<RedisClient>(REQUEST_REDIS);
     const batcher = gateway.get(TriggerBatcher);
-    await batcher.enqueue(job(randomUUID())); // connections open and BullMQ's script loaded
+    await batcher.enqueue({ job: job(randomUUID()) }); // connections open and BullMQ's script loaded
     const sockets = (redis instanceof Cluster ? redis.nodes('master') : [redis]).map((node) => node.stream as Socket & { _write: (...args: any[]) => unknown; _writev: (...args: any[]) => unknown });
     const ids = [randomUUID(), randomUUID(), randomUUID()];
     const writes: string[] = [];
@@ -59,7 +59,7 @@ describe('carousel trigger batching against real Redis', () => {
       };
     }
     try {
-      await Promise.all(ids.map((id) => batcher.enqueue(job(id))));
+      await Promise.all(ids.map((id) => batcher.enqueue({ job: job(id) })));
     } finally {
       for (const { socket, write, writev } of originals) {
         socket._write = write;

@@ -1,21 +1,26 @@
 import { connect } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { type RedisClient, triggerIdempotencyKey } from '@platform/queue';
-import { carouselBody, until, carouselJobCount, testRedis } from '@platform/testing';
+import { QueueNames } from '@platform/contracts';
+import type { RedisClient } from '@platform/queue';
+import { carouselBody, until, carouselJobCount, testQueue, testRedis, waitForMessageStatus } from '@platform/testing';
+import { idempotencyClaim } from '../apps/gateway/src/carousel/trigger-idempotency.js';
 import { useStack } from './e2e-stack.js';
 
 /** Idempotency-Key on the carousel trigger: one message per key and body, whichever replica a repeat reaches. */
 describe('carousel trigger Idempotency-Key, across two gateway replicas', () => {
-  // No catalog cache: a trigger reads its template from Postgres, where a test can hold it.
-  const stack = useStack({ seed: true, env: { CATALOG_CACHE_MS: '0' } }, 120_000);
+  // No catalog cache: a trigger reads its template from Postgres, where a test can hold it or change it.
+  const stack = useStack({ seed: true, cloud: true, worker: true, env: { CATALOG_CACHE_MS: '0' } }, 120_000);
   let urlB: string;
   let redis: RedisClient;
+  let queue: ReturnType<typeof testQueue>;
 
   beforeAll(async () => {
     urlB = (await stack.replica()).url;
     redis = testRedis(stack.env);
+    queue = testQueue(QueueNames.carouselDispatch, stack.env);
     stack.defer(() => redis.disconnect());
+    stack.defer(() => queue.close());
   });
 
   const trigger = (base: string, key: string | undefined, body: object = carouselBody(stack.seed)) =>
@@ -24,7 +29,9 @@ describe('carousel trigger Idempotency-Key, across two gateway replicas', () => 
       headers: { 'content-type': 'application/json', 'x-api-key': stack.seed.apiKey, ...(key === undefined ? {} : { 'idempotency-key': key }) },
       body: JSON.stringify(body),
     });
-  const recordKey = (key: string) => triggerIdempotencyKey(stack.env, stack.seed.botId, key);
+  /** The Redis key BullMQ keeps a claimed Idempotency-Key under (its deduplication key). */
+  const claimKey = (key: string) => queue.toKey(`de:${idempotencyClaim(stack.seed.botId, key).id}`);
+  const holder = (key: string) => queue.getDeduplicationJobId(idempotencyClaim(stack.seed.botId, key).id);
 
   const jobs = () => carouselJobCount(stack.env);
 
@@ -43,7 +50,8 @@ describe('carousel trigger Idempotency-Key, across two gateway replicas', () => 
       expect(again.headers.get('ratelimit-limit')).toBe('2000');
     }
     expect((await jobs()) - before).toBe(1);
-    const ttl = await redis.pttl(recordKey(key));
+    expect(await holder(key)).toBe(firstBody.msgId);
+    const ttl = await redis.pttl(claimKey(key));
     expect(ttl).toBeGreaterThan(24 * 3600_000 - 60_000);
     expect(ttl).toBeLessThanOrEqual(24 * 3600_000);
 
@@ -66,27 +74,29 @@ describe('carousel trigger Idempotency-Key, across two gateway replicas', () => 
       body: JSON.stringify(body, null, 2),
     });
     expect(spaced.status).toBe(200);
+    expect(spaced.headers.get('idempotent-replayed')).toBe('true');
   });
 
-  it('answers 409 to a repeat while the first request is still running, then the first answer', async () => {
+  it('queues one message for repeats sent together to both replicas, and answers each with its id', async () => {
     const key = `order-${randomUUID()}`;
     const before = await jobs();
     const holder = new pg.Client({ connectionString: stack.env.DATABASE_URL });
     await holder.connect();
     try {
+      // Every trigger waits on its template until the lock goes (a replica's triggers share one read of it): they reach Redis together.
       await holder.query('BEGIN');
-      await holder.query('LOCK TABLE templates IN ACCESS EXCLUSIVE MODE'); // the first trigger waits on its template
-      const first = trigger(stack.url, key);
-      await until(async () => ((await redis.exists(recordKey(key))) === 1 ? true : undefined), 5000, 'the first trigger claiming its key');
-      const during = await trigger(urlB, key);
-      expect(during.status).toBe(409);
-      expect(await during.json()).toEqual({ message: 'A trigger with this Idempotency-Key is still being processed; retry later', status: 'error' });
-      expect(during.headers.get('retry-after')).toBe('1');
+      await holder.query('LOCK TABLE templates IN ACCESS EXCLUSIVE MODE');
+      const answers = [stack.url, urlB, stack.url, urlB].map((base) => trigger(base, key));
+      await until(
+        async () => ((await holder.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'templates'::regclass`)).rows[0].n >= 2 ? true : undefined),
+        10_000,
+        'both replicas waiting on the template',
+      );
       await holder.query('ROLLBACK');
-      const firstAnswer = await first;
-      expect(firstAnswer.status).toBe(200);
-      const { msgId } = await firstAnswer.json();
-      expect((await (await trigger(urlB, key)).json()).msgId).toBe(msgId);
+      const settled = await Promise.all(answers);
+      expect(settled.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      expect(new Set(await Promise.all(settled.map(async (r) => (await r.json()).msgId))).size).toBe(1);
+      expect(settled.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(3);
     } finally {
       await holder.end();
     }
@@ -99,33 +109,52 @@ describe('carousel trigger Idempotency-Key, across two gateway replicas', () => 
     expect(invalid.status).toBe(400);
     const unknownTemplate = await trigger(stack.url, key, { ...carouselBody(stack.seed), notification: { ...carouselBody(stack.seed).notification, templateId: randomUUID() } });
     expect(unknownTemplate.status).toBe(400);
-    expect(await redis.exists(recordKey(key))).toBe(0);
+    expect(await holder(key)).toBeNull();
     const valid = await trigger(urlB, key);
     expect(valid.status).toBe(200);
   });
 
-  it('lets a repeat take over a key whose first request died before queueing, and replays one that died after', async () => {
-    const body = JSON.stringify(carouselBody(stack.seed));
-    const { createHash } = await import('node:crypto');
-    const f = createHash('sha256').update(body).digest('hex');
+  it('replays the first answer after its template changed, rather than refusing the repeat', async () => {
+    const key = `order-${randomUUID()}`;
+    const first = await trigger(stack.url, key);
+    expect(first.status).toBe(200);
+    const { msgId } = await first.json();
+    const db = new pg.Client({ connectionString: stack.env.DATABASE_URL });
+    await db.connect();
+    try {
+      await db.query(`UPDATE templates SET status = 'PAUSED' WHERE id = $1`, [stack.seed.templateId]);
+      expect((await trigger(stack.url, `order-${randomUUID()}`)).status).toBe(400); // a new trigger is refused
+      const again = await trigger(urlB, key);
+      expect(again.status).toBe(200);
+      expect((await again.json()).msgId).toBe(msgId);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+    } finally {
+      await db.query(`UPDATE templates SET status = 'APPROVED' WHERE id = $1`, [stack.seed.templateId]);
+      await db.end();
+    }
+  });
 
-    const died = `order-${randomUUID()}`;
-    await redis.set(recordKey(died), JSON.stringify({ f, m: randomUUID(), t: Date.now() - 61_000 }), 'PX', 86_400_000);
-    const retaken = await trigger(stack.url, died);
-    expect(retaken.status).toBe(200);
-    const { msgId } = await retaken.json();
-    expect(JSON.parse((await redis.get(recordKey(died)))!)).toMatchObject({ f, m: msgId });
-
-    const recent = `order-${randomUUID()}`;
-    await redis.set(recordKey(recent), JSON.stringify({ f, m: randomUUID(), t: Date.now() - 1000 }), 'PX', 86_400_000);
-    expect((await trigger(urlB, recent)).status).toBe(409);
-
-    // Queued, but the gateway died before it answered: the record never learnt the outcome; the job tells.
-    const answeredLost = `order-${randomUUID()}`;
-    await redis.set(recordKey(answeredLost), JSON.stringify({ f, m: msgId, t: Date.now() - 1000 }), 'PX', 86_400_000);
-    const replay = await trigger(urlB, answeredLost);
-    expect(replay.status).toBe(200);
-    expect((await replay.json()).msgId).toBe(msgId);
+  it('replays from the message row once the job is gone, and refuses another body there too', async () => {
+    const key = `order-${randomUUID()}`;
+    const body = carouselBody(stack.seed);
+    const first = await trigger(stack.url, key, body);
+    const { msgId } = await first.json();
+    await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent']);
+    const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+    const db = new pg.Client({ connectionString: stack.env.DATABASE_URL });
+    await db.connect();
+    try {
+      expect((await db.query('SELECT idempotency_fingerprint AS f FROM messages WHERE id = $1', [msgId])).rows[0].f).toBe(fingerprint);
+    } finally {
+      await db.end();
+    }
+    // As BullMQ's retention removes a finished job: its hash goes, the key's claim stays.
+    await redis.del(queue.toKey(msgId));
+    expect(await queue.getJob(msgId)).toBeUndefined();
+    const again = await trigger(urlB, key, body);
+    expect(again.status).toBe(200);
+    expect((await again.json()).msgId).toBe(msgId);
+    expect((await trigger(urlB, key, carouselBody(stack.seed, 3, '+919876543211'))).status).toBe(422);
   });
 
   it('refuses keys that are empty, longer than 255 characters or not visible ASCII (400)', async () => {

@@ -289,6 +289,6 @@ function deadline(job: Job<CarouselDispatchJob>): number {
 
 /** The message as the gateway accepted it, from its job. */
 export function acceptedMessage(job: Job<CarouselDispatchJob>): AcceptedMessage {
-  const { messageId, botId, templateId, senderId, channel, recipient, postbackUrl, customPayload } = job.data;
-  return { id: messageId, botId, templateId, senderId, channel, recipient, acceptedAt: new Date(job.timestamp), postbackUrl, customPayload };
+  const { messageId, botId, templateId, senderId, channel, recipient, postbackUrl, customPayload, idempotencyFingerprint } = job.data;
+  return { id: messageId, botId, templateId, senderId, channel, recipient, acceptedAt: new Date(job.timestamp), postbackUrl, customPayload, idempotencyFingerprint };
 }

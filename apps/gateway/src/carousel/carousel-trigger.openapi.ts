@@ -31,7 +31,7 @@ export function documentCarouselTrigger(document: OpenAPIObject): OpenAPIObject 
           required: false,
           description:
             'Same bot, key and body within 24 h: the first answer again (same msgId, header Idempotent-Replayed: true), no second message. ' +
-            'The same key with another body: 422; while the first request is still running: 409. A request that failed keeps nothing: its key may be sent again.',
+            'The same key with another body: 422. A request refused (400, 429) keeps nothing: its key may be sent again.',
           schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$', minLength: 1, maxLength: 255 },
         },
       ],
@@ -55,7 +55,6 @@ export function documentCarouselTrigger(document: OpenAPIObject): OpenAPIObject 
         },
         '400': error('A field, or the Idempotency-Key (1-255 visible ASCII characters), is missing or invalid; the message names it'),
         '401': error('Missing, unknown or revoked API key, or a key of another bot', {}),
-        '409': error('A request with this Idempotency-Key is still being processed; retry after Retry-After', { ...rateHeaders, ...retryAfter }),
         '422': error('This Idempotency-Key was already used with a different body'),
         '429': error("The bot's trigger quota for the current minute is used up; retry after Retry-After", { ...rateHeaders, ...retryAfter }),
         '500': error('Redis or Postgres unavailable', retryAfter),

@@ -1,17 +1,17 @@
-import { BadRequestException, ConflictException, HttpException, HttpStatus, Injectable, OnModuleInit, UnprocessableEntityException } from '@nestjs/common';
+import { BadRequestException, HttpException, HttpStatus, Injectable, OnModuleInit, UnprocessableEntityException } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyService } from '@platform/accounts';
 import { authenticateApiKey } from '@platform/auth';
 import { TriggerCarouselDto, TriggerCarouselResponse } from '@platform/contracts';
-import { RedisUnavailableError } from '@platform/queue';
 import { readIdempotencyKey } from '../http/idempotency-key.js';
 import { useDepthLimitedJsonParser } from '../http/json-body-parser.js';
 import { assertJsonContentType } from '../http/json-content-type.guard.js';
 import { createValidationPipe } from '../http/validation.pipe.js';
 import { bodyFingerprint } from './body-fingerprint.js';
-import { CarouselTriggerService } from './carousel-trigger.service.js';
+import { CarouselTriggerService, IdempotentTrigger, TriggerOutcome } from './carousel-trigger.service.js';
 import { RateState, TriggerGuards } from './trigger-guards.js';
+import { TriggerIdempotency } from './trigger-idempotency.js';
 
 export const CAROUSEL_TRIGGER_PATH = '/api/engagements/notifications/v2/push';
 
@@ -37,7 +37,7 @@ const RESPONSE_SCHEMA = {
 /**
  * The carousel trigger, the platform's hottest route, as a Fastify route registered by Nest instead of
  * a controller: the same checks in the same order (API key guard, JSON content type, DTO validation,
- * `bot`, Idempotency-Key), then the bot's quota and the key's claim (TriggerGuards), without the per-request guard/pipe/interceptor machinery, which cost about a fifth of the
+ * `bot`, Idempotency-Key), then the bot's quota (TriggerGuards), without the per-request guard/pipe/interceptor machinery, which cost about a fifth of the
  * gateway's CPU per trigger (BENCHMARKS.md). Errors go to the Fastify error handler, which answers
  * them exactly as the Nest exception filter does (toErrorResponse). OpenAPI: carousel-trigger.openapi.ts.
  */
@@ -50,6 +50,7 @@ export class CarouselTriggerRoute implements OnModuleInit {
     private readonly apiKeys: ApiKeyService,
     private readonly trigger: CarouselTriggerService,
     private readonly guards: TriggerGuards,
+    private readonly idempotency: TriggerIdempotency,
   ) {}
 
   async onModuleInit() {
@@ -78,29 +79,37 @@ export class CarouselTriggerRoute implements OnModuleInit {
     } catch (err) {
       invalid = err;
     }
-    const admission = await this.guards.admit(botId, key !== undefined && !invalid ? { key, fingerprint: bodyFingerprint(req.rawJson) } : undefined);
+    const admission = await this.guards.admit(botId);
     setRateHeaders(reply, admission.rate);
     if (admission.verdict === 'over-quota') {
       reply.header('retry-after', String(admission.rate.resetSeconds));
       throw new HttpException(`Trigger quota of ${admission.rate.limit} per minute reached for this bot; retry in ${admission.rate.resetSeconds} s`, HttpStatus.TOO_MANY_REQUESTS);
     }
     if (invalid || !body) throw invalid;
-    switch (admission.verdict) {
-      case 'replay':
-        reply.header('idempotent-replayed', 'true');
-        return queued(admission.msgId);
-      case 'in-flight':
-        reply.header('retry-after', '1');
-        throw new ConflictException('A trigger with this Idempotency-Key is still being processed; retry later');
-      case 'other-body':
-        throw new UnprocessableEntityException('This Idempotency-Key was already used with a different request body');
-    }
+    if (key === undefined) return queued((await this.trigger.trigger(botId, body)).msgId);
+
+    const idempotent = { key, fingerprint: bodyFingerprint(req.rawJson) };
+    const outcome = await this.triggerOnce(botId, body, idempotent);
+    if (outcome.queued) return queued(outcome.msgId);
+    const repeat = await this.idempotency.repeat(botId, outcome.msgId, idempotent.fingerprint);
+    if (repeat.kind === 'other-body') throw new UnprocessableEntityException('This Idempotency-Key was already used with a different request body');
+    reply.header('idempotent-replayed', 'true');
+    return queued(repeat.msgId);
+  }
+
+  /**
+   * A trigger with an Idempotency-Key: queued unless a message holds the key. One the checks refuse
+   * (400) may still be the repeat of a trigger they accepted before (a template since changed): if a
+   * message holds its key, the repeat is answered from that message instead.
+   */
+  private async triggerOnce(botId: string, body: TriggerCarouselDto, idempotent: IdempotentTrigger): Promise<TriggerOutcome> {
     try {
-      return queued(await this.trigger.trigger(botId, body, admission.msgId));
+      return await this.trigger.trigger(botId, body, idempotent);
     } catch (err) {
-      // Whether a timed-out queueing reached Redis is unknown: the key stays claimed and its repeats find out (TriggerIdempotency).
-      if (admission.claim && !(err instanceof RedisUnavailableError)) await this.guards.release(botId, admission.claim);
-      throw err;
+      if (!(err instanceof BadRequestException)) throw err;
+      const holder = await this.idempotency.holder(botId, idempotent.key);
+      if (holder === undefined) throw err;
+      return { msgId: holder, queued: false };
     }
   }
 }

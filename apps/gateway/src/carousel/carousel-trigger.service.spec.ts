@@ -6,7 +6,8 @@ import { RedisUnavailableError } from '@platform/queue';
 import type { CallbackUrlChecker } from '../callbacks/callback-url.checker.js';
 import type { PostgresLiveness } from './postgres-liveness.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
-import type { TriggerBatcher } from './trigger-batcher.js';
+import type { QueuedTrigger, TriggerBatcher } from './trigger-batcher.js';
+import { idempotencyClaim } from './trigger-idempotency.js';
 
 const BOT = 'b0000000-0000-4000-8000-000000000001';
 const TEMPLATE_ID = 'a0000000-0000-4000-8000-000000000001';
@@ -34,10 +35,13 @@ interface Options {
   postgresDown?: boolean;
   catalogError?: unknown;
   enqueueError?: unknown;
+  /** Keys already held, by the message holding each. */
+  held?: Record<string, string>;
 }
 
 function setup(o: Options = {}) {
   const enqueued: CarouselDispatchJob[] = [];
+  const claims: QueuedTrigger['claim'][] = [];
   const lookups: Array<[string, string, string]> = [];
   const catalog = {
     templateOfBot: async (botId: string, id: string) => {
@@ -51,9 +55,13 @@ function setup(o: Options = {}) {
   } as unknown as CarouselCatalog;
   const senders = { countByChannel: async () => o.senderCount ?? 1 } as unknown as ChannelSenderRepository;
   const batcher = {
-    enqueue: async (job: CarouselDispatchJob) => {
+    enqueue: async ({ job, claim }: QueuedTrigger) => {
       if (o.enqueueError) throw o.enqueueError;
+      const holder = claim && Object.entries(o.held ?? {}).find(([key]) => idempotencyClaim(job.botId, key).id === claim.id)?.[1];
+      if (holder) return holder;
       enqueued.push(job);
+      claims.push(claim);
+      return job.messageId;
     },
   } as unknown as TriggerBatcher;
   const postgres = {
@@ -62,7 +70,7 @@ function setup(o: Options = {}) {
     },
   } as unknown as PostgresLiveness;
   const postbackUrls = { problem: async () => null } as unknown as CallbackUrlChecker;
-  return { service: new CarouselTriggerService(catalog, senders, batcher, postgres, postbackUrls), enqueued, lookups };
+  return { service: new CarouselTriggerService(catalog, senders, batcher, postgres, postbackUrls), enqueued, claims, lookups };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ status: number; message: unknown }> {
@@ -77,8 +85,10 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; mes
 
 describe('CarouselTriggerService.trigger', () => {
   it('queues one job per trigger with the ids from the catalog, the recipient as digits and the cards as sent', async () => {
-    const { service, enqueued, lookups } = setup();
-    const id = await service.trigger(BOT, dto());
+    const { service, enqueued, claims, lookups } = setup();
+    const { msgId: id, queued } = await service.trigger(BOT, dto());
+    expect(queued).toBe(true);
+    expect(claims).toEqual([undefined]);
     expect(lookups).toEqual([[BOT, 'whatsapp', '15550001111']]);
     expect(enqueued).toEqual([
       {
@@ -106,7 +116,21 @@ describe('CarouselTriggerService.trigger', () => {
     const first = await service.trigger(BOT, dto({ number: '5511999990000', sender: '15550001111' }));
     const second = await service.trigger(BOT, dto());
     expect(enqueued.map((j) => j.recipient)).toEqual(['5511999990000', '5511999990000']);
-    expect(first).not.toBe(second);
+    expect(first.msgId).not.toBe(second.msgId);
+  });
+
+  it("queues a trigger with an Idempotency-Key under the key's claim, keeping its body fingerprint with the message", async () => {
+    const { service, enqueued, claims } = setup();
+    const outcome = await service.trigger(BOT, dto(), { key: 'order-1', fingerprint: 'fp-1' });
+    expect(outcome).toEqual({ msgId: enqueued[0].messageId, queued: true });
+    expect(enqueued[0].idempotencyFingerprint).toBe('fp-1');
+    expect(claims).toEqual([idempotencyClaim(BOT, 'order-1')]);
+  });
+
+  it('answers the message holding the key, queueing nothing, when the key is held', async () => {
+    const { service, enqueued } = setup({ held: { 'order-1': 'm-first' } });
+    expect(await service.trigger(BOT, dto(), { key: 'order-1', fingerprint: 'fp-1' })).toEqual({ msgId: 'm-first', queued: false });
+    expect(enqueued).toEqual([]);
   });
 
   it('answers 400 for a template id that is not a UUID, without asking the catalog', async () => {

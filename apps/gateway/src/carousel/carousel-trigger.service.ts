@@ -7,8 +7,21 @@ import { PostgresLiveness } from './postgres-liveness.js';
 import { templateValues } from './template-values.js';
 import { CallbackUrlChecker } from '../callbacks/callback-url.checker.js';
 import { TriggerBatcher } from './trigger-batcher.js';
+import { idempotencyClaim } from './trigger-idempotency.js';
 
 const queued = new Counter({ name: 'carousel_messages_queued_total', help: 'Carousel messages accepted and queued' });
+
+/** A trigger's Idempotency-Key and its body's fingerprint (bodyFingerprint). */
+export interface IdempotentTrigger {
+  key: string;
+  fingerprint: string;
+}
+
+/** The trigger's outcome: its message queued, or (with an Idempotency-Key) the key found held by message `msgId`. */
+export interface TriggerOutcome {
+  msgId: string;
+  queued: boolean;
+}
 
 /**
  * Checks a trigger against the bot's templates and senders and queues it. The job is the message until
@@ -25,8 +38,8 @@ export class CarouselTriggerService {
     private readonly postbackUrls: CallbackUrlChecker,
   ) {}
 
-  /** Returns the message id (`messageId` when given: an Idempotency-Key's record names it) once the job is in Redis. */
-  async trigger(botId: string, dto: TriggerCarouselDto, messageId: string = randomUUID()): Promise<string> {
+  /** Answers once the job is in Redis, or once its Idempotency-Key was found held (nothing queued then). */
+  async trigger(botId: string, dto: TriggerCarouselDto, idempotent?: IdempotentTrigger): Promise<TriggerOutcome> {
     const { notification } = dto;
     this.postgres.assertReachable();
     const template = isUuid(notification.templateId) ? await this.catalog.templateOfBot(botId, notification.templateId) : null;
@@ -60,7 +73,7 @@ export class CarouselTriggerService {
     const validitySeconds = dto.config?.validitySeconds;
 
     const job: CarouselDispatchJob = {
-      messageId,
+      messageId: randomUUID(),
       botId,
       templateId: template.id,
       senderId: sender.id,
@@ -70,10 +83,12 @@ export class CarouselTriggerService {
       ...(postbackUrl !== undefined && { postbackUrl }),
       ...(customPayload !== null && { customPayload }),
       ...(validitySeconds !== undefined && { validitySeconds }),
+      ...(idempotent && { idempotencyFingerprint: idempotent.fingerprint }),
     };
-    await this.batcher.enqueue(job);
+    const msgId = await this.batcher.enqueue({ job, claim: idempotent && idempotencyClaim(botId, idempotent.key) });
+    if (msgId !== job.messageId) return { msgId, queued: false };
     queued.inc();
-    return job.messageId;
+    return { msgId, queued: true };
   }
 }
 

@@ -28,8 +28,7 @@ interface Demand {
 
 /**
  * Places in a bot's quota window taken from Redis ahead of the triggers that will use them, so that a
- * busy bot's triggers without an Idempotency-Key pass the quota in memory instead of costing a Redis
- * round trip each. A lease is what this replica's triggers of the bot used in the last DEMAND_SLICE_MS,
+ * busy bot's triggers pass the quota in memory instead of costing a Redis round trip each. A lease is what this replica's triggers of the bot used in the last DEMAND_SLICE_MS,
  * at most LEASE_SHARE_OF_LIMIT of the quota: a bot triggering rarely, or with a small quota, gets none
  * and every trigger asks Redis as before.
  *

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { Redis } from 'ioredis';
+import type { JobsOptions } from 'bullmq';
 import type { CoreEnv } from '@platform/config';
 import type { CarouselDispatchJob } from '@platform/contracts';
 import { RedisUnavailableError, type CarouselDispatchQueue } from '@platform/queue';
@@ -8,22 +9,26 @@ import { TriggerBatcher } from './trigger-batcher.js';
 
 const core = { REDIS_COMMAND_TIMEOUT_MS: 200 } as CoreEnv;
 
-function setup(opts: { addFails?: boolean; addHangs?: boolean } = {}) {
-  const adds: Array<{ data: CarouselDispatchJob; opts: { jobId: string }; corked: boolean }> = [];
+/** `held`: claim ids already held, by the message id holding each (BullMQ then returns that job's id and adds nothing). */
+function setup(opts: { addFails?: boolean; addHangs?: boolean; held?: Record<string, string> } = {}) {
+  const adds: Array<{ data: CarouselDispatchJob; opts: JobsOptions; corked: boolean }> = [];
   let corked = false;
   const stream = { cork: () => (corked = true), uncork: () => (corked = false) };
   const queue = {
-    add: async (_name: string, data: CarouselDispatchJob, jobOpts: { jobId: string }) => {
+    add: async (_name: string, data: CarouselDispatchJob, jobOpts: JobsOptions) => {
       if (opts.addHangs) return new Promise(() => undefined);
       if (opts.addFails) throw new Error('Connection is closed.');
+      const holder = jobOpts.deduplication && opts.held?.[jobOpts.deduplication.id];
+      if (holder) return { id: holder };
       adds.push({ data, opts: jobOpts, corked });
-      return {};
+      return { id: jobOpts.jobId };
     },
   } as unknown as CarouselDispatchQueue;
   return { batcher: new TriggerBatcher(core, queue, new CorkedTurn({ stream } as unknown as Redis)), adds, isCorked: () => corked };
 }
 
-const job = (id: string): CarouselDispatchJob => ({
+const job = (id: string): { job: CarouselDispatchJob } => ({ job: dispatchJob(id) });
+const dispatchJob = (id: string): CarouselDispatchJob => ({
   messageId: id,
   botId: 'b',
   templateId: 't',
@@ -36,7 +41,7 @@ const job = (id: string): CarouselDispatchJob => ({
 describe('TriggerBatcher', () => {
   it('queues the triggers of one event-loop turn while the socket is corked, each job keyed by its message id', async () => {
     const { batcher, adds, isCorked } = setup();
-    await Promise.all(['m1', 'm2', 'm3'].map((id) => batcher.enqueue(job(id))));
+    expect(await Promise.all(['m1', 'm2', 'm3'].map((id) => batcher.enqueue(job(id))))).toEqual(['m1', 'm2', 'm3']);
     expect(adds.map((j) => [j.opts.jobId, j.data.messageId, j.corked])).toEqual([
       ['m1', 'm1', true],
       ['m2', 'm2', true],
@@ -44,6 +49,14 @@ describe('TriggerBatcher', () => {
     ]);
     await new Promise((r) => setImmediate(r));
     expect(isCorked()).toBe(false);
+  });
+
+  it("adds a keyed job with its claim, and answers the holder's id when the key is held (nothing added)", async () => {
+    const { batcher, adds } = setup({ held: { 'trigger:b:taken': 'm-first' } });
+    const claim = (key: string) => ({ id: `trigger:b:${key}`, ttl: 86_400_000 });
+    const ids = await Promise.all([batcher.enqueue({ job: dispatchJob('m1'), claim: claim('fresh') }), batcher.enqueue({ job: dispatchJob('m2'), claim: claim('taken') })]);
+    expect(ids).toEqual(['m1', 'm-first']);
+    expect(adds.map((a) => a.opts)).toEqual([{ jobId: 'm1', deduplication: claim('fresh') }]);
   });
 
   it('answers only after Redis has the job: a Redis failure rejects every caller of the batch', async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
+import type { DeduplicationOptions } from 'bullmq';
 import { CarouselDispatchJob } from '@platform/contracts';
 import { TickBatcher } from '@platform/common';
 import { CarouselDispatchQueue, withTimeout } from '@platform/queue';
@@ -13,6 +14,12 @@ import { CorkedTurn } from './corked-turn.js';
  */
 const FLUSH_AT = 16;
 
+/** A job to queue; with `claim`, only if no message holds that Idempotency-Key (idempotencyClaim). */
+export interface QueuedTrigger {
+  job: CarouselDispatchJob;
+  claim?: DeduplicationOptions;
+}
+
 /**
  * Group commit of carousel triggers: the jobs accepted in one event-loop turn go to Redis in one socket
  * write (with the turn's quota checks, CorkedTurn), and each caller hears back only once its job is in
@@ -21,7 +28,7 @@ const FLUSH_AT = 16;
  */
 @Injectable()
 export class TriggerBatcher {
-  private readonly batches: TickBatcher<CarouselDispatchJob, void>;
+  private readonly batches: TickBatcher<QueuedTrigger, string>;
 
   constructor(
     private readonly core: CoreEnv,
@@ -31,16 +38,21 @@ export class TriggerBatcher {
     this.batches = new TickBatcher((batch) => this.commit(batch), { schedule: turn.schedule, flushAt: FLUSH_AT });
   }
 
-  /** Resolves once the job is durably in Redis; rejects with RedisUnavailableError when it is not. */
-  enqueue(job: CarouselDispatchJob): Promise<void> {
-    return this.batches.submit(job);
+  /**
+   * Resolves once the job is durably in Redis, with its message id; or, when its claim found the key
+   * held, with the id of the message holding it (nothing was queued). Rejects with
+   * RedisUnavailableError when Redis did not answer.
+   */
+  enqueue(trigger: QueuedTrigger): Promise<string> {
+    return this.batches.submit(trigger);
   }
 
-  private async commit(batch: CarouselDispatchJob[]): Promise<void[]> {
+  private async commit(batch: QueuedTrigger[]): Promise<string[]> {
     // One `add` per job in the turn's corked write: the commands leave together, as a pipeline would send
     // them, without BullMQ's addBulk pipeline, whose construction alone (ioredis copies BullMQ's 64
     // scripts onto every pipeline) costs ~60 µs.
-    await withTimeout(Promise.all(batch.map((job) => this.queue.add('send', job, { jobId: job.messageId }))), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the messages');
-    return batch.map(() => undefined);
+    const added = batch.map(({ job, claim }) => this.queue.add('send', job, claim ? { jobId: job.messageId, deduplication: claim } : { jobId: job.messageId }));
+    const jobs = await withTimeout(Promise.all(added), this.core.REDIS_COMMAND_TIMEOUT_MS, 'queueing the messages');
+    return jobs.map((job) => job.id!);
   }
 }

@@ -27,64 +27,38 @@ const nextDemandSlice = () => (clock += 110);
 function setup(opts: { hangs?: boolean; delay?: () => Promise<void>; commandTimeoutMs?: number } = {}) {
   const core = { REDIS_COMMAND_TIMEOUT_MS: opts.commandTimeoutMs ?? 10_000 } as CoreEnv;
   const counts = new Map<string, number>();
-  const records = new Map<string, string>();
-  const calls: Array<{ keys: string[]; corked: boolean; wanted: number; knownLeft: number }> = [];
+  const calls: Array<{ key: string; corked: boolean; wanted: number; knownLeft: number }> = [];
   let corked = false;
   const redis = {
     stream: { cork: () => (corked = true), uncork: () => (corked = false) },
     defineCommand: () => undefined,
-    triggerGate: async (numKeys: number, ...rest: Array<string | number>) => {
+    triggerGate: async (key: string, _windowMs: number, n: number, limit: number, wanted: number, knownLeft: number) => {
       if (opts.hangs) return new Promise(() => undefined);
       await opts.delay?.();
-      const keys = rest.slice(0, numKeys) as string[];
-      const [, n, limit, , wanted, knownLeft, ...claims] = rest.slice(numKeys).map(String);
-      calls.push({ keys, corked, wanted: Number(wanted), knownLeft: Number(knownLeft) });
-      const c = (counts.get(keys[0]) ?? 0) + Number(n);
-      const leased = Math.max(0, Math.min(Number(wanted), Number(limit) - c));
-      counts.set(keys[0], c + leased);
+      calls.push({ key, corked, wanted, knownLeft });
+      const c = (counts.get(key) ?? 0) + n;
+      const leased = Math.max(0, Math.min(wanted, limit - c));
+      counts.set(key, c + leased);
       // A running window's time left: the gateway's own figure when it gave one, else the PTTL (42 s).
-      const out: Array<number | string> = [c, c !== Number(n) && Number(knownLeft) > 0 ? Number(knownLeft) : 42_000, leased];
-      keys.slice(1).forEach((key, i) => {
-        const place = Number(claims[2 * i]);
-        if (c - Number(n) + place > Number(limit)) return void out.push(0);
-        const found = records.get(key);
-        if (found) return void out.push(found);
-        records.set(key, claims[2 * i + 1]);
-        out.push(1);
-      });
-      return out;
+      return [c, c !== n && knownLeft > 0 ? knownLeft : 42_000, leased];
     },
   } as unknown as Redis;
-  return { gate: new TriggerGate(core, redis, new CorkedTurn(redis)), calls, records, counts };
+  return { gate: new TriggerGate(core, redis, new CorkedTurn(redis)), calls, counts };
 }
 
 describe('TriggerGate', () => {
   it("makes one corked call per bot per event-loop turn, giving each trigger its place in the bot's window", async () => {
     const { gate, calls } = setup();
     const results = await Promise.all([gate.pass({ botId: 'a', limit: 10 }), gate.pass({ botId: 'b', limit: 10 }), gate.pass({ botId: 'a', limit: 10 })]);
-    expect(calls.map(({ keys, corked }) => ({ keys, corked }))).toEqual([
-      { keys: ['trigger-quota:{a}'], corked: true },
-      { keys: ['trigger-quota:{b}'], corked: true },
+    expect(calls.map(({ key, corked }) => ({ key, corked }))).toEqual([
+      { key: 'trigger-quota:{a}', corked: true },
+      { key: 'trigger-quota:{b}', corked: true },
     ]);
-    expect(results.map((r) => [r.count, r.resetMs, r.claim])).toEqual([
-      [1, 42_000, undefined],
-      [1, 42_000, undefined],
-      [2, 42_000, undefined],
+    expect(results).toEqual([
+      { limit: 10, count: 1, resetMs: 42_000 },
+      { limit: 10, count: 1, resetMs: 42_000 },
+      { limit: 10, count: 2, resetMs: 42_000 },
     ]);
-  });
-
-  it('claims the keys of the triggers within the quota only, and reports a key another trigger holds', async () => {
-    const { gate, records } = setup();
-    records.set('trigger-idem:{a}:taken', 'first record');
-    const results = await Promise.all([
-      gate.pass({ botId: 'a', limit: 2, claim: { key: 'k1', record: 'r1' } }),
-      gate.pass({ botId: 'a', limit: 2, claim: { key: 'taken', record: 'r2' } }),
-      gate.pass({ botId: 'a', limit: 2, claim: { key: 'k3', record: 'r3' } }),
-    ]);
-    expect(results.map((r) => r.claim)).toEqual(['claimed', { existing: 'first record' }, 'skipped']);
-    expect(results.map((r) => r.count)).toEqual([1, 2, 3]);
-    expect(records.get('trigger-idem:{a}:k1')).toBe('r1');
-    expect(records.has('trigger-idem:{a}:k3')).toBe(false);
   });
 
   it("sends a turn's batch while an earlier one is still out, in one corked write with the turn's job adds", async () => {
@@ -94,10 +68,9 @@ describe('TriggerGate', () => {
     const redis = {
       stream: { cork: () => events.push('cork'), uncork: () => events.push('uncork') },
       defineCommand: () => undefined,
-      triggerGate: (numKeys: number, ...rest: Array<string | number>) => {
-        const keys = rest.slice(0, numKeys).map(String);
-        sent.push(keys);
-        events.push(`gate ${keys[0]}`);
+      triggerGate: (key: string) => {
+        sent.push([key]);
+        events.push(`gate ${key}`);
         return new Promise((resolve) => answers.push(() => resolve([1, 60_000])));
       },
     } as unknown as Redis;
@@ -131,11 +104,9 @@ describe('TriggerGate', () => {
     expect(calls).toHaveLength(2);
     expect(leased.map((r) => r.count)).toEqual(Array.from({ length: 100 }, (_, i) => 102 + i));
     expect(leased.every((r) => r.resetMs > 0 && r.resetMs <= 42_000)).toBe(true);
-    // The lease is used up: the next trigger asks Redis again; a trigger with a key always does.
+    // The lease is used up: the next trigger asks Redis again.
     expect((await gate.pass({ botId: 'a', limit: 5000 })).count).toBe(202);
     expect(calls).toHaveLength(3);
-    await gate.pass({ botId: 'a', limit: 5000, claim: { key: 'k', record: 'r' } });
-    expect(calls).toHaveLength(4);
   });
 
   it('leases nothing for a small quota, and no more than is left of the window', async () => {
@@ -156,9 +127,9 @@ describe('TriggerGate', () => {
 
   it("names the time left in a bot's window it has heard of, so the script needs no PTTL, and asks again near the window's end", async () => {
     const { gate, calls } = setup();
-    await gate.pass({ botId: 'a', limit: 10, claim: { key: 'k1', record: 'r1' } });
+    await gate.pass({ botId: 'a', limit: 10 });
     expect(calls[0].knownLeft).toBe(0); // nothing heard yet: the script reads the PTTL
-    const second = await gate.pass({ botId: 'a', limit: 10, claim: { key: 'k2', record: 'r2' } });
+    const second = await gate.pass({ botId: 'a', limit: 10 });
     // Told 42,000 ms at the first call's sending: what is left of that, never more.
     expect(calls[1].knownLeft).toBeGreaterThan(41_000);
     expect(calls[1].knownLeft).toBeLessThanOrEqual(42_000);
@@ -169,25 +140,10 @@ describe('TriggerGate', () => {
 
   it('asks for the PTTL again once less than a second is left of the window it knows', async () => {
     const { gate, calls } = setup();
-    await gate.pass({ botId: 'a', limit: 10, claim: { key: 'k1', record: 'r1' } }); // ends at 1,042,000
+    await gate.pass({ botId: 'a', limit: 10 }); // ends at 1,042,000
     clock += 41_500;
-    await gate.pass({ botId: 'a', limit: 10, claim: { key: 'k2', record: 'r2' } });
+    await gate.pass({ botId: 'a', limit: 10 });
     expect(calls.map((c) => c.knownLeft)).toEqual([0, 0]);
-  });
-
-  it('leases nothing for a bot whose triggers all carry an Idempotency-Key (they never pass on leased places)', async () => {
-    const { gate, calls, counts } = setup();
-    const keyed = (n: number, from: number) => Array.from({ length: n }, (_, i) => gate.pass({ botId: 'a', limit: 5000, claim: { key: `k${from + i}`, record: 'r' } }));
-    await Promise.all(keyed(100, 0));
-    nextDemandSlice(); // the next demand slice: the last one had 100 keyed triggers
-    await Promise.all(keyed(100, 100));
-    expect(calls.map((c) => c.wanted)).toEqual([0, 0]);
-    expect(counts.get('trigger-quota:{a}')).toBe(200); // no place counted that no trigger will use
-    // Triggers without a key still make their demand.
-    await Promise.all(Array.from({ length: 100 }, () => gate.pass({ botId: 'a', limit: 5000 })));
-    nextDemandSlice();
-    await gate.pass({ botId: 'a', limit: 5000 });
-    expect(calls.at(-1)!.wanted).toBe(100);
   });
 
   it('gives up on a Redis that does not answer within REDIS_COMMAND_TIMEOUT_MS', async () => {
@@ -197,7 +153,7 @@ describe('TriggerGate', () => {
     await expect(gate.pass({ botId: 'a', limit: 1 })).rejects.toBeInstanceOf(RedisUnavailableError);
   });
 
-  it("holds a bot's triggers without a key while its lease call is out, and passes them on that lease", async () => {
+  it("holds a bot's triggers while its lease call is out, and passes them on that lease", async () => {
     const releases: Array<() => void> = [];
     let held = false;
     const { gate, calls } = setup({ delay: () => (held ? new Promise((r) => void releases.push(r)) : Promise.resolve()) });
@@ -207,17 +163,15 @@ describe('TriggerGate', () => {
     const asking = gate.pass({ botId: 'a', limit: 5000 }); // asks for a lease of 100
     await turnOver();
     const waiting = Array.from({ length: 50 }, () => gate.pass({ botId: 'a', limit: 5000 }));
-    const keyed = gate.pass({ botId: 'a', limit: 5000, claim: { key: 'k', record: 'r' } });
     await turnOver();
     await turnOver();
-    expect(releases).toHaveLength(2); // the lease call and the keyed trigger's: none for the 50
+    expect(releases).toHaveLength(1); // the lease call: none for the 50
     held = false;
     releases.forEach((release) => release());
     await asking;
     const passed = await Promise.all(waiting);
     expect(passed.map((r) => r.count)).toEqual(Array.from({ length: 50 }, (_, i) => 102 + i));
-    await keyed;
-    expect(calls).toHaveLength(3); // the first turn's, the lease call and the keyed trigger's
+    expect(calls).toHaveLength(2); // the first turn's and the lease call
   });
 
   it("lets the waiting triggers ask Redis themselves when their bot's lease call times out", async () => {

@@ -1,20 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
 import { TickBatcher } from '@platform/common';
-import { REQUEST_REDIS, type RedisClient, triggerIdempotencyKey, triggerQuotaKey, withTimeout } from '@platform/queue';
+import { REQUEST_REDIS, type RedisClient, triggerQuotaKey, withTimeout } from '@platform/queue';
 import { CorkedTurn } from './corked-turn.js';
 import { QuotaLeases } from './quota-lease.js';
 
 /** The quota window: a bot's count starts at its first trigger and resets a minute later. */
 export const QUOTA_WINDOW_MS = 60_000;
-/** How long an Idempotency-Key's record (and so its first answer) is kept. */
-export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
-
-/** One trigger passing the gate: charged to `botId`'s quota of `limit`; `claim` reserves its Idempotency-Key. */
+/** One trigger passing the gate: charged to `botId`'s quota of `limit`. */
 export interface GateEntry {
   botId: string;
   limit: number;
-  claim?: { key: string; record: string };
 }
 
 export interface GateResult {
@@ -23,39 +19,23 @@ export interface GateResult {
   count: number;
   /** Milliseconds until the window resets. */
   resetMs: number;
-  /** 'claimed': the key is this trigger's now; 'skipped': over quota, nothing claimed; otherwise the record that holds the key. */
-  claim: 'claimed' | 'skipped' | { existing: string } | undefined;
 }
 
-// KEYS[1]: the bot's counter; KEYS[2..]: Idempotency-Keys to claim. ARGV: window ms, triggers in the
-// batch, limit, record ttl ms, places wanted for a lease, the ms left in the bot's running window as the
-// gateway knows it (0: unknown, ask PTTL), then per key its trigger's place in the batch and its record.
-// Returns {count after the batch, ms to reset, places leased (counted after the batch's, never beyond the
-// limit), per key: 1 claimed, 0 skipped (over quota), or the record found}.
+// KEYS[1]: the bot's counter. ARGV: window ms, triggers in the batch, limit, places wanted for a lease,
+// the ms left in the bot's running window as the gateway knows it (0: unknown, ask PTTL).
+// Returns {count after the batch, ms to reset, places leased (counted after the batch's, never beyond the limit)}.
 const GATE_SCRIPT = `
 local n = tonumber(ARGV[2])
 local c = redis.call('INCRBY', KEYS[1], n)
 local ttl = -1
 if c ~= n then
-  ttl = tonumber(ARGV[6])
+  ttl = tonumber(ARGV[5])
   if ttl <= 0 then ttl = redis.call('PTTL', KEYS[1]) end
 end
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-local limit = tonumber(ARGV[3])
-local leased = math.min(tonumber(ARGV[5]), limit - c)
+local leased = math.min(tonumber(ARGV[4]), tonumber(ARGV[3]) - c)
 if leased > 0 then redis.call('INCRBY', KEYS[1], leased) else leased = 0 end
-local out = {c, ttl, leased}
-for i = 2, #KEYS do
-  local place = tonumber(ARGV[5 + 2 * (i - 1)])
-  if c - n + place > limit then
-    out[i + 2] = 0
-  elseif redis.call('SET', KEYS[i], ARGV[6 + 2 * (i - 1)], 'NX', 'PX', ARGV[4]) then
-    out[i + 2] = 1
-  else
-    out[i + 2] = redis.call('GET', KEYS[i])
-  end
-end
-return out`;
+return {c, ttl, leased}`;
 
 /**
  * The gateway names the time left in a window it has seen only while at least this much is left, so a
@@ -66,21 +46,20 @@ const KNOWN_WINDOW_MIN_LEFT_MS = 1000;
 const KNOWN_WINDOWS_MAX = 10_000;
 
 type GateRedis = RedisClient & {
-  triggerGate(numKeys: number, ...args: Array<string | number>): Promise<Array<number | string>>;
+  triggerGate(counterKey: string, windowMs: number, triggers: number, limit: number, wanted: number, knownLeftMs: number): Promise<number[]>;
 };
 
 /**
- * The trigger's quota and Idempotency-Key claims, shared by every replica through Redis at the cost of
- * one script call per bot per event-loop turn: the turn's triggers of a bot are charged together
- * (INCRBY), each learns its place in the window, and the keys of those within the quota are claimed
- * (SET unless present) in the same call. A busy bot's triggers without a key mostly pass on places the
- * call leased ahead for them (QuotaLeases), with no call at all.
+ * The trigger's quota, shared by every replica through Redis at the cost of one script call per bot per
+ * event-loop turn: the turn's triggers of a bot are charged together (INCRBY) and each learns its place
+ * in the window. A busy bot's triggers mostly pass on places the call leased ahead for them
+ * (QuotaLeases), with no call at all. (An Idempotency-Key is claimed by the job's own `add`, not here.)
  *
- * A trigger needs two round trips (this call, then its job's `add`); both flush through CorkedTurn, so
- * a turn's gate calls and the jobs of triggers answered in that turn leave in one socket write. A batch
- * goes in every turn that has one, even while an earlier one is out: holding the next batch until the
- * answer (Nagle's rule) makes the gateway and Redis take turns instead of working at once. Only a bot's
- * triggers without a key wait, for a lease call of that bot that is out: they will most likely pass on it.
+ * The call flushes through CorkedTurn, so a turn's gate calls and the jobs of triggers answered in that
+ * turn leave in one socket write. A batch goes in every turn that has one, even while an earlier one is
+ * out: holding the next batch until the answer (Nagle's rule) makes the gateway and Redis take turns
+ * instead of working at once. Only a bot's triggers wait, for a lease call of that bot that is out:
+ * they will most likely pass on it.
  */
 @Injectable()
 export class TriggerGate {
@@ -90,7 +69,7 @@ export class TriggerGate {
    * When (Date.now) each bot's quota window ends, as its last call told: the time the call was sent plus
    * the PTTL it returned, so never later than the window's real end (a window lost and started again by
    * another replica ends later still). While it is known, a call needs no PTTL: one Redis command less
-   * per call, and so per keyed trigger in a quiet turn.
+   * per call.
    */
   private readonly windowEnds = new Map<string, number>();
 
@@ -101,18 +80,16 @@ export class TriggerGate {
     private readonly leases: QuotaLeases = new QuotaLeases(),
   ) {
     this.batches = new TickBatcher((batch) => this.commit(batch), { schedule: turn.schedule });
-    if (!('triggerGate' in redis)) redis.defineCommand('triggerGate', { lua: GATE_SCRIPT });
+    if (!('triggerGate' in redis)) redis.defineCommand('triggerGate', { numberOfKeys: 1, lua: GATE_SCRIPT });
     this.redis = redis as GateRedis;
   }
 
   /** Rejects with RedisUnavailableError when Redis cannot be asked. */
   pass(entry: GateEntry): Promise<GateResult> {
-    if (!entry.claim) {
-      const leased = this.leases.take(entry.botId, entry.limit);
-      if (leased) return Promise.resolve({ limit: entry.limit, count: leased.count, resetMs: leased.resetMs, claim: undefined });
-      const lease = this.leases.pendingLease(entry.botId);
-      if (lease) return lease.then(() => this.pass(entry));
-    }
+    const leased = this.leases.take(entry.botId, entry.limit);
+    if (leased) return Promise.resolve({ limit: entry.limit, count: leased.count, resetMs: leased.resetMs });
+    const lease = this.leases.pendingLease(entry.botId);
+    if (lease) return lease.then(() => this.pass(entry));
     return this.batches.submit(entry);
   }
 
@@ -127,7 +104,7 @@ export class TriggerGate {
     const leaseCalls: Array<() => void> = []; // ended once answered, or given up on: no trigger waits longer
     try {
       await withTimeout(
-        Promise.all([...byBot].map(([botId, indexes]) => this.commitBot(botId, indexes, batch, results, leaseCalls))),
+        Promise.all([...byBot].map(([botId, indexes]) => this.commitBot(botId, indexes, batch[indexes[0]].limit, results, leaseCalls))),
         this.core.REDIS_COMMAND_TIMEOUT_MS,
         'checking the trigger quota',
       );
@@ -137,38 +114,17 @@ export class TriggerGate {
     return results;
   }
 
-  private async commitBot(botId: string, indexes: number[], batch: GateEntry[], results: GateResult[], leaseCalls: Array<() => void>): Promise<void> {
-    const limit = batch[indexes[0]].limit;
-    const keys = [triggerQuotaKey(this.core, botId)]; // the bot's keys share its hash tag: one script may touch them on a cluster
-    // Triggers with a key never pass on leased places (each claims its key in Redis): only those without
-    // one make the demand a lease is sized by, so a bot whose triggers all carry keys leases nothing to lose.
-    const keyless = indexes.reduce((n, index) => (batch[index].claim ? n : n + 1), 0);
-    const wanted = this.leases.wanted(botId, limit, keyless);
+  private async commitBot(botId: string, indexes: number[], limit: number, results: GateResult[], leaseCalls: Array<() => void>): Promise<void> {
+    const wanted = this.leases.wanted(botId, limit, indexes.length);
     const askedAt = Date.now();
-    const args: Array<string | number> = [QUOTA_WINDOW_MS, indexes.length, limit, IDEMPOTENCY_TTL_MS, wanted, this.knownWindowLeft(botId, askedAt)];
-    const claimOf: Array<number | undefined> = []; // batch index → position of its key in the reply
-    indexes.forEach((index, place) => {
-      const claim = batch[index].claim;
-      if (!claim) return;
-      claimOf[index] = keys.length + 2;
-      keys.push(triggerIdempotencyKey(this.core, botId, claim.key));
-      args.push(place + 1, claim.record);
-    });
     if (wanted > 0) leaseCalls.push(this.leases.asked(botId));
-    const reply = await this.redis.triggerGate(keys.length, ...keys, ...args);
+    const reply = await this.redis.triggerGate(triggerQuotaKey(this.core, botId), QUOTA_WINDOW_MS, indexes.length, limit, wanted, this.knownWindowLeft(botId, askedAt));
     const count = Number(reply[0]);
     const resetMs = Number(reply[1]);
     this.leases.grant(botId, limit, count, Number(reply[2]), resetMs, askedAt);
     this.rememberWindow(botId, askedAt + resetMs);
     indexes.forEach((index, place) => {
-      const at = claimOf[index];
-      const found = at === undefined ? undefined : reply[at];
-      results[index] = {
-        limit,
-        count: count - indexes.length + place + 1,
-        resetMs,
-        claim: found === undefined ? undefined : found === 1 ? 'claimed' : found === 0 ? 'skipped' : { existing: String(found) },
-      };
+      results[index] = { limit, count: count - indexes.length + place + 1, resetMs };
     });
   }
 

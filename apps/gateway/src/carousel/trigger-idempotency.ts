@@ -1,84 +1,57 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CoreEnv, TriggerGuardEnv } from '@platform/config';
+import { Injectable } from '@nestjs/common';
+import type { DeduplicationOptions } from 'bullmq';
+import { CoreEnv } from '@platform/config';
 import { MessageRepository } from '@platform/database';
-import { CarouselDispatchQueue, REQUEST_REDIS, type RedisClient, triggerIdempotencyKey, withTimeout } from '@platform/queue';
-import { IDEMPOTENCY_TTL_MS } from './trigger-gate.js';
+import { CarouselDispatchQueue, withTimeout } from '@platform/queue';
 
-/** What an Idempotency-Key's record holds: the body's fingerprint, the message id it was given, when it was claimed. */
-export interface KeyRecord {
-  f: string;
-  m: string;
-  t: number;
-}
-
-/** How a repeat of a key is answered. */
-export type RepeatOutcome = { kind: 'replay'; msgId: string } | { kind: 'in-flight' } | { kind: 'other-body' } | { kind: 'retaken'; record: string; msgId: string };
-
-// Replaces (or deletes, when ARGV[2] is empty) the record only if it is still the one that was read.
-const SWAP_SCRIPT = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
-return 1`;
-
-type SwapRedis = RedisClient & {
-  triggerKeySwap(key: string, expected: string, replacement: string, ttlMs: number): Promise<number>;
-};
+/** How long an Idempotency-Key is held by the message it queued (and so replays its answer). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
 /**
- * Answers the repeats of an Idempotency-Key. A record is written once, when a trigger claims its key
- * (TriggerGate), and says nothing of the outcome: the message's job in Redis, or its row in Postgres
- * once the worker has taken it, proves the first request queued it. So the happy path costs no second
- * write, and a gateway that dies between queueing and answering still leaves a key that replays.
+ * The claim of a trigger's Idempotency-Key, made by its job's `add` (BullMQ's deduplication: the key is
+ * set to the job's id, unless present, in the script that adds the job). So a key is held exactly when
+ * its message is queued: a trigger refused or failed before queueing leaves it free, and a gateway that
+ * dies after queueing, answered or not, leaves it held. Keys belong to a bot.
+ */
+export function idempotencyClaim(botId: string, key: string): DeduplicationOptions {
+  return { id: `trigger:${botId}:${key}`, ttl: IDEMPOTENCY_TTL_MS };
+}
+
+/** How a trigger whose key is held by another message is answered. */
+export type RepeatOutcome = { kind: 'replay'; msgId: string } | { kind: 'other-body' };
+
+/**
+ * Answers the repeats of an Idempotency-Key. The holding message keeps its trigger's body fingerprint
+ * (in its job, then in its row, which the worker's first attempt writes from the job), so a repeat
+ * reads it only then, and the first request paid nothing for it.
  */
 @Injectable()
 export class TriggerIdempotency {
-  private readonly redis: SwapRedis;
-  /** The clock of the records' claim times (unit tests set their own). */
-  now: () => number = Date.now;
-
   constructor(
-    private readonly env: TriggerGuardEnv,
     private readonly core: CoreEnv,
-    @Inject(REQUEST_REDIS) redis: RedisClient,
     private readonly queue: CarouselDispatchQueue,
     private readonly messages: MessageRepository,
-  ) {
-    if (!('triggerKeySwap' in redis)) redis.defineCommand('triggerKeySwap', { numberOfKeys: 1, lua: SWAP_SCRIPT });
-    this.redis = redis as SwapRedis;
-  }
-
-  /** The record as JSON, written out: the fingerprint is hex and the message id a UUID, so nothing needs escaping. */
-  record(fingerprint: string, msgId: string): string {
-    return `{"f":"${fingerprint}","m":"${msgId}","t":${this.now()}}`;
-  }
+  ) {}
 
   /**
-   * A repeat of a key whose record is `existing`: another body is refused; a queued message is
-   * answered again; an unqueued one is waited for while its request may still run (409), and after
-   * TRIGGER_IDEMPOTENCY_IN_FLIGHT_MS taken over by this request (`retaken`, with a new message id).
+   * A repeat of a key held by message `heldBy`: the same body replays that message's answer, another
+   * is refused. A holder whose fingerprint cannot be read (its job and row both removed) is replayed:
+   * it was queued under this key, and sending twice is the worse mistake.
    */
-  async repeat(botId: string, key: string, existing: string, fingerprint: string, newMsgId: string): Promise<RepeatOutcome> {
-    const found = JSON.parse(existing) as KeyRecord;
-    if (found.f !== fingerprint) return { kind: 'other-body' };
-    if (await this.wasQueued(botId, found.m)) return { kind: 'replay', msgId: found.m };
-    if (this.now() - found.t < this.env.TRIGGER_IDEMPOTENCY_IN_FLIGHT_MS) return { kind: 'in-flight' };
-    const record = this.record(fingerprint, newMsgId);
-    const swapped = await this.swap(botId, key, existing, record);
-    return swapped ? { kind: 'retaken', record, msgId: newMsgId } : { kind: 'in-flight' };
+  async repeat(botId: string, heldBy: string, fingerprint: string): Promise<RepeatOutcome> {
+    const held = await this.fingerprintOf(botId, heldBy);
+    return held === undefined || held === fingerprint ? { kind: 'replay', msgId: heldBy } : { kind: 'other-body' };
   }
 
-  /** Frees a key whose request failed before queueing its message, so that a retry runs again; best effort. */
-  async release(botId: string, key: string, record: string): Promise<void> {
-    await this.swap(botId, key, record, '').catch(() => undefined);
+  /** The message holding the bot's key, if one does. */
+  async holder(botId: string, key: string): Promise<string | undefined> {
+    const found = await withTimeout(this.queue.getDeduplicationJobId(idempotencyClaim(botId, key).id), this.core.REDIS_COMMAND_TIMEOUT_MS, 'reading an Idempotency-Key');
+    return found ?? undefined;
   }
 
-  private async wasQueued(botId: string, msgId: string): Promise<boolean> {
+  private async fingerprintOf(botId: string, msgId: string): Promise<string | undefined> {
     const job = await withTimeout(this.queue.getJob(msgId), this.core.REDIS_COMMAND_TIMEOUT_MS, 'reading a queued message');
-    return job !== undefined || (await this.messages.findForBot(botId, msgId)) !== null;
-  }
-
-  private async swap(botId: string, key: string, expected: string, replacement: string): Promise<boolean> {
-    const done = this.redis.triggerKeySwap(triggerIdempotencyKey(this.core, botId, key), expected, replacement, IDEMPOTENCY_TTL_MS);
-    return (await withTimeout(done, this.core.REDIS_COMMAND_TIMEOUT_MS, 'updating an Idempotency-Key')) === 1;
+    if (job) return job.data.idempotencyFingerprint;
+    return (await this.messages.findForBot(botId, msgId))?.idempotencyFingerprint ?? undefined;
   }
 }

@@ -70,7 +70,7 @@ export class WhatsAppAdminController {
   @UseGuards(JsonContentTypeGuard)
   @ApiOperation({ summary: 'Send a carousel to one number with an access token instead of an API key (same body and checks as the trigger)' })
   async testCarousel(@Param('botId') botId: string, @Body() body: TriggerCarouselDto): Promise<TriggerCarouselResponse> {
-    const msgId = await this.carousel.trigger(botId, body);
+    const { msgId } = await this.carousel.trigger(botId, body);
     return { message: 'Carousel template queued for delivery', status: 'success', msgId };
   }
 }

@@ -35,6 +35,11 @@ export interface CarouselDispatchJob {
   /** The trigger's config.customPayload, stored with the message and echoed in its postbacks. */
   customPayload?: unknown;
   /**
+   * The body fingerprint of a trigger sent with an Idempotency-Key (which this message then holds),
+   * stored with the message: a repeat of the key compares it to tell a replay from another body.
+   */
+  idempotencyFingerprint?: string;
+  /**
    * A campaign's message (its id derived from the campaign and the recipient): sent at most once. A
    * claim that finds the message mid-attempt (a worker died after claiming it, perhaps after Meta
    * accepted it) fails it as `outcome_unknown` rather than sending again; paused campaigns hold it.

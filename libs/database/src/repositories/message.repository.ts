@@ -28,6 +28,8 @@ export interface AcceptedMessage {
   /** The trigger's config.postbackUrl and config.customPayload (null when not given). */
   postbackUrl?: string | null;
   customPayload?: unknown;
+  /** Its trigger's body fingerprint, when sent with an Idempotency-Key. */
+  idempotencyFingerprint?: string | null;
 }
 
 /** Columns that describe a status change, for RETURNING: the postback URL is the message's, else the bot's. */
@@ -109,10 +111,10 @@ export class MessageRepository {
     const { rows } = await this.db.query<ClaimedMessage>({
       // At most once (campaign messages): a message still `processing` was claimed by a run that never recorded its outcome.
       name: atMostOnce ? 'messages-start-attempts-once' : 'messages-start-attempts',
-      text: `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "created_at", "updated_at", "postback_url", "custom_payload")
-             SELECT m.id, m.bot_id, m.template_id, m.sender_id, m.channel, m.recipient, 'processing', 1, m.accepted_at, now(), m.postback_url, m.custom_payload
-             FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::"Channel"[], $6::text[], $7::timestamptz[], $8::text[], $9::jsonb[])
-               AS m(id, bot_id, template_id, sender_id, channel, recipient, accepted_at, postback_url, custom_payload)
+      text: `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "created_at", "updated_at", "postback_url", "custom_payload", "idempotency_fingerprint")
+             SELECT m.id, m.bot_id, m.template_id, m.sender_id, m.channel, m.recipient, 'processing', 1, m.accepted_at, now(), m.postback_url, m.custom_payload, m.fingerprint
+             FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::"Channel"[], $6::text[], $7::timestamptz[], $8::text[], $9::jsonb[], $10::text[])
+               AS m(id, bot_id, template_id, sender_id, channel, recipient, accepted_at, postback_url, custom_payload, fingerprint)
              WHERE EXISTS (SELECT 1 FROM "templates" t WHERE t."id" = m.template_id AND t."bot_id" = m.bot_id)
                AND EXISTS (SELECT 1 FROM "channel_senders" s WHERE s."id" = m.sender_id AND s."bot_id" = m.bot_id)
              ON CONFLICT ("id") DO UPDATE SET "status" = 'processing', "attempts" = "messages"."attempts" + 1, "updated_at" = now()
@@ -128,6 +130,7 @@ export class MessageRepository {
         column('acceptedAt'),
         messages.map((m) => m.postbackUrl ?? null),
         messages.map(payloadJson),
+        messages.map((m) => m.idempotencyFingerprint ?? null),
       ],
     });
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -184,15 +187,15 @@ export class MessageRepository {
   async failUnlessFinal(m: AcceptedMessage, code: string, text: string): Promise<MessageStatusChange | null> {
     const { rows } = await this.db.query<ChangeRow>({
       name: 'messages-fail-unless-final',
-      text: `INSERT INTO "messages" AS m ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "last_error_code", "last_error_text", "created_at", "updated_at", "postback_url", "custom_payload")
-             SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::"Channel", $6, 'failed', 0, $7, $8, $9::timestamptz, now(), $10, $11::jsonb
+      text: `INSERT INTO "messages" AS m ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "last_error_code", "last_error_text", "created_at", "updated_at", "postback_url", "custom_payload", "idempotency_fingerprint")
+             SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, $5::"Channel", $6, 'failed', 0, $7, $8, $9::timestamptz, now(), $10, $11::jsonb, $12
              WHERE EXISTS (SELECT 1 FROM "templates" t WHERE t."id" = $3::uuid AND t."bot_id" = $2::uuid)
                AND EXISTS (SELECT 1 FROM "channel_senders" s WHERE s."id" = $4::uuid AND s."bot_id" = $2::uuid)
              ON CONFLICT ("id") DO UPDATE SET "status" = 'failed', "last_error_code" = EXCLUDED."last_error_code",
                "last_error_text" = EXCLUDED."last_error_text", "updated_at" = now()
                WHERE m."status" NOT IN ('sent', 'delivered', 'read', 'failed')
              RETURNING ${CHANGE_COLUMNS('m', "'failed'", 'm."updated_at"')}`,
-      values: [m.id, m.botId, m.templateId, m.senderId, m.channel, m.recipient, code, text.slice(0, 1000), m.acceptedAt, m.postbackUrl ?? null, payloadJson(m)],
+      values: [m.id, m.botId, m.templateId, m.senderId, m.channel, m.recipient, code, text.slice(0, 1000), m.acceptedAt, m.postbackUrl ?? null, payloadJson(m), m.idempotencyFingerprint ?? null],
     });
     return rows[0] ? toChange(rows[0]) : null;
   }
