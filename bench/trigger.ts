@@ -93,6 +93,8 @@ interface Run {
   cpu: CpuPerRequest;
   /** Redis commands per 2xx answer during the measured run (INFO commandstats; a script's own commands counted too), by command. */
   commands: Map<string, number>;
+  /** µs Redis spent in its commands per 2xx answer (INFO commandstats; a script's time holds its own commands'), by command: what Redis did besides its I/O, AOF writes and rewrites. */
+  commandUsec: Map<string, number>;
 }
 
 function cpuNow(infra: BenchInfra, serverPid: number) {
@@ -138,19 +140,19 @@ interface Segment {
   result: autocannon.Result;
   cpu: Record<keyof CpuPerRequest, number>;
   rewrites: number;
-  /** Commands Redis ran during the segment, by name (only this target was loaded meanwhile). */
-  commands: Map<string, number>;
+  /** Commands Redis ran during the segment, by name (only this target was loaded meanwhile), and the µs they took. */
+  commands: Map<string, { calls: number; usec: number }>;
 }
 
 /** The bench's own readings and connections, not the server's work. */
 const BENCH_OWN_COMMANDS = /^(info|client|hello|select|quit)\b/;
 
-function commandsBetween(before: CommandStats, after: CommandStats): Map<string, number> {
-  const out = new Map<string, number>();
+function commandsBetween(before: CommandStats, after: CommandStats): Map<string, { calls: number; usec: number }> {
+  const out = new Map<string, { calls: number; usec: number }>();
   for (const [name, a] of after) {
     if (BENCH_OWN_COMMANDS.test(name)) continue;
     const calls = a.calls - (before.get(name)?.calls ?? 0);
-    if (calls > 0) out.set(name, calls);
+    if (calls > 0) out.set(name, { calls, usec: a.usec - (before.get(name)?.usec ?? 0) });
   }
   return out;
 }
@@ -179,7 +181,13 @@ async function summarise(infra: BenchInfra, target: Target, warm: autocannon.Res
   const ok = sum(results.map((r) => r['2xx']));
   const perRequest = (k: keyof CpuPerRequest) => (sum(segments.map((s) => s.cpu[k])) * 1e6) / Math.max(1, ok);
   const commands = new Map<string, number>();
-  for (const s of segments) for (const [name, calls] of s.commands) commands.set(name, (commands.get(name) ?? 0) + calls / Math.max(1, ok));
+  const commandUsec = new Map<string, number>();
+  for (const s of segments) {
+    for (const [name, { calls, usec }] of s.commands) {
+      commands.set(name, (commands.get(name) ?? 0) + calls / Math.max(1, ok));
+      commandUsec.set(name, (commandUsec.get(name) ?? 0) + usec / Math.max(1, ok));
+    }
+  }
   return {
     target,
     reqPerSec: sum(results.map((r) => r.requests.total)) / sum(results.map((r) => r.duration)),
@@ -198,6 +206,7 @@ async function summarise(infra: BenchInfra, target: Target, warm: autocannon.Res
     aofRewritesDuringRun: sum(segments.map((s) => s.rewrites)),
     cpu: { server: perRequest('server'), redis: perRequest('redis'), postgres: perRequest('postgres'), autocannon: perRequest('autocannon') },
     commands,
+    commandUsec,
   };
 }
 
@@ -223,7 +232,7 @@ async function measureInTurns(infra: BenchInfra, targets: Target[], headers: Rec
       const s = await segment(infra, target, headers, body, SECONDS / ROUNDS);
       segments[i].push(s);
       const perOk = (x: number) => x / Math.max(1, s.result['2xx']);
-      const commands = perOk(sum([...s.commands.values()]));
+      const commands = perOk(sum([...s.commands.values()].map((c) => c.calls)));
       process.stderr.write(
         `: ${fmt(s.result.requests.average)} req/s, ${fmt(perOk(s.cpu.server * 1e6))} µs server CPU, ${fmt(perOk(s.cpu.redis * 1e6))} µs Redis CPU, ${commands.toFixed(2)} Redis commands per request\n`,
       );
@@ -283,7 +292,9 @@ async function main(): Promise<void> {
     const cpuRow = (label: string, r: Run) => `| ${label} | ${fmt(r.cpu.server)} | ${fmt(r.cpu.redis)} | ${fmt(r.cpu.postgres)} | ${fmt(r.cpu.autocannon)} |`;
     const commandRow = (label: string, r: Run) => {
       const top = [...r.commands].sort((a, b) => b[1] - a[1]);
-      return `| ${label} | ${sum(top.map(([, n]) => n)).toFixed(2)} | ${top.map(([name, n]) => `${name} ${n.toFixed(2)}`).join(', ')} |`;
+      // A script's time holds the time of the commands it ran (listed besides it).
+      const inScripts = sum(top.filter(([name]) => /^(eval|evalsha|fcall)$/.test(name)).map(([name]) => r.commandUsec.get(name) ?? 0));
+      return `| ${label} | ${sum(top.map(([, n]) => n)).toFixed(2)} | ${inScripts.toFixed(1)} | ${top.map(([name, n]) => `${name} ${n.toFixed(2)} (${(r.commandUsec.get(name) ?? 0).toFixed(1)} µs)`).join(', ')} |`;
     };
     const notes: string[] = [];
     for (const r of [base, gw, ...others]) {
@@ -324,8 +335,8 @@ async function main(): Promise<void> {
       '',
       'Redis commands per 2xx answer during the measured run (INFO commandstats; the commands a script runs are counted besides its `evalsha`):',
       '',
-      '| Server | commands | by command |',
-      '|---|---:|---|',
+      '| Server | commands | µs in scripts | by command (µs per answer) |',
+      '|---|---:|---:|---|',
       commandRow('baseline', base),
       commandRow('gateway', gw),
       ...others.map((r) => commandRow(r.target.name, r)),

@@ -11,7 +11,6 @@ import {
   sdkEventDedupeKey,
   sdkNotifyChannel,
   sdkUserKeys,
-  triggerIdempotencyKey,
   triggerQuotaKey,
   whatsappPaceKeys,
 } from './redis-keys.js';
@@ -29,7 +28,6 @@ function hashTag(key: string): string {
 describe('Redis keys', () => {
   it('keep the strings running installs have data under', () => {
     expect(triggerQuotaKey(plain, 'b1')).toBe('trigger-quota:{b1}');
-    expect(triggerIdempotencyKey(plain, 'b1', 'k')).toBe('trigger-idem:{b1}:k');
     expect(whatsappPaceKeys(plain, 'pn')).toEqual({ state: 'whatsapp-pace:{pn}', held: 'whatsapp-pace:{pn}:held', sending: 'whatsapp-pace:{pn}:sending' });
     expect(sdkUserKeys(plain, 'b1', 'u1')).toEqual({ events: 'sdk:{b1:u1}:events', presence: 'sdk:{b1:u1}:presence' });
     expect(sdkNotifyChannel(plain, 'b1', 'u1')).toBe('sdk:notify:b1:u1');
@@ -54,7 +52,6 @@ describe('Redis keys', () => {
   });
 
   it('give the keys one script touches one hash tag (one cluster slot)', () => {
-    expect(new Set([triggerQuotaKey(prefixed, 'b1'), triggerIdempotencyKey(prefixed, 'b1', 'x:{y}')].map(hashTag))).toEqual(new Set(['b1']));
     expect(new Set(Object.values(whatsappPaceKeys(prefixed, 'pn')).map(hashTag))).toEqual(new Set(['pn']));
     expect(new Set([...Object.values(sdkUserKeys(prefixed, 'b1', 'u1')), sdkEventDedupeKey(prefixed, 'b1', 'u1', 'o1')].map(hashTag))).toEqual(new Set(['b1:u1']));
     expect(hashTag(triggerQuotaKey(prefixed, 'b1'))).not.toBe(hashTag(triggerQuotaKey(prefixed, 'b2')));

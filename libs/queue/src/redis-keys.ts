@@ -15,11 +15,6 @@ export function triggerQuotaKey(target: RedisTarget, botId: string): string {
   return redisKey(target, `trigger-quota:{${botId}}`);
 }
 
-/** The record of a trigger's Idempotency-Key; tagged like the bot's quota counter. */
-export function triggerIdempotencyKey(target: RedisTarget, botId: string, key: string): string {
-  return redisKey(target, `trigger-idem:{${botId}}:${key}`);
-}
-
 /** The sender pacer's keys of a WhatsApp number, under the number's tag: its state hash, held reservations and sends in flight. */
 export function whatsappPaceKeys(target: RedisTarget, phoneNumberId: string): { state: string; held: string; sending: string } {
   const state = redisKey(target, `whatsapp-pace:{${phoneNumberId}}`);
