@@ -128,7 +128,7 @@ describe('carousel trigger quota per bot, across two gateway replicas', () => {
     const reset = await setQuota(null);
     expect(await reset.json()).toMatchObject({ perMinute: 2000, isDefault: true });
   });
-  it('states the time left in a window it has heard of without asking Redis again, and leases no places for triggers that all carry keys', async () => {
+  it('states the time left in a window it has heard of without asking Redis again, and leases places for keyed triggers too, never past one lease', async () => {
     const bot = await seedCarouselBot(stack.gateway); // a window of its own, untouched by the tests above
     const keyed = (key: string) =>
       fetch(`${stack.url}/api/engagements/notifications/v2/push?bot=${bot.botId}`, {
@@ -148,8 +148,8 @@ describe('carousel trigger quota per bot, across two gateway replicas', () => {
     expect(rate(later).reset).toBeLessThanOrEqual(Math.ceil(leftBefore / 1000));
     expect(rate(later).reset).toBeGreaterThanOrEqual(Math.floor(leftAfter / 1000) - 1);
 
-    // A steady stream of keyed triggers over several 100 ms demand slices: each claims its key in Redis,
-    // so the count is exactly the triggers sent, with no leased place that none of them would use.
+    // A steady stream of keyed triggers over several 100 ms demand slices: they pass on leased places
+    // like any trigger, so the count is the triggers sent plus at most one lease's unused places (1/50 of 2,000).
     let sent = 0;
     const until = Date.now() + 800;
     await Promise.all(
@@ -159,6 +159,8 @@ describe('carousel trigger quota per bot, across two gateway replicas', () => {
         }
       }),
     );
-    expect(Number(await redis.get(triggerQuotaKey(stack.env, bot.botId)))).toBe(2 + sent);
+    const counted = Number(await redis.get(triggerQuotaKey(stack.env, bot.botId)));
+    expect(counted).toBeGreaterThanOrEqual(2 + sent);
+    expect(counted).toBeLessThanOrEqual(2 + sent + 2000 / 50);
   });
 });
