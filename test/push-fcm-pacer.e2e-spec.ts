@@ -63,11 +63,20 @@ describe('FcmPacer: one budget per Firebase project across replicas', () => {
   afterAll(() => clients.forEach((c) => c.disconnect()));
 
   it('hands out floor(quota / 60) a second in all, whichever replica asks, and uses all of it', async () => {
-    await nextSecond();
-    const first = Math.floor(Date.now() / 1000);
-    const perSecond = await drain('project-shared', (first + 3) * 1000);
-    expect([first, first + 1, first + 2].map((s) => perSecond.get(s) ?? 0)).toEqual([SHARE, SHARE, SHARE]);
-    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(SHARE);
+    // Never above the share, in any attempt. Using all of it needs the test's own loops to ask in time:
+    // a stall of the host near a second's end loses that second's rest, so up to three attempts (each
+    // on a project of its own) may show it; a pacer that never hands out a whole second fails all three.
+    for (let attempt = 1; ; attempt++) {
+      await nextSecond();
+      const first = Math.floor(Date.now() / 1000);
+      const perSecond = await drain(`project-shared-${attempt}`, (first + 3) * 1000);
+      expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(SHARE);
+      const seconds = [first, first + 1, first + 2].map((s) => perSecond.get(s) ?? 0);
+      if (attempt === 3 || seconds.every((n) => n === SHARE)) {
+        expect(seconds).toEqual([SHARE, SHARE, SHARE]);
+        break;
+      }
+    }
   });
 
   it('keeps each project to its own budget', async () => {
