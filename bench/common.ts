@@ -320,6 +320,56 @@ export async function aofRewrites(redisUrl: string): Promise<number> {
   return Number(/aof_rewrites:(\d+)/.exec(info)?.[1] ?? 0);
 }
 
+/** Redis' AOF: its size now and at its last rewrite (bytes), and whether a rewrite is under way or due. */
+async function aofState(redis: Redis): Promise<{ current: number; base: number; busy: boolean }> {
+  const info = await redis.info('persistence');
+  const field = (name: string) => Number(new RegExp(`${name}:(\\d+)`).exec(info)?.[1] ?? 0);
+  return { current: field('aof_current_size'), base: field('aof_base_size'), busy: field('aof_rewrite_in_progress') + field('aof_rewrite_scheduled') > 0 };
+}
+
+/** The AOF's size in bytes: its growth over a stretch of load is what the load wrote. */
+export async function aofSize(redisUrl: string): Promise<number> {
+  const redis = new Redis(redisUrl, { lazyConnect: true });
+  await redis.connect();
+  try {
+    return (await aofState(redis)).current;
+  } finally {
+    await redis.quit();
+  }
+}
+
+/**
+ * Redis rewrites its AOF once it has doubled (a fork that writes the whole dataset out). In a bench that
+ * loads servers in turns, that work lands on whichever server is loaded at the moment, though every
+ * server's writes grew the file, and it costs seconds of CPU as the dataset grows: one server took 3-4 of
+ * them in a run and the other 1-2. Such benches switch the automatic rewrite off (`holdAofRewrites`) and
+ * call this between turns: the same rule, applied outside the measured time.
+ */
+export async function rewriteAofIfDoubled(redisUrl: string): Promise<boolean> {
+  const redis = new Redis(redisUrl, { lazyConnect: true });
+  await redis.connect();
+  try {
+    const { current, base } = await aofState(redis);
+    if (current < 2 * base || current < 64 * 1024 * 1024) return false;
+    await redis.bgrewriteaof();
+    for (let state = await aofState(redis); state.busy; state = await aofState(redis)) await new Promise((r) => setTimeout(r, 100));
+    return true;
+  } finally {
+    await redis.quit();
+  }
+}
+
+/** Switches Redis' automatic AOF rewrite off (see rewriteAofIfDoubled). */
+export async function holdAofRewrites(redisUrl: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true });
+  await redis.connect();
+  try {
+    await redis.config('SET', 'auto-aof-rewrite-percentage', '0');
+  } finally {
+    await redis.quit();
+  }
+}
+
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 interface ProcStat {

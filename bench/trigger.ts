@@ -1,6 +1,7 @@
 // `npm run bench:trigger`: the carousel trigger of one built gateway process against its ceiling, a plain
 // Fastify server that only does a BullMQ `queue.add` (bench/baseline/fastify-bullmq-server.ts), in one
-// run, on the same Postgres and Redis (AOF, appendfsync always), loopback only. Each gets a warm-up, then
+// run, on the same Postgres and Redis (AOF, appendfsync always; its AOF rewritten between turns, not
+// during them), loopback only. Each gets a warm-up, then
 // both are loaded in turns for BENCH_ROUNDS rounds (autocannon). Prints a Markdown block for BENCHMARKS.md.
 // Exits non-zero if the gateway answered anything but 2xx, or left fewer jobs in Redis than it answered 2xx.
 //
@@ -26,6 +27,9 @@ import { carouselBody } from '@platform/testing';
 import {
   BenchInfra,
   aofRewrites,
+  aofSize,
+  holdAofRewrites,
+  rewriteAofIfDoubled,
   cpuSecondsOf,
   cpuSecondsWithChildren,
   describeMachine,
@@ -54,6 +58,7 @@ const OFFERED_RATE = Number(process.env.BENCH_OFFERED_RATE ?? 0);
 /** Far above what one gateway can answer in a minute: the quota is checked on every trigger and never reached. */
 const BENCH_QUOTA_PER_MINUTE = 10_000_000;
 const BASELINE_QUEUE = 'bench-baseline-trigger';
+const CLAIMING_BASELINE = 'baseline claiming the key (Fastify + BullMQ `queue.add` with deduplication)';
 const PATH = '/api/engagements/notifications/v2/push';
 
 interface Target {
@@ -90,6 +95,8 @@ interface Run {
   badIncludingWarmup: number;
   jobsInRedis: number;
   aofRewritesDuringRun: number;
+  /** AOF bytes per 2xx answer (what Redis writes, and later rewrites, for each). */
+  aofBytesPerAnswer: number;
   cpu: CpuPerRequest;
   /** Redis commands per 2xx answer during the measured run (INFO commandstats; a script's own commands counted too), by command. */
   commands: Map<string, number>;
@@ -140,6 +147,8 @@ interface Segment {
   result: autocannon.Result;
   cpu: Record<keyof CpuPerRequest, number>;
   rewrites: number;
+  /** Bytes the segment's load added to the AOF. */
+  aofBytes: number;
   /** Commands Redis ran during the segment, by name (only this target was loaded meanwhile), and the µs they took. */
   commands: Map<string, { calls: number; usec: number }>;
 }
@@ -160,6 +169,7 @@ function commandsBetween(before: CommandStats, after: CommandStats): Map<string,
 /** One measured stretch of load on one target, with the CPU each process used meanwhile. */
 async function segment(infra: BenchInfra, target: Target, headers: Record<string, string>, body: string, seconds: number): Promise<Segment> {
   const rewrites = await aofRewrites(infra.redisUrl);
+  const aofBefore = await aofSize(infra.redisUrl);
   const statsBefore = await redisCommandStats(infra.redisUrl);
   const before = cpuNow(infra, target.pid);
   const result = await load(target.url, headers, body, seconds);
@@ -168,7 +178,15 @@ async function segment(infra: BenchInfra, target: Target, headers: Record<string
   // max(0, …): a Postgres backend that exits mid-run takes its CPU time out of the sum.
   const used = (k: keyof CpuPerRequest) => Math.max(0, after[k] - before[k]);
   const cpu = { server: used('server'), redis: used('redis'), postgres: used('postgres'), autocannon: used('autocannon') };
-  return { result, cpu, rewrites: (await aofRewrites(infra.redisUrl)) - rewrites, commands };
+  return { result, cpu, rewrites: (await aofRewrites(infra.redisUrl)) - rewrites, aofBytes: (await aofSize(infra.redisUrl)) - aofBefore, commands };
+}
+
+/** The gateway against the baseline that claims each key too, when there is one. */
+function claimingRatio(gw: Run, others: Run[]): string[] {
+  const claiming = others.find((r) => r.target.name === CLAIMING_BASELINE);
+  if (!claiming) return [];
+  const ratio = (gw.reqPerSec / claiming.reqPerSec).toFixed(2);
+  return ['', OFFERED_RATE > 0 ? `Ratio gateway / baseline claiming the key: ${ratio} at an offered rate.` : `**Ratio gateway / baseline claiming the key: ${ratio}.**`];
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -204,6 +222,7 @@ async function summarise(infra: BenchInfra, target: Target, warm: autocannon.Res
     badIncludingWarmup: sum(results.map((r) => bad(r))) + bad(warm),
     jobsInRedis: await jobsIn(target.redisUrl, target.queue),
     aofRewritesDuringRun: sum(segments.map((s) => s.rewrites)),
+    aofBytesPerAnswer: sum(segments.map((s) => s.aofBytes)) / Math.max(1, ok),
     cpu: { server: perRequest('server'), redis: perRequest('redis'), postgres: perRequest('postgres'), autocannon: perRequest('autocannon') },
     commands,
     commandUsec,
@@ -228,6 +247,7 @@ async function measureInTurns(infra: BenchInfra, targets: Target[], headers: Rec
     for (let k = 0; k < targets.length; k++) {
       const i = (k + round - 1) % targets.length;
       const target = targets[i];
+      if (await rewriteAofIfDoubled(infra.redisUrl)) process.stderr.write('(Redis rewrote its AOF between turns)\n');
       process.stderr.write(`round ${round}/${ROUNDS}: ${target.name}, ${SECONDS / ROUNDS} s, ${CONNECTIONS} connections`);
       const s = await segment(infra, target, headers, body, SECONDS / ROUNDS);
       segments[i].push(s);
@@ -246,6 +266,7 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   try {
     await setBotQuota(infra.databaseUrl, infra.seed.botId, BENCH_QUOTA_PER_MINUTE);
+    await holdAofRewrites(infra.redisUrl);
     const machine = await describeMachine(infra);
     const gatewayPort = await freePort();
     const baselinePort = await freePort();
@@ -267,6 +288,21 @@ async function main(): Promise<void> {
     await waitHealthy(`http://127.0.0.1:${gatewayPort}/health`, gateway);
     await waitHealthy(`http://127.0.0.1:${baselinePort}/health`, baseline);
     const compared: Target[] = [];
+    // With keys, a second baseline that claims them as the gateway does (BullMQ's deduplication on the add):
+    // the ratio against it is the gateway's own overhead for the same contract.
+    if (IDEMPOTENCY) {
+      const port = await freePort();
+      const redisUrl = redisDb(12);
+      const claiming = startNode([...profile('baseline-claiming'), 'dist/bench/baseline/fastify-bullmq-server.js'], {
+        REDIS_URL: redisUrl,
+        PORT: String(port),
+        BASELINE_QUEUE,
+        BASELINE_CLAIM_KEYS: '1',
+      });
+      children.push(claiming);
+      await waitHealthy(`http://127.0.0.1:${port}/health`, claiming);
+      compared.push({ name: CLAIMING_BASELINE, url: `http://127.0.0.1:${port}${PATH}?bot=${infra.seed.botId}`, queue: BASELINE_QUEUE, redisUrl, pid: claiming.pid! });
+    }
     for (const [i, script] of (process.env.BENCH_COMPARE_GATEWAY ?? '').split(',').filter(Boolean).entries()) {
       const port = await freePort();
       const redisUrl = redisDb(i + 2);
@@ -289,7 +325,7 @@ async function main(): Promise<void> {
 
     const ratio = gw.reqPerSec / base.reqPerSec;
     const row = (label: string, r: Run) => `| ${label} | ${fmt(r.reqPerSec)} | ${r.p50} | ${r.p99} | ${r.non2xx + r.errors + r.timeouts} | ${fmt(r.total)} |`;
-    const cpuRow = (label: string, r: Run) => `| ${label} | ${fmt(r.cpu.server)} | ${fmt(r.cpu.redis)} | ${fmt(r.cpu.postgres)} | ${fmt(r.cpu.autocannon)} |`;
+    const cpuRow = (label: string, r: Run) => `| ${label} | ${fmt(r.cpu.server)} | ${fmt(r.cpu.redis)} | ${fmt(r.cpu.postgres)} | ${fmt(r.cpu.autocannon)} | ${fmt(r.aofBytesPerAnswer)} |`;
     const commandRow = (label: string, r: Run) => {
       const top = [...r.commands].sort((a, b) => b[1] - a[1]);
       // A script's time holds the time of the commands it ran (listed besides it).
@@ -320,11 +356,12 @@ async function main(): Promise<void> {
       OFFERED_RATE > 0
         ? `Ratio gateway / baseline: ${ratio.toFixed(2)} at an offered rate (not the peak: compare the CPU per answer below).`
         : `**Ratio gateway / baseline: ${ratio.toFixed(2)}** (target ≥ 0.85).`,
+      ...claimingRatio(gw, others),
       '',
-      'CPU time per 2xx answer during the measured run (µs; from /proc, all threads of each process):',
+      'CPU time per 2xx answer during the measured run (µs; from /proc, all threads of each process), and what each answer wrote to the AOF. Redis rewrites its AOF between turns, not during them (`rewriteAofIfDoubled`):',
       '',
-      '| Server | server process | Redis | Postgres | autocannon |',
-      '|---|---:|---:|---:|---:|',
+      '| Server | server process | Redis | Postgres | autocannon | AOF bytes per answer |',
+      '|---|---:|---:|---:|---:|---:|',
       cpuRow('baseline', base),
       cpuRow('gateway', gw),
       ...others.map((r) => cpuRow(r.target.name, r)),

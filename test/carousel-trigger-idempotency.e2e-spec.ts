@@ -140,7 +140,7 @@ describe('carousel trigger Idempotency-Key, across two gateway replicas', () => 
     const first = await trigger(stack.url, key, body);
     const { msgId } = await first.json();
     await waitForMessageStatus(stack.url, stack.seed, msgId, ['sent']);
-    const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+    const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('base64url');
     const db = new pg.Client({ connectionString: stack.env.DATABASE_URL });
     await db.connect();
     try {

@@ -3,6 +3,9 @@
 // request, default Queue and ioredis settings: no auto-pipelining, no batching) and answers 200 JSON.
 // No validation, no API key, no Postgres. Run from dist by bench/trigger.ts:
 //   REDIS_URL=redis://127.0.0.1:6379 PORT=3100 node dist/bench/baseline/fastify-bullmq-server.js
+// BASELINE_CLAIM_KEYS=1: the least a trigger honouring an Idempotency-Key can do besides: the `add` claims
+// the key with BullMQ's deduplication (bot and key, 24 h), as the gateway's does; a repeat answers the
+// holder's id.
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import Fastify from 'fastify';
@@ -10,6 +13,7 @@ import Fastify from 'fastify';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const queueName = process.env.BASELINE_QUEUE ?? 'bench-baseline-trigger';
 const port = Number(process.env.PORT ?? 3100);
+const claimKeys = process.env.BASELINE_CLAIM_KEYS === '1';
 
 interface Body {
   userDetails: { number: string };
@@ -27,12 +31,14 @@ app.get('/health', async () => ({ status: 'ok' }));
 app.post('/api/engagements/notifications/v2/push', async (req) => {
   const { userDetails, notification } = req.body as Body;
   const msgId = randomUUID();
+  const bot = (req.query as { bot: string }).bot;
+  const key = claimKeys ? req.headers['idempotency-key'] : undefined;
   // The gateway's job (CarouselDispatchJob): the same fields and sizes, with the same job options.
-  await queue.add(
+  const job = await queue.add(
     'send',
     {
       messageId: msgId,
-      botId: (req.query as { bot: string }).bot,
+      botId: bot,
       templateId: notification.templateId,
       senderId,
       channel: notification.type,
@@ -45,9 +51,10 @@ app.post('/api/engagements/notifications/v2/push', async (req) => {
       backoff: { type: 'exponential', delay: 2000, jitter: 0.5 },
       removeOnComplete: { age: 24 * 3600, count: 10_000 },
       removeOnFail: { age: 7 * 24 * 3600 },
+      ...(typeof key === 'string' && { deduplication: { id: `${bot}:${key}`, ttl: 24 * 3600_000 } }),
     },
   );
-  return { message: 'Carousel template queued for delivery', status: 'success', msgId };
+  return { message: 'Carousel template queued for delivery', status: 'success', msgId: job.id };
 });
 
 await app.listen({ port, host: '127.0.0.1' });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { bodyFingerprint, withoutWhitespaceBetweenTokens } from './body-fingerprint.js';
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 describe('bodyFingerprint', () => {
   const body = { userDetails: { number: '+919876543210' }, notification: { params: { body: ['Hello  world', 'tab\there', 'quote " and \\ slash'] }, n: [1, 2.5, true, null] } };
@@ -24,7 +24,7 @@ describe('bodyFingerprint', () => {
   });
 });
 
-/** The character-by-character stripping this replaced (and whose fingerprints stored records hold). */
+/** The character-by-character stripping this replaced. */
 function strippedCharByChar(json: string): string {
   let out = '';
   let inString = false;

@@ -1,11 +1,12 @@
-import { sha256Hex } from '@platform/crypto';
+import { hash } from 'node:crypto';
 
 const WHITESPACE = /[ \t\n\r]/;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /**
- * What an Idempotency-Key's record keeps of the trigger's body: the SHA-256 (hex) of the JSON text as
+ * What the message holding an Idempotency-Key keeps of its trigger's body: the SHA-256 (base64url, 43
+ * characters: it is stored with every keyed message, in Redis and Postgres) of the JSON text as
  * received, without the whitespace between its tokens (and a leading BOM, which the parser skips too),
  * so that the same body sent compact or pretty-printed matches. Hashing the received text instead of
  * re-serialising the parsed body saves that serialisation on every keyed trigger; compact JSON, the
@@ -14,7 +15,7 @@ const BACKSLASH = 0x5c;
 export function bodyFingerprint(json: string): string {
   const text = json.charCodeAt(0) === 0xfeff ? json.slice(1) : json;
   // The regular expression is the quicker test for compact text with no whitespace at all.
-  return sha256Hex(WHITESPACE.test(text) ? withoutWhitespaceBetweenTokens(text) : text);
+  return hash('sha256', WHITESPACE.test(text) ? withoutWhitespaceBetweenTokens(text) : text, 'base64url');
 }
 
 /**

@@ -27,7 +27,7 @@ function setup(opts: { jobs?: Record<string, string | null>; rows?: Record<strin
 
 describe('idempotencyClaim', () => {
   it("claims a key of the bot's for 24 h; two bots may use the same key", () => {
-    expect(idempotencyClaim('bot-1', 'order-1')).toEqual({ id: 'trigger:bot-1:order-1', ttl: IDEMPOTENCY_TTL_MS });
+    expect(idempotencyClaim('bot-1', 'order-1')).toEqual({ id: 'bot-1:order-1', ttl: IDEMPOTENCY_TTL_MS });
     expect(IDEMPOTENCY_TTL_MS).toBe(24 * 3600_000);
     expect(idempotencyClaim('bot-2', 'order-1').id).not.toBe(idempotencyClaim('bot-1', 'order-1').id);
   });

@@ -11,10 +11,11 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
  * The claim of a trigger's Idempotency-Key, made by its job's `add` (BullMQ's deduplication: the key is
  * set to the job's id, unless present, in the script that adds the job). So a key is held exactly when
  * its message is queued: a trigger refused or failed before queueing leaves it free, and a gateway that
- * dies after queueing, answered or not, leaves it held. Keys belong to a bot.
+ * dies after queueing, answered or not, leaves it held. Keys belong to a bot. (The claim is a key of the
+ * carousel queue, `<prefix>:carousel-dispatch:de:<botId>:<key>`.)
  */
 export function idempotencyClaim(botId: string, key: string): DeduplicationOptions {
-  return { id: `trigger:${botId}:${key}`, ttl: IDEMPOTENCY_TTL_MS };
+  return { id: `${botId}:${key}`, ttl: IDEMPOTENCY_TTL_MS };
 }
 
 /** How a trigger whose key is held by another message is answered. */
