@@ -4,7 +4,9 @@ import pg from 'pg';
 import { QueueNames } from '@platform/contracts';
 import type { RedisClient } from '@platform/queue';
 import { carouselBody, until, carouselJobCount, testQueue, testRedis, waitForMessageStatus } from '@platform/testing';
+import { LegacyKeyClaims } from '../apps/gateway/src/carousel/legacy-key-claims.js';
 import { idempotencyClaim } from '../apps/gateway/src/carousel/trigger-idempotency.js';
+import { redisKey } from '@platform/queue';
 import { useStack } from './e2e-stack.js';
 
 /** Idempotency-Key on the carousel trigger: one message per key and body, whichever replica a repeat reaches. */
@@ -155,6 +157,32 @@ describe('carousel trigger Idempotency-Key, across two gateway replicas', () => 
     expect(again.status).toBe(200);
     expect((await again.json()).msgId).toBe(msgId);
     expect((await trigger(urlB, key, carouselBody(stack.seed, 3, '+919876543211'))).status).toBe(422);
+  });
+
+  it("carries keys claimed by an earlier version's gateways over: a queued message replays, a never-queued one runs again", async () => {
+    const legacyRecord = (key: string) => redisKey(stack.env, `trigger-idem:{${stack.seed.botId}}:${key}`);
+    const queued = await trigger(stack.url, undefined);
+    const { msgId } = await queued.json();
+    const [kept, died] = [`order-${randomUUID()}`, `order-${randomUUID()}`];
+    // As an earlier gateway wrote them: the body's hex fingerprint, the message id, the claim time.
+    const record = (m: string) => JSON.stringify({ f: 'a'.repeat(64), m, t: Date.now() - 1000 });
+    await redis.set(legacyRecord(kept), record(msgId), 'PX', 3600_000);
+    await redis.set(legacyRecord(died), record(randomUUID()), 'PX', 3600_000);
+
+    expect(await stack.gateway.get(LegacyKeyClaims, { strict: false }).carryOver()).toBeGreaterThanOrEqual(1);
+    expect(await holder(kept)).toBe(msgId);
+    const claimTtl = await redis.pttl(claimKey(kept));
+    expect(claimTtl).toBeGreaterThan(3500_000);
+    expect(claimTtl).toBeLessThanOrEqual(3600_000);
+    expect(await holder(died)).toBeNull();
+
+    const replay = await trigger(urlB, kept);
+    expect(replay.status).toBe(200);
+    expect((await replay.json()).msgId).toBe(msgId);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const fresh = await trigger(urlB, died);
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('refuses keys that are empty, longer than 255 characters or not visible ASCII (400)', async () => {

@@ -6,6 +6,7 @@ import { CallbacksModule } from '../callbacks/callbacks.module.js';
 import { CarouselTriggerRoute } from './carousel-trigger.route.js';
 import { CarouselTriggerService } from './carousel-trigger.service.js';
 import { CorkedTurn } from './corked-turn.js';
+import { LegacyKeyClaims } from './legacy-key-claims.js';
 import { QuotaLeases } from './quota-lease.js';
 import { TriggerBatcher } from './trigger-batcher.js';
 import { TriggerGate } from './trigger-gate.js';
@@ -14,7 +15,7 @@ import { TriggerIdempotency } from './trigger-idempotency.js';
 
 @Module({
   imports: [AuthModule, CarouselCatalogModule, CallbacksModule],
-  providers: [CarouselTriggerRoute, CarouselTriggerService, CorkedTurn, TriggerBatcher, TriggerGate, QuotaLeases, TriggerIdempotency, TriggerGuards, PostgresLiveness],
+  providers: [CarouselTriggerRoute, CarouselTriggerService, CorkedTurn, TriggerBatcher, TriggerGate, QuotaLeases, TriggerIdempotency, TriggerGuards, PostgresLiveness, LegacyKeyClaims],
   exports: [CarouselTriggerService],
 })
 export class CarouselModule {}

@@ -4,7 +4,7 @@ import { REQUEST_REDIS, type RedisClient } from '@platform/queue';
 
 /**
  * One socket write per event-loop turn for the trigger's Redis commands: the batchers of the trigger
- * (TriggerGate's quota and key claims, TriggerBatcher's job adds) flush through `schedule`, so that a
+ * (TriggerGate's quota calls, TriggerBatcher's job adds) flush through `schedule`, so that a
  * turn's flushes run together in one check phase with the request connection corked. The socket is
  * uncorked by a tick queued from a microtask, which runs once the whole microtask queue has drained,
  * i.e. after every command the flushes started (BullMQ writes its `add` a few awaits later) is written;
