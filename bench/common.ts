@@ -200,11 +200,19 @@ export function benchServiceAccount(tokenUri: string): { account: Record<string,
   return { account, message: { type: 'account', clientEmail, projectId, publicKey: publicKey.export({ type: 'spki', format: 'pem' }) as string } };
 }
 
-async function redisPid(url: string): Promise<number> {
+/** Runs `use` on a connection of its own to `url`, closed afterwards whatever happened. */
+async function withRedis<T>(url: string, use: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis(url, { lazyConnect: true });
   await redis.connect();
-  const info = await redis.info('server');
-  await redis.quit();
+  try {
+    return await use(redis);
+  } finally {
+    await redis.quit();
+  }
+}
+
+async function redisPid(url: string): Promise<number> {
+  const info = await withRedis(url, (redis) => redis.info('server'));
   return Number(/process_id:(\d+)/.exec(info)?.[1]);
 }
 
@@ -287,11 +295,7 @@ async function calibrate(redis: Redis): Promise<Calibration> {
 export async function describeMachine(infra: Pick<BenchInfra, 'databaseUrl' | 'redisUrl'>): Promise<Machine> {
   const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
   const cpu = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? cpus()[0]?.model ?? 'unknown';
-  const redis = new Redis(infra.redisUrl, { lazyConnect: true });
-  await redis.connect();
-  const info = await redis.info('server');
-  const calibration = await calibrate(redis);
-  await redis.quit();
+  const { info, calibration } = await withRedis(infra.redisUrl, async (redis) => ({ info: await redis.info('server'), calibration: await calibrate(redis) }));
   const db = new pg.Client({ connectionString: infra.databaseUrl });
   await db.connect();
   const { rows } = await db.query<{ v: string }>("SELECT current_setting('server_version') AS v");
@@ -313,10 +317,7 @@ export function machineLine(m: Machine): string {
 
 /** Number of AOF rewrites Redis has done so far (a rewrite during a measured run is worth knowing about). */
 export async function aofRewrites(redisUrl: string): Promise<number> {
-  const redis = new Redis(redisUrl, { lazyConnect: true });
-  await redis.connect();
-  const info = await redis.info('persistence');
-  await redis.quit();
+  const info = await withRedis(redisUrl, (redis) => redis.info('persistence'));
   return Number(/aof_rewrites:(\d+)/.exec(info)?.[1] ?? 0);
 }
 
@@ -329,45 +330,29 @@ async function aofState(redis: Redis): Promise<{ current: number; base: number; 
 
 /** The AOF's size in bytes: its growth over a stretch of load is what the load wrote. */
 export async function aofSize(redisUrl: string): Promise<number> {
-  const redis = new Redis(redisUrl, { lazyConnect: true });
-  await redis.connect();
-  try {
-    return (await aofState(redis)).current;
-  } finally {
-    await redis.quit();
-  }
+  return withRedis(redisUrl, async (redis) => (await aofState(redis)).current);
 }
 
 /**
  * Redis rewrites its AOF once it has doubled (a fork that writes the whole dataset out). In a bench that
  * loads servers in turns, that work lands on whichever server is loaded at the moment, though every
- * server's writes grew the file, and it costs seconds of CPU as the dataset grows: one server took 3-4 of
- * them in a run and the other 1-2. Such benches switch the automatic rewrite off (`holdAofRewrites`) and
+ * server's writes grew the file, and it costs seconds of CPU as the dataset grows: enough to decide a
+ * ratio by where the rewrites fell. Such benches switch the automatic rewrite off (`holdAofRewrites`) and
  * call this between turns: the same rule, applied outside the measured time.
  */
 export async function rewriteAofIfDoubled(redisUrl: string): Promise<boolean> {
-  const redis = new Redis(redisUrl, { lazyConnect: true });
-  await redis.connect();
-  try {
+  return withRedis(redisUrl, async (redis) => {
     const { current, base } = await aofState(redis);
     if (current < 2 * base || current < 64 * 1024 * 1024) return false;
     await redis.bgrewriteaof();
     for (let state = await aofState(redis); state.busy; state = await aofState(redis)) await new Promise((r) => setTimeout(r, 100));
     return true;
-  } finally {
-    await redis.quit();
-  }
+  });
 }
 
 /** Switches Redis' automatic AOF rewrite off (see rewriteAofIfDoubled). */
 export async function holdAofRewrites(redisUrl: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true });
-  await redis.connect();
-  try {
-    await redis.config('SET', 'auto-aof-rewrite-percentage', '0');
-  } finally {
-    await redis.quit();
-  }
+  await withRedis(redisUrl, (redis) => redis.config('SET', 'auto-aof-rewrite-percentage', '0'));
 }
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -440,10 +425,7 @@ export function machineBusySeconds(): number {
 
 /** Redis' INFO commandstats: command → calls and µs spent so far. */
 export async function redisCommandStats(redisUrl: string): Promise<Map<string, { calls: number; usec: number }>> {
-  const redis = new Redis(redisUrl, { lazyConnect: true });
-  await redis.connect();
-  const info = await redis.info('commandstats');
-  await redis.quit();
+  const info = await withRedis(redisUrl, (redis) => redis.info('commandstats'));
   const out = new Map<string, { calls: number; usec: number }>();
   for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) out.set(m[1], { calls: Number(m[2]), usec: Number(m[3]) });
   return out;

@@ -28,9 +28,10 @@ interface Demand {
 
 /**
  * Places in a bot's quota window taken from Redis ahead of the triggers that will use them, so that a
- * busy bot's triggers pass the quota in memory instead of costing a Redis round trip each. A lease is what this replica's triggers of the bot used in the last DEMAND_SLICE_MS,
- * at most LEASE_SHARE_OF_LIMIT of the quota: a bot triggering rarely, or with a small quota, gets none
- * and every trigger asks Redis as before.
+ * busy bot's triggers pass the quota in memory instead of costing a Redis round trip each. A lease is
+ * what this replica's triggers of the bot used in the last DEMAND_SLICE_MS, at most
+ * LEASE_SHARE_OF_LIMIT of the quota: a bot triggering rarely, or with a small quota, gets none and every
+ * trigger asks Redis as before.
  *
  * Leased places are counted in Redis when taken, so all replicas together never pass more than the
  * quota. A place leased and not used before its window ends is lost to the bot, and another replica may
