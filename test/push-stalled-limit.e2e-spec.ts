@@ -3,7 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushQueueNames } from '@platform/contracts';
 import { SeededBot, seedBotAdmin, seedCarouselBot, testQueue, until } from '@platform/testing';
-import { PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
+import { BotApi, PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
 const TOKENS = ['tok-stall-1', 'tok-stall-2', 'tok-stall-3'];
@@ -44,7 +44,7 @@ describe('push notifications: a batch job that stalls too often', () => {
     push = undefined;
   });
 
-  const api = (method: string, path: string, body?: unknown) => botApi(stack.url, bot.botId, bot.apiKey)(method, path, body);
+  const api: BotApi = (...args) => botApi(stack.url, bot.botId, bot.apiKey)(...args);
 
   it('a push-service process killed mid-batch: the next one fails the job for stalling and counts its devices failed', async () => {
     for (const token of TOKENS) fcm.always(token, { hang: true }); // FCM never answers these devices
@@ -52,9 +52,11 @@ describe('push notifications: a batch job that stalls too often', () => {
       env: { ...process.env, ...stack.env, FCM_TIMEOUT_MS: '60000' },
       stdio: 'ignore',
     });
-    // Answered 503 until the built push service listens.
+    // Answered 503 until the built push service listens. A push service still starting may take a
+    // request after the gateway gave up waiting: the key makes the retry that request's notification,
+    // not a second one whose batch would later be sent to the same devices.
     const notificationId = await until(async () => {
-      const res = await api('POST', '/notifications', { all: true, title: 'stalls', body: 'b' });
+      const res = await api('POST', '/notifications', { all: true, title: 'stalls', body: 'b' }, { 'idempotency-key': 'stall-1' });
       return res.status === 202 ? ((await res.json()).notificationId as string) : undefined;
     });
 
@@ -81,6 +83,7 @@ describe('push notifications: a batch job that stalls too often', () => {
     expect(final).toMatchObject({ status: 'completed', failureReason: null, total: 3, sent: 0, failed: 3, invalidTokens: 0, skipped: 0, pending: 0 });
     const batches = await sqlRows(stack.env.DATABASE_URL, 'SELECT seq, failed FROM push_notification_batches WHERE notification_id = $1', [notificationId]);
     expect(batches).toEqual([{ seq: 0, failed: 3 }]);
+    expect(await sqlRows(stack.env.DATABASE_URL, 'SELECT id FROM push_notifications WHERE bot_id = $1', [bot.botId])).toEqual([{ id: notificationId }]);
     expect(fcm.messages.filter((m) => TOKENS.includes(m.token))).toHaveLength(0); // the job did not run again
   }, 120_000);
 });
