@@ -123,8 +123,10 @@ describe('push notifications: the FCM quota of a project, shared by two push ser
     expectEachDeviceOnce(run.okPerToken);
     expect(Math.max(...run.perSecond)).toBeLessThanOrEqual(PER_SECOND);
     // 2,000 at 200 a second: 10 s of budget (the first second may be partly gone); the rate is held, not undercut.
+    // The whole run also counts planning and the status polls, which a loaded host stretches by seconds:
+    // its bound only catches a pace held at half the quota (20 s); the full seconds' mean is the close check.
     expect(run.seconds).toBeGreaterThan(DEVICES / PER_SECOND - 1.5);
-    expect(run.seconds).toBeLessThan((DEVICES / PER_SECOND) * 1.3);
+    expect(run.seconds).toBeLessThan((DEVICES / PER_SECOND) * 1.6);
     const full = run.perSecond.slice(1, -1);
     expect(full.reduce((a, b) => a + b, 0) / full.length).toBeGreaterThan(PER_SECOND * 0.85);
   }, 120_000);

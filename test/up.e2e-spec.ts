@@ -113,16 +113,32 @@ describe('npm run up', () => {
       what,
     );
 
-  beforeAll(async () => {
+  /** Starts `up` on free ports; true once it printed its last start-up line, false when it stopped first on a port taken meanwhile. */
+  async function startUp(): Promise<boolean> {
     [port, workerPort, pushPort, runtimePort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     base = `http://127.0.0.1:${port}`;
     const env = await upEnv(localDir, { PORT: String(port), WORKER_HEALTH_PORT: String(workerPort), PUSH_SERVICE_HEALTH_PORT: String(pushPort), BOT_RUNTIME_HEALTH_PORT: String(runtimePort) });
+    output = '';
     // Detached: a process group of its own, which the test signals as a terminal would.
     up = spawn(process.execPath, ['dist/tools/up/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     up.stdout!.on('data', (c: Buffer) => (output += c));
     up.stderr!.on('data', (c: Buffer) => (output += c));
     exited = new Promise((resolve) => up.once('exit', (code, signal) => resolve({ code, signal })));
-    await until(async () => (LAST_LINE.test(output) ? true : undefined), 120_000, `up started; output: ${output}`);
+    // Until its last start-up line, or until it stops without one.
+    const ended = () => up.exitCode !== null || up.signalCode !== null;
+    const started = await until(async () => (LAST_LINE.test(output) ? true : ended() ? false : undefined), 120_000, 'up started').catch((err: Error) => {
+      throw new Error(`${err.message}; its output so far:\n${output}`);
+    });
+    if (started) return true;
+    // Another test's process may take a port between freePort() and up's own check of it.
+    if (/is in use by another process/.test(output)) return false;
+    throw new Error(`up stopped (exit code ${up.exitCode}, signal ${up.signalCode}) before it had started; its output:\n${output}`);
+  }
+
+  beforeAll(async () => {
+    let started = false;
+    for (let attempt = 1; !started && attempt <= 3; attempt++) started = await startUp();
+    expect(started).toBe(true);
     await gatewayHealthy('the gateway healthy');
   }, 180_000);
 
