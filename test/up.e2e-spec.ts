@@ -126,7 +126,7 @@ describe('npm run up', () => {
     exited = new Promise((resolve) => up.once('exit', (code, signal) => resolve({ code, signal })));
     // Until its last start-up line, or until it stops without one.
     const ended = () => up.exitCode !== null || up.signalCode !== null;
-    const started = await until(async () => (LAST_LINE.test(output) ? true : ended() ? false : undefined), 120_000, 'up started').catch((err: Error) => {
+    const started = await until(async () => (LAST_LINE.test(output) ? true : ended() ? false : undefined), 180_000, 'up started').catch((err: Error) => {
       throw new Error(`${err.message}; its output so far:\n${output}`);
     });
     if (started) return true;
@@ -140,7 +140,7 @@ describe('npm run up', () => {
     for (let attempt = 1; !started && attempt <= 3; attempt++) started = await startUp();
     expect(started).toBe(true);
     await gatewayHealthy('the gateway healthy');
-  }, 180_000);
+  }, 420_000);
 
   afterAll(async () => {
     if (up.exitCode === null && up.signalCode === null) {
