@@ -197,6 +197,13 @@ describe('limits', () => {
     expect(await run('throw null;')).toMatchObject({ ok: false, failure: 'threw', message: 'null' });
   });
 
+  it('a null thrown with the heap past the call’s limit, before the interrupt handler measured it, is a memory failure', async () => {
+    // Four native fills take a few bytecodes, so the handler has not run when the null comes; the arrays
+    // are kept in a global, so the heap is still past 4 MiB when the thrown value is read.
+    const code = 'globalThis.keep = []; for (let i = 0; i < 4; i++) globalThis.keep.push(new Array(300000).fill(i)); throw null;';
+    expect(await run(code, { memoryBytes: 4 * 1024 * 1024 })).toMatchObject({ ok: false, failure: 'memory', message: 'over the memory limit of 4 MiB' });
+  });
+
   it('stops deep recursion as a stack overflow (memory), in JavaScript or in QuickJS’s own C recursion', async () => {
     for (const code of [
       'function f(n) { return f(n + 1) + 1; } return f(0);',
