@@ -1,5 +1,6 @@
 // A form for each node kind, plus its connections: the keyboard's way to build what the canvas builds by dragging.
 import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { type BotNode, type Button, type Definition, type Journey, KIND_LABELS, exitLabels } from './definition.js';
 import { targetOf } from './graph.js';
 
@@ -72,10 +73,7 @@ export function NodeForm({ def, journey, node, errors, onChange, onConnect, onDe
           ))}
         </ul>
       )}
-      <label for={id('id')}>
-        Node id
-        <input id={id('id')} value={node.id} pattern="[A-Za-z0-9_\-]{1,64}" onChange={(e) => value(e) && set({ id: value(e) })} />
-      </label>
+      <NodeIdField journey={journey} node={node} rename={(to) => set({ id: to })} />
       {text('label', 'Label (shown in the trace)')}
       {node.kind === 'message' && (
         <>
@@ -155,6 +153,48 @@ export function NodeForm({ def, journey, node, errors, onChange, onConnect, onDe
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * The node's id, renamed when the field is left (or on Enter), not on each key: the form is keyed by the id,
+ * so a rename per key (preact/compat makes onChange an input event) remounted it and lost the focus after one
+ * character. An id another node of the journey has is refused (a rename onto it would merge the two nodes).
+ */
+function NodeIdField({ journey, node, rename }: { journey: Journey; node: BotNode; rename: (to: string) => void }) {
+  const [typed, setTyped] = useState(node.id);
+  useEffect(() => setTyped(node.id), [node.id]);
+  const next = typed.trim();
+  const taken = next !== node.id && journey.nodes.some((n) => n.id === next);
+  /** Renames, then gives the focus back to where it was going (`then`, a field of the form remounted under the new id). */
+  const commit = (then?: string) => {
+    if (!next || next === node.id || taken) return;
+    rename(next);
+    if (then) requestAnimationFrame(() => document.getElementById(then)?.focus());
+  };
+  return (
+    <label for="node-id">
+      Node id
+      <input
+        id="node-id"
+        value={typed}
+        pattern="[A-Za-z0-9_\-]{1,64}"
+        aria-invalid={taken ? 'true' : undefined}
+        aria-describedby={taken ? 'node-id-error' : undefined}
+        onInput={(e) => setTyped(value(e))}
+        onBlur={(e) => commit((e.relatedTarget as HTMLElement | null)?.id || undefined)}
+        onKeyDown={(e) => {
+          if (e.key !== 'Enter') return;
+          e.preventDefault();
+          commit('node-id');
+        }}
+      />
+      {taken && (
+        <small id="node-id-error" class="field-error">
+          Node {next} is already in journey {journey.slug}: pick another id
+        </small>
+      )}
+    </label>
   );
 }
 
