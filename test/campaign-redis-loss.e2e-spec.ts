@@ -22,7 +22,7 @@ describe('campaigns: Redis loses its data mid-campaign', () => {
     await listAudience(stack.url, stack.seed, c.id, audience);
     const res = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/campaigns/${c.id}/start`, { method: 'POST', headers: { authorization: `Bearer ${stack.seed.apiKey}` } });
     expect(res.status).toBe(200);
-    await until(async () => (stack.cloud.accepted.size >= 100 ? true : undefined), 40_000, 'the campaign sending');
+    await until(async () => (stack.cloud.accepted.size >= 100 ? true : undefined), 90_000, 'the campaign sending');
 
     const redis = testRedis(stack.env);
     try {
@@ -57,5 +57,5 @@ describe('campaigns: Redis loses its data mid-campaign', () => {
     expect(unknown.length).toBeLessThanOrEqual(Number(lostJobs[0].n));
     console.log(`Redis flushed and restarted after ${sentAtLoss} sends, ${lostJobs[0].n} admitted messages unsent: ${sent.length} sent, ${unknown.length} outcome_unknown, 0 twice`);
     expect(done.funnel).toMatchObject({ queued: RECIPIENTS, sent: sent.length, failed: unknown.length });
-  }, 150_000);
+  }, 240_000);
 });

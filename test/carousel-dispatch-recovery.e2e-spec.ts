@@ -28,7 +28,7 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
     });
     const msgId = await triggerCarousel(stack.url, stack.seed);
     // A process starting on a busy host (a cluster run starts six Redis nodes too) can take many seconds.
-    await until(async () => (cloud.messages.length === 1 ? true : undefined), 40_000, 'the worker process sending');
+    await until(async () => (cloud.messages.length === 1 ? true : undefined), 90_000, 'the worker process sending');
     child.kill('SIGKILL');
 
     worker = await createChannelWorker(stack.env);
@@ -40,7 +40,7 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
     expect(final.status).toBe('sent');
     expect(final.attempts).toBe(2);
     expect(cloud.messages).toHaveLength(2);
-  }, 120_000);
+  }, 180_000);
 
   it('a job delivered again for a message already sent does not send it twice', async () => {
     worker ??= await createChannelWorker(stack.env);

@@ -42,7 +42,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     });
     const msgId = await triggerCarousel(stack.url, stack.seed);
     // A process starting on a busy host (a cluster run starts six Redis nodes too) can take many seconds.
-    await until(async () => (cloud.messages.length === sent + 1 ? true : undefined), 40_000, 'the worker process sending');
+    await until(async () => (cloud.messages.length === sent + 1 ? true : undefined), 90_000, 'the worker process sending');
     child.kill('SIGKILL');
     return msgId;
   }
@@ -60,7 +60,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     expectStalledFailure(await waitForMessageStatus(stack.url, stack.seed, msgId, ['failed', 'sent'], 15_000));
     await new Promise((r) => setTimeout(r, 300));
     expect(cloud.messages).toHaveLength(1);
-  }, 120_000);
+  }, 180_000);
 
   it('a job failed for stalling while no channel worker settled it: the next worker to start fails its message', async () => {
     await worker?.close();
