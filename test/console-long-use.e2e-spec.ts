@@ -466,6 +466,29 @@ describe('console long use in Chromium: the builder and the inbox over a working
     expect(view.body.messages.map((m: any) => m.content.text)).toEqual(sent.slice(-200));
     expect(view.body.conversation.assignee).toEqual({ userId: agent.userId, email: agent.email });
 
+    // The answer lost on its way back, the reply stored: the page says the platform could not be reached and
+    // keeps the text; sent again with its Idempotency-Key, it is the same reply, not a second one.
+    const replies = `**/v1/bots/*/inbox/conversations/${conversationId}/messages`;
+    let lose = true;
+    await ip().route(replies, async (route) => {
+      if (route.request().method() !== 'POST' || !lose) return route.fallback();
+      lose = false;
+      await route.fetch(); // the gateway gets it and answers; the page never hears
+      await route.abort('connectionreset');
+    });
+    await ip().getByLabel('Message', { exact: true }).fill('Its answer was lost on the way');
+    await ip().getByRole('button', { name: 'Send reply' }).click();
+    await replyForm.getByRole('alert').getByText('The platform could not be reached.').waitFor();
+    expect(lose).toBe(false);
+    sent.push('Its answer was lost on the way');
+    await until(async () => ((await allMessages()).at(-1) === sent.at(-1) ? true : undefined), 30_000, 'the lost-answer reply stored');
+    await ip().getByRole('button', { name: 'Send reply' }).click();
+    await replyForm.getByRole('alert').waitFor({ state: 'detached' });
+    await messageBoxEmptied('the box after the lost answer');
+    await ip().unroute(replies);
+    await transcriptIsNewest();
+    expect(await allMessages()).toEqual(sent);
+
     await ip().reload();
     await ip().getByTestId('transcript').getByText(sent.at(-1)!).waitFor();
     await transcriptIsNewest();
@@ -491,7 +514,7 @@ describe('console long use in Chromium: the builder and the inbox over a working
     await ip()
       .getByRole('button', { name: /^Assigned to me/ })
       .click();
-    await ip().getByTestId('inbox-list').getByText('Sent after the connection came back').waitFor();
+    await ip().getByTestId('inbox-list').getByText('Its answer was lost on the way').waitFor();
     for (const size of [PHONE, DESKTOP]) {
       await ip().setViewportSize(size);
       expect(['inbox list', size.width, await axeViolations(ip())]).toEqual(['inbox list', size.width, []]);

@@ -38,8 +38,8 @@ describe('conversations API: paging, erasure, retention', () => {
         conversationId = message.conversationId;
         ids.push(message.id);
       } else {
-        const row = await repo.createOutbound(conversationId, 'text', { text }, 'sent');
-        ids.push(row!.id);
+        const created = await repo.createOutbound(conversationId, 'text', { text }, 'sent');
+        ids.push(created!.message.id);
       }
     }
     return { conversationId, ids };
@@ -133,6 +133,33 @@ describe('conversations API: paging, erasure, retention', () => {
       const foreignKey = await fetch(`${stack.url}/v1/bots/${botB.botId}/conversations/${conversationId}/messages`, { headers: auth(botA) });
       expect(foreignKey.status).toBe(401);
       expect((await fetch(`${stack.url}/v1/bots/${botB.botId}/conversations/${conversationId}/messages`)).status).toBe(401);
+    });
+  });
+
+  describe('replying with an Idempotency-Key', () => {
+    it('a repeat gets the first message (Idempotent-Replayed), one row; another reply under the key is a 422; a bad key a 400', async () => {
+      const { conversationId } = await conversation(botA, 'web-idem', ['hi'], 'web');
+      const url = `${stack.url}/v1/bots/${botA.botId}/conversations/${conversationId}/messages`;
+      const send = (body: unknown, key: string) => postJson(url, body, { ...auth(botA), 'idempotency-key': key });
+      const first = await send({ text: 'once', quickReplies: [{ title: 'Yes' }] }, 'reply-1');
+      expect(first.status).toBe(202);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      const again = await send({ quickReplies: [{ title: 'Yes' }], text: 'once' }, 'reply-1');
+      expect(again.status).toBe(202);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect((await again.json()).messageId).toBe((await first.json()).messageId);
+      expect(await db.conversationMessage.count({ where: { conversationId, direction: 'outbound' } })).toBe(1);
+
+      const other = await send({ text: 'changed' }, 'reply-1');
+      expect(other.status).toBe(422);
+      expect((await other.json()).message).toBe('This Idempotency-Key was already used with a different reply');
+      expect((await send({ text: 'x' }, 'two words')).status).toBe(400);
+      // The same key in another conversation is that conversation's own.
+      const elsewhere = await conversation(botA, 'web-idem-2', ['hi'], 'web');
+      const there = await postJson(`${stack.url}/v1/bots/${botA.botId}/conversations/${elsewhere.conversationId}/messages`, { text: 'once' }, { ...auth(botA), 'idempotency-key': 'reply-1' });
+      expect(there.status).toBe(202);
+      expect(there.headers.get('idempotent-replayed')).toBeNull();
+      expect(await db.conversationMessage.count({ where: { conversationId, direction: 'outbound' } })).toBe(1);
     });
   });
 

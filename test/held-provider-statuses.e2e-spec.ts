@@ -142,7 +142,7 @@ describe('held provider statuses (Postgres)', () => {
 
   it("ConversationRepository.recordParts applies what is held for a reply's part; markSent settles the reply from it", async () => {
     const { message } = await conversations.recordInbound({ botId: stack.seed.botId, channel: 'whatsapp', userId: '919800000001', senderId, type: 'text', content: { text: 'hi' }, at: new Date() });
-    const reply = await conversations.createOutbound(message.conversationId, 'text', { text: 'hello' }, 'processing');
+    const reply = (await conversations.createOutbound(message.conversationId, 'text', { text: 'hello' }, 'processing'))?.message;
     const w = wamid();
     await held.hold([update(w, 'delivered')]);
     await conversations.recordParts(reply!.id, [w]);

@@ -135,7 +135,7 @@ export async function signOut(): Promise<void> {
  * One API call with the access token; refreshes once on 401. Throws ApiError with the server's message.
  * A Blob body (a file the user picked) is sent as it is, with its own type: the browser streams it.
  */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function api<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     let res: Response;
     try {
@@ -145,6 +145,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
         headers: {
           ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
           ...(body instanceof Blob ? { 'content-type': body.type } : body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
         },
         body: body === undefined ? undefined : body instanceof Blob ? body : JSON.stringify(body),
       });

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { CannedResponseView, ConversationMessageView, InboxConversationItem, InboxConversationResponse, InboxFilterName, InboxListResponse } from '@platform/contracts/views';
-import { Bot, api, me, roleAtLeast } from '../api.js';
+import { ApiError, Bot, api, me, roleAtLeast } from '../api.js';
 import { DataTable } from '../data-table.js';
 import { Field, InputField, SubmitButton } from '../form-field.js';
 import { href } from '../router.js';
@@ -278,6 +278,8 @@ function ReplyForm({ bot, id, windowOpen, onSent }: { bot: Bot; id: string; wind
   const [picked, setPicked] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
   const picker = useRef<HTMLSelectElement>(null);
+  /** The reply last sent without an answer (offline, connection lost), and its Idempotency-Key. */
+  const unanswered = useRef<{ body: string; key: string } | null>(null);
   const current = responses.find((x) => x.id === picked) ?? responses[0];
   /** The chosen response goes where the cursor was in the message (replacing a selection), its quick replies with it; focus returns to the message. */
   const insert = () => {
@@ -302,7 +304,20 @@ function ReplyForm({ bot, id, windowOpen, onSent }: { bot: Bot; id: string; wind
     const body = image.trim()
       ? { image: { url: image.trim(), ...(text.trim() ? { caption: text.trim() } : {}) } }
       : { text, ...(quickReplies.length ? { quickReplies: quickReplies.map((title) => ({ title })) } : {}) };
-    if (await action.run(() => api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/messages`, body))) {
+    // The same reply sent again after no answer keeps its key, so a first try that did arrive is not sent twice.
+    const json = JSON.stringify(body);
+    if (unanswered.current?.body !== json) unanswered.current = { body: json, key: replyKey() };
+    const { key } = unanswered.current;
+    const sent = await action.run(async () => {
+      try {
+        return await api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/messages`, body, { 'idempotency-key': key });
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 0)) unanswered.current = null; // the server answered: nothing to repeat
+        throw err;
+      }
+    });
+    if (sent) {
+      unanswered.current = null;
       setText('');
       setQuick('');
       setImage('');
@@ -562,4 +577,9 @@ function CannedForm({ bot, editing, onSaved, onCancel }: { bot: Bot; editing: Ca
       </div>
     </form>
   );
+}
+
+/** A fresh Idempotency-Key for a reply: 128 random bits (crypto.randomUUID needs a secure context; a console on plain http has none). */
+function replyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
+import { BadRequestException, ConflictException, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import type { CoreEnv } from '@platform/config';
 import { WEB_CHAT_EVENT, WEB_CHAT_TYPING_EVENT, WHATSAPP_SESSION_WINDOW_MS, type SendConversationMessageDto, type WebhookDelivery } from '@platform/contracts';
 import type { ConversationMessageRow, ConversationRepository, InboundMessage } from '@platform/database';
@@ -68,9 +68,16 @@ class FakeConversations {
     return this.conversations.find((c) => c.botId === botId && c.id === id) ?? null;
   }
 
-  async createOutbound(conversationId: string, type: string, content: object, status: 'queued') {
+  /** Replies by their reply key. */
+  readonly keyed = new Map<string, ConversationMessageRow>();
+
+  async createOutbound(conversationId: string, type: string, content: object, status: 'queued', replyKey?: string) {
     if (!this.conversations.some((c) => c.id === conversationId)) return null;
-    return this.row(conversationId, { type, content, status });
+    const held = replyKey === undefined ? undefined : this.keyed.get(replyKey);
+    if (held) return { message: held, created: false };
+    const message = this.row(conversationId, { type, content, status });
+    if (replyKey !== undefined) this.keyed.set(replyKey, message);
+    return { message, created: true };
   }
 
   async markSent(id: string, providerMessageId: string) {
@@ -190,7 +197,7 @@ describe('ConversationService', () => {
     it("puts a web-chat reply on the user's event stream and records it sent, queueing nothing", async () => {
       const { service, repo, appended, jobs } = setup();
       const conversation = repo.add({ channel: 'web', userId: 'visitor-1' });
-      const view = await service.reply(BOT, conversation.id, text('hello'));
+      const { view } = await service.reply(BOT, conversation.id, text('hello'));
       expect(view).toMatchObject({ conversationId: conversation.id, direction: 'outbound', status: 'sent', content: { text: 'hello' } });
       expect(appended).toEqual([{ botId: BOT, userId: 'visitor-1', event: { code: WEB_CHAT_EVENT.platformCode, data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify(view) } } }]);
       expect(repo.messages[0]).toMatchObject({ status: 'sent', providerMessageId: `web:${view.id}` });
@@ -200,9 +207,24 @@ describe('ConversationService', () => {
     it('queues a WhatsApp reply for the channel worker, the job keyed by the message id', async () => {
       const { service, repo, jobs } = setup();
       const conversation = repo.add({ channel: 'whatsapp', senderId: 's1', lastInboundAt: new Date(Date.now() - 60_000) });
-      const view = await service.reply(BOT, conversation.id, text('hello'));
+      const { view } = await service.reply(BOT, conversation.id, text('hello'));
       expect(view.status).toBe('queued');
       expect(jobs).toEqual([{ name: 'whatsapp', data: { messageId: view.id, botId: BOT }, opts: { jobId: view.id } }]);
+    });
+
+    it('with an Idempotency-Key: a repeat gets the first message, replayed, and nothing is queued again; another reply under the key is a 422', async () => {
+      const { service, repo, jobs } = setup();
+      const conversation = repo.add({ channel: 'whatsapp', senderId: 's1', lastInboundAt: new Date(Date.now() - 60_000) });
+      const reply = { text: 'hello', quickReplies: [{ title: 'Yes' }] } as SendConversationMessageDto;
+      const first = await service.reply(BOT, conversation.id, reply, 'k-1');
+      const again = await service.reply(BOT, conversation.id, { ...reply, quickReplies: [{ title: 'Yes' }] } as SendConversationMessageDto, 'k-1');
+      expect(first.replayed).toBe(false);
+      expect(again).toMatchObject({ replayed: true, view: { id: first.view.id } });
+      expect(jobs).toHaveLength(1);
+      await expect(service.reply(BOT, conversation.id, text('hello, changed'), 'k-1')).rejects.toBeInstanceOf(UnprocessableEntityException);
+      // Another key is another reply.
+      expect((await service.reply(BOT, conversation.id, reply, 'k-2')).replayed).toBe(false);
+      expect(jobs).toHaveLength(2);
     });
 
     it("refuses a WhatsApp reply once the user's 24-hour window has closed, recording nothing", async () => {

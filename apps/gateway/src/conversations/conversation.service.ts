@@ -1,4 +1,5 @@
-import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { isDeepStrictEqual } from 'node:util';
+import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
 import { ConversationMessageView, SendConversationMessageDto, WHATSAPP_SESSION_WINDOW_MS, isUuid, toOutboundContent } from '@platform/contracts';
 import { ReplyDelivery } from '@platform/conversations';
 import { ConversationRepository, InboundMessage } from '@platform/database';
@@ -25,6 +26,15 @@ function parseLimit(limit: unknown): number {
   const n = typeof limit === 'string' && /^\d{1,3}$/.test(limit) ? Number(limit) : NaN;
   if (!(n >= 1 && n <= PAGE_MAX)) throw new BadRequestException(`limit must be an integer from 1 to ${PAGE_MAX}`);
   return n;
+}
+
+/**
+ * A reply as the API answers it: the message, and whether an earlier request with the same Idempotency-Key
+ * made it (nothing sent again).
+ */
+export interface ReplyOutcome {
+  view: ConversationMessageView;
+  replayed: boolean;
 }
 
 /** Conversations: users' messages in (recorded, handed to the bot's webhook) and the bot's replies out. */
@@ -97,8 +107,12 @@ export class ConversationService {
     return conversation;
   }
 
-  /** The bot's message to the user: web chat straight onto the user's event stream; WhatsApp through the channel worker (ReplyDelivery). */
-  async reply(botId: string, conversationId: string, dto: SendConversationMessageDto): Promise<ConversationMessageView> {
+  /**
+   * The bot's message to the user: web chat straight onto the user's event stream; WhatsApp through the
+   * channel worker (ReplyDelivery). With an Idempotency-Key, a repeat gets the first request's message
+   * (replayed, nothing sent again), or a 422 when its reply differs.
+   */
+  async reply(botId: string, conversationId: string, dto: SendConversationMessageDto, idempotencyKey?: string): Promise<ReplyOutcome> {
     const outbound = toOutboundContent(dto);
     if (typeof outbound === 'string') throw new BadRequestException(outbound);
     const conversation = await this.find(botId, conversationId);
@@ -107,10 +121,20 @@ export class ConversationService {
       if (!last || Date.now() - last.getTime() > WHATSAPP_SESSION_WINDOW_MS) throw new WhatsAppWindowClosedError(last);
       if (!conversation.senderId) throw new ConflictException('The WhatsApp number this user wrote to is no longer set up for the bot');
     }
-    const row = await this.conversations.createOutbound(conversation.id, outbound.type, outbound.content as object, 'queued');
-    if (!row) throw new NotFoundException(`No conversation ${conversationId} for this bot`); // erased meanwhile
+    // The key is the conversation's own: scoped by its id, it cannot meet another conversation's or a user message's provider id.
+    const replyKey = idempotencyKey === undefined ? undefined : `reply:${conversation.id}:${idempotencyKey}`;
+    const created = await this.conversations.createOutbound(conversation.id, outbound.type, outbound.content as object, 'queued', replyKey);
+    if (!created) throw new NotFoundException(`No conversation ${conversationId} for this bot`); // erased meanwhile
+    const row = created.message;
+    if (!created.created) {
+      // As stored: plain JSON, whatever classes the DTO's nested values came as.
+      if (row.type !== outbound.type || !isDeepStrictEqual(row.content, JSON.parse(JSON.stringify(outbound.content)))) {
+        throw new UnprocessableEntityException('This Idempotency-Key was already used with a different reply');
+      }
+      return { view: toMessageView(row), replayed: true };
+    }
     try {
-      return await this.delivery.deliver(conversation, row);
+      return { view: await this.delivery.deliver(conversation, row), replayed: false };
     } catch (err) {
       await this.conversations.markAttemptFailed(row.id, 'queue_unavailable', 'The reply could not be queued', true).catch(() => undefined);
       throw err; // withTimeout's RedisUnavailableError: the HTTP edge answers it

@@ -1,7 +1,9 @@
-import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { BadRequestException, Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard } from '@platform/auth';
 import { SendConversationMessageDto, SendConversationMessageResponse } from '@platform/contracts';
+import { IdempotencyKey } from '../http/idempotency-key.js';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { ConversationService } from './conversation.service.js';
 import { toConversationView } from './conversation-view.js';
@@ -18,8 +20,20 @@ export class ConversationsController {
   @HttpCode(202)
   @UseGuards(JsonContentTypeGuard)
   @ApiOperation({ summary: 'Send text (with quick replies), an image or a carousel to the user of a conversation' })
-  async send(@Param('botId') botId: string, @Param('id') id: string, @Body() body: SendConversationMessageDto): Promise<SendConversationMessageResponse> {
-    const view = await this.conversations.reply(botId, id, body);
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: "A repeat with the same key gets the first request's message (header Idempotent-Replayed: true) instead of a second one; 422 when its body differs",
+  })
+  async send(
+    @Param('botId') botId: string,
+    @Param('id') id: string,
+    @Body() body: SendConversationMessageDto,
+    @IdempotencyKey() key: string | undefined,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ): Promise<SendConversationMessageResponse> {
+    const { view, replayed } = await this.conversations.reply(botId, id, body, key);
+    if (replayed) void res.header('idempotent-replayed', 'true');
     return { message: view.status === 'sent' ? 'Message sent' : 'Message queued for delivery', status: 'success', messageId: view.id, deliveryStatus: view.status ?? 'queued' };
   }
 

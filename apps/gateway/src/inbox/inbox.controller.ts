@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
 import { CannedResponseDto, InboxAssignDto, InboxHandbackDto, InboxNoteDto, InboxReadDto, SendConversationMessageDto } from '@platform/contracts';
+import { IdempotencyKey } from '../http/idempotency-key.js';
 import { InboxService } from './inbox.service.js';
 
 /**
@@ -56,8 +57,21 @@ export class InboxController {
   @HttpCode(202)
   @RequireBotRole('developer')
   @ApiOperation({ summary: 'Reply as the agent (text with optional quick replies, or an image); 409 unless taken over; WhatsApp only within 24 h of the user' })
-  async reply(@Param('botId') botId: string, @Param('id') id: string, @Req() req: FastifyRequest, @Body() body: SendConversationMessageDto) {
-    const message = await this.inbox.reply(botId, id, req.adminUser!.userId, body);
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description: 'The console sends one per reply and again when it retries after no answer: a repeat gets the first message (Idempotent-Replayed: true)',
+  })
+  async reply(
+    @Param('botId') botId: string,
+    @Param('id') id: string,
+    @Req() req: FastifyRequest,
+    @Body() body: SendConversationMessageDto,
+    @IdempotencyKey() key: string | undefined,
+    @Res({ passthrough: true }) res: FastifyReply,
+  ) {
+    const { view: message, replayed } = await this.inbox.reply(botId, id, req.adminUser!.userId, body, key);
+    if (replayed) void res.header('idempotent-replayed', 'true');
     return { message: 'Reply accepted', status: 'success', data: message };
   }
 

@@ -34,7 +34,7 @@ function setup(opts: { status?: string | null; journey?: string | null; hosted?:
     findVersion: async () => ({ definition: { journeys: [{ slug: 'welcome' }, { slug: 'feedback' }] } }),
   } as unknown as BotDefinitionRepository;
   const members = { roleOf: async () => null, emailOf: async () => null } as unknown as MembershipRepository;
-  const replies = { reply: async () => (calls.push('reply'), { id: 'm1' }) } as unknown as ConversationService;
+  const replies = { reply: async () => (calls.push('reply'), { view: { id: 'm1' }, replayed: false }) } as unknown as ConversationService;
   const events = { publish: async (e: HandoffEventInput) => void told.push(e) } as unknown as ConversationHandoffEvents;
   return { calls, told, service: new InboxService(conversations, inbox, trace, inputs, botInputs, definitions, members, replies, events) };
 }

@@ -2,7 +2,6 @@ import { BadRequestException, ConflictException, Injectable, NotFoundException }
 import {
   CannedResponseDto,
   CannedResponseView,
-  ConversationMessageView,
   INBOX_FILTERS,
   InboxBotStatus,
   InboxConversationResponse,
@@ -19,7 +18,7 @@ import type { Prisma } from '@platform/database';
 import { BotInputsService } from '../bots/bot-inputs.service.js';
 import { ConversationHandoffEvents } from '../bots/conversation-handoff-events.js';
 import { toStepView } from '../bots/step-view.js';
-import { ConversationService } from '../conversations/conversation.service.js';
+import { ConversationService, ReplyOutcome } from '../conversations/conversation.service.js';
 
 const PAGE_MAX = 100;
 const PAGE_DEFAULT = 25;
@@ -150,13 +149,13 @@ export class InboxService {
   }
 
   /** The agent's reply: only while the conversation is handed off (else the bot and the agent would both answer). */
-  async reply(botId: string, id: string, me: string, dto: SendConversationMessageDto): Promise<ConversationMessageView> {
+  async reply(botId: string, id: string, me: string, dto: SendConversationMessageDto, idempotencyKey?: string): Promise<ReplyOutcome> {
     const conversation = await this.find(botId, id);
     const state = await this.trace.state(conversation.id);
     if (state?.status !== 'handoff') throw new ConflictException('Take the conversation over before replying: the bot is answering it');
-    const sent = await this.replies.reply(botId, conversation.id, dto);
+    const sent = await this.replies.reply(botId, conversation.id, dto, idempotencyKey);
     // An agent who answers has read what came before (their mark only: the others have not).
-    await this.inbox.markRead(conversation.id, me, sent.id);
+    await this.inbox.markRead(conversation.id, me, sent.view.id);
     return sent;
   }
 

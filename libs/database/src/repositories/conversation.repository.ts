@@ -154,13 +154,33 @@ export class ConversationRepository {
    * Records a message of the bot and marks the conversation used, in one transaction: the retention
    * sweep, which deletes conversations left empty and unused, then waits for it or skips the
    * conversation. Null when the conversation is gone (erased or swept) meanwhile.
+   * `replyKey` (unique across the platform) is kept with the message: when a message already has it, that
+   * one is returned with `created` false and nothing is written, also when two race.
    */
-  createOutbound(conversationId: string, type: string, content: Prisma.InputJsonValue, status: MessageStatus): Promise<ConversationMessageRow | null> {
-    return this.db.$transaction(async (tx) => {
-      const touched = await tx.conversation.updateMany({ where: { id: conversationId }, data: { updatedAt: new Date() } });
-      if (touched.count === 0) return null;
-      return tx.conversationMessage.create({ data: { conversationId, direction: 'outbound', type, content, status } });
-    });
+  async createOutbound(
+    conversationId: string,
+    type: string,
+    content: Prisma.InputJsonValue,
+    status: MessageStatus,
+    replyKey?: string,
+  ): Promise<{ message: ConversationMessageRow; created: boolean } | null> {
+    if (replyKey !== undefined) {
+      const held = await this.db.conversationMessage.findUnique({ where: { replyKey } });
+      if (held) return { message: held, created: false };
+    }
+    try {
+      const message = await this.db.$transaction(async (tx) => {
+        const touched = await tx.conversation.updateMany({ where: { id: conversationId }, data: { updatedAt: new Date() } });
+        if (touched.count === 0) return null;
+        return tx.conversationMessage.create({ data: { conversationId, direction: 'outbound', type, content, status, replyKey: replyKey ?? null } });
+      });
+      return message && { message, created: true };
+    } catch (err) {
+      if (replyKey === undefined || (err as { code?: string }).code !== 'P2002') throw err;
+      const winner = await this.db.conversationMessage.findUnique({ where: { replyKey } });
+      if (!winner) throw err;
+      return { message: winner, created: false };
+    }
   }
 
   findMessage(id: string) {
