@@ -160,6 +160,15 @@ describe('conversations API: paging, erasure, retention', () => {
       expect(there.status).toBe(202);
       expect(there.headers.get('idempotent-replayed')).toBeNull();
       expect(await db.conversationMessage.count({ where: { conversationId, direction: 'outbound' } })).toBe(1);
+
+      // A reply the queue did not take is recorded failed and frees its key: the same key then makes a new one.
+      const failed = (await repo.createOutbound(conversationId, 'text', { text: 'unqueued' }, 'queued', `reply:${conversationId}:reply-2`))!;
+      await repo.markUnqueued(failed.message.id, 'queue_unavailable', 'The reply could not be queued');
+      expect(await db.conversationMessage.findUnique({ where: { id: failed.message.id } })).toMatchObject({ status: 'failed', replyKey: null });
+      const retried = await send({ text: 'unqueued' }, 'reply-2');
+      expect(retried.status).toBe(202);
+      expect(retried.headers.get('idempotent-replayed')).toBeNull();
+      expect((await retried.json()).messageId).not.toBe(failed.message.id);
     });
   });
 

@@ -85,6 +85,11 @@ class FakeConversations {
     if (row) Object.assign(row, { status: 'sent', providerMessageId });
   }
 
+  async markUnqueued(id: string, code: string, text: string) {
+    await this.markAttemptFailed(id, code, text, true);
+    for (const [key, row] of this.keyed) if (row.id === id) this.keyed.delete(key);
+  }
+
   async markAttemptFailed(id: string, code: string, text: string, final: boolean) {
     const row = this.messages.find((r) => r.id === id && (r.status === 'queued' || r.status === 'processing'));
     if (row) Object.assign(row, { lastErrorCode: code, lastErrorText: text, ...(final ? { status: 'failed' } : {}) });
@@ -246,8 +251,9 @@ describe('ConversationService', () => {
     it.each(['fails', 'hangs'] as const)('marks the reply failed and answers Redis unavailable when the queue %s', async (queue) => {
       const { service, repo } = setup({ queue });
       const conversation = repo.add({ channel: 'whatsapp', senderId: 's1', lastInboundAt: new Date() });
-      await expect(service.reply(BOT, conversation.id, text('hello'))).rejects.toBeInstanceOf(RedisUnavailableError);
+      await expect(service.reply(BOT, conversation.id, text('hello'), 'k-1')).rejects.toBeInstanceOf(RedisUnavailableError);
       expect(repo.messages[0]).toMatchObject({ status: 'failed', lastErrorCode: 'queue_unavailable' });
+      expect(repo.keyed.size).toBe(0); // nothing was sent: the retry with the same key makes the reply anew
     });
 
     it('refuses a body that is not exactly one kind of message, and a conversation of another bot', async () => {

@@ -121,7 +121,7 @@ export class ConversationService {
       if (!last || Date.now() - last.getTime() > WHATSAPP_SESSION_WINDOW_MS) throw new WhatsAppWindowClosedError(last);
       if (!conversation.senderId) throw new ConflictException('The WhatsApp number this user wrote to is no longer set up for the bot');
     }
-    // The key is the conversation's own: scoped by its id, it cannot meet another conversation's or a user message's provider id.
+    // Scoped by the conversation's id, a key cannot meet another conversation's.
     const replyKey = idempotencyKey === undefined ? undefined : `reply:${conversation.id}:${idempotencyKey}`;
     const created = await this.conversations.createOutbound(conversation.id, outbound.type, outbound.content as object, 'queued', replyKey);
     if (!created) throw new NotFoundException(`No conversation ${conversationId} for this bot`); // erased meanwhile
@@ -136,7 +136,7 @@ export class ConversationService {
     try {
       return { view: await this.delivery.deliver(conversation, row), replayed: false };
     } catch (err) {
-      await this.conversations.markAttemptFailed(row.id, 'queue_unavailable', 'The reply could not be queued', true).catch(() => undefined);
+      await this.conversations.markUnqueued(row.id, 'queue_unavailable', 'The reply could not be queued').catch(() => undefined);
       throw err; // withTimeout's RedisUnavailableError: the HTTP edge answers it
     }
   }

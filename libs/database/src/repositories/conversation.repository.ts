@@ -280,6 +280,17 @@ export class ConversationRepository {
     return marked;
   }
 
+  /**
+   * A reply the queue did not take: failed, with the reason, and its reply key freed, since nothing was
+   * sent (the caller's retry with the same Idempotency-Key makes it anew).
+   */
+  markUnqueued(id: string, code: string, text: string) {
+    return this.db.conversationMessage.updateMany({
+      where: { id, status: { in: ['queued', 'processing'] } },
+      data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), status: 'failed', replyKey: null },
+    });
+  }
+
   markAttemptFailed(id: string, code: string, text: string, final: boolean) {
     return this.db.conversationMessage.updateMany({
       where: { id, status: { in: ['queued', 'processing'] } },
