@@ -10,7 +10,10 @@ import { useStack } from './e2e-stack.js';
 
 /** Two gateway replicas on one Postgres and one Redis: an event reaches the user wherever their stream is connected. */
 describe('SDK events across gateway replicas', () => {
-  const stack = useStack({ env: { SDK_STREAM_PING_INTERVAL_MS: '200' } });
+  // The default heartbeat (25 s), not a short one: this process hosts the SDK and both replicas, and the
+  // SDK drops a stream silent for 2.5 heartbeats, so on a loaded host a short one turns a stall of the
+  // process into a reconnect between "open" and the send (sdk-stream-liveness tests that path).
+  const stack = useStack();
   let b: NestFastifyApplication;
   let urlB: string;
   let bot: SdkBot;
@@ -64,7 +67,7 @@ describe('SDK events across gateway replicas', () => {
       await onB.close();
     }
     // Closed streams stop counting: each replica clears its presence once it sees the close, well before
-    // the presence TTL (2 pings + 5 s) would, so 2 s is enough and expiry cannot make this pass.
+    // the presence TTL (2 heartbeats + 5 s: 55 s here) would, so 2 s is enough and expiry cannot make this pass.
     const hubs = [stack.gateway, b].map((app) => app.get(StreamHub, { strict: false }));
     await eventually(() => hubs.every((h) => h.connections().length === 0) || undefined, 2000, 'replicas saw the close');
     await eventually(async () => (await (await sendBotEvent(stack.url, bot, chatUserId(token), 'refresh', { n: 2 })).json()).delivered === 0 || undefined, 2000, 'closed streams no longer counted');
