@@ -67,10 +67,11 @@ describe('SDK events across gateway replicas', () => {
       await onB.close();
     }
     // Closed streams stop counting: each replica clears its presence once it sees the close, well before
-    // the presence TTL (2 heartbeats + 5 s: 55 s here) would, so 2 s is enough and expiry cannot make this pass.
+    // the presence TTL (2 heartbeats + 5 s: 55 s here) would, so waiting up to 10 s leaves a loaded host
+    // time and expiry still cannot make this pass.
     const hubs = [stack.gateway, b].map((app) => app.get(StreamHub, { strict: false }));
-    await eventually(() => hubs.every((h) => h.connections().length === 0) || undefined, 2000, 'replicas saw the close');
-    await eventually(async () => (await (await sendBotEvent(stack.url, bot, chatUserId(token), 'refresh', { n: 2 })).json()).delivered === 0 || undefined, 2000, 'closed streams no longer counted');
+    await eventually(() => hubs.every((h) => h.connections().length === 0) || undefined, 10_000, 'replicas saw the close');
+    await eventually(async () => (await (await sendBotEvent(stack.url, bot, chatUserId(token), 'refresh', { n: 2 })).json()).delivered === 0 || undefined, 10_000, 'closed streams no longer counted');
   });
 
   it('a replica shutting down closes its streams with 1001 (the SDK reconnects) and stops counting them', async () => {
