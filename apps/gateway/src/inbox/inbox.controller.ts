@@ -30,9 +30,25 @@ export class InboxController {
 
   @Get('conversations/:id')
   @RequireBotRole('viewer')
-  @ApiOperation({ summary: "One conversation: transcript, the bot's trace and state, internal notes, the bot's journeys; unread is the signed-in member's" })
+  @ApiOperation({
+    summary:
+      "One conversation: transcript (newest 200 messages; olderMessages says whether older ones exist), the bot's trace and state, internal notes, the bot's journeys; unread is the signed-in member's",
+  })
   async view(@Param('botId') botId: string, @Param('id') id: string, @Req() req: FastifyRequest) {
     return this.inbox.view(botId, id, req.adminUser!.userId);
+  }
+
+  @Get('conversations/:id/messages')
+  @RequireBotRole('viewer')
+  @ApiOperation({
+    summary: 'The transcript further back: the messages just before `before`, oldest first, and olderMessages (whether there are older ones still)',
+    description:
+      "The view shows the newest 200 messages and says with olderMessages whether older ones exist; pass its first message's id as `before`, then each answer's first. 400 for a malformed `before`, one that is not a message of this conversation, or a limit out of range; 404 for an unknown conversation.",
+  })
+  @ApiQuery({ name: 'before', required: true, description: 'Id of a message of the conversation: the answer holds the messages before it' })
+  @ApiQuery({ name: 'limit', required: false, description: '1-200 (default 50)' })
+  async olderMessages(@Param('botId') botId: string, @Param('id') id: string, @Query() query: Record<string, unknown>) {
+    return this.inbox.olderMessages(botId, id, query);
   }
 
   @Post('conversations/:id/read')

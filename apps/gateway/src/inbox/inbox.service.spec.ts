@@ -10,11 +10,33 @@ const BOT = '0b6f3c52-94a5-4d0e-9e77-7d8f5b0b2c11';
 const CONV = 'c0f5c2a4-1b7e-4d3a-9f00-0c1d2e3f4a5b';
 const ME = { userId: 'a1b2c3d4-0000-4000-8000-000000000001', email: 'ana@example.com' };
 
-function setup(opts: { status?: string | null; journey?: string | null; hosted?: boolean } = {}) {
+/** The id of the conversation's n-th message (1 the oldest). */
+const msgId = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+function setup(opts: { status?: string | null; journey?: string | null; hosted?: boolean; messages?: number } = {}) {
   const calls: string[] = [];
   const told: HandoffEventInput[] = [];
   const conversation = { id: CONV, botId: BOT, channel: 'web', userId: 'u1', lastInboundAt: null, createdAt: new Date() };
-  const conversations = { find: async (b: string, id: string) => (b === BOT && id === CONV ? conversation : null) } as unknown as ConversationRepository;
+  // The stored transcript, oldest first, as the repository keeps it (seq order).
+  const stored = Array.from({ length: opts.messages ?? 0 }, (_, i) => ({
+    id: msgId(i + 1),
+    seq: BigInt(i + 1),
+    conversationId: CONV,
+    direction: i % 2 ? 'outbound' : 'inbound',
+    type: 'text',
+    content: { text: `line ${i + 1}` },
+    status: null,
+    createdAt: new Date(Date.UTC(2026, 10, 27, 0, 0, i)),
+  }));
+  const conversations = {
+    find: async (b: string, id: string) => (b === BOT && id === CONV ? conversation : null),
+    latestMessages: async (_c: string, limit: number) => (calls.push(`latest:${limit}`), stored.slice(-limit)),
+    messagesBefore: async (_c: string, before: string, limit: number) => {
+      calls.push(`before:${before}:${limit}`);
+      const at = stored.findIndex((m) => m.id === before);
+      return at < 0 ? null : stored.slice(Math.max(0, at - limit), at);
+    },
+  } as unknown as ConversationRepository;
   const state =
     opts.status === null ? null : { status: opts.status ?? 'handoff', version: 1, journey: opts.journey === undefined ? 'welcome' : opts.journey, node: 'agent', variables: {}, updatedAt: new Date() };
   const trace = { state: async () => state } as unknown as BotTraceRepository;
@@ -22,6 +44,10 @@ function setup(opts: { status?: string | null; journey?: string | null; hosted?:
     assign: async (_b: string, _c: string, u: string | null) => void calls.push(`assign:${u}`),
     markRead: async (_c: string, u: string, upTo: string | null) => (calls.push(`read:${u}:${upTo}`), upTo === 'elsewhere' ? null : 5n),
     handbackToJourney: async (_b: string, _c: string, slug: string) => (calls.push(`journey:${slug}`), { seq: 7n }),
+    state: async () => ({ assignedUserId: null, assigneeEmail: null }),
+    readSeq: async () => 0n,
+    latestSteps: async () => [],
+    notes: async () => [],
   } as unknown as InboxRepository;
   const inputs = { handoff: async () => void calls.push('handoff') } as unknown as BotInputRepository;
   const botInputs = {
@@ -93,6 +119,54 @@ describe('InboxService', () => {
   it('assigns only members of the bot', async () => {
     await expect(setup().service.assign(BOT, CONV, ME.userId)).rejects.toThrow(/member of this bot/);
     expect(await setup().service.assign(BOT, CONV, null)).toBeNull();
+  });
+
+  it('the view shows the newest 200 messages and says whether older ones exist, from one read of 201', async () => {
+    const texts = (ms: Array<{ content: unknown }>) => ms.map((m) => (m.content as { text: string }).text);
+    const long = setup({ messages: 231 });
+    const view = await long.service.view(BOT, CONV, ME.userId);
+    expect(long.calls).toEqual(['latest:201']);
+    expect(view.messages).toHaveLength(200);
+    expect(texts(view.messages).slice(0, 2)).toEqual(['line 32', 'line 33']);
+    expect(texts(view.messages).at(-1)).toBe('line 231');
+    expect(view.olderMessages).toBe(true);
+    expect(view.conversation.unread).toBe(100); // the user's messages among the 200 shown; the 201st read (line 31, the user's) is not counted
+    const exact = await setup({ messages: 200 }).service.view(BOT, CONV, ME.userId);
+    expect([exact.messages.length, exact.olderMessages]).toEqual([200, false]);
+    const short = await setup({ messages: 3 }).service.view(BOT, CONV, ME.userId);
+    expect([texts(short.messages), short.olderMessages]).toEqual([['line 1', 'line 2', 'line 3'], false]);
+  });
+
+  it('reads further back: the messages just before `before`, oldest first, and whether older ones are left', async () => {
+    const texts = (ms: Array<{ content: unknown }>) => ms.map((m) => (m.content as { text: string }).text);
+    const { service, calls } = setup({ messages: 230 });
+    const first = await service.olderMessages(BOT, CONV, { before: msgId(31), limit: '20' });
+    expect(calls).toEqual([`before:${msgId(31)}:21`]);
+    expect(texts(first.messages)).toEqual(Array.from({ length: 20 }, (_, i) => `line ${i + 11}`));
+    expect(first.olderMessages).toBe(true);
+    const rest = await service.olderMessages(BOT, CONV, { before: first.messages[0]!.id, limit: '20' });
+    expect(texts(rest.messages)).toEqual(Array.from({ length: 10 }, (_, i) => `line ${i + 1}`));
+    expect(rest.olderMessages).toBe(false);
+    // Exactly `limit` left: all of them, and none older.
+    const exact = await service.olderMessages(BOT, CONV, { before: msgId(11), limit: '10' });
+    expect([exact.messages.length, exact.olderMessages]).toEqual([10, false]);
+    // The default page is 50; the oldest message has nothing before it.
+    expect((await service.olderMessages(BOT, CONV, { before: msgId(131) })).messages).toHaveLength(50);
+    expect(await service.olderMessages(BOT, CONV, { before: msgId(1), limit: '200' })).toEqual({ messages: [], olderMessages: false });
+  });
+
+  it('refuses a bad before or limit with a 400 naming it; an unknown conversation is a 404', async () => {
+    const { service, calls } = setup({ messages: 5 });
+    await expect(service.olderMessages(BOT, CONV, {})).rejects.toThrow(/^before must be the id of a message/);
+    await expect(service.olderMessages(BOT, CONV, { before: 'x' })).rejects.toThrow(/^before must be the id of a message/);
+    await expect(service.olderMessages(BOT, CONV, { before: [msgId(2), msgId(3)] })).rejects.toBeInstanceOf(BadRequestException);
+    for (const limit of ['0', '201', '-1', '1.5', 'ten', ['5', '6']])
+      await expect(service.olderMessages(BOT, CONV, { before: msgId(3), limit })).rejects.toThrow(/^limit must be an integer from 1 to 200$/);
+    expect(calls).toEqual([]); // refused before any read
+    await expect(service.olderMessages(BOT, CONV, { before: msgId(99) })).rejects.toThrow(`before must be a message of conversation ${CONV}`);
+    await expect(service.olderMessages(BOT, 'c0f5c2a4-1b7e-4d3a-9f00-000000000000', { before: msgId(3) })).rejects.toBeInstanceOf(NotFoundException);
+    await expect(service.olderMessages(BOT, 'nope', { before: msgId(3) })).rejects.toBeInstanceOf(NotFoundException);
+    expect((await service.olderMessages(BOT, CONV, { before: msgId(3), limit: '200' })).messages).toHaveLength(2);
   });
 
   it('previews a message by its text, else its kind', () => {

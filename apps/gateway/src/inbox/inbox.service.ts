@@ -8,6 +8,7 @@ import {
   InboxFilterName,
   InboxListResponse,
   InboxMemberRef,
+  InboxMessagesResponse,
   SendConversationMessageDto,
   WHATSAPP_SESSION_WINDOW_MS,
   isUuid,
@@ -24,12 +25,20 @@ const PAGE_MAX = 100;
 const PAGE_DEFAULT = 25;
 /** How much of a conversation the view shows: its newest messages and steps. */
 const VIEW_ITEMS = 200;
+/** How many older messages one read further back may ask for (the view's own size). */
+const OLDER_MAX = VIEW_ITEMS;
+const OLDER_DEFAULT = 50;
 const CURSOR = /^(\d{1,19})_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 /** The signed-in member acting in the inbox. */
 export interface InboxMember {
   userId: string;
   email: string;
+}
+
+export interface InboxOlderQuery {
+  before?: unknown;
+  limit?: unknown;
 }
 
 export interface InboxListQuery {
@@ -103,15 +112,18 @@ export class InboxService {
   /** The conversation as `me` sees it: its unread count is what they have not read. */
   async view(botId: string, id: string, me: string): Promise<InboxConversationResponse> {
     const conversation = await this.find(botId, id);
-    const [state, inbox, readSeq, messages, steps, notes, journeys] = await Promise.all([
+    const [state, inbox, readSeq, fetched, steps, notes, journeys] = await Promise.all([
       this.trace.state(conversation.id),
       this.inbox.state(conversation.id),
       this.inbox.readSeq(conversation.id, me),
-      this.conversations.latestMessages(conversation.id, VIEW_ITEMS),
+      // One more than shown: whether it came says whether older messages exist, in the same query.
+      this.conversations.latestMessages(conversation.id, VIEW_ITEMS + 1),
       this.inbox.latestSteps(conversation.id, VIEW_ITEMS),
       this.inbox.notes(conversation.id),
       this.journeys(botId, null),
     ]);
+    const olderMessages = fetched.length > VIEW_ITEMS;
+    const messages = olderMessages ? fetched.slice(1) : fetched;
     const views = messages.map(toMessageView);
     const unread = messages.filter((m) => m.direction === 'inbound' && m.seq > readSeq).length;
     return {
@@ -128,9 +140,25 @@ export class InboxService {
       bot: state ? { status: statusOf(state.status), version: state.version, journey: state.journey, node: state.node, variables: state.variables, updatedAt: state.updatedAt.toISOString() } : null,
       journeys,
       messages: views,
+      olderMessages,
       trace: steps.map(toStepView),
       notes: notes.map((n) => ({ id: n.id, text: n.text, author: n.authorUserId ? { userId: n.authorUserId, email: n.authorEmail ?? '' } : null, createdAt: n.createdAt.toISOString() })),
     };
+  }
+
+  /**
+   * The transcript further back: up to `limit` (1-200, default 50) messages just before the message
+   * `before` (the oldest one the reader has), oldest first, and whether there are older ones still.
+   */
+  async olderMessages(botId: string, id: string, q: InboxOlderQuery): Promise<InboxMessagesResponse> {
+    if (typeof q.before !== 'string' || !isUuid(q.before)) throw new BadRequestException('before must be the id of a message of the conversation (the oldest one shown)');
+    const limit = q.limit === undefined ? OLDER_DEFAULT : typeof q.limit === 'string' && /^\d{1,3}$/.test(q.limit) ? Number(q.limit) : NaN;
+    if (!(limit >= 1 && limit <= OLDER_MAX)) throw new BadRequestException(`limit must be an integer from 1 to ${OLDER_MAX}`);
+    const conversation = await this.find(botId, id);
+    const rows = await this.conversations.messagesBefore(conversation.id, q.before, limit + 1);
+    if (rows === null) throw new BadRequestException(`before must be a message of conversation ${id}`);
+    const olderMessages = rows.length > limit;
+    return { messages: (olderMessages ? rows.slice(1) : rows).map(toMessageView), olderMessages };
   }
 
   /** `me` has read the conversation up to `messageId` (the newest they were shown), or up to its newest message. Only their own mark moves. */

@@ -83,9 +83,19 @@ export interface InboxConversationResponse {
   journeys: string[];
   /** The newest 200 messages, oldest first. */
   messages: ConversationMessageView[];
+  /** Whether the conversation has messages older than the first of `messages` (read them with GET …/messages?before=). */
+  olderMessages: boolean;
   /** The newest 200 steps of the bot, oldest first. */
   trace: InboxStepView[];
   notes: InboxNoteView[];
+}
+
+/** GET /v1/bots/:botId/inbox/conversations/:id/messages?before=&limit=: the messages just before `before`. */
+export interface InboxMessagesResponse {
+  /** Oldest first; the last is the one just before `before`. */
+  messages: ConversationMessageView[];
+  /** Whether the conversation has messages older than the first of `messages`. */
+  olderMessages: boolean;
 }
 
 export interface CannedResponseView {

@@ -215,6 +215,26 @@ export class ConversationRepository {
     return rows.reverse();
   }
 
+  /**
+   * Up to `limit` messages just before the message `beforeId`, oldest first (a transcript read further
+   * back); null when `beforeId` is not a message of the conversation. One statement: the anchor's seq and
+   * the page together, so a page never mixes two conversations.
+   */
+  async messagesBefore(conversationId: string, beforeId: string, limit: number): Promise<ConversationMessageRow[] | null> {
+    const { rows } = await this.db.pool.query<(Omit<ConversationMessageRow, 'seq'> & { seq: string }) | { id: null }>({
+      name: 'conversation-messages-before',
+      text: `SELECT m.* FROM (SELECT "seq" AS "anchor" FROM "conversation_messages" WHERE "id" = $2::uuid AND "conversation_id" = $1::uuid) a
+             LEFT JOIN LATERAL (SELECT ${MESSAGE_COLUMNS} FROM "conversation_messages"
+                                WHERE "conversation_id" = $1::uuid AND "seq" < a."anchor" ORDER BY "seq" DESC LIMIT $3) m ON TRUE`,
+      values: [conversationId, beforeId, limit],
+    });
+    if (rows.length === 0) return null;
+    return rows
+      .filter((r): r is Omit<ConversationMessageRow, 'seq'> & { seq: string } => r.id !== null)
+      .map(toMessageRow)
+      .reverse();
+  }
+
   /** Counts an attempt of an outbound message still to send; null when it was sent or failed already. */
   /** A user's WhatsApp message with what its read receipt needs: its wamid and the number it was sent to. */
   findInboundWithSender(id: string) {
