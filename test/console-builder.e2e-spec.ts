@@ -373,5 +373,91 @@ describe('console bot builder (API and Chromium)', () => {
       await screenshots(page, 'builder-json');
       expect(browser.problems).toEqual([]);
     });
+
+    it('unsaved edits: a console link and closing the tab ask first; after leaving anyway the browser offers them back, to restore or discard; sign-out asks and clears them', async () => {
+      const copies = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('bp-console-builder-unsaved:')));
+      const header = page.locator('.builder-head p');
+      const editHello = async (text: string) => {
+        await page.getByRole('button', { name: 'Flow', exact: true }).click();
+        await page.getByRole('button', { name: /^hello · Message/ }).click();
+        await page.getByRole('form', { name: 'Node hello' }).getByLabel('Text', { exact: true }).fill(text);
+        await page.keyboard.press('Tab');
+        await header.getByText('Unsaved changes.').waitFor();
+      };
+      const helloText = () => page.getByRole('form', { name: 'Node hello' }).getByLabel('Text', { exact: true }).inputValue();
+      // Leaving without a click (Back, a typed address): nothing can ask, so the copy is what keeps the edits.
+      const leaveAndComeBack = async () => {
+        await page.evaluate((bot) => (location.hash = `#/bots/${bot}/overview`), stack.seed.botId);
+        await page.getByRole('heading', { name: 'Bot builder' }).waitFor({ state: 'detached' });
+        await page.goBack();
+        await page.getByRole('heading', { name: 'Bot builder' }).waitFor();
+      };
+      const dialogs: string[] = [];
+      const answerNext = (accept: boolean) => page.once('dialog', (d) => (dialogs.push(`${d.type()}: ${d.message()}`), void (accept ? d.accept() : d.dismiss())));
+
+      await editHello('Hello, edited and not saved');
+      // The copy is written a moment after the edit.
+      await eventually(async () => (await copies()).length === 1 || undefined, 5000, 'the copy in this browser');
+      answerNext(false);
+      await page.getByRole('link', { name: 'Inbox', exact: true }).click();
+      expect(dialogs).toEqual(['confirm: The bot builder has changes that are not saved. Leave anyway?']);
+      expect(page.url()).toMatch(/\/builder$/);
+      expect(await helloText()).toBe('Hello, edited and not saved');
+      // Closing the tab: the browser's own question; staying keeps the page.
+      answerNext(false);
+      await page.close({ runBeforeUnload: true });
+      await eventually(() => dialogs.length === 2 || undefined, 5000, 'the beforeunload dialog');
+      expect(dialogs[1]).toMatch(/^beforeunload/);
+      expect(page.isClosed()).toBe(false);
+
+      // Left anyway: the edit comes back when the builder opens again, and saving it drops the copy.
+      await leaveAndComeBack();
+      const offer = page.getByTestId('builder-local-copy');
+      await offer.getByText(/were not saved, and this browser kept them/).waitFor();
+      expect(await offer.textContent()).not.toContain('The draft has been saved since');
+      await accessibleAtBothWidths();
+      await screenshots(page, 'builder-unsaved-offered');
+      await offer.getByRole('button', { name: 'Restore them' }).click();
+      await page.getByText('Unsaved changes restored').waitFor();
+      await page.getByRole('button', { name: /^hello · Message/ }).click();
+      expect(await helloText()).toBe('Hello, edited and not saved');
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await page.getByText('Draft saved').waitFor();
+      await eventually(async () => (await copies()).length === 0 || undefined, 5000, 'the copy dropped once saved');
+      const [saved] = await sql(`SELECT draft FROM bot_definitions WHERE bot_id = $1`, [stack.seed.botId]);
+      expect(JSON.stringify(saved!.draft)).toContain('Hello, edited and not saved');
+      await page.reload();
+      await page.getByRole('heading', { name: 'Bot builder' }).waitFor();
+      await header.getByText('The draft is saved.').waitFor();
+      expect(await offer.count()).toBe(0);
+
+      // Discarded: the saved draft stays, and so does nothing else.
+      await editHello('An edit to throw away');
+      await eventually(async () => (await copies()).length === 1 || undefined, 5000, 'the copy in this browser');
+      await leaveAndComeBack();
+      await offer.getByRole('button', { name: 'Discard them' }).click();
+      await page.getByText('Unsaved changes discarded').waitFor();
+      expect(await copies()).toEqual([]);
+      await page.getByRole('button', { name: /^hello · Message/ }).click();
+      expect(await helloText()).toBe('Hello, edited and not saved');
+
+      // A copy made on a draft saved since says so.
+      await editHello('Made on the older draft');
+      await eventually(async () => (await copies()).length === 1 || undefined, 5000, 'the copy in this browser');
+      await sql(`UPDATE bot_definitions SET draft_updated_at = now() + interval '1 second' WHERE bot_id = $1`, [stack.seed.botId]);
+      await leaveAndComeBack();
+      await offer.getByText(/The draft has been saved since/).waitFor();
+
+      // Signing out with a copy kept asks first; going ahead clears it.
+      answerNext(false);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      expect(dialogs[2]).toMatch(/^confirm: Bot builder changes that were not saved are kept in this browser/);
+      expect(await copies()).toHaveLength(1);
+      answerNext(true);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByText('You are signed out.').waitFor();
+      expect(await copies()).toEqual([]);
+      expect(browser.problems).toEqual([]);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Account, Bot, me, refresh, signOut, whenSignedOut } from './api.js';
+import { dropAllLocalCopies, hasLocalCopies } from './pages/builder/unsaved.js';
 import { go, href, useRoute } from './router.js';
 import { NavLinks, Tab, Tabs, tabOf } from './tabs.js';
 import { Spinner } from './ui.js';
@@ -112,6 +113,8 @@ export function App() {
                 type="button"
                 class="secondary outline"
                 onClick={async () => {
+                  if (hasLocalCopies() && !confirm('Bot builder changes that were not saved are kept in this browser; signing out discards them. Sign out anyway?')) return;
+                  dropAllLocalCopies();
                   await signOut();
                   setSession({ state: 'signed-out', reason: 'You are signed out.' });
                 }}

@@ -3,13 +3,14 @@
 // Loaded only when the builder is opened (lazy.tsx): xyflow and elkjs stay out of the console's first load.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type Bot, api, roleAtLeast } from '../../api.js';
-import { Spinner, asApiError } from '../../ui.js';
+import { Spinner, asApiError, when } from '../../ui.js';
 import { type BotNode, type Definition, type DefinitionError, type Journey, KIND_LABELS, NODE_KINDS, type NodeKind, starterDefinition } from './definition.js';
 import { DRAG_TYPE, FlowCanvas } from './flow-canvas.js';
 import { type Point, addNode, connect, freshId, disconnect, nodeErrors, removeNode, toFlow, updateNode } from './graph.js';
 import { layoutJourney } from './layout.js';
 import { NodeForm } from './node-form.js';
 import { TryIt } from './try-it.js';
+import { type LocalCopy, dropLocalCopy, readLocalCopy, useLeaveGuard, writeLocalCopy } from './unsaved.js';
 import { VariablesPanel } from './variables-panel.js';
 import { VersionsPanel } from './versions-panel.js';
 import './builder.css';
@@ -32,6 +33,10 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
   const canEdit = roleAtLeast(bot.role, 'developer');
   const [def, setDef] = useState<Definition | null>(null);
   const [savedJson, setSavedJson] = useState<string | null>(null);
+  // What the builder opened with (the draft, else the published version, else the starter): unchanged, nothing is unsaved.
+  const [loadedJson, setLoadedJson] = useState<string | null>(null);
+  const [draftUpdatedAt, setDraftUpdatedAt] = useState<string | null>(null);
+  const [offered, setOffered] = useState<LocalCopy | null>(null);
   const [published, setPublished] = useState<number | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [slug, setSlug] = useState('');
@@ -53,8 +58,13 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
       if (!start && answer.publishedVersion !== null) start = (await api<{ definition: Definition }>('GET', `${base}/versions/${answer.publishedVersion}`)).definition;
       setSavedJson(answer.draft ? JSON.stringify(answer.draft) : null);
       setPublished(answer.publishedVersion);
+      setDraftUpdatedAt(answer.draftUpdatedAt);
       const d = start ?? starterDefinition();
       setDef(d);
+      setLoadedJson(JSON.stringify(d));
+      const copy = readLocalCopy(bot.id);
+      if (copy && JSON.stringify(copy.definition) !== JSON.stringify(d)) setOffered(copy);
+      else if (copy) dropLocalCopy(bot.id);
       setSlug((s) => (d.journeys.some((j) => j.slug === s) ? s : (d.journeys[0]?.slug ?? '')));
     } catch (err) {
       setLoadError(asApiError(err).message);
@@ -76,6 +86,18 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
     return () => clearTimeout(timer);
   }, [def]);
 
+  const defJson = useMemo(() => (def ? JSON.stringify(def) : null), [def]);
+  const unsaved = defJson !== null && defJson !== (savedJson ?? loadedJson);
+  useLeaveGuard(unsaved);
+  // The copy in this browser follows the edits; it goes once they are saved. Not while a copy is offered:
+  // the page's own definition must not overwrite it before the person has chosen.
+  useEffect(() => {
+    if (!def || offered) return;
+    if (!unsaved) return dropLocalCopy(bot.id);
+    const timer = setTimeout(() => writeLocalCopy(bot.id, def, draftUpdatedAt), 300);
+    return () => clearTimeout(timer);
+  }, [defJson, unsaved, offered]);
+
   const journey = def?.journeys.find((j) => j.slug === slug);
   // Lay out a journey the first time it is shown; moved nodes keep their places after.
   useEffect(() => {
@@ -88,7 +110,7 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
   if (loadError) return <div class="notice error" role="alert">{`The bot's definition could not be read: ${loadError}`}</div>;
   if (!def || !journey) return <Spinner label="Opening the builder…" />;
 
-  const dirty = JSON.stringify(def) !== savedJson;
+  const dirty = defJson !== savedJson;
   // From the definition as it is when the update runs, not as this render saw it: two edits before the
   // next render (a field's change, then a connection) would otherwise have the second undo the first.
   const editJourney = (f: (j: Journey) => Journey) => setDef((d) => d && { ...d, journeys: d.journeys.map((j) => (j.slug === journey.slug ? f(j) : j)) });
@@ -119,28 +141,26 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
       setBusy(false);
     }
   };
+  const putDraft = async () => {
+    const answer = await api<{ draftUpdatedAt: string }>('PUT', `${base}/definition`, def);
+    setSavedJson(JSON.stringify(def));
+    setDraftUpdatedAt(answer.draftUpdatedAt);
+  };
   const save = () =>
     run(async () => {
-      await api('PUT', `${base}/definition`, def);
-      setSavedJson(JSON.stringify(def));
+      await putDraft();
       return 'Draft saved';
     });
   const publish = () =>
     run(async () => {
-      if (dirty) {
-        await api('PUT', `${base}/definition`, def);
-        setSavedJson(JSON.stringify(def));
-      }
+      if (dirty) await putDraft();
       const r = await api<{ version: number }>('POST', `${base}/publish`, note ? { note } : {});
       setPublished(r.version);
       setNote('');
       return `Published version ${r.version}: new conversations start on it`;
     });
   const saveForTry = async () => {
-    if (dirty) {
-      await api('PUT', `${base}/definition`, def);
-      setSavedJson(JSON.stringify(def));
-    }
+    if (dirty) await putDraft();
   };
 
   return (
@@ -185,6 +205,30 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
       <div role="status" aria-live="polite" class="builder-status">
         {status && <div class={`notice ${status.kind}`}>{status.text}</div>}
       </div>
+      {offered && (
+        <div class="notice warning" data-testid="builder-local-copy">
+          <p>
+            Changes made on {when(offered.savedAt)} were not saved, and this browser kept them.
+            {offered.basedOn !== draftUpdatedAt && ' The draft has been saved since (here or by another member): restoring them and saving replaces that draft.'}
+          </p>
+          <button
+            type="button"
+            onClick={() => {
+              setDef(offered.definition);
+              setSlug((s) => (offered.definition.journeys.some((j) => j.slug === s) ? s : (offered.definition.journeys[0]?.slug ?? '')));
+              setSelected(null);
+              setPositions({});
+              setOffered(null);
+              setStatus({ kind: 'success', text: 'Unsaved changes restored: save the draft to keep them' });
+            }}
+          >
+            Restore them
+          </button>{' '}
+          <button type="button" class="secondary outline" onClick={() => (dropLocalCopy(bot.id), setOffered(null), setStatus({ kind: 'success', text: 'Unsaved changes discarded' }))}>
+            Discard them
+          </button>
+        </div>
+      )}
       {errors.length > 0 && (
         <details class="notice error" open data-testid="builder-errors">
           <summary>
