@@ -11,7 +11,7 @@ import { BotDefinition, chatUserId } from '@platform/contracts';
 import { PrismaService } from '@platform/database';
 import { seedBotAdmin } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
-import { ConsoleBrowser, DESKTOP, PHONE, SCREENSHOTS, axeViolations, screenshots } from './console-browser.js';
+import { ConsoleBrowser, DESKTOP, PHONE, SCREENSHOTS, axeViolations, screenshots, signIn } from './console-browser.js';
 import { SdkBot, eventually, seedSdkBot } from './sdk-support.js';
 
 /** A greeting, a question, a handoff, then the end once handed back; a second journey to hand a user to. */
@@ -146,6 +146,7 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
     expect(view.body.trace.map((s: any) => s.node)).toEqual(['hello', 'ask', 'ask', 'agent']);
     expect(view.body.bot).toMatchObject({ status: 'handoff', journey: 'welcome', node: 'agent' });
     expect(view.body.journeys).toEqual(['welcome', 'feedback']);
+    expect(view.body.olderMessages).toBe(false);
     expect((await inbox(agent.accessToken, `/conversations/${conversationId}/read`, {})).status).toBe(200);
     expect((await inbox(agent.accessToken, '/conversations?filter=waiting')).body.conversations[0].unread).toBe(0);
     expect((await inbox(agent.accessToken, `/conversations/${conversationId}`)).body.conversation.unread).toBe(0);
@@ -413,6 +414,163 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       session.closeBot();
       await user.context.close();
       await console_.context.close();
+    }
+  });
+  /** A web conversation of `count` messages stored in bulk, `Seed line 001` the oldest; returns its id and the texts in order. */
+  async function seedLongConversation(userId: string, count: number): Promise<{ conversationId: string; texts: string[] }> {
+    const db = stack.gateway.get(PrismaService, { strict: false });
+    const { rows } = await db.pool.query<{ id: string }>(
+      `INSERT INTO "conversations" ("id", "bot_id", "channel", "user_id", "updated_at") VALUES (gen_random_uuid(), $1::uuid, 'web', $2, now()) RETURNING "id"`,
+      [bot.botId, userId],
+    );
+    const conversationId = rows[0]!.id;
+    await addMessages(conversationId, 1, count);
+    return { conversationId, texts: Array.from({ length: count }, (_, i) => seedText(i + 1)) };
+  }
+  const seedText = (n: number) => `Seed line ${String(n).padStart(3, '0')}`;
+  /** Messages `from`..`to` of a seeded conversation, stored in that order (seq follows the series), the user's odd, the agent's even. */
+  async function addMessages(conversationId: string, from: number, to: number): Promise<void> {
+    const db = stack.gateway.get(PrismaService, { strict: false });
+    await db.pool.query(
+      `INSERT INTO "conversation_messages" ("id", "conversation_id", "direction", "type", "content", "status", "created_at")
+       SELECT gen_random_uuid(), $1::uuid, CASE WHEN n % 2 = 1 THEN 'inbound' ELSE 'outbound' END::"MessageDirection", 'text',
+              jsonb_build_object('text', 'Seed line ' || lpad(n::text, 3, '0')), CASE WHEN n % 2 = 1 THEN NULL ELSE 'read' END::"MessageStatus",
+              now() - interval '1 day' + n * interval '1 second'
+       FROM generate_series($2::int, $3::int) AS n ORDER BY n`,
+      [conversationId, from, to],
+    );
+  }
+
+  it('older messages: the view says they exist, GET …/messages?before= reads them (400/401/403/404); in Chromium "Show older messages" prepends them in place, a poll keeps them, a failed refresh is said', async () => {
+    const viewer = await seedBotAdmin(stack.gateway, bot.botId, 'viewer');
+    const { conversationId, texts } = await seedLongConversation('inbox_long_user', 330);
+    const textsOf = (ms: any[]) => ms.map((m) => m.content.text as string);
+
+    // The API: the view's newest 200 and olderMessages; pages before a message, oldest first, until none are left.
+    const view = await inbox(viewer.accessToken, `/conversations/${conversationId}`);
+    expect(view.status).toBe(200);
+    expect([textsOf(view.body.messages), view.body.olderMessages]).toEqual([texts.slice(130), true]);
+    const before = (id: string, limit?: number) => inbox(viewer.accessToken, `/conversations/${conversationId}/messages?before=${id}${limit === undefined ? '' : `&limit=${limit}`}`);
+    const page1 = await before(view.body.messages[0].id, 120);
+    expect([page1.status, textsOf(page1.body.messages), page1.body.olderMessages]).toEqual([200, texts.slice(10, 130), true]);
+    const page2 = await before(page1.body.messages[0].id);
+    expect([textsOf(page2.body.messages), page2.body.olderMessages]).toEqual([texts.slice(0, 10), false]); // the default page (50) holds the rest
+    expect((await before(page2.body.messages[0].id)).body).toEqual({ messages: [], olderMessages: false });
+    expect((await before(view.body.messages[0].id, 130)).body.olderMessages).toBe(false); // exactly what is left
+
+    // Bad input is a 400 naming it; an unknown conversation a 404; no token 401; not a member of this bot 403.
+    const bad = async (query: string) => (await inbox(viewer.accessToken, `/conversations/${conversationId}/messages${query}`)).body.message;
+    expect(await bad('')).toMatch(/^before must be the id of a message/);
+    expect(await bad('?before=zzz')).toMatch(/^before must be the id of a message/);
+    expect(await bad('?before=00000000-0000-4000-8000-000000000000')).toBe(`before must be a message of conversation ${conversationId}`);
+    const elsewhere = await seedLongConversation('inbox_other_user', 2);
+    const foreign = (await inbox(viewer.accessToken, `/conversations/${elsewhere.conversationId}`)).body.messages[0].id;
+    expect(await bad(`?before=${foreign}`)).toBe(`before must be a message of conversation ${conversationId}`); // another conversation's message
+    for (const limit of ['0', '201', 'x', '1.5']) expect(await bad(`?before=${view.body.messages[0].id}&limit=${limit}`)).toBe('limit must be an integer from 1 to 200');
+    for (const query of ['?before=zzz', `?before=${view.body.messages[0].id}&limit=0`]) expect((await inbox(viewer.accessToken, `/conversations/${conversationId}/messages${query}`)).status).toBe(400);
+    const unknown = await inbox(viewer.accessToken, `/conversations/00000000-0000-4000-8000-000000000000/messages?before=${view.body.messages[0].id}`);
+    expect([unknown.status, unknown.body.message]).toEqual([404, 'No conversation 00000000-0000-4000-8000-000000000000 for this bot']);
+    expect((await inbox(viewer.accessToken, `/conversations/nope/messages?before=${view.body.messages[0].id}`)).status).toBe(404);
+    const anonymous = await fetch(`${stack.url}/v1/bots/${bot.botId}/inbox/conversations/${conversationId}/messages?before=${view.body.messages[0].id}`);
+    expect(anonymous.status).toBe(401);
+    const stranger = await seedBotAdmin(stack.gateway, (await seedSdkBot(stack.gateway)).botId, 'admin');
+    expect((await inbox(stranger.accessToken, `/conversations/${conversationId}/messages?before=${view.body.messages[0].id}`)).status).toBe(403);
+    expect((await inbox(stranger.accessToken, `/conversations/${conversationId}`)).status).toBe(403);
+
+    // Chromium, as the viewer.
+    const { context, page } = await browser.newPage(stack.url, DESKTOP);
+    page.setDefaultTimeout(20_000);
+    try {
+      await signIn(page, stack.url, viewer);
+      await page.goto(`${stack.url}/console/#/bots/${bot.botId}/inbox/${conversationId}`);
+      const transcript = page.getByTestId('transcript');
+      const onScreen = () => transcript.locator('li').evaluateAll((lis) => lis.map((li) => li.lastChild?.textContent ?? ''));
+      const showing = async (want: string[], what: string) =>
+        eventually(async () => (JSON.stringify(await onScreen()) === JSON.stringify(want) ? true : undefined), 15_000, what).catch(async (err) => {
+          const got = await onScreen();
+          throw new Error(`${(err as Error).message}: ${got.length} shown, first ${JSON.stringify(got.slice(0, 2))}, last ${JSON.stringify(got.slice(-2))}`);
+        });
+      await showing(texts.slice(130), 'the newest 200');
+      const more = page.getByRole('button', { name: 'Show older messages' });
+      await more.waitFor();
+      /** The screen from `at` (the transcript's start: a full page of 330 messages is too long to look at), at 390 then 1280 px. */
+      const shotsOfTop = async (name: string, at = page.getByRole('heading', { name: 'Transcript' })) => {
+        for (const size of [PHONE, DESKTOP]) {
+          await page.setViewportSize(size);
+          await at.evaluate((el) => el.scrollIntoView());
+          await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}.png`) });
+        }
+      };
+      await shotsOfTop('inbox-older-button');
+
+      /** Presses the button (by mouse or keyboard); the message that was first stays where it was on screen. */
+      const pressMore = async (how: 'click' | 'keyboard', want: string[]) => {
+        const firstBefore = (await onScreen())[0]!;
+        await more.scrollIntoViewIfNeeded();
+        const topOf = () => transcript.locator('li', { hasText: firstBefore }).evaluate((li) => li.getBoundingClientRect().top);
+        const top = await topOf();
+        if (how === 'click') await more.click();
+        else {
+          await more.focus();
+          await page.keyboard.press('Enter');
+        }
+        await showing(want, `the transcript after pressing (${how})`);
+        expect(Math.abs((await topOf()) - top)).toBeLessThan(2);
+      };
+      await pressMore('click', texts.slice(30));
+      await page.getByTestId('older-status').getByText('100 older messages shown above.').waitFor();
+      await more.waitFor(); // 30 are older still
+      await pressMore('keyboard', texts);
+      await page
+        .getByTestId('older-status')
+        .getByText(/^30 older messages shown above: the conversation's first message is the first now\.$/)
+        .waitFor();
+      await more.waitFor({ state: 'detached' });
+      // The button went away under the keyboard: focus is on the transcript, not back at the page's start.
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('transcript');
+      const first = transcript.locator('li').first();
+      expect(await first.textContent()).toMatch(/Seed line 001$/);
+      await first.scrollIntoViewIfNeeded();
+      expect(await first.isVisible()).toBe(true);
+      const shown = await onScreen();
+      expect(new Set(shown).size).toBe(330);
+
+      // Polls go on: a new message appears at the bottom, and the older messages stay.
+      await addMessages(conversationId, 331, 331);
+      await showing([...texts, seedText(331)], 'the new message after the older ones');
+      await new Promise((r) => setTimeout(r, 3500));
+      expect(await onScreen()).toEqual([...texts, seedText(331)]);
+      await shotsOfTop('inbox-older-messages');
+      for (const size of [PHONE, DESKTOP]) {
+        await page.setViewportSize(size);
+        expect(await axeViolations(page)).toEqual([]);
+      }
+
+      // Offline: the poll's reloads fail and the page says so, keeping what it shows; back online the line goes.
+      const refresh = page.getByTestId('refresh-status');
+      const failed = /^Could not refresh \(the console cannot reach the server\); showing what was loaded at .+\. Retrying every few seconds\.$/;
+      expect(await refresh.textContent()).toBe('');
+      await context.setOffline(true);
+      await refresh.getByText(failed).waitFor({ timeout: 12_000 });
+      expect(await onScreen()).toEqual([...texts, seedText(331)]);
+      await shotsOfTop('inbox-refresh-failed', page.getByRole('heading', { level: 1 }));
+      expect(await axeViolations(page)).toEqual([]);
+      await context.setOffline(false);
+      await eventually(async () => ((await refresh.textContent()) === '' ? true : undefined), 12_000, 'the refresh line gone');
+      expect(await onScreen()).toEqual([...texts, seedText(331)]);
+
+      // The list says it too.
+      await page.getByRole('link', { name: '← Inbox' }).click();
+      await page.getByRole('heading', { name: 'Inbox' }).waitFor();
+      await page.getByTestId('inbox-list').or(page.getByTestId('inbox-empty')).first().waitFor();
+      await context.setOffline(true);
+      await refresh.getByText(failed).waitFor({ timeout: 12_000 });
+      expect(await page.getByRole('alert').count()).toBe(0); // a status line, not an error notice each poll
+      await context.setOffline(false);
+      await eventually(async () => ((await refresh.textContent()) === '' ? true : undefined), 12_000, 'the list refresh line gone');
+      expect(browser.problems).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });

@@ -6,9 +6,13 @@ import { humanError } from './human-error.js';
 import { Icon } from './icon.js';
 import { CircleAlert, Clock, WifiOff } from './icons.js';
 
-/** A call's state; `slow` turns true when it has taken more than 300 ms (spinners appear then, not at once). */
+/**
+ * A call's state; `slow` turns true when it has taken more than 300 ms (spinners appear then, not at once).
+ * `loadedAt`: when `data` was read; `refreshFailed`: the last reload was a quiet one (a poll's) and failed,
+ * so `data` is what was read at `loadedAt` (a page may say so: RefreshFailed in pages/inbox.tsx).
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
-  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
+  const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean; loadedAt?: Date; refreshFailed?: boolean }>({ loading: true });
   const seq = useRef(0);
   const reload = useCallback(
     async (quiet = false) => {
@@ -16,9 +20,9 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
       if (!quiet) setState((s) => ({ ...s, loading: true }));
       try {
         const data = await load();
-        if (n === seq.current) setState({ data, loading: false });
+        if (n === seq.current) setState({ data, loading: false, loadedAt: new Date() });
       } catch (err) {
-        if (n === seq.current) setState((s) => ({ ...s, error: asApiError(err), loading: false }));
+        if (n === seq.current) setState((s) => ({ ...s, error: asApiError(err), loading: false, refreshFailed: quiet && s.data !== undefined }));
       }
     },
     deps, // the caller's, as with useEffect's

@@ -1,5 +1,13 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { CannedResponseView, ConversationMessageView, InboxConversationItem, InboxConversationResponse, InboxFilterName, InboxListResponse } from '@platform/contracts/views';
+import type {
+  CannedResponseView,
+  ConversationMessageView,
+  InboxConversationItem,
+  InboxConversationResponse,
+  InboxFilterName,
+  InboxListResponse,
+  InboxMessagesResponse,
+} from '@platform/contracts/views';
 import { ApiError, Bot, api, me, roleAtLeast } from '../api.js';
 import { DataTable } from '../data-table.js';
 import { Field, InputField, SubmitButton } from '../form-field.js';
@@ -9,6 +17,8 @@ import { Inbox } from '../icons.js';
 
 /** The inbox reads again this often while open: conversations change on the user's side too (polling, not the status stream). */
 export const INBOX_POLL_MS = 3000;
+/** How many older messages one press of "Show older messages" reads. */
+const OLDER_PAGE = 100;
 
 const FILTERS: Array<{ value: InboxFilterName; label: string }> = [
   { value: 'waiting', label: 'Waiting for an agent' },
@@ -28,12 +38,42 @@ function usePoll(reload: (quiet: boolean) => unknown) {
   }, [reload]);
 }
 
+/** Failures a later poll may mend (no network, the server's own failure, too many requests): the page keeps what it has and says so. */
+function transient(error: ApiError | undefined): boolean {
+  return !!error && (error.status === 0 || error.status === 429 || error.status >= 500);
+}
+
+/** A poll's failure the page says with a plain notice, not as a refresh that failed (a 404, a 403): null otherwise. */
+function pollError(load: { error?: ApiError; refreshFailed?: boolean }): ApiError | undefined {
+  return load.refreshFailed && transient(load.error) ? undefined : load.error;
+}
+
+/**
+ * While the poll's reloads fail for a reason a later one may mend, one line says so and since when the page
+ * shows what it shows; gone once a reload succeeds. The status region is always there, so that its text is
+ * announced when it comes.
+ */
+function RefreshFailed({ load }: { load: { error?: ApiError; loadedAt?: Date; refreshFailed?: boolean } }) {
+  const error = load.refreshFailed && transient(load.error) ? load.error! : null;
+  const why = error?.status === 0 ? 'the console cannot reach the server' : error?.status === 429 ? 'the server is busy with too many requests' : 'the server answered with an error';
+  return (
+    <div role="status" data-testid="refresh-status">
+      {error && (
+        <p class="notice warning">
+          Could not refresh ({why}); showing what was loaded at {load.loadedAt?.toLocaleTimeString(undefined, { timeStyle: 'medium' }) ?? 'first'}. Retrying every few seconds.
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** `#/bots/<id>/inbox/canned-responses` (conversation ids are UUIDs, so the name cannot clash). */
 export const CANNED_PATH = 'canned-responses';
 
 export function InboxPage({ bot, conversationId }: { bot: Bot; conversationId?: string }) {
   if (conversationId === CANNED_PATH) return <CannedResponsesPage bot={bot} />;
-  return conversationId ? <ConversationView bot={bot} id={conversationId} /> : <InboxList bot={bot} />;
+  // Keyed by the conversation: the older messages one conversation's reader loaded never show in another's.
+  return conversationId ? <ConversationView key={conversationId} bot={bot} id={conversationId} /> : <InboxList bot={bot} />;
 }
 
 function InboxList({ bot }: { bot: Bot }) {
@@ -88,7 +128,8 @@ function InboxList({ bot }: { bot: Bot }) {
           {counts.unread} unread {counts.unread === 1 ? 'message' : 'messages'} (that you have not seen) waiting for you or for an agent.
         </p>
       )}
-      <ErrorNotice error={list.error} />
+      <RefreshFailed load={list} />
+      <ErrorNotice error={pollError(list)} />
       <DataTable
         loading={list.loading && !list.data}
         spinner="Loading conversations…"
@@ -167,6 +208,25 @@ function messageText(m: ConversationMessageView): string {
   return parts.join(' ');
 }
 
+/** The transcript the reader has: the view's newest messages and, once asked for, older ones before them. */
+interface Transcript {
+  messages: ConversationMessageView[];
+  /** Whether the conversation has messages older than the first of `messages`. */
+  older: boolean;
+}
+
+/**
+ * `kept` brought up to the view just read: the view's messages (their statuses as read now) after those of
+ * `kept` before them, so a poll drops none of the older messages the reader loaded, nor one that moved out
+ * of the newest 200 since. When the two do not meet (more than 200 messages came between two reads) the
+ * view's alone: a gap would show as if nothing were missing.
+ */
+function follow(kept: Transcript | null, latest: InboxConversationResponse): Transcript {
+  const fresh = latest.messages;
+  const at = kept && fresh[0] ? kept.messages.findIndex((m) => m.id === fresh[0]!.id) : -1;
+  return kept && at >= 0 ? { messages: [...kept.messages.slice(0, at), ...fresh], older: kept.older } : { messages: fresh, older: latest.olderMessages };
+}
+
 function ConversationView({ bot, id }: { bot: Bot; id: string }) {
   const view = useLoad(() => api<InboxConversationResponse>('GET', `/v1/bots/${bot.id}/inbox/conversations/${id}`), [bot.id, id]);
   usePoll(view.reload);
@@ -175,6 +235,51 @@ function ConversationView({ bot, id }: { bot: Bot; id: string }) {
   const [done, setDone] = useState<string | null>(null);
   const action = useAction();
   const data = view.data;
+  // Null until the reader asks for older messages: until then the transcript is the view's newest 200.
+  const [kept, setKept] = useState<Transcript | null>(null);
+  const transcript = data ? follow(kept, data) : null;
+  const latest = useRef(data);
+  latest.current = data;
+  useEffect(() => {
+    if (data) setKept((k) => k && follow(k, data));
+  }, [data]);
+  const older = useAction();
+  const [olderSaid, setOlderSaid] = useState('');
+  const list = useRef<HTMLOListElement>(null);
+  const moreButton = useRef<HTMLButtonElement>(null);
+  /** The message the reader had first before older ones went in above it, and where it was on screen. */
+  const anchor = useRef<{ id: string; top: number; focused: boolean } | null>(null);
+  const showOlder = async () => {
+    const first = transcript?.messages[0];
+    if (!first || older.busy) return;
+    setOlderSaid('Loading older messages…');
+    const page = await older.run(() => api<InboxMessagesResponse>('GET', `/v1/bots/${bot.id}/inbox/conversations/${id}/messages?before=${first.id}&limit=${OLDER_PAGE}`));
+    if (!page) return setOlderSaid('');
+    const el = list.current?.querySelector<HTMLElement>(`[data-id="${first.id}"]`);
+    anchor.current = el ? { id: first.id, top: el.getBoundingClientRect().top, focused: document.activeElement === moreButton.current } : null;
+    setKept((k) => {
+      const base = follow(k, latest.current!);
+      // The transcript no longer starts where this page ends (it was replaced meanwhile): the page would leave a gap.
+      if (base.messages[0]?.id !== first.id) return base;
+      const have = new Set(base.messages.map((m) => m.id));
+      return { messages: [...page.messages.filter((m) => !have.has(m.id)), ...base.messages], older: page.olderMessages };
+    });
+    setOlderSaid(
+      page.olderMessages
+        ? `${page.messages.length} older messages shown above.`
+        : `${page.messages.length} older ${page.messages.length === 1 ? 'message' : 'messages'} shown above: the conversation's first message is the first now.`,
+    );
+  };
+  useLayoutEffect(() => {
+    const a = anchor.current;
+    if (!a) return;
+    anchor.current = null;
+    // Older messages went in above what the reader was reading: it stays where it was on screen.
+    const el = list.current?.querySelector<HTMLElement>(`[data-id="${a.id}"]`);
+    if (el) window.scrollBy(0, el.getBoundingClientRect().top - a.top);
+    // The button went away with the last page: focus moves to the transcript rather than to the page's start.
+    if (a.focused && !moreButton.current) list.current?.focus({ preventScroll: true });
+  });
   const lastSeen = data?.messages[data.messages.length - 1]?.id;
   useEffect(() => {
     // What this member sees is read, for them only (up to the newest message shown: one that came after stays unread).
@@ -188,7 +293,7 @@ function ConversationView({ bot, id }: { bot: Bot; id: string }) {
       void view.reload(true);
     }
   };
-  if (!data) return view.error ? <ErrorNotice error={view.error} /> : <p aria-busy="true">Loading the conversation…</p>;
+  if (!data || !transcript) return view.error ? <ErrorNotice error={view.error} /> : <p aria-busy="true">Loading the conversation…</p>;
   const c = data.conversation;
   const status = data.bot?.status ?? 'none';
   const withAgent = status === 'handoff';
@@ -204,6 +309,8 @@ function ConversationView({ bot, id }: { bot: Bot; id: string }) {
         {c.channel === 'web' ? 'Web chat' : 'WhatsApp'} · <strong>{STATUS_TEXT[status]}</strong>
         {data.bot?.journey && ` · journey ${data.bot.journey}, node ${data.bot.node}`} · assigned to {c.assignee?.email ?? 'nobody'}
       </p>
+      <RefreshFailed load={view} />
+      {view.refreshFailed && <ErrorNotice error={pollError(view)} />}
       {done && <Success>{done}</Success>}
       <ErrorNotice error={action.error} />
       {canAct && !mine && (
@@ -214,9 +321,18 @@ function ConversationView({ bot, id }: { bot: Bot; id: string }) {
       <div class="inbox-columns">
         <div>
           <h2>Transcript</h2>
-          <ol class="transcript" aria-label="Transcript" data-testid="transcript">
-            {data.messages.map((m) => (
-              <li class={m.direction === 'inbound' ? 'from-user' : 'from-bot'}>
+          {transcript.older && (
+            <button type="button" ref={moreButton} class="secondary outline older-messages" aria-busy={older.busy} aria-disabled={older.busy} onClick={showOlder}>
+              Show older messages
+            </button>
+          )}
+          <p role="status" class="visually-hidden" data-testid="older-status">
+            {olderSaid}
+          </p>
+          <ErrorNotice error={older.error} />
+          <ol class="transcript" aria-label="Transcript" data-testid="transcript" ref={list} tabIndex={-1}>
+            {transcript.messages.map((m) => (
+              <li key={m.id} data-id={m.id} class={m.direction === 'inbound' ? 'from-user' : 'from-bot'}>
                 <strong>{m.direction === 'inbound' ? 'User' : 'Bot or agent'}</strong> <small>{when(m.createdAt)}</small>
                 <br />
                 {messageText(m)}

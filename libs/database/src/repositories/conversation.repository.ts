@@ -218,14 +218,15 @@ export class ConversationRepository {
   /**
    * Up to `limit` messages just before the message `beforeId`, oldest first (a transcript read further
    * back); null when `beforeId` is not a message of the conversation. One statement: the anchor's seq and
-   * the page together, so a page never mixes two conversations.
+   * the page together, so a page never mixes two conversations. The ORDER BY names the table's column:
+   * MESSAGE_COLUMNS' `seq` is text, and a bare "seq" there would sort as text ('95' after '130').
    */
   async messagesBefore(conversationId: string, beforeId: string, limit: number): Promise<ConversationMessageRow[] | null> {
     const { rows } = await this.db.pool.query<(Omit<ConversationMessageRow, 'seq'> & { seq: string }) | { id: null }>({
       name: 'conversation-messages-before',
       text: `SELECT m.* FROM (SELECT "seq" AS "anchor" FROM "conversation_messages" WHERE "id" = $2::uuid AND "conversation_id" = $1::uuid) a
-             LEFT JOIN LATERAL (SELECT ${MESSAGE_COLUMNS} FROM "conversation_messages"
-                                WHERE "conversation_id" = $1::uuid AND "seq" < a."anchor" ORDER BY "seq" DESC LIMIT $3) m ON TRUE`,
+             LEFT JOIN LATERAL (SELECT ${MESSAGE_COLUMNS} FROM "conversation_messages" c
+                                WHERE c."conversation_id" = $1::uuid AND c."seq" < a."anchor" ORDER BY c."seq" DESC LIMIT $3) m ON TRUE`,
       values: [conversationId, beforeId, limit],
     });
     if (rows.length === 0) return null;
