@@ -10,7 +10,10 @@ import { useStack } from './e2e-stack.js';
 /** What the SDK endpoints refuse: 400 naming the field, 401 for bad credentials, 404/4404 for unknown sessions, 4401 on the stream. */
 describe('SDK endpoints: validation and authentication errors', () => {
   const webhook = new BotWebhookServer();
-  const stack = useStack({ servers: [webhook], worker: true, env: { SDK_STREAM_AUTH_TIMEOUT_MS: '300', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
+  // A short auth timeout for the 4401 case, but not too short: the server's timer starts when the socket
+  // opens and fires before a frame that waited in its buffer when this process (both ends) stalls, and
+  // the cases that expect 4404 or ready would then see 4401 on a loaded host.
+  const stack = useStack({ servers: [webhook], worker: true, env: { SDK_STREAM_AUTH_TIMEOUT_MS: '2000', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' } });
   let bot: SdkBot;
   let other: SdkBot;
   const token = 'valid_user-1';
