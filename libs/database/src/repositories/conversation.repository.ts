@@ -236,12 +236,12 @@ export class ConversationRepository {
       .reverse();
   }
 
-  /** Counts an attempt of an outbound message still to send; null when it was sent or failed already. */
   /** A user's WhatsApp message with what its read receipt needs: its wamid and the number it was sent to. */
   findInboundWithSender(id: string) {
     return this.db.conversationMessage.findFirst({ where: { id, direction: 'inbound' }, select: { providerMessageId: true, conversation: { select: { sender: true } } } });
   }
 
+  /** Counts an attempt of an outbound message still to send; null when it was sent or failed already. */
   async claimReply(id: string) {
     const claimed = await this.db.conversationMessage.updateMany({
       where: { id, direction: 'outbound', status: { in: ['queued', 'processing'] } },
