@@ -43,7 +43,7 @@ function transient(error: ApiError | undefined): boolean {
   return !!error && (error.status === 0 || error.status === 429 || error.status >= 500);
 }
 
-/** A poll's failure the page says with a plain notice, not as a refresh that failed (a 404, a 403): null otherwise. */
+/** The error for the page's plain notice: none when it is a poll's failure that RefreshFailed says instead. */
 function pollError(load: { error?: ApiError; refreshFailed?: boolean }): ApiError | undefined {
   return load.refreshFailed && transient(load.error) ? undefined : load.error;
 }
@@ -60,7 +60,7 @@ function RefreshFailed({ load }: { load: { error?: ApiError; loadedAt?: Date; re
     <div role="status" data-testid="refresh-status">
       {error && (
         <p class="notice warning">
-          Could not refresh ({why}); showing what was loaded at {load.loadedAt?.toLocaleTimeString(undefined, { timeStyle: 'medium' }) ?? 'first'}. Retrying every few seconds.
+          Could not refresh ({why}); showing what was loaded at {load.loadedAt?.toLocaleTimeString(undefined, { timeStyle: 'medium' })}. Retrying every few seconds.
         </p>
       )}
     </div>
@@ -238,8 +238,11 @@ function ConversationView({ bot, id }: { bot: Bot; id: string }) {
   // Null until the reader asks for older messages: until then the transcript is the view's newest 200.
   const [kept, setKept] = useState<Transcript | null>(null);
   const transcript = data ? follow(kept, data) : null;
+  // What the last render had, for an older page that arrives after polls moved the view on.
   const latest = useRef(data);
   latest.current = data;
+  const keptNow = useRef(kept);
+  keptNow.current = kept;
   useEffect(() => {
     if (data) setKept((k) => k && follow(k, data));
   }, [data]);
@@ -252,18 +255,18 @@ function ConversationView({ bot, id }: { bot: Bot; id: string }) {
   const showOlder = async () => {
     const first = transcript?.messages[0];
     if (!first || older.busy) return;
+    // From now on the transcript follows the polls, so a poll during the read cannot move its start away from `first`.
+    setKept((k) => k ?? follow(null, latest.current!));
     setOlderSaid('Loading older messages…');
     const page = await older.run(() => api<InboxMessagesResponse>('GET', `/v1/bots/${bot.id}/inbox/conversations/${id}/messages?before=${first.id}&limit=${OLDER_PAGE}`));
     if (!page) return setOlderSaid('');
+    const base = follow(keptNow.current, latest.current!);
+    // The transcript no longer starts at `first` (over 200 messages came meanwhile and it started over): the page would leave a gap.
+    if (base.messages[0]?.id !== first.id) return setOlderSaid('');
     const el = list.current?.querySelector<HTMLElement>(`[data-id="${first.id}"]`);
     anchor.current = el ? { id: first.id, top: el.getBoundingClientRect().top, focused: document.activeElement === moreButton.current } : null;
-    setKept((k) => {
-      const base = follow(k, latest.current!);
-      // The transcript no longer starts where this page ends (it was replaced meanwhile): the page would leave a gap.
-      if (base.messages[0]?.id !== first.id) return base;
-      const have = new Set(base.messages.map((m) => m.id));
-      return { messages: [...page.messages.filter((m) => !have.has(m.id)), ...base.messages], older: page.olderMessages };
-    });
+    const have = new Set(base.messages.map((m) => m.id));
+    setKept({ messages: [...page.messages.filter((m) => !have.has(m.id)), ...base.messages], older: page.olderMessages });
     setOlderSaid(
       page.olderMessages
         ? `${page.messages.length} older messages shown above.`
