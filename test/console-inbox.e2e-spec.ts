@@ -477,6 +477,20 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
     expect((await inbox(stranger.accessToken, `/conversations/${conversationId}/messages?before=${view.body.messages[0].id}`)).status).toBe(403);
     expect((await inbox(stranger.accessToken, `/conversations/${conversationId}`)).status).toBe(403);
 
+    // The OpenAPI document describes the route and its two query parameters.
+    const doc = (await (await fetch(`${stack.url}/docs/openapi.json`)).json()) as any;
+    const described = doc.paths['/v1/bots/{botId}/inbox/conversations/{id}/messages'].get;
+    expect(described.summary).toMatch(/olderMessages/);
+    expect(
+      described.parameters
+        .filter((p: any) => p.in === 'query')
+        .map((p: any) => [p.name, p.required])
+        .sort(),
+    ).toEqual([
+      ['before', true],
+      ['limit', false],
+    ]);
+
     // Chromium, as the viewer.
     const { context, page } = await browser.newPage(stack.url, DESKTOP);
     page.setDefaultTimeout(20_000);
