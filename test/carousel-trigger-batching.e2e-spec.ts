@@ -38,14 +38,14 @@ describe('carousel trigger batching against real Redis', () => {
     cards: [{ mediaLink: 'https://cdn.example.com/a.jpg' }],
   });
 
-  it('writes the batch once and answers after every job is in Redis with its options', async () => {
+  /** Enqueues `ids` in one event-loop turn; the request connection's socket writes that carried any of them. */
+  async function writesCarrying(ids: string[]): Promise<string[]> {
     // The request connection: one socket, or on a Redis Cluster one per master (the queue's keys share
     // one slot, so its jobs all go to one of them).
     const redis = gateway.get<RedisClient>(REQUEST_REDIS);
     const batcher = gateway.get(TriggerBatcher);
     await batcher.enqueue({ job: job(randomUUID()) }); // connections open and BullMQ's script loaded
     const sockets = (redis instanceof Cluster ? redis.nodes('master') : [redis]).map((node) => node.stream as Socket & { _write: (...args: any[]) => unknown; _writev: (...args: any[]) => unknown });
-    const ids = [randomUUID(), randomUUID(), randomUUID()];
     const writes: string[] = [];
     const originals = sockets.map((socket) => ({ socket, write: socket._write, writev: socket._writev }));
     for (const { socket, write, writev } of originals) {
@@ -66,7 +66,12 @@ describe('carousel trigger batching against real Redis', () => {
         socket._writev = writev;
       }
     }
-    const carrying = writes.filter((w) => ids.some((id) => w.includes(id)));
+    return writes.filter((w) => ids.some((id) => w.includes(id)));
+  }
+
+  it('writes the batch once and answers after every job is in Redis with its options', async () => {
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const carrying = await writesCarrying(ids);
     expect(carrying).toHaveLength(1);
     expect(ids.every((id) => carrying[0].includes(id))).toBe(true);
 
@@ -75,5 +80,14 @@ describe('carousel trigger batching against real Redis', () => {
       expect(stored?.data.messageId).toBe(id);
       expect(stored?.opts).toMatchObject({ attempts: 5, backoff: { type: 'exponential' } });
     }
+  });
+
+  it('a turn of more triggers than a batch holds sends its early batches in one write too, not one write per job', async () => {
+    // 40 in one turn: two batches leave as they fill (16 each), the rest at the turn's end.
+    const ids = Array.from({ length: 40 }, () => randomUUID());
+    const carrying = await writesCarrying(ids);
+    expect(carrying.length).toBeLessThanOrEqual(3);
+    expect(ids.every((id) => carrying.some((w) => w.includes(id)))).toBe(true);
+    expect((await Promise.all(ids.map((id) => queue.getJob(id)))).map((j) => j?.data.messageId)).toEqual(ids);
   });
 });

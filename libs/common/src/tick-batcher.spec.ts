@@ -57,6 +57,18 @@ describe('TickBatcher', () => {
     expect(await answers).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
+  it('runs a batch that reaches flushAt through runEarly, which may wrap it (a corked write)', async () => {
+    const events: string[] = [];
+    const batcher = new TickBatcher<number, number>(async (items) => (events.push(`run ${items.join(',')}`), items), {
+      flushAt: 2,
+      schedule: () => undefined,
+      runEarly: (flush) => (events.push('cork'), flush(), events.push('uncork')),
+    });
+    const answers = Promise.all([1, 2, 3].map((i) => batcher.submit(i)));
+    expect(events).toEqual(['cork', 'run 1,2', 'uncork']);
+    await expect(Promise.race([answers, Promise.resolve('3 waits for the turn')])).resolves.toBe('3 waits for the turn');
+  });
+
   it('caps flushAt at maxBatch', async () => {
     const sizes: number[] = [];
     const batcher = new TickBatcher<number, number>(async (items) => (sizes.push(items.length), items), { maxBatch: 2, flushAt: 5, schedule: () => undefined });

@@ -12,6 +12,11 @@ export interface TickBatcherOptions {
    * is still parsing the next.
    */
   flushAt?: number;
+  /**
+   * Runs the flush of a batch that leaves at `flushAt` (default: at once). Given the same corked write
+   * as `schedule`, its commands still leave in one write, only earlier.
+   */
+  runEarly?: (flush: () => void) => void;
 }
 
 type Pending<I, O> = { item: I; resolve: (o: O) => void; reject: (e: unknown) => void };
@@ -27,6 +32,7 @@ export class TickBatcher<I, O> {
   private readonly maxBatch: number;
   private readonly schedule: (flush: () => void) => void;
   private readonly flushAt: number;
+  private readonly runEarly: (flush: () => void) => void;
 
   constructor(
     private readonly run: (items: I[]) => Promise<O[]>,
@@ -35,13 +41,15 @@ export class TickBatcher<I, O> {
     this.maxBatch = options.maxBatch ?? 500;
     this.schedule = options.schedule ?? setImmediate;
     this.flushAt = options.flushAt === undefined ? Infinity : Math.min(options.flushAt, this.maxBatch);
+    this.runEarly = options.runEarly ?? ((flush) => flush());
   }
 
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       if (this.pending.push({ item, resolve, reject }) >= this.flushAt) {
-        this.runBatch(this.pending);
+        const batch = this.pending;
         this.pending = [];
+        this.runEarly(() => this.runBatch(batch));
       } else if (!this.scheduled) {
         this.scheduled = true;
         this.schedule(this.flushTurn);

@@ -23,6 +23,21 @@ describe('CorkedTurn', () => {
     expect(events.slice(4)).toEqual(['cork', 'next turn', 'uncork']);
   });
 
+  it('runs a flush given to now at once, in a cork of its own that ends once the commands it starts are written', async () => {
+    const events: string[] = [];
+    const turn = new CorkedTurn({ stream: { cork: () => events.push('cork'), uncork: () => events.push('uncork') } } as unknown as Redis);
+    turn.now(
+      () =>
+        void Promise.resolve()
+          .then(() => Promise.resolve())
+          .then(() => events.push('job add')),
+    );
+    expect(events).toEqual(['cork']);
+    await new Promise((r) => process.nextTick(r));
+    await Promise.resolve();
+    expect(events).toEqual(['cork', 'job add', 'uncork']);
+  });
+
   it("on a Cluster client corks each master's connection for the turn", async () => {
     const events: string[] = [];
     const node = (name: string) => ({ stream: { cork: () => events.push(`cork ${name}`), uncork: () => events.push(`uncork ${name}`) } });

@@ -8,7 +8,9 @@ import { REQUEST_REDIS, type RedisClient } from '@platform/queue';
  * turn's flushes run together in one check phase with the request connection corked. The socket is
  * uncorked by a tick queued from a microtask, which runs once the whole microtask queue has drained,
  * i.e. after every command the flushes started (BullMQ writes its `add` a few awaits later) is written;
- * a setImmediate would hold them back behind the next poll phase.
+ * a setImmediate would hold them back behind the next poll phase. A batch that leaves before the turn's
+ * end (TickBatcher's `flushAt`) goes through `now`: corked the same way, so its commands also leave in
+ * one write instead of one write (and one syscall) per command.
  *
  * A Cluster client has no one socket: a command goes, synchronously once the slot map is known, to the
  * connection of its slot's master. So each master's connection is corked for the turn instead, and a
@@ -27,14 +29,21 @@ export class CorkedTurn {
     if (this.flushes.push(flush) === 1) setImmediate(this.run);
   };
 
+  /** Runs `flush` at once, with its commands written together once the microtasks it starts have run. */
+  readonly now = (flush: () => void): void => this.corked([flush]);
+
   private readonly run = (): void => {
     const flushes = this.flushes;
     this.flushes = [];
+    this.corked(flushes);
+  };
+
+  private corked(flushes: Array<() => void>): void {
     const sockets = this.sockets();
     for (const socket of sockets) socket.cork();
     void Promise.resolve().then(() => process.nextTick(() => sockets.forEach((socket) => socket.uncork())));
     for (const flush of flushes) flush();
-  };
+  }
 
   private sockets(): Array<{ cork(): void; uncork(): void }> {
     const nodes = this.redis instanceof Cluster ? this.redis.nodes('master') : [this.redis];

@@ -51,6 +51,13 @@ describe('TriggerBatcher', () => {
     expect(isCorked()).toBe(false);
   });
 
+  it('adds a batch that leaves before the turn ends (it filled) while the socket is corked too', async () => {
+    const { batcher, adds } = setup();
+    const ids = Array.from({ length: 20 }, (_, i) => `m${i}`);
+    expect(await Promise.all(ids.map((id) => batcher.enqueue(job(id))))).toEqual(ids);
+    expect(adds.filter((a) => !a.corked).map((a) => a.data.messageId)).toEqual([]);
+  });
+
   it("adds a keyed job with its claim, and answers the holder's id when the key is held (nothing added)", async () => {
     const { batcher, adds } = setup({ held: { 'trigger:b:taken': 'm-first' } });
     const claim = (key: string) => ({ id: `trigger:b:${key}`, ttl: 86_400_000 });

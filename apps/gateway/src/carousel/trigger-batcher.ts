@@ -7,7 +7,7 @@ import { CarouselDispatchQueue, withTimeout } from '@platform/queue';
 import { CorkedTurn } from './corked-turn.js';
 
 /**
- * Jobs a batch carries before it leaves without waiting for the turn's end. A whole turn in one batch
+ * Jobs a batch carries before it leaves without waiting for the turn's end (still in one corked write). A whole turn in one batch
  * makes the gateway and Redis (appendfsync always) take turns: Redis idles while the gateway parses a
  * poll phase's requests, then the gateway idles while Redis syncs them. Batches of 8 to 32 keep both
  * busy; smaller ones pay a sync each (BENCHMARKS.md, carousel trigger).
@@ -35,7 +35,7 @@ export class TriggerBatcher {
     private readonly queue: CarouselDispatchQueue,
     turn: CorkedTurn,
   ) {
-    this.batches = new TickBatcher((batch) => this.commit(batch), { schedule: turn.schedule, flushAt: FLUSH_AT });
+    this.batches = new TickBatcher((batch) => this.commit(batch), { schedule: turn.schedule, flushAt: FLUSH_AT, runEarly: turn.now });
   }
 
   /**
