@@ -23,4 +23,8 @@ export default {
   // take minutes there. A test that hangs still fails, only later.
   testTimeout: 120_000,
   maxWorkers: 2,
+  // A worker keeps 60-120 MB of each feature test's module graph (Jest's ESM mode; measured with
+  // --logHeapUsage), so after a hundred files its heap nears V8's limit and garbage collection takes
+  // over: the last files of a run took 20-100 times their time alone. A worker past this is replaced.
+  workerIdleMemoryLimit: '1GB',
 };
