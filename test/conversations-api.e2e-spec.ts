@@ -170,6 +170,16 @@ describe('conversations API: paging, erasure, retention', () => {
       expect(retried.headers.get('idempotent-replayed')).toBeNull();
       expect((await retried.json()).messageId).not.toBe(failed.message.id);
     });
+
+    it('repeats that race each other leave one message: the unique key decides, the others get that one', async () => {
+      const { conversationId } = await conversation(botA, 'web-idem-race', ['hi'], 'web');
+      const key = `reply:${conversationId}:raced`;
+      // Together, so that several pass the look-up before any insert and meet at the unique index.
+      const outcomes = await Promise.all(Array.from({ length: 8 }, () => repo.createOutbound(conversationId, 'text', { text: 'once' }, 'queued', key)));
+      expect(outcomes.filter((o) => o!.created)).toHaveLength(1);
+      expect(new Set(outcomes.map((o) => o!.message.id)).size).toBe(1);
+      expect(await db.conversationMessage.count({ where: { conversationId, direction: 'outbound' } })).toBe(1);
+    });
   });
 
   describe("erasing a user's conversations", () => {

@@ -6,6 +6,7 @@ import { PrismaService } from '../prisma.service.js';
 import { claimHeldStatusesSql } from './held-status.repository.js';
 import { LOCK_IN_ORDER_SQL } from './lock-in-order.js';
 import { PROVIDER_STATUS_ORDER } from './provider-status-order.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 /** The order statuses of a reply's parts move in when none is given: as WhatsApp's receipts (RECEIPT_ORDER). */
 const PART_ORDER: readonly MessageStatus[] = PROVIDER_STATUS_ORDER;
@@ -176,7 +177,7 @@ export class ConversationRepository {
       });
       return message && { message, created: true };
     } catch (err) {
-      if (replyKey === undefined || (err as { code?: string }).code !== 'P2002') throw err;
+      if (replyKey === undefined || !isUniqueViolation(err)) throw err;
       const winner = await this.db.conversationMessage.findUnique({ where: { replyKey } });
       if (!winner) throw err;
       return { message: winner, created: false };

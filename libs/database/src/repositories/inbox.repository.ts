@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Prisma } from '../generated/client.js';
 import { PrismaService } from '../prisma.service.js';
+import { isUniqueViolation } from './unique-violation.js';
 
 /** Which conversations an inbox list shows (see docs/console.md#inbox). */
 export type InboxFilter = 'all' | 'waiting' | 'mine' | 'bot' | 'closed';
@@ -224,7 +225,7 @@ export class InboxRepository {
     try {
       return await this.db.cannedResponse.create({ data: { botId, ...data }, select: { id: true, title: true, text: true, quickReplies: true, updatedAt: true } });
     } catch (err) {
-      if ((err as { code?: string }).code === 'P2002') return null;
+      if (isUniqueViolation(err)) return null;
       throw err;
     }
   }
@@ -235,7 +236,7 @@ export class InboxRepository {
       const changed = await this.db.cannedResponse.updateMany({ where: { id, botId }, data });
       if (changed.count === 0) return 'missing';
     } catch (err) {
-      if ((err as { code?: string }).code === 'P2002') return 'taken';
+      if (isUniqueViolation(err)) return 'taken';
       throw err;
     }
     return (await this.db.cannedResponse.findUnique({ where: { id }, select: { id: true, title: true, text: true, quickReplies: true, updatedAt: true } }))!;
