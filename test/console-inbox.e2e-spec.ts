@@ -562,7 +562,7 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
 
       // Offline: the poll's reloads fail and the page says so, keeping what it shows; back online the line goes.
       const refresh = page.getByTestId('refresh-status');
-      const failed = /^Could not refresh \(the console cannot reach the server\); showing what was loaded at .+\. Retrying every few seconds\.$/;
+      const failed = /^Could not refresh \(the console cannot reach the server\); showing what was loaded at .+ (UTC|GMT[+-]?[\d:]*)\. Retrying every few seconds\.$/;
       expect(await refresh.textContent()).toBe('');
       await context.setOffline(true);
       await refresh.getByText(failed).waitFor({ timeout: 12_000 });

@@ -56,11 +56,12 @@ function pollError(load: { error?: ApiError; refreshFailed?: boolean }): ApiErro
 function RefreshFailed({ load }: { load: { error?: ApiError; loadedAt?: Date; refreshFailed?: boolean } }) {
   const error = load.refreshFailed && transient(load.error) ? load.error! : null;
   const why = error?.status === 0 ? 'the console cannot reach the server' : error?.status === 429 ? 'the server is busy with too many requests' : 'the server answered with an error';
+  // timeStyle 'long' names the time zone, as every time in the console does (`when`).
   return (
     <div role="status" data-testid="refresh-status">
       {error && (
         <p class="notice warning">
-          Could not refresh ({why}); showing what was loaded at {load.loadedAt?.toLocaleTimeString(undefined, { timeStyle: 'medium' })}. Retrying every few seconds.
+          Could not refresh ({why}); showing what was loaded at {load.loadedAt?.toLocaleTimeString(undefined, { timeStyle: 'long' })}. Retrying every few seconds.
         </p>
       )}
     </div>
