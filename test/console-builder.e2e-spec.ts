@@ -165,11 +165,12 @@ describe('console bot builder (API and Chromium)', () => {
 
   describe('in Chromium', () => {
     let page: Page;
+    let dev: Awaited<ReturnType<typeof seedBotAdmin>>;
     beforeAll(async () => {
       // A clean slate: no draft, nothing published.
       await sql(`DELETE FROM bot_definitions WHERE bot_id = $1`, [stack.seed.botId]);
       await sql(`DELETE FROM bot_versions WHERE bot_id = $1`, [stack.seed.botId]);
-      const dev = await seedBotAdmin(stack.gateway, stack.seed.botId, 'developer');
+      dev = await seedBotAdmin(stack.gateway, stack.seed.botId, 'developer');
       ({ page } = await browser.newPage(stack.url));
       await signIn(page, stack.url, dev);
     });
@@ -446,6 +447,39 @@ describe('console bot builder (API and Chromium)', () => {
       await eventually(async () => (await copies()).length === 1 || undefined, 5000, 'the copy in this browser');
       await sql(`UPDATE bot_definitions SET draft_updated_at = now() + interval '1 second' WHERE bot_id = $1`, [stack.seed.botId]);
       await leaveAndComeBack();
+      await offer.getByText(/The draft has been saved since/).waitFor();
+
+      // The copy is this member's. Once the session has ended, another member signing in at this browser
+      // is not offered it, and their sign-out neither asks nor drops it; its member gets it back.
+      const openBuilder = async () => {
+        await page.evaluate((bot) => (location.hash = `#/bots/${bot}/builder`), stack.seed.botId);
+        await page.getByRole('heading', { name: 'Bot builder' }).waitFor();
+        await header.getByText('The draft is saved.').waitFor();
+      };
+      const sessionEnds = async () => {
+        await page.context().clearCookies();
+        await page.reload();
+        await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      };
+      const other = await seedBotAdmin(stack.gateway, stack.seed.botId, 'developer');
+      await sessionEnds();
+      await signIn(page, stack.url, other);
+      // Stale copies go when the builder opens: one kept past 30 days, one an older console kept without its member.
+      await page.evaluate((bot) => {
+        const copy = (savedAt: string) => JSON.stringify({ definition: { journeys: [] }, savedAt, basedOn: null });
+        localStorage.setItem(`bp-console-builder-unsaved:someone-long-gone:${bot}`, copy(new Date(Date.now() - 31 * 24 * 3600_000).toISOString()));
+        localStorage.setItem(`bp-console-builder-unsaved:${bot}`, copy(new Date().toISOString()));
+      }, stack.seed.botId);
+      expect(await copies()).toHaveLength(3);
+      await openBuilder();
+      expect(await offer.count()).toBe(0);
+      expect(await copies()).toHaveLength(1);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByText('You are signed out.').waitFor();
+      expect(dialogs).toHaveLength(2);
+      expect(await copies()).toHaveLength(1);
+      await signIn(page, stack.url, dev);
+      await openBuilder();
       await offer.getByText(/The draft has been saved since/).waitFor();
 
       // Signing out with a copy kept asks first; going ahead clears it.

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { Account, Bot, me, refresh, signOut, whenSignedOut } from './api.js';
-import { dropAllLocalCopies, hasLocalCopies } from './pages/builder/unsaved.js';
+import { dropLocalCopies, hasLocalCopies } from './pages/builder/unsaved.js';
 import { go, href, useRoute } from './router.js';
 import { NavLinks, Tab, Tabs, tabOf } from './tabs.js';
 import { Spinner } from './ui.js';
@@ -113,8 +113,8 @@ export function App() {
                 type="button"
                 class="secondary outline"
                 onClick={async () => {
-                  if (hasLocalCopies() && !confirm('Bot builder changes that were not saved are kept in this browser; signing out discards them. Sign out anyway?')) return;
-                  dropAllLocalCopies();
+                  if (hasLocalCopies(account.userId) && !confirm('Bot builder changes that were not saved are kept in this browser; signing out discards them. Sign out anyway?')) return;
+                  dropLocalCopies(account.userId);
                   await signOut();
                   setSession({ state: 'signed-out', reason: 'You are signed out.' });
                 }}
@@ -132,7 +132,7 @@ export function App() {
             <strong>Not allowed. </strong>Your account ({account.email}) has no role on any bot yet. Ask a bot's admin to add you.
           </div>
         ) : bot ? (
-          <Page bot={bot} section={section} rest={route.slice(3)} />
+          <Page bot={bot} userId={account.userId} section={section} rest={route.slice(3)} />
         ) : (
           <Spinner />
         )}
@@ -141,7 +141,7 @@ export function App() {
   );
 }
 
-function Page({ bot, section, rest }: { bot: Bot; section: string; rest: string[] }) {
+function Page({ bot, userId, section, rest }: { bot: Bot; userId: string; section: string; rest: string[] }) {
   switch (section) {
     case 'settings':
       return <Settings bot={bot} sub={rest[0] ?? 'api-keys'} />;
@@ -156,7 +156,7 @@ function Page({ bot, section, rest }: { bot: Bot; section: string; rest: string[
     case 'inbox':
       return <InboxPage bot={bot} conversationId={rest[0]} />;
     case 'builder':
-      return <BuilderPage bot={bot} />;
+      return <BuilderPage bot={bot} userId={userId} />;
     case 'messages':
       return rest[0] ? <MessageDetailPage bot={bot} msgId={rest[0]} /> : <MessagesPage bot={bot} />;
     default:

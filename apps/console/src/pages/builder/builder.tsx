@@ -28,7 +28,7 @@ const VIEWS: Array<[View, string]> = [
   ['versions', 'Versions'],
 ];
 
-export default function BuilderPage({ bot }: { bot: Bot }) {
+export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string }) {
   const base = `/v1/bots/${bot.id}/builder`;
   const canEdit = roleAtLeast(bot.role, 'developer');
   const [def, setDef] = useState<Definition | null>(null);
@@ -62,9 +62,9 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
       const d = start ?? starterDefinition();
       setDef(d);
       setLoadedJson(JSON.stringify(d));
-      const copy = readLocalCopy(bot.id);
+      const copy = readLocalCopy(userId, bot.id);
       if (copy && JSON.stringify(copy.definition) !== JSON.stringify(d)) setOffered(copy);
-      else if (copy) dropLocalCopy(bot.id);
+      else if (copy) dropLocalCopy(userId, bot.id);
       setSlug((s) => (d.journeys.some((j) => j.slug === s) ? s : (d.journeys[0]?.slug ?? '')));
     } catch (err) {
       setLoadError(asApiError(err).message);
@@ -93,8 +93,8 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
   // the page's own definition must not overwrite it before the person has chosen.
   useEffect(() => {
     if (!def || offered) return;
-    if (!unsaved) return dropLocalCopy(bot.id);
-    const timer = setTimeout(() => writeLocalCopy(bot.id, def, draftUpdatedAt), 300);
+    if (!unsaved) return dropLocalCopy(userId, bot.id);
+    const timer = setTimeout(() => writeLocalCopy(userId, bot.id, def, draftUpdatedAt), 300);
     return () => clearTimeout(timer);
   }, [defJson, unsaved, offered]);
 
@@ -224,7 +224,7 @@ export default function BuilderPage({ bot }: { bot: Bot }) {
           >
             Restore them
           </button>{' '}
-          <button type="button" class="secondary outline" onClick={() => (dropLocalCopy(bot.id), setOffered(null), setStatus({ kind: 'success', text: 'Unsaved changes discarded' }))}>
+          <button type="button" class="secondary outline" onClick={() => (dropLocalCopy(userId, bot.id), setOffered(null), setStatus({ kind: 'success', text: 'Unsaved changes discarded' }))}>
             Discard them
           </button>
         </div>

@@ -5,10 +5,10 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Bot } from '../../api.js';
 import { Spinner } from '../../ui.js';
 
-let loaded: FunctionComponent<{ bot: Bot }> | null = null;
+let loaded: FunctionComponent<{ bot: Bot; userId: string }> | null = null;
 
-export function BuilderPage({ bot }: { bot: Bot }) {
-  const [page, setPage] = useState<FunctionComponent<{ bot: Bot }> | null>(() => loaded);
+export function BuilderPage({ bot, userId }: { bot: Bot; userId: string }) {
+  const [page, setPage] = useState<FunctionComponent<{ bot: Bot; userId: string }> | null>(() => loaded);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     if (loaded) return;
@@ -24,5 +24,5 @@ export function BuilderPage({ bot }: { bot: Bot }) {
       </div>
     );
   const Page = page;
-  return Page ? <Page bot={bot} /> : <Spinner label="Loading the builder…" />;
+  return Page ? <Page bot={bot} userId={userId} /> : <Spinner label="Loading the builder…" />;
 }

@@ -39,48 +39,74 @@ export interface LocalCopy {
 }
 
 const PREFIX = 'bp-console-builder-unsaved:';
-const keyOf = (botId: string) => PREFIX + botId;
+/** A copy belongs to the member who made it: someone else signing in at this browser is not offered it. */
+const keyOf = (userId: string, botId: string) => `${PREFIX}${userId}:${botId}`;
+/** Copies older than this are dropped (a member who never came back to this browser). */
+const KEPT_FOR_MS = 30 * 24 * 3600_000;
 
-export function readLocalCopy(botId: string): LocalCopy | null {
+function parse(text: string | null): LocalCopy | null {
+  if (!text) return null;
   try {
-    const text = localStorage.getItem(keyOf(botId));
-    if (!text) return null;
     const copy = JSON.parse(text) as LocalCopy;
     return copy && typeof copy === 'object' && Array.isArray(copy.definition?.journeys) && typeof copy.savedAt === 'string' ? copy : null;
   } catch {
-    return null; // storage blocked or a copy this version cannot read: nothing to offer
+    return null; // a copy this version cannot read: nothing to offer
   }
 }
 
-export function writeLocalCopy(botId: string, definition: Definition, basedOn: string | null): void {
+/** The keys of the copies kept in this browser; with `userId`, only that member's. */
+function keys(userId?: string): string[] {
+  return Object.keys(localStorage).filter((key) => key.startsWith(userId === undefined ? PREFIX : `${PREFIX}${userId}:`));
+}
+
+export function readLocalCopy(userId: string, botId: string): LocalCopy | null {
   try {
-    localStorage.setItem(keyOf(botId), JSON.stringify({ definition, savedAt: new Date().toISOString(), basedOn } satisfies LocalCopy));
+    dropStaleCopies();
+    return parse(localStorage.getItem(keyOf(userId, botId)));
+  } catch {
+    return null; // storage blocked: nothing to offer
+  }
+}
+
+export function writeLocalCopy(userId: string, botId: string, definition: Definition, basedOn: string | null): void {
+  try {
+    localStorage.setItem(keyOf(userId, botId), JSON.stringify({ definition, savedAt: new Date().toISOString(), basedOn } satisfies LocalCopy));
   } catch {
     // Storage full or blocked: the leave guard still asks before the page is left.
   }
 }
 
-export function dropLocalCopy(botId: string): void {
+export function dropLocalCopy(userId: string, botId: string): void {
   try {
-    localStorage.removeItem(keyOf(botId));
+    localStorage.removeItem(keyOf(userId, botId));
   } catch {
     /* nothing kept */
   }
 }
 
-export function hasLocalCopies(): boolean {
+export function hasLocalCopies(userId: string): boolean {
   try {
-    return Object.keys(localStorage).some((key) => key.startsWith(PREFIX));
+    return keys(userId).length > 0;
   } catch {
     return false;
   }
 }
 
-/** At sign-out: the next person at this browser gets no one else's unsaved work. */
-export function dropAllLocalCopies(): void {
+/** At sign-out: this member's copies go; other members' stay theirs. */
+export function dropLocalCopies(userId: string): void {
   try {
-    for (const key of Object.keys(localStorage)) if (key.startsWith(PREFIX)) localStorage.removeItem(key);
+    for (const key of keys(userId)) localStorage.removeItem(key);
   } catch {
     /* nothing kept */
+  }
+}
+
+/** Anyone's copies past KEPT_FOR_MS, unreadable, or kept without their member (written by an older console). */
+function dropStaleCopies(): void {
+  const now = Date.now();
+  for (const key of keys()) {
+    const copy = parse(localStorage.getItem(key));
+    const owned = key.slice(PREFIX.length).includes(':');
+    if (!owned || !copy || !(now - Date.parse(copy.savedAt) < KEPT_FOR_MS)) localStorage.removeItem(key);
   }
 }
