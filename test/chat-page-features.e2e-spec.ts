@@ -268,7 +268,8 @@ describe("the chat page's finishing touches in a real browser: profile, typing, 
         { width: 390, height: 780 },
         { width: 1280, height: 800 },
       ]) {
-        const { page } = await openChat(await newContext(viewport), seed.botId, `axe_user_${i}_${viewport.width}`, { statusBarColor: colour });
+        const context = await newContext(viewport);
+        const { page } = await openChat(context, seed.botId, `axe_user_${i}_${viewport.width}`, { statusBarColor: colour });
         await page.getByRole('heading', { name: 'Ada Helper' }).waitFor();
         await page.evaluate(() => {
           const line = document.getElementById('typing')!;
@@ -279,7 +280,10 @@ describe("the chat page's finishing touches in a real browser: profile, typing, 
         const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
         expect({ colour, width: viewport.width, serious: serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`) }).toEqual({ colour, width: viewport.width, serious: [] });
         if (i === 0) await page.screenshot({ path: `${CHAT_SHOTS}/brand-${colour.slice(1)}-${viewport.width}.png` });
+        // Each open page keeps its stream and its typing animation running: closed at once, twelve do not add up.
+        await context.close();
       }
     }
-  });
+    // Twelve pages and axe scans: on a loaded host well over the default two minutes.
+  }, 360_000);
 });
