@@ -15,7 +15,7 @@ import { MembersPage } from './pages/members.js';
 import { WhatsAppPage } from './pages/whatsapp.js';
 import { WebhookPage } from './pages/webhook.js';
 import { OAuthClientsPage } from './pages/oauth-clients.js';
-import { InboxPage } from './pages/inbox.js';
+import { InboxPage } from './pages/inbox/inbox-page.js';
 import { OverviewPage } from './pages/overview.js';
 import { CampaignsPage } from './pages/campaigns.js';
 import { BuilderPage } from './pages/builder/lazy.js';

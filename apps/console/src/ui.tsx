@@ -9,7 +9,7 @@ import { CircleAlert, Clock, WifiOff } from './icons.js';
 /**
  * A call's state; `slow` turns true when it has taken more than 300 ms (spinners appear then, not at once).
  * `loadedAt`: when `data` was read; `refreshFailed`: the last reload was a quiet one (a poll's) and failed,
- * so `data` is what was read at `loadedAt` (a page may say so: RefreshFailed in pages/inbox.tsx).
+ * so `data` is what was read at `loadedAt` (a page may say so: RefreshFailed in pages/inbox/refresh.tsx).
  */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean; loadedAt?: Date; refreshFailed?: boolean }>({ loading: true });
