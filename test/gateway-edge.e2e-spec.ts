@@ -1,4 +1,6 @@
 import { connect } from 'node:net';
+import pg from 'pg';
+import { storableJson } from '../libs/database/src/repositories/storable-json.js';
 import { AppProcess, startAppProcess } from './app-process.js';
 import { useStack } from './e2e-stack.js';
 
@@ -61,6 +63,42 @@ describe('gateway edge: bad input', () => {
     },
     60_000,
   );
+
+  it.each(routes.filter((path) => path !== '/webhooks/whatsapp'))(
+    'text Postgres cannot store (an escaped NUL, an unpaired surrogate) sent to %s is a 400 naming the field; an escaped emoji is not',
+    async (path) => {
+      const post = async (body: string) => {
+        const res = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        return { status: res.status, body: (await res.json()) as { message: string } };
+      };
+      expect(await post(String.raw`{"payload":{"userName":"Zo\u0000"}}`)).toEqual({
+        status: 400,
+        body: { message: 'payload.userName contains a NUL character (\\u0000), which cannot be stored', status: 'error' },
+      });
+      expect(await post(String.raw`{"text":"a\ud800b"}`)).toEqual({
+        status: 400,
+        body: { message: 'text contains an unpaired UTF-16 surrogate (\\ud800), which is not a character', status: 'error' },
+      });
+      // The route's own answer (401 without a key, 400 for its own reasons), not the parser's.
+      for (const body of [String.raw`{"text":"\ud83d\ude00"}`, String.raw`{"text":"\\u0000"}`]) {
+        expect((await post(body)).body.message).not.toMatch(/NUL|surrogate/);
+      }
+    },
+    60_000,
+  );
+
+  it('bot data with a NUL or an unpaired surrogate is written to jsonb as U+FFFD (JSON.stringify alone is refused)', async () => {
+    const db = new pg.Client({ connectionString: stack.env.DATABASE_URL });
+    await db.connect();
+    try {
+      const value = { answer: 'a\u0000b', lone: 'x\uD800', emoji: '\uD83D\uDE00', literal: '\\u0000' };
+      const { rows } = await db.query<{ v: unknown }>('SELECT $1::jsonb AS v', [storableJson(value)]);
+      expect(rows[0]!.v).toEqual({ answer: 'a\uFFFDb', lone: 'x\uFFFD', emoji: '\uD83D\uDE00', literal: '\\u0000' });
+      await expect(db.query('SELECT $1::jsonb AS v', [JSON.stringify(value)])).rejects.toThrow(/Unicode escape|invalid input syntax for type json/);
+    } finally {
+      await db.end();
+    }
+  }, 120_000);
 
   it('a body nested within the limit still reaches the route (its own 400 or 401)', async () => {
     const res = await fetch(`${gateway.url}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"email":${deepArray(50)}}` });

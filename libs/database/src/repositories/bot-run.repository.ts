@@ -5,6 +5,7 @@ import type { ConversationChannel } from '../generated/enums.js';
 import type { Prisma } from '../generated/client.js';
 import { PrismaService } from '../prisma.service.js';
 import type { ConversationMessageRow } from './conversation.repository.js';
+import { storableJson } from './storable-json.js';
 
 /** What the runtime reads of a conversation: where replies go and whether WhatsApp still takes them. */
 export interface BotRunConversation {
@@ -250,12 +251,12 @@ export class BotRunRepository {
               s ? s.version : null,
               s ? s.journey : null,
               s ? s.node : null,
-              JSON.stringify(s ? s.variables : {}),
+              storableJson(s ? s.variables : {}),
               s ? s.retries : 0,
               s ? s.payload : null,
-              JSON.stringify(replies),
-              JSON.stringify(outbox),
-              JSON.stringify(steps),
+              storableJson(replies),
+              storableJson(outbox),
+              storableJson(steps),
               input.seq.toString(),
               processed.version,
             ],

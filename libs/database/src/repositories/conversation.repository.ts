@@ -7,6 +7,7 @@ import { claimHeldStatusesSql } from './held-status.repository.js';
 import { LOCK_IN_ORDER_SQL } from './lock-in-order.js';
 import { PROVIDER_STATUS_ORDER } from './provider-status-order.js';
 import { isUniqueViolation } from './unique-violation.js';
+import { storableJson } from './storable-json.js';
 
 /** The order statuses of a reply's parts move in when none is given: as WhatsApp's receipts (RECEIPT_ORDER). */
 const PART_ORDER: readonly MessageStatus[] = PROVIDER_STATUS_ORDER;
@@ -137,7 +138,7 @@ export class ConversationRepository {
     const { rows } = await this.db.pool.query<Omit<ConversationMessageRow, 'seq'> & { seq: string; created: boolean }>({
       name: 'conversation-record-inbound',
       text: RECORD_INBOUND_SQL,
-      values: [randomUUID(), m.botId, m.channel, m.userId, m.senderId ?? null, m.providerMessageId ?? null, m.at, randomUUID(), m.type, JSON.stringify(m.content)],
+      values: [randomUUID(), m.botId, m.channel, m.userId, m.senderId ?? null, m.providerMessageId ?? null, m.at, randomUUID(), m.type, storableJson(m.content)],
     });
     if (rows[0]) {
       const { created, ...message } = rows[0];
