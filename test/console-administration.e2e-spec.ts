@@ -45,6 +45,11 @@ describe('administration API: audit log, password, two-factor, invitations, send
       expect((await call('DELETE', bot(`/api-keys/${randomUUID()}`), admin.accessToken)).status).toBe(404);
       await call('GET', bot('/api-keys'), admin.accessToken);
       expect((await call('POST', bot('/messages/stream-ticket'), admin.accessToken)).status).toBe(201); // @NotAudited
+      // Nor are the POSTs that change no setting, which the console makes as it is used: a definition checked
+      // as it is edited, a conversation read, a message to a test conversation.
+      expect((await call('POST', bot('/builder/validate'), admin.accessToken, { schemaVersion: 1 })).status).toBe(200);
+      expect((await call('POST', bot(`/inbox/conversations/${randomUUID()}/read`), admin.accessToken, {})).status).toBe(404);
+      expect((await call('POST', bot(`/builder/try/${randomUUID()}/messages`), admin.accessToken, { text: 'hi' })).status).toBe(404);
 
       const res = await call('GET', bot('/audit?action=api-keys'), admin.accessToken);
       expect(res.status).toBe(200);
@@ -54,6 +59,8 @@ describe('administration API: audit log, password, two-factor, invitations, send
       expect(entries[2]).toMatchObject({ userAgent: 'audit-test/1', target: null });
       expect(Date.parse(entries[0].at)).toBeGreaterThanOrEqual(Date.parse(entries[1].at));
       expect((await (await call('GET', bot('/audit?action=messages'), admin.accessToken)).json()).entries).toEqual([]);
+      expect((await (await call('GET', bot('/audit?action=builder'), admin.accessToken)).json()).entries).toEqual([]);
+      expect((await (await call('GET', bot('/audit?action=inbox'), admin.accessToken)).json()).entries).toEqual([]);
     });
 
     it('covers other administrator routes without a line of their own (members, senders), pages by cursor and filters by actor', async () => {

@@ -42,6 +42,7 @@ export class BotBuilderController {
 
   @Post('validate')
   @HttpCode(200)
+  @NotAudited()
   @UseGuards(JsonContentTypeGuard)
   @RequireBotRole('viewer')
   @ApiOperation({ summary: 'Check a definition without saving it: { ok, errors } (the builder shows each error on its node)' })
@@ -97,6 +98,7 @@ export class BotBuilderController {
 
   @Post('try/:id/messages')
   @HttpCode(202)
+  @NotAudited()
   @RequireBotRole('developer')
   @ApiOperation({ summary: "The tester's message to the test conversation: { text, payload? }" })
   @ApiBody({ schema: { type: 'object', properties: { text: { type: 'string' }, payload: { type: 'string' } }, required: ['text'] } })

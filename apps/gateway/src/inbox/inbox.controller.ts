@@ -3,6 +3,7 @@ import { ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
 import { CannedResponseDto, InboxAssignDto, InboxHandbackDto, InboxNoteDto, InboxReadDto, SendConversationMessageDto } from '@platform/contracts';
+import { NotAudited } from '../administration/audit-action.js';
 import { IdempotencyKey } from '../http/idempotency-key.js';
 import { InboxService } from './inbox.service.js';
 
@@ -53,6 +54,7 @@ export class InboxController {
 
   @Post('conversations/:id/read')
   @HttpCode(200)
+  @NotAudited()
   @RequireBotRole('viewer')
   @ApiOperation({ summary: 'The signed-in member has read the conversation up to { messageId } (the newest shown), or up to its newest message; other members keep their unread counts' })
   async read(@Param('botId') botId: string, @Param('id') id: string, @Req() req: FastifyRequest, @Body() body: InboxReadDto = {}) {
