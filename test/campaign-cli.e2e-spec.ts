@@ -53,7 +53,7 @@ describe('campaign CLI', () => {
 
     const refused = await cli('campaign', 'start', '--campaign', id);
     expect(refused.code).not.toBe(0);
-    expect(refused.out).toMatch(/409: campaign audience has 1 invalid rows/);
+    expect(refused.out).toMatch(/409: campaign audience has 1 invalid row /);
     expect((await cli('campaign', 'start', '--campaign', id, '--skip-invalid')).out).toContain('running');
     const shown = await until(async () => {
       const s = await cli('campaign', 'show', '--campaign', id);

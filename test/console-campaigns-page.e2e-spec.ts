@@ -82,7 +82,7 @@ describe('console campaigns page (Chromium)', () => {
     await screenshots(page, 'campaign-new');
 
     await page.getByRole('button', { name: 'Create and upload' }).click();
-    await page.getByTestId('audience-counts').getByText('3 rows: 2 recipients, 1 invalid, 0 repeated numbers').waitFor();
+    await page.getByTestId('audience-counts').getByText('3 rows: 2 recipients, 1 invalid row, 0 repeated numbers', { exact: true }).waitFor();
     // Each row as it will be sent: its body value, then per card its media link, body value, payload and URL suffix.
     const first = page.getByTestId('preview-rows').getByRole('row').nth(1);
     await first.getByText('Body: Asha', { exact: true }).waitFor();
@@ -93,15 +93,15 @@ describe('console campaigns page (Chromium)', () => {
 
     // Invalid rows are skipped only when the user says so.
     await page.getByRole('button', { name: 'Start campaign' }).click();
-    await page.getByText(/1 invalid rows .* skipInvalid/).waitFor();
+    await page.getByText(/1 invalid row .* skipInvalid/).waitFor();
 
     // The draft, opened again from the list, shows the same preview and starts from there.
     await page.getByTestId('campaign-list').getByRole('link', { name: 'Winter sale' }).click();
     await page.getByTestId('campaign-status').getByText('draft').waitFor();
-    await page.getByTestId('audience-counts').getByText('3 rows: 2 recipients, 1 invalid').waitFor();
+    await page.getByTestId('audience-counts').getByText('2 recipients, 1 invalid row', { exact: true }).waitFor();
     await page.getByTestId('preview-errors').getByText('column picture: "not-a-link" is not an http(s) URL').waitFor();
     await page.getByTestId('preview-rows').getByText('Body: Ravi', { exact: true }).waitFor();
-    await page.getByLabel('Skip the 1 invalid rows').check();
+    await page.getByLabel('Skip the 1 invalid row').check();
     await page.getByRole('button', { name: 'Start campaign' }).click();
     await page.getByRole('heading', { name: 'Winter sale', exact: true }).waitFor();
     await page.getByTestId('campaign-status').getByText('completed').waitFor({ timeout: 20_000 });
@@ -126,7 +126,7 @@ describe('console campaigns page (Chromium)', () => {
     await page.getByLabel('Number column').waitFor();
     for (let i = 1; i <= 3; i++) await page.getByLabel(`Card ${i} image link`).selectOption('picture');
     await page.getByRole('button', { name: 'Create and upload' }).click();
-    await page.getByTestId('audience-counts').getByText('60 rows: 60 recipients').waitFor();
+    await page.getByTestId('audience-counts').getByText('60 rows: 60 recipients, 0 invalid rows, 0 repeated numbers').waitFor();
 
     // The start reads the tier from Meta: refused, and the warning with the choice to go on appears.
     await page.getByRole('button', { name: 'Start campaign' }).click();
@@ -142,5 +142,63 @@ describe('console campaigns page (Chromium)', () => {
     await page.getByRole('button', { name: 'Start campaign' }).click();
     await page.getByRole('heading', { name: 'Spring sale' }).waitFor();
     stack.cloud.messagingLimits.delete(stack.seed.phoneNumberId);
+  }, 120_000);
+
+  it('counts rows, recipients, invalid rows and repeated numbers alike before and after the start, marks the repeated row, and says why recipients wait', async () => {
+    await page.getByRole('link', { name: '← Campaigns' }).click();
+    await page.getByLabel('Name').fill('Autumn sale');
+    // Quiet hours around now in UTC; in Kiritimati (UTC+14) it is 14 hours later, outside them.
+    const hour = new Date().getUTCHours();
+    const hh = (h: number) => `${String((h + 24) % 24).padStart(2, '0')}:00`;
+    const csv = [
+      'phone,tz,picture',
+      '+919700000001,UTC,https://cdn.example.com/1.jpg',
+      '+919700000002,UTC,https://cdn.example.com/2.jpg',
+      '+919700000003,Pacific/Kiritimati,https://cdn.example.com/3.jpg',
+      '+919700000004,Pacific/Kiritimati,https://cdn.example.com/4.jpg',
+      '12,UTC,https://cdn.example.com/5.jpg',
+      '+919700000006,Mars/Olympus,https://cdn.example.com/6.jpg',
+      '+919700000007,UTC,javascript:alert(1)',
+      '+919700000002,UTC,https://cdn.example.com/8.jpg',
+    ].join('\n');
+    await page.getByLabel(/^Recipients \(CSV/).setInputFiles({ name: 'audience.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByLabel('Number column').waitFor();
+    for (let i = 1; i <= 3; i++) await page.getByLabel(`Card ${i} image link`).selectOption('picture');
+    await page.getByLabel('Quiet hours from').fill(hh(hour - 1));
+    await page.getByLabel('Quiet hours to').fill(hh(hour + 2));
+    await page.getByRole('button', { name: 'Create and upload' }).click();
+
+    // Rows are the file's lines; recipients its valid, distinct numbers; the rest counted apart.
+    await page.getByTestId('audience-counts').getByText('8 rows: 4 recipients, 3 invalid rows, 1 repeated number', { exact: true }).waitFor();
+    const previewed = page.getByTestId('preview-rows').getByRole('row');
+    expect(await previewed.nth(8).textContent()).toBe('8919700000002repeats row 2, not sent');
+    expect(await previewed.nth(2).textContent()).not.toContain('repeats');
+    await expect(page.getByTestId('preview-errors').getByRole('row').count()).resolves.toBe(4);
+    await accessibleAtBothWidths();
+
+    // Opened again from the list, the draft counts the same recipients and invalid rows (the file's rows and repeats only the upload knew).
+    await page.getByTestId('campaign-list').getByRole('link', { name: 'Autumn sale' }).click();
+    await page.getByTestId('campaign-status').getByText('draft').waitFor();
+    await page.getByTestId('audience-counts').getByText('4 recipients, 3 invalid rows', { exact: true }).waitFor();
+    expect(await page.getByTestId('campaign-recipients').textContent()).toBe(
+      '4 recipients: 4 waiting (not started), 0 being sent, 0 sent, 0 failed, 0 over the frequency cap, 0 cancelled. 3 invalid rows, not sent.',
+    );
+    await page.getByLabel('Skip the 3 invalid rows').check();
+    await page.getByRole('button', { name: 'Start campaign' }).click();
+
+    // The two in Kiritimati go; the two in UTC wait for the end of their quiet hours, and the line says so, in step with the funnel.
+    await page.getByTestId('campaign-status').getByText('running').waitFor();
+    await page.getByTestId('funnel-sent').getByText('2').waitFor({ timeout: 20_000 });
+    const quiet = `${hh(hour - 1)}–${hh(hour + 2)} in each recipient's time zone (UTC where the row gives none)`;
+    expect(await page.getByTestId('campaign-recipients').textContent()).toBe(
+      `4 recipients: 2 waiting (all in their quiet hours, ${quiet}), 0 being sent, 2 sent, 0 failed, 0 over the frequency cap, 0 cancelled. 3 invalid rows, not sent.`,
+    );
+    await accessibleAtBothWidths();
+    await screenshots(page, 'campaign-quiet-hours');
+
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Cancel campaign' }).click();
+    await page.getByTestId('campaign-status').getByText('cancelled').waitFor();
+    await page.getByTestId('campaign-recipients').getByText('4 recipients: 0 waiting, 0 being sent, 2 sent, 0 failed, 0 over the frequency cap, 2 cancelled. 3 invalid rows, not sent.').waitFor();
   }, 120_000);
 });

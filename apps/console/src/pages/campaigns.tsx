@@ -7,7 +7,11 @@ import { Field, InputField, SubmitButton } from '../form-field.js';
 import { ErrorNotice, NotAllowed, Spinner, Success, useAction, useLoad, when } from '../ui.js';
 import { SenderSelect, TemplateSelect, TemplateValueFields, type TemplateValueSlot, slotId, templateParams, templateSlots } from '../template-fields.js';
 
-/** Campaigns (docs/campaigns.md): the list and a new campaign from a CSV, or one campaign's live progress. */
+/**
+ * Campaigns (docs/campaigns.md): the list and a new campaign from a CSV, or one campaign's live progress.
+ * Its words keep one meaning throughout: rows are the file's lines (after its header), recipients the valid
+ * rows of distinct numbers (each sent once); invalid rows and repeated numbers are counted apart from them.
+ */
 export function CampaignsPage({ bot, campaignId }: { bot: Bot; campaignId?: string }) {
   if (!roleAtLeast(bot.role, 'developer')) return <NotAllowed needed="developer" role={bot.role} />;
   return campaignId ? <CampaignDetail bot={bot} id={campaignId} /> : <CampaignList bot={bot} />;
@@ -242,6 +246,9 @@ function ValueSource(p: { slot: TemplateValueSlot; columns: string[]; column: st
   );
 }
 
+/** "1 invalid row", "2 invalid rows". */
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
 /** What a preview row sends, in the form's order: the message body's values, then each card's media link, body values and button values. */
 function sentValues(values: NonNullable<CampaignPreviewRow['values']>): string[] {
   const button = (b: unknown) => {
@@ -267,14 +274,26 @@ function PreviewTable({ rows, caption, testId }: { rows: CampaignPreviewRow[]; c
         <tr>
           <td>{r.row}</td>
           <td>{r.recipient ?? '—'}</td>
-          <td class={r.error ? 'bad' : undefined}>{r.error ?? (r.values && sentValues(r.values).map((line) => <div>{line}</div>))}</td>
+          <td class={r.error ? 'bad' : undefined}>
+            {r.error ??
+              (r.repeatOf === undefined ? (
+                r.values && sentValues(r.values).map((line) => <div>{line}</div>)
+              ) : (
+                <span class="muted" data-testid="repeat">
+                  repeats row {r.repeatOf}, not sent
+                </span>
+              ))}
+          </td>
         </tr>
       )}
     />
   );
 }
 
-/** A draft's audience (the upload's answer, or read again with GET …/preview: then without the count of repeated numbers) and its start. */
+/**
+ * A draft's audience (the upload's answer, or read again with GET …/preview: then without the file's row
+ * count and repeated numbers, which only the upload counts) and its start.
+ */
 function AudienceReview({
   bot,
   campaign,
@@ -283,7 +302,7 @@ function AudienceReview({
 }: {
   bot: Bot;
   campaign: CampaignView;
-  audience: Omit<CampaignAudienceView, 'duplicates'> & { duplicates?: number };
+  audience: Omit<CampaignAudienceView, 'rows' | 'duplicates'> & { rows?: number; duplicates?: number };
   onStarted?: () => void;
 }) {
   const [skipInvalid, setSkipInvalid] = useState(false);
@@ -302,7 +321,12 @@ function AudienceReview({
       <h2>{campaign.name}: audience</h2>
       <Success>
         <span data-testid="audience-counts">
-          {audience.rows} rows: {audience.valid} recipients, {audience.invalid} invalid{audience.duplicates === undefined ? '' : `, ${audience.duplicates} repeated numbers`}
+          {[
+            audience.rows === undefined ? '' : `${count(audience.rows, 'row')}: `,
+            count(audience.valid, 'recipient'),
+            `, ${count(audience.invalid, 'invalid row')}`,
+            audience.duplicates === undefined ? '' : `, ${count(audience.duplicates, 'repeated number')}`,
+          ].join('')}
         </span>
       </Success>
       <h3>First rows</h3>
@@ -312,7 +336,7 @@ function AudienceReview({
           <h3>Rows with errors</h3>
           <PreviewTable rows={audience.errors} caption="Rows with errors" testId="preview-errors" />
           <label>
-            <input type="checkbox" checked={skipInvalid} onChange={(e) => setSkipInvalid((e.target as HTMLInputElement).checked)} /> Skip the {audience.invalid} invalid rows
+            <input type="checkbox" checked={skipInvalid} onChange={(e) => setSkipInvalid((e.target as HTMLInputElement).checked)} /> Skip the {count(audience.invalid, 'invalid row')}
           </label>
         </>
       )}
@@ -341,17 +365,43 @@ function DraftReview({ bot, campaign, onStarted }: { bot: Bot; campaign: Campaig
   if (!campaign.audience.ready) return <p>This draft has no complete audience yet: upload one through the API or the CLI (docs/campaigns.md), or create the campaign again here.</p>;
   if (preview.error) return <ErrorNotice error={preview.error} />;
   if (!preview.data) return <Spinner label="Loading the audience…" />;
+  // The campaign's rows are those kept, repeated numbers already dropped: not the file's row count.
   const { rows, invalid, source } = campaign.audience;
-  return <AudienceReview bot={bot} campaign={campaign} audience={{ ...preview.data, source: source ?? 'csv', rows, invalid, valid: rows - invalid }} onStarted={onStarted} />;
+  return <AudienceReview bot={bot} campaign={campaign} audience={{ ...preview.data, source: source ?? 'csv', invalid, valid: rows - invalid }} onStarted={onStarted} />;
 }
 
 const STAGES = ['queued', 'sent', 'delivered', 'read', 'failed', 'replied'] as const;
+
+/**
+ * Admitted recipients whose message has neither gone nor failed yet. The ledger's `queued` counts every
+ * admitted recipient and stays so once sent: shown as it is, it would call queued what the funnel has sent.
+ * Admitted recipients of a cancelled campaign are cancelled only when their message never existed, so the
+ * funnel's sent and failed are all of `queued` ones.
+ */
+const inFlight = (p: CampaignProgressView) => Math.max(0, p.recipients.queued - p.funnel.sent - p.funnel.failed);
+
+/** Why pending recipients wait, when the campaign's state or schedule says: " (…)", or nothing. */
+function waitingWhy(p: CampaignProgressView, c: CampaignView): string {
+  if (p.recipients.pending === 0) return '';
+  // A draft or paused campaign sends nothing: its quiet hours are not what holds anyone then.
+  if (p.status === 'draft') return ' (not started)';
+  if (p.status === 'paused') return ' (the campaign is paused)';
+  const why: string[] = [];
+  if (p.status === 'scheduled' && c.schedule.startAt) why.push(`until the start, ${when(c.schedule.startAt)}`);
+  const quiet = c.schedule.quietHours;
+  if (quiet && p.recipients.inQuietHours > 0)
+    why.push(
+      `${p.recipients.inQuietHours === p.recipients.pending ? 'all' : p.recipients.inQuietHours} in their quiet hours, ${quiet.from}–${quiet.to} ${c.mapping.timeZone ? `in each recipient's time zone (${c.schedule.timeZone} where the row gives none)` : c.schedule.timeZone}`,
+    );
+  return why.length ? ` (${why.join('; ')})` : '';
+}
 
 function CampaignDetail({ bot, id }: { bot: Bot; id: string }) {
   const campaign = useLoad(() => api<CampaignView>('GET', `${base(bot)}/${id}`), [bot.id, id]);
   const progress = useLoad(() => api<CampaignProgressView>('GET', `${base(bot)}/${id}/progress`), [bot.id, id]);
   const action = useAction();
-  const live = progress.data && !['completed', 'cancelled'].includes(progress.data.status);
+  // A campaign completes once every recipient is admitted, with messages still on their way: read on until each has gone or failed.
+  const live = progress.data && (!['completed', 'cancelled'].includes(progress.data.status) || inFlight(progress.data) > 0);
   useEffect(() => {
     if (!live) return undefined;
     const t = setInterval(() => void progress.reload(true), 2000);
@@ -380,8 +430,11 @@ function CampaignDetail({ bot, id }: { bot: Bot; id: string }) {
       </p>
       <h1>{c.name}</h1>
       <p>
-        Status: <strong data-testid="campaign-status">{p.status}</strong>. {p.recipients.total} recipients: {p.recipients.pending} waiting, {p.recipients.queued} queued, {p.recipients.capped} over the
-        frequency cap, {p.recipients.invalid} invalid, {p.recipients.cancelled} cancelled.
+        Status: <strong data-testid="campaign-status">{p.status}</strong>.{' '}
+        <span data-testid="campaign-recipients">
+          {count(p.recipients.total - p.recipients.invalid, 'recipient')}: {p.recipients.pending} waiting{waitingWhy(p, c)}, {inFlight(p)} being sent, {p.funnel.sent} sent, {p.funnel.failed} failed,{' '}
+          {p.recipients.capped} over the frequency cap, {p.recipients.cancelled} cancelled.{p.recipients.invalid > 0 && ` ${count(p.recipients.invalid, 'invalid row')}, not sent.`}
+        </span>
       </p>
       <div class="grid">
         {(p.status === 'running' || p.status === 'scheduled') && (

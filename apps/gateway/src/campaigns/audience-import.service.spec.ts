@@ -83,4 +83,16 @@ describe('AudienceImportService', () => {
     const [row] = staged();
     expect(row.e).toContain(`"${'a'.repeat(39)}\ufffd" is not a number`);
   });
+
+  it('marks a previewed row whose number an earlier valid row has with that row: the ledger keeps only the first', async () => {
+    const { service } = setup();
+    const row = (phone: string, img = 'https://cdn.example/a.jpg') => ({ phone, note: 'n', img });
+    const view = await service.fromList(campaign, [row('+919800000001'), row('+919800000002', 'javascript:alert(1)'), row('+919800000002'), row('+919800000001')]);
+    expect(view.preview.map((r) => [r.row, r.repeatOf])).toEqual([
+      [1, undefined],
+      [2, undefined],
+      [3, undefined],
+      [4, 1],
+    ]);
+  });
 });

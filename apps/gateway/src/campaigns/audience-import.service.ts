@@ -98,6 +98,10 @@ export class AudienceImportService {
     // why); the loop awaits each batch's write before reading on, so the request stream is paused meanwhile
     // and one batch is in flight at most.
     const batch = new StagedBatch();
+    // The previewed rows' numbers (valid rows only: an invalid row keeps no number) and their first row: a
+    // repeat in the preview is marked, as the ledger will refuse it. The preview is the first rows, so the
+    // row a previewed repeat repeats is among them.
+    const firstRowOf = new Map<string, number>();
     const flush = async () => {
       const count = batch.length;
       const inserted = await this.campaigns.stage(c.id, c.botId, uploadId, batch);
@@ -112,7 +116,15 @@ export class AudienceImportService {
         if (mapped.ok) view.valid++;
         else view.invalid++;
         // Preview objects only for the rows shown: the rest would be garbage of every row.
-        if (view.preview.length < PREVIEW_ROWS) view.preview.push(previewRow(rowNo, mapped));
+        if (view.preview.length < PREVIEW_ROWS) {
+          const shown = previewRow(rowNo, mapped);
+          if (mapped.ok) {
+            const first = firstRowOf.get(mapped.recipient);
+            if (first === undefined) firstRowOf.set(mapped.recipient, rowNo);
+            else shown.repeatOf = first;
+          }
+          view.preview.push(shown);
+        }
         if (!mapped.ok && view.errors.length < PREVIEW_ROWS) view.errors.push(previewRow(rowNo, mapped));
         batch.add(staged(c.id, rowNo, mapped));
         if (batch.full(BATCH)) await flush();

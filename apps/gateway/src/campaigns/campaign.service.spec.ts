@@ -104,6 +104,7 @@ describe('CampaignService', () => {
   it.each([
     [row({ audienceReady: false }), 'campaign has no complete audience: upload one (an interrupted upload does not count)'],
     [row({ rowsInvalid: 2 }), 'campaign audience has 2 invalid rows (see the preview); start with skipInvalid: true to send to the others'],
+    [row({ rowsInvalid: 1 }), 'campaign audience has 1 invalid row (see the preview); start with skipInvalid: true to send to the others'],
     [row({ rowsInvalid: 10 }), 'campaign audience has no valid recipient'],
     [row({ status: 'running' }), 'campaign is running; only a draft can be started'],
   ])('refuses to start %#', async (current, message) => {

@@ -83,7 +83,7 @@ export class CampaignService {
     if (!c.audienceReady) throw new ConflictException('campaign has no complete audience: upload one (an interrupted upload does not count)');
     if (c.rowsTotal - c.rowsInvalid === 0) throw new ConflictException('campaign audience has no valid recipient');
     if (c.rowsInvalid > 0 && !skipInvalid) {
-      throw new ConflictException(`campaign audience has ${c.rowsInvalid} invalid rows (see the preview); start with skipInvalid: true to send to the others`);
+      throw new ConflictException(`campaign audience has ${c.rowsInvalid} invalid ${c.rowsInvalid === 1 ? 'row' : 'rows'} (see the preview); start with skipInvalid: true to send to the others`);
     }
     const limit = await this.messagingLimit.check(c, true);
     if (limit.exceeded && !acknowledgeTierLimit) throw new ConflictException({ message: limit.warning, details: { messagingLimit: limit } });

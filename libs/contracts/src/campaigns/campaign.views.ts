@@ -48,6 +48,11 @@ export interface CampaignView {
   transactional: boolean;
   sendShare: number;
   validitySeconds: number | null;
+  /**
+   * The audience as kept: `rows` counts its rows less those of a number repeated (only a number's first row
+   * is kept, so the file's own row count is in the upload's answer only); `invalid` is how many of those
+   * cannot be sent. Recipients (valid, distinct numbers): rows - invalid.
+   */
   audience: { source: string | null; ready: boolean; rows: number; invalid: number };
   createdAt: string;
   startedAt: string | null;
@@ -61,12 +66,17 @@ export interface CampaignPreviewRow {
   timeZone?: string | null;
   values?: { bodyParameters?: string[]; cards: Array<{ mediaLink: string; bodyParameters?: string[]; buttons?: unknown[] }> };
   error?: string;
+  /** (Upload's answer) a valid row whose number an earlier row has: the row it repeats. Not sent: a number keeps its first row. */
+  repeatOf?: number;
 }
 
 export interface CampaignAudienceView {
   source: string;
+  /** Rows read (a CSV's lines after its header): valid + invalid + duplicates. */
   rows: number;
+  /** Recipients: valid rows of distinct numbers, each sent once. */
   valid: number;
+  /** Rows that cannot be sent (each in `errors`, up to 20). */
   invalid: number;
   /** Repeated numbers: only their first row is kept. */
   duplicates: number;
@@ -78,6 +88,11 @@ export interface CampaignAudienceView {
 /** Progress of a campaign: its ledger by state, and the funnel of its messages (each stage counts those that reached it). */
 export interface CampaignProgressView {
   status: CampaignStatusName;
-  recipients: { total: number; pending: number; queued: number; capped: number; invalid: number; cancelled: number };
+  /**
+   * The ledger by state. `total` counts its rows, invalid ones included: the recipients are total - invalid.
+   * `queued` counts those admitted to sending, and stays so once their message is sent (the funnel says how far
+   * each got). `inQuietHours`: of those `pending`, the ones whose local time is in the campaign's quiet hours now.
+   */
+  recipients: { total: number; pending: number; queued: number; capped: number; invalid: number; cancelled: number; inQuietHours: number };
   funnel: { queued: number; sent: number; delivered: number; read: number; failed: number; replied: number };
 }

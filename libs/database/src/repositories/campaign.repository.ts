@@ -429,10 +429,18 @@ export class CampaignRepository {
     return rowCount === 1;
   }
 
-  /** The ledger by state and the funnel of the campaign's messages (each stage counts the messages that reached it). */
+  /**
+   * The ledger by state (with the pending rows in their quiet hours now) and the funnel of the campaign's
+   * messages (each stage counts the messages that reached it).
+   */
   async progress(id: string) {
     const [ledger, funnel] = await Promise.all([
-      this.db.query<{ status: string; n: string }>({ text: `SELECT "status"::text AS status, count(*) AS n FROM "campaign_recipients" WHERE "campaign_id" = $1 GROUP BY 1`, values: [id] }),
+      // One read of the ledger: pending rows are checked against the quiet hours in the same pass.
+      this.db.query<{ status: string; n: string; quiet: string }>({
+        text: `SELECT r."status"::text AS status, count(*) AS n, count(*) FILTER (WHERE r."status" = 'pending' AND ${IN_QUIET_HOURS}) AS quiet
+               FROM "campaign_recipients" r JOIN "campaigns" c ON c."id" = r."campaign_id" WHERE r."campaign_id" = $1 GROUP BY 1`,
+        values: [id],
+      }),
       this.db.query<{ sent: string; delivered: string; read: string; failed: string; replied: string; admitted: string }>({
         text: `SELECT count(*) FILTER (WHERE r."admitted_at" IS NOT NULL) AS admitted,
                  count(*) FILTER (WHERE m."status" IN ('sent', 'delivered', 'read')) AS sent,
@@ -457,6 +465,7 @@ export class CampaignRepository {
         capped: n('capped'),
         invalid: n('invalid'),
         cancelled: n('cancelled'),
+        inQuietHours: Number(ledger.rows.find((r) => r.status === 'pending')?.quiet ?? 0),
       },
       funnel: { queued: Number(f.admitted), sent: Number(f.sent), delivered: Number(f.delivered), read: Number(f.read), failed: Number(f.failed), replied: Number(f.replied) },
     };
