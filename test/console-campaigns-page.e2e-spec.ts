@@ -145,7 +145,7 @@ describe('console campaigns page (Chromium)', () => {
   }, 120_000);
 
   it('counts rows, recipients, invalid rows and repeated numbers alike before and after the start, marks the repeated row, and says why recipients wait', async () => {
-    await page.getByRole('link', { name: '← Campaigns' }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Campaigns' }).click();
     await page.getByLabel('Name').fill('Autumn sale');
     // Quiet hours around now in UTC; in Kiritimati (UTC+14) it is 14 hours later, outside them.
     const hour = new Date().getUTCHours();
