@@ -246,7 +246,8 @@ describe('carousel status webhooks: the verify token and app secret never reach 
     closeSync(fd);
     const base = `http://127.0.0.1:${port}`;
     try {
-      const deadline = Date.now() + 20_000;
+      // A built gateway can take most of a minute to start on a loaded host.
+      const deadline = Date.now() + 90_000;
       while ((await fetch(`${base}/health`).catch(() => null))?.status !== 200) {
         if (Date.now() > deadline) throw new Error(`gateway not healthy:\n${readFileSync(logFile, 'utf8')}`);
         await new Promise((r) => setTimeout(r, 100));
@@ -266,5 +267,5 @@ describe('carousel status webhooks: the verify token and app secret never reach 
     expect(logs).toMatch(/POST|\/webhooks\/whatsapp/); // trace level did write the requests
     expect(logs).not.toContain(TEST_VERIFY_TOKEN);
     expect(logs).not.toContain(TEST_APP_SECRET);
-  }, 120_000);
+  }, 180_000);
 });
