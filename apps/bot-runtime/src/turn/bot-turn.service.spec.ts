@@ -21,6 +21,7 @@ import {
 } from '@platform/database';
 import type { ConversationReplyQueue } from '@platform/queue';
 import { BotSecrets } from '../ports/bot-secrets.js';
+import type { SessionPayloads } from '../ports/session-payloads.js';
 import { BotMetrics } from './bot-metrics.js';
 import { BotTurnService } from './bot-turn.service.js';
 import type { HandoffEvents } from './handoff-events.js';
@@ -84,6 +85,14 @@ class FakeStore {
     this.messages.push(row);
     return row;
   }
+
+  /** SessionPayloads over the inputs: the payload of the latest session start before `seq`. */
+  readonly sessions = {
+    before: async (conversationId: string, seq: bigint) => {
+      const start = this.inputs.filter((i) => i.conversationId === conversationId && i.seq < seq && i.input.kind === 'start').at(-1);
+      return start?.input.kind === 'start' ? start.input.payload : null;
+    },
+  };
 
   /** Times the handover read the outbox back. */
   handoverReads = 0;
@@ -260,6 +269,7 @@ function setup(options: { engine?: (calls: TurnRequest[]) => TurnEngine; appendF
     new BotSecrets(box),
     new TurnSlots({ DATABASE_POOL_SIZE: 10 } as DatabaseEnv),
     new BotMetrics(),
+    store.sessions as unknown as SessionPayloads,
     {} as FunctionRunner,
     {} as HttpCaller,
   );
@@ -502,6 +512,36 @@ describe('BotTurnService', () => {
     expect(texts(appended)).toEqual(['echo bot again #1']);
     expect(store.inputs.every((i) => i.processed)).toBe(true);
     expect(store.bareHandoffs.has(c.id)).toBe(false);
+  });
+
+  it("gives a web message that starts a journey after the last one ended the payload of the session's latest start", async () => {
+    const { store, service, calls } = setup({
+      // An engine whose journeys end at once: no state is kept between inputs.
+      engine: (calls) => ({ run: async (req: TurnRequest): Promise<BotTurnResult> => (calls.push(req), { state: null, outputs: [], steps: [], logs: [] }) }) as unknown as TurnEngine,
+    });
+    const web = store.conversation('web');
+    store.addInput(web.id, { kind: 'start', payload: '{"userName":"Ada"}' });
+    store.addInput(web.id, { kind: 'message', text: 'again' });
+    store.addInput(web.id, { kind: 'start', payload: '{"userName":"Bea"}' });
+    store.addInput(web.id, { kind: 'message', text: 'and again' });
+    await service.take({ botId: BOT, conversationId: web.id });
+    // A running journey keeps its payload in its state, and WhatsApp has no session payload: neither asks.
+    const running = store.conversation('web');
+    store.states.set(running.id, { version: 1, journey: 'main', node: 'ask', status: 'waiting', variables: {}, retries: 0, payload: '{"userName":"Cy"}' });
+    store.addInput(running.id, { kind: 'message', text: 'answer' });
+    await service.take({ botId: BOT, conversationId: running.id });
+    const wa = store.conversation('whatsapp');
+    store.addInput(wa.id, { kind: 'message', text: 'hi' });
+    await service.take({ botId: BOT, conversationId: wa.id });
+
+    expect(calls.map((r) => [r.input.kind, r.sessionPayload])).toEqual([
+      ['start', undefined],
+      ['message', '{"userName":"Ada"}'],
+      ['start', undefined],
+      ['message', '{"userName":"Bea"}'],
+      ['message', undefined],
+      ['message', undefined],
+    ]);
   });
 
   it('does nothing for an erased conversation', async () => {

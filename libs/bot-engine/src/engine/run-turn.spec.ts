@@ -119,6 +119,13 @@ describe('runTurn: entry', () => {
     expect(result.state).toMatchObject({ node: 'name', variables: { name: 'friend' }, payload: null });
   });
 
+  it("a message with no journey running starts the start journey with the session's payload, so a restart still knows the user", async () => {
+    const ended = await runTurn({ definition, version: 1, state: null, input: say('again'), ports: fakePorts().ports, sessionPayload: '{"userName":"Ana"}' });
+    expect(ended.state).toMatchObject({ journey: 'main', node: 'name', payload: '{"userName":"Ana"}' });
+    const named = await runTurn({ definition, version: 1, state: null, input: say('Promo', 'journey:promo'), ports: fakePorts().ports, sessionPayload: '{"userName":"Ana"}' });
+    expect(named.state).toMatchObject({ journey: 'promo', payload: '{"userName":"Ana"}' });
+  });
+
   it('a message whose payload names a journey starts it, with or without a journey running', async () => {
     const fresh = await turn(definition, null, say('Promo', 'journey:promo'));
     expect(texts(fresh)).toEqual(['Promo for friend', 'code?']);

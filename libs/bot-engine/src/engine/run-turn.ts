@@ -8,7 +8,8 @@ import type { TurnRequest } from './turn-ports.js';
  * - `start` with a journeySlug starts that journey afresh (an unknown slug: the start journey, with an error
  *   step); without one it resumes a waiting or handed-off conversation unchanged, else starts the start journey.
  * - `message`: silent while in handoff; a `journey:<slug>` payload naming a journey (re)starts it; otherwise it
- *   answers the waiting question, or, with no journey running, starts the start journey (not as an answer).
+ *   answers the waiting question, or, with no journey running, starts the start journey (not as an answer);
+ *   a journey a message starts keeps the session's payload (`sessionPayload` when no state is kept).
  * - `handback`: goes on by the handoff node's `next` edge (none: the journey ends).
  * Pure apart from the ports; never throws for a bot's own failures (they are steps with outcome error/limit).
  */
@@ -36,7 +37,7 @@ export async function runTurn(request: TurnRequest): Promise<BotTurnResult> {
     }
     case 'message': {
       if (state?.status === 'handoff') return unchanged();
-      const payload = running ? state.payload : (state?.payload ?? null);
+      const payload = running ? state.payload : (state?.payload ?? request.sessionPayload ?? null);
       const named = journeyForPayload(definition, input.payload);
       if (named) {
         await turn.start(named, payload);

@@ -33,6 +33,11 @@ export interface TurnRequest {
   state: BotRunState | null;
   input: BotTurnInput;
   ports: TurnPorts;
+  /**
+   * The web session's payload when no journey runs (`state` null: the last one ended and nothing of it is
+   * kept): what a journey a message starts receives, as one the session start began received it.
+   */
+  sessionPayload?: string | null;
   /** Node runs allowed in this turn (default 200). */
   maxSteps?: number;
 }
