@@ -174,7 +174,7 @@ describe('npm run up', () => {
     return { stream, messages, appEvents, say };
   }
 
-  it('the printed chat URL of the hosted demo bot runs its journey at once; the echo bot answers on its own', async () => {
+  it("the printed chat URL of the hosted demo bot runs its journey at once, goes on when a question's retries run out and greets the user by name again on a restart; the echo bot answers on its own", async () => {
     const urls = [...output.matchAll(/^(http:\/\/\S+\/web\/bot\?\S+)$/gm)].map((m) => m[1]);
     expect(urls).toHaveLength(3); // hosted, hosted on its offers journey, echo
     const hosted = await openChat(urls[0]);
@@ -189,6 +189,31 @@ describe('npm run up', () => {
       const shown = await eventually(() => hosted.appEvents().find((e) => e.data.code === 'offers.shown'), 10_000, 'the offers.shown app event');
       expect(shown).toEqual({ code: 'sendReactNativeEvent', data: { code: 'offers.shown', data: JSON.stringify({ count: 3 }) } });
       expect(output).toContain('[offers-api] GET /offers\n');
+
+      const texts = () => hosted.messages().map((m) => String(m.text ?? (m.image as { caption?: string } | undefined)?.caption ?? ''));
+      const count = (text: string) => texts().filter((t) => t.startsWith(text)).length;
+      const seen = (text: string, times = 1) => eventually(() => count(text) >= times, 30_000, `${times} × "${text}"; messages: ${JSON.stringify(texts())}`);
+      await seen('Shall I send these offers to you?');
+      await hosted.say('ada@example.com');
+      // A question whose retries run out goes on by its invalid edge: never the apology of a failed bot.
+      await seen('How do you like this demo, from 1 to 5?');
+      for (const [i, answer] of ['See offers', 'שלום, מה נשמע?', 'ada@example.com'].entries()) {
+        await hosted.say(answer);
+        if (i < 2) await seen('A number from 1 to 5, please.', i + 1);
+      }
+      await seen('No rating then, that is fine. Write anything to start again.');
+      // Started again by a message, the welcome journey still reads the payload the chat page opened the session with.
+      await hosted.say('again');
+      await seen('What would you like to try?', 2);
+      expect(texts().filter((t) => t.startsWith('Hi '))).toEqual([expect.stringMatching(/^Hi Ada! /), expect.stringMatching(/^Hi Ada! /)]);
+      for (const [i, answer] of ['maybe', 'something else', 'all of them'].entries()) {
+        await hosted.say(answer);
+        if (i < 2) await seen('Please tap one of the buttons.', i + 1);
+      }
+      await seen('I still could not tell which one you meant, so here is a picture.');
+      await seen('A picture for Ada, from the hosted demo bot');
+      await seen('How do you like this demo, from 1 to 5?', 2);
+      expect(texts().filter((t) => t.startsWith('Sorry'))).toEqual([]);
     } finally {
       await hosted.stream.close();
     }

@@ -92,12 +92,16 @@ export function demoBotDefinition(offersApiUrl = DEMO_OFFERS_API_URL, root = pro
           { id: 'agent', kind: 'handoff', text: 'I am handing you to a person. An agent will answer here.', reason: 'asked for a person' },
           { id: 'back', kind: 'message', text: 'Welcome back, {{variables.name}}: the bot takes over again.' },
           { id: 'after-agent', kind: 'goto', journey: 'feedback' },
+          { id: 'menu-unclear', kind: 'message', text: 'I still could not tell which one you meant, so here is a picture.' },
         ],
         edges: [
           { from: 'read-payload', to: 'pick-name' },
           { from: 'pick-name', to: 'greet' },
           { from: 'greet', to: 'menu' },
           { from: 'menu', to: 'route' },
+          // Retries used up leave by `invalid`; without that edge the user would get the apology, as if the bot had failed.
+          { from: 'menu', to: 'menu-unclear', on: 'invalid' },
+          { from: 'menu-unclear', to: 'picture' },
           { from: 'route', to: 'to-offers', on: 'offers' },
           { from: 'route', to: 'picture', on: 'picture' },
           { from: 'route', to: 'agent', on: 'else' },
@@ -202,9 +206,11 @@ export function demoBotDefinition(offersApiUrl = DEMO_OFFERS_API_URL, root = pro
           // No {{variables.name}} here: a `journey:feedback` button starts this journey afresh, with the variables at their defaults.
           { id: 'glad', kind: 'end', text: 'Glad you like it! Write anything to start again.' },
           { id: 'sorry', kind: 'end', text: 'Thanks for telling me. Write anything to start again.' },
+          { id: 'no-rating', kind: 'end', text: 'No rating then, that is fine. Write anything to start again.' },
         ],
         edges: [
           { from: 'rate', to: 'happy' },
+          { from: 'rate', to: 'no-rating', on: 'invalid' },
           { from: 'happy', to: 'glad', on: 'good' },
           { from: 'happy', to: 'sorry', on: 'else' },
         ],

@@ -15,7 +15,30 @@ const msg = (id: string, text = 'hi'): BotNode => ({ id, kind: 'message', text }
 describe('validateBotDefinition', () => {
   it('accepts the example bot and returns it typed', () => {
     const result = validateBotDefinition(clone(exampleBotDefinition));
-    expect(result).toEqual({ ok: true, definition: exampleBotDefinition });
+    expect(result).toEqual({ ok: true, definition: exampleBotDefinition, warnings: expect.any(Array) });
+  });
+
+  it('warns, without refusing, of a question with no "invalid" edge: its retries used up would end in the apology', () => {
+    const ask = (id: string, maxRetries?: number): BotNode => ({
+      id,
+      kind: 'question',
+      text: `${id}?`,
+      answer: { type: 'number' },
+      variable: 'n',
+      ...(maxRetries !== undefined ? { maxRetries } : {}),
+    });
+    const doc = bot(journey('main', [ask('handled'), ask('bare'), ask('once', 1), msg('done')], [...chain('handled', 'bare', 'once', 'done'), ['handled', 'done', 'invalid']]), [
+      { name: 'n', type: 'number' },
+    ]);
+    const result = validateBotDefinition(doc);
+    expect(result).toEqual({
+      ok: true,
+      definition: doc,
+      warnings: [
+        { journey: 'main', node: 'bare', field: 'maxRetries', message: expect.stringContaining('no "invalid" edge: after 2 retries without a valid answer the user gets the apology') },
+        { journey: 'main', node: 'once', field: 'maxRetries', message: expect.stringContaining('after 1 retry without') },
+      ],
+    });
   });
 
   describe('schema errors, located by journey slug and node id', () => {
