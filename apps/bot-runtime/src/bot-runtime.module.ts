@@ -9,7 +9,6 @@ import { QueueModule } from '@platform/queue';
 import { BotHttpCaller } from './ports/bot-http-caller.js';
 import { BotSecrets } from './ports/bot-secrets.js';
 import { FunctionSandbox } from './ports/function-sandbox.js';
-import { SessionPayloads } from './ports/session-payloads.js';
 import { BotMetrics } from './turn/bot-metrics.js';
 import { BotTurnService, FUNCTION_RUNNER, HTTP_CALLER } from './turn/bot-turn.service.js';
 import { BotTurnWorker } from './turn/bot-turn.worker.js';
@@ -34,7 +33,6 @@ export class BotRuntimeModule {
         TurnSlots,
         BotMetrics,
         BotSecrets,
-        SessionPayloads,
         BotHttpCaller,
         { provide: HTTP_CALLER, useExisting: BotHttpCaller },
         FunctionSandbox,

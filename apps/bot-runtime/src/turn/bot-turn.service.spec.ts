@@ -21,7 +21,6 @@ import {
 } from '@platform/database';
 import type { ConversationReplyQueue } from '@platform/queue';
 import { BotSecrets } from '../ports/bot-secrets.js';
-import type { SessionPayloads } from '../ports/session-payloads.js';
 import { BotMetrics } from './bot-metrics.js';
 import { BotTurnService } from './bot-turn.service.js';
 import type { HandoffEvents } from './handoff-events.js';
@@ -86,13 +85,11 @@ class FakeStore {
     return row;
   }
 
-  /** SessionPayloads over the inputs: the payload of the latest session start before `seq`. */
-  readonly sessions = {
-    before: async (conversationId: string, seq: bigint) => {
-      const start = this.inputs.filter((i) => i.conversationId === conversationId && i.seq < seq && i.input.kind === 'start').at(-1);
-      return start?.input.kind === 'start' ? start.input.payload : null;
-    },
-  };
+  /** The payload of the conversation's latest session start before `seq` (LockedBotTurn.sessionPayload). */
+  sessionPayload(conversationId: string, seq: bigint): string | null {
+    const start = this.inputs.filter((i) => i.conversationId === conversationId && i.seq < seq && i.input.kind === 'start').at(-1);
+    return start?.input.kind === 'start' ? start.input.payload : null;
+  }
 
   /** Times the handover read the outbox back. */
   handoverReads = 0;
@@ -158,6 +155,7 @@ class FakeStore {
       publishedVersion: async () => this.published,
       definition: async (version) => this.versions.get(version) ?? null,
       sealedSecrets: async () => [{ name: 'TOKEN', valueEncrypted: 'sealed:t0ken' }],
+      sessionPayload: async (seq: bigint) => this.sessionPayload(conversationId, seq),
       record: async (input: PendingBotInput, processed: ProcessedBotInput) => {
         pending.state = processed.state;
         pending.bareHandoff = false;
@@ -269,7 +267,6 @@ function setup(options: { engine?: (calls: TurnRequest[]) => TurnEngine; appendF
     new BotSecrets(box),
     new TurnSlots({ DATABASE_POOL_SIZE: 10 } as DatabaseEnv),
     new BotMetrics(),
-    store.sessions as unknown as SessionPayloads,
     {} as FunctionRunner,
     {} as HttpCaller,
   );

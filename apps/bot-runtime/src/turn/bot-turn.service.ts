@@ -3,7 +3,6 @@ import type { HttpCaller, TurnPorts } from '@platform/bot-engine';
 import type { BotDefinition, BotRunState, BotStepRecord, BotTurnJob, FunctionRunner } from '@platform/contracts';
 import { type BotRunConversation, BotRunRepository, type HandoverItem, type LockedBotTurn, MAX_INPUTS_PER_TURN } from '@platform/database';
 import { BotSecrets } from '../ports/bot-secrets.js';
-import { SessionPayloads } from '../ports/session-payloads.js';
 import { BotMetrics } from './bot-metrics.js';
 import { OutboxHandover } from './outbox-handover.js';
 import { TurnEngine } from './turn-engine.js';
@@ -57,7 +56,6 @@ export class BotTurnService {
     private readonly secrets: BotSecrets,
     private readonly slots: TurnSlots,
     private readonly metrics: BotMetrics,
-    private readonly sessions: SessionPayloads,
     @Inject(FUNCTION_RUNNER) private readonly functions: FunctionRunner,
     @Inject(HTTP_CALLER) private readonly http: HttpCaller,
   ) {}
@@ -116,7 +114,7 @@ export class BotTurnService {
       const started = performance.now();
       // No journey runs, so no state keeps the web session's payload: a message starting the next journey
       // gets it from the session's start, as the journey that start began did.
-      const sessionPayload = state === null && pending.input.kind === 'message' && turn.conversation.channel === 'web' ? await this.sessions.before(job.conversationId, pending.seq) : undefined;
+      const sessionPayload = state === null && pending.input.kind === 'message' && turn.conversation.channel === 'web' ? await turn.sessionPayload(pending.seq) : undefined;
       const result = await this.engine.run({ definition: found, version, state, input: pending.input, ports, ...(sessionPayload !== undefined ? { sessionPayload } : {}) });
       this.metrics.turn((performance.now() - started) / 1000);
       this.metrics.steps(result.steps);

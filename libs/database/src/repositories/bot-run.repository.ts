@@ -62,6 +62,12 @@ export interface LockedBotTurn {
   definition(version: number): Promise<BotDefinition | null>;
   sealedSecrets(): Promise<Array<{ name: string; valueEncrypted: string }>>;
   /**
+   * The payload of the session's latest start before input `seq` (a `start` input keeps what the app
+   * passed): a journey a message starts once the last one ended gets it, since an ended conversation
+   * keeps no state.
+   */
+  sessionPayload(seq: bigint): Promise<string | null>;
+  /**
    * Stores what `input` left: the new state, its replies (queued rows), its outbox items in output
    * order, its steps; marks it processed. Answers the outbox items it wrote, as the handover reads them.
    */
@@ -217,6 +223,8 @@ export class BotRunRepository {
         publishedVersion: async () => row.published_version,
         definition: (version) => this.definition(botId, version),
         sealedSecrets: async () => (await client.query<{ name: string; valueEncrypted: string }>({ name: 'bot-turn-secrets', text: SECRETS_SQL, values: [botId] })).rows,
+        sessionPayload: async (seq) =>
+          (await client.query<{ payload: string | null }>({ name: 'bot-turn-session-payload', text: SESSION_PAYLOAD_SQL, values: [conversationId, seq.toString()] })).rows[0]?.payload ?? null,
         skip: async (input) => void (await client.query({ name: 'bot-turn-skip', text: SKIP_SQL, values: [input.seq.toString()] })),
         record: async (input, processed) => {
           const replies: Array<{ id: string; type: OutboundMessageType; content: MessageContent }> = [];
@@ -391,6 +399,8 @@ SELECT s.*, COALESCE(c."test_version", (SELECT d."published_version" FROM "bot_d
   c."channel" AS c_channel, c."user_id" AS c_user_id, c."sender_id" AS c_sender_id, c."last_inbound_at" AS c_last_inbound_at, c."test_version" IS NOT NULL AS c_test,
   EXISTS (SELECT 1 FROM "bot_outbox" o WHERE o."conversation_id" = $1::uuid) AS outbox_waiting
 FROM s JOIN "conversations" c ON c."id" = $1::uuid`;
+
+const SESSION_PAYLOAD_SQL = `SELECT "payload" FROM "bot_inputs" WHERE "conversation_id" = $1::uuid AND "kind" = 'start' AND "seq" < $2::bigint ORDER BY "seq" DESC LIMIT 1`;
 
 const INPUTS_SQL = `SELECT i."seq", i."kind", i."payload", i."journey_slug", m."content"
   FROM "bot_inputs" AS i LEFT JOIN "conversation_messages" AS m ON m."id" = i."message_id"
