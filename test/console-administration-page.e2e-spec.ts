@@ -148,6 +148,22 @@ describe('console administration in a real browser', () => {
     await row.getByText('127.0.0.1').waitFor();
     await expectAccessible();
     await screenshots(page, 'admin-audit-log');
+    // At 390 px every Settings tab is on screen (the row wraps), none cut at the edge nor hidden past it.
+    await page.setViewportSize(PHONE);
+    const tabs = page.getByRole('navigation', { name: 'Settings' });
+    const offScreen = await tabs.getByRole('link').evaluateAll((links) =>
+      links
+        .filter((a) => {
+          const r = a.getBoundingClientRect();
+          return r.left < 0 || r.right > window.innerWidth || r.width === 0;
+        })
+        .map((a) => a.textContent),
+    );
+    expect(offScreen).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await tabs.getByRole('link', { name: 'Your account' }).click();
+    await page.getByRole('heading', { name: 'Settings · Your account' }).waitFor();
+    await page.setViewportSize(DESKTOP);
   });
 
   it('the message log shows sender and error, finds a message by id, shows its attempts, and exports CSV', async () => {

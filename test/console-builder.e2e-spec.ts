@@ -251,6 +251,9 @@ describe('console bot builder (API and Chromium)', () => {
       await page.getByText('Published version 1').waitFor();
       await page.getByRole('button', { name: 'Versions', exact: true }).click();
       await page.getByTestId('version-1').getByText('asks the name').waitFor();
+      // When, naming its time zone, and who: the member's e-mail, not the API's "user:<id>".
+      const published = await page.getByTestId('version-1').locator('.muted').first().textContent();
+      expect(published).toMatch(new RegExp(`\\d:\\d\\d:\\d\\d\\s?[AP]M (UTC|GMT[+-]?[\\d:]*) · by ${dev.email.replace(/[.+]/g, '\\$&')}$`));
       await page.getByTestId('version-1').getByText('What changed from nothing').click();
       await page.getByTestId('version-1').getByText('journey main added (3 nodes)').waitFor();
       await page.getByTestId('draft-changes').getByText('No changes.').waitFor();

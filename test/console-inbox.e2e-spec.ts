@@ -368,7 +368,28 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       await takeOver.focus();
       await page.keyboard.press('Enter');
       await page.getByRole('form', { name: 'Reply' }).waitFor();
+      // The button pressed is gone: focus goes to the reply's message field, not to the page's start.
+      await page.waitForFunction(() => document.activeElement?.id === 'reply-text', null, { timeout: 5000 });
       const message = page.getByLabel('Message', { exact: true });
+      const quickField = page.getByLabel(/^Quick replies/);
+      // More quick replies than the API takes: the form says so before sending anything.
+      await page.keyboard.type('Not sent');
+      await quickField.fill('One, Two, Three, Four');
+      await page.getByRole('button', { name: 'Send reply' }).focus();
+      await page.keyboard.press('Enter');
+      await page.locator('#reply-quick-error').getByText('At most 3 quick replies: you gave 4.').waitFor();
+      expect(await quickField.getAttribute('aria-invalid')).toBe('true');
+      // The API's reason names the field as the API spells it (quickReplies…), not capitalised as a word.
+      await quickField.fill('A title far too long for a button');
+      await page.getByRole('button', { name: 'Send reply' }).focus();
+      await page.keyboard.press('Enter');
+      await page
+        .getByRole('alert')
+        .getByText(/^quickReplies\[0\]\.title /)
+        .waitFor();
+      expect(await page.getByTestId('transcript').getByText('Not sent').count()).toBe(0);
+      await quickField.fill('');
+      await message.fill('');
       await message.focus();
       await page.keyboard.type('Hello, I am Ana from support. ');
       // A canned response by keyboard: Ctrl+/ to the list, the second one, Insert: at the cursor, with its quick replies; focus back in the message.
@@ -391,6 +412,8 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
 
       // The transcript in the console shows it, and the state says an agent has it.
       await page.getByTestId('transcript').getByText('Hello, I am Ana from support. Your parcel ships today.').waitFor();
+      // Sent: focus is back in the message field, for the next reply.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('reply-text');
       // Opening it marked it read for this agent only: another member still has the user's two messages unread.
       const unreadOf = async (token: string) => (await inbox(token, '/conversations')).body.conversations.find((c: any) => c.id === conversationId)?.unread;
       await eventually(async () => ((await unreadOf(agent.accessToken)) === 0 ? true : undefined), 10_000, "the agent's read mark");
@@ -402,6 +425,16 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
         await page.setViewportSize(size);
         expect(await axeViolations(page)).toEqual([]);
       }
+      // At 1280 px the bot trace fits its box: no cell (the time naming its zone) is cut, nothing scrolls sideways.
+      const trace = page.getByRole('table', { name: 'Steps the bot ran' });
+      expect(await trace.locator('tbody tr').count()).toBeGreaterThan(0);
+      const cut = await trace.evaluate((table) => {
+        const wrap = table.parentElement!;
+        const cells = [...table.querySelectorAll('th, td')].filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent);
+        return wrap.scrollWidth > wrap.clientWidth + 1 ? [`the table: ${wrap.scrollWidth} px in ${wrap.clientWidth}`, ...cells] : cells;
+      });
+      expect(cut).toEqual([]);
+      expect(await trace.locator('tbody tr td').last().textContent()).toMatch(/\d:\d\d:\d\d\s?[AP]M (UTC|GMT)/);
 
       // Hand back with the keyboard: the user sees the bot again.
       await page.getByRole('button', { name: 'Hand back' }).focus();
@@ -572,6 +605,15 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       await context.setOffline(false);
       await eventually(async () => ((await refresh.textContent()) === '' ? true : undefined), 12_000, 'the refresh line gone');
       expect(await onScreen()).toEqual([...texts, seedText(331)]);
+
+      // A count of one reads in the singular: a carousel of one card.
+      const db = stack.gateway.get(PrismaService, { strict: false });
+      await db.pool.query(
+        `INSERT INTO "conversation_messages" ("id", "conversation_id", "direction", "type", "content", "status", "created_at")
+         VALUES (gen_random_uuid(), $1::uuid, 'outbound', 'carousel', '{"cards":[{"title":"Only"}]}'::jsonb, 'read', now())`,
+        [conversationId],
+      );
+      await eventually(async () => ((await onScreen()).at(-1) === '1 card' ? true : undefined), 15_000, 'the carousel of one card, as "1 card"');
 
       // The list says it too.
       await page.getByRole('link', { name: '← Inbox' }).click();

@@ -121,6 +121,17 @@ describe('console: a bot administrator in a real browser', () => {
     await dialog.waitFor();
     await expectAccessible();
     await screenshots(page, 'api-keys-revoke');
+    // The dialog's overlay covers the whole window, the header at its top included, at both widths.
+    for (const size of [PHONE, DESKTOP]) {
+      await page.setViewportSize(size);
+      const covered = await dialog.evaluate((d) => {
+        const r = d.getBoundingClientRect();
+        const header = document.querySelector('header')!.getBoundingClientRect();
+        const hit = document.elementFromPoint(header.left + 5, header.top + 5);
+        return { edges: [r.top, r.left, r.bottom, r.right], hitInDialog: !!hit && d.contains(hit) };
+      });
+      expect(covered).toEqual({ edges: [0, 0, size.height, size.width], hitInDialog: true });
+    }
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await page.getByText('revoked: every gateway refuses it now').waitFor();
     await page

@@ -23,6 +23,14 @@ describe('humanError: API errors as sentences for people', () => {
     expect(humanError(new ApiError(401, 'Invalid e-mail or password'), true)).toEqual({ title: 'Invalid e-mail or password.' });
   });
 
+  it('keeps a field name that starts the reason as the API spells it', () => {
+    expect(sentence('quickReplies must contain at most 3 quick replies')).toBe('quickReplies must contain at most 3 quick replies.');
+    expect(sentence('quickReplies[0].title must be at most 20 characters')).toBe('quickReplies[0].title must be at most 20 characters.');
+    expect(sentence('image.url must be an http(s) URL')).toBe('image.url must be an http(s) URL.');
+    expect(sentence('number +15550002222 is already a sender')).toBe('Number +15550002222 is already a sender.');
+    expect(sentence('no WhatsApp sender of this bot has a wabaId')).toBe('No WhatsApp sender of this bot has a wabaId.');
+  });
+
   it('ends a clause with a full stop once', () => {
     expect(sentence('done.')).toBe('Done.');
     expect(sentence('is it?')).toBe('Is it?');

@@ -8,13 +8,20 @@ export interface HumanError {
   signIn?: boolean;
 }
 
-/** "no sender has a wabaId" → "No sender has a wabaId." (the API words its reasons as clauses). */
+/**
+ * "no sender has a wabaId" → "No sender has a wabaId." (the API words its reasons as clauses). A reason
+ * that starts with a field's name ("quickReplies must…", "image.url must…") keeps it as the API spells it:
+ * it is what a developer looks up in the API reference.
+ */
 export function sentence(text: string): string {
   const t = text.trim();
   if (!t) return t;
-  const first = t[0]!.toUpperCase() + t.slice(1);
+  const first = FIELD_FIRST.test(t) ? t : t[0]!.toUpperCase() + t.slice(1);
   return /[.!?…)]$/.test(first) ? first : `${first}.`;
 }
+
+/** A first word that is a field path: camelCase, or with a `.` or `[` in it. */
+const FIELD_FIRST = /^[a-z][A-Za-z0-9]*(?:[A-Z]|[.[])\S*\s/;
 
 /**
  * The words for a failed call, by its HTTP status. Never a bare status code: the status picks the

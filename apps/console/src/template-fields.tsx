@@ -5,6 +5,7 @@ import type { ComponentChildren } from 'preact';
 import type { ButtonValueKind, SenderView, TemplateView } from '@platform/contracts/views';
 import { buttonValueKind } from '@platform/contracts/views';
 import { Field } from './form-field.js';
+import { count } from './count.js';
 
 /** One value the template needs: where it goes (message body, or a card's media link, body or button) and its name on the page. */
 export interface TemplateValueSlot {
@@ -98,7 +99,7 @@ export function TemplateSelect({ id, templates, value, onValue }: { id: string; 
         <select {...a} value={value} onChange={(e) => onValue((e.target as HTMLSelectElement).value)}>
           {templates.map((t) => (
             <option value={t.id}>
-              {t.name} ({t.cardCount} cards)
+              {t.name} ({count(t.cardCount, 'card')})
             </option>
           ))}
         </select>

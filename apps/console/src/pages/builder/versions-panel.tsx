@@ -1,9 +1,10 @@
 // Published versions, what each changed from the one before (and the draft from the published one), rollback.
 import { useEffect, useState } from 'preact/hooks';
 import { api } from '../../api.js';
-import { Spinner, asApiError } from '../../ui.js';
+import { Spinner, asApiError, when } from '../../ui.js';
 import type { Definition } from './definition.js';
 import { diffDefinitions } from './diff.js';
+import { publisherName } from './publisher.js';
 
 interface VersionRow {
   version: number;
@@ -16,6 +17,7 @@ const EMPTY: Definition = { schemaVersion: 1, startJourney: '', variables: [], j
 
 export function VersionsPanel(props: { base: string; draft: Definition; canEdit: boolean; onRolledBack: (v: number) => void; onEditVersion: (d: Definition) => void }) {
   const [rows, setRows] = useState<VersionRow[] | null>(null);
+  const [emails, setEmails] = useState<Map<string, string> | null>(null);
   const [defs, setDefs] = useState<Record<number, Definition>>({});
   const [error, setError] = useState<string | null>(null);
   const load = async () => {
@@ -24,6 +26,9 @@ export function VersionsPanel(props: { base: string; draft: Definition; canEdit:
       // The newest 20 with their documents: each one's changes are counted against the one before.
       const docs = await Promise.all(r.versions.slice(0, 21).map((v) => api<{ definition: Definition }>('GET', `${props.base}/versions/${v.version}`).then((d) => [v.version, d.definition] as const)));
       setDefs(Object.fromEntries(docs));
+      // Every member may read the members (viewer and up); without them a publisher is just "a member".
+      const members = await api<{ members: Array<{ userId: string; email: string }> }>('GET', `${props.base.replace(/\/builder$/, '')}/members`).catch(() => null);
+      setEmails(members && new Map(members.members.map((m) => [m.userId, m.email])));
       setRows(r.versions);
     } catch (err) {
       setError(asApiError(err).message);
@@ -48,8 +53,8 @@ export function VersionsPanel(props: { base: string; draft: Definition; canEdit:
             <li data-testid={`version-${r.version}`}>
               <strong>Version {r.version}</strong> {r.published && <span class="badge">published</span>}{' '}
               <span class="muted">
-                {new Date(r.createdAt).toLocaleString()}
-                {r.publishedBy ? ` · ${r.publishedBy}` : ''}
+                {when(r.createdAt)}
+                {r.publishedBy ? ` · by ${publisherName(r.publishedBy, emails)}` : ''}
               </span>
               {r.note && <p>{r.note}</p>}
               {doc && before ? (

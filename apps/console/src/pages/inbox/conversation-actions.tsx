@@ -1,17 +1,20 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CannedResponseView } from '@platform/contracts/views';
 import { ApiError, Bot, api } from '../../api.js';
 import { Field, InputField, SubmitButton } from '../../form-field.js';
 import { href } from '../../router.js';
 import { ErrorNotice, useAction, useLoad } from '../../ui.js';
-import { quickReplyList } from './quick-replies.js';
+import { MAX_QUICK_REPLIES, quickReplyList } from './quick-replies.js';
 import { CANNED_PATH } from './canned-responses.js';
 
-export function ReplyForm({ bot, id, windowOpen, onSent }: { bot: Bot; id: string; windowOpen: boolean; onSent: () => void }) {
+/** `focus`: the message field takes focus (an agent who just took over writes next); `onFocused` clears the request. */
+export function ReplyForm(props: { bot: Bot; id: string; windowOpen: boolean; onSent: () => void; focus?: boolean; onFocused?: () => void }) {
+  const { bot, id, windowOpen, onSent } = props;
   const [text, setText] = useState('');
   const [quick, setQuick] = useState('');
   const [image, setImage] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [quickError, setQuickError] = useState<string | null>(null);
   const action = useAction();
   const canned = useLoad(() => api<{ cannedResponses: CannedResponseView[] }>('GET', `/v1/bots/${bot.id}/inbox/canned-responses`), [bot.id]);
   const responses = canned.data?.cannedResponses ?? [];
@@ -21,6 +24,11 @@ export function ReplyForm({ bot, id, windowOpen, onSent }: { bot: Bot; id: strin
   /** The reply last sent without an answer (offline, connection lost), and its Idempotency-Key. */
   const unanswered = useRef<{ body: string; key: string } | null>(null);
   const current = responses.find((x) => x.id === picked) ?? responses[0];
+  useEffect(() => {
+    if (!props.focus) return;
+    box.current?.focus();
+    props.onFocused?.();
+  }, [props.focus]);
   /** The chosen response goes where the cursor was in the message (replacing a selection), its quick replies with it; focus returns to the message. */
   const insert = () => {
     const r = current;
@@ -41,6 +49,13 @@ export function ReplyForm({ bot, id, windowOpen, onSent }: { bot: Bot; id: strin
     const quickReplies = quickReplyList(quick);
     if (!text.trim() && !image.trim()) return setError('Write a message or give an image link');
     setError(null);
+    // The API's limit too (it refuses more), said here before anything is sent.
+    if (!image.trim() && quickReplies.length > MAX_QUICK_REPLIES) {
+      return setQuickError(
+        `At most ${MAX_QUICK_REPLIES} quick replies: you gave ${quickReplies.length}. Remove ${quickReplies.length - MAX_QUICK_REPLIES === 1 ? 'one' : 'some'}, or send the rest in another reply.`,
+      );
+    }
+    setQuickError(null);
     const body = image.trim()
       ? { image: { url: image.trim(), ...(text.trim() ? { caption: text.trim() } : {}) } }
       : { text, ...(quickReplies.length ? { quickReplies: quickReplies.map((title) => ({ title })) } : {}) };
@@ -62,6 +77,8 @@ export function ReplyForm({ bot, id, windowOpen, onSent }: { bot: Bot; id: strin
       setQuick('');
       setImage('');
       onSent();
+      // The button was disabled while sending, which took focus from it: the next reply is written in the message.
+      box.current?.focus();
     }
   };
   return (
@@ -102,7 +119,7 @@ export function ReplyForm({ bot, id, windowOpen, onSent }: { bot: Bot; id: strin
           No canned responses yet: <a href={href('bots', bot.id, 'inbox', CANNED_PATH)}>add the replies your team sends often</a>.
         </p>
       )}
-      <InputField id="reply-quick" label="Quick replies (optional, comma-separated, up to 3)" value={quick} onValue={setQuick} />
+      <InputField id="reply-quick" label={`Quick replies (optional, comma-separated, up to ${MAX_QUICK_REPLIES})`} error={quickError} value={quick} onValue={setQuick} />
       <InputField id="reply-image" label="Image link (optional: sends an image, the message as its caption)" type="url" value={image} onValue={setImage} />
       <ErrorNotice error={action.error} />
       <SubmitButton action={action}>Send reply</SubmitButton>

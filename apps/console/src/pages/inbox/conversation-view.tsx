@@ -4,6 +4,7 @@ import { Bot, api, me, roleAtLeast } from '../../api.js';
 import { DataTable } from '../../data-table.js';
 import { href } from '../../router.js';
 import { ErrorNotice, Success, useAction, useLoad, when } from '../../ui.js';
+import { count } from '../../count.js';
 import { usePoll, pollError, RefreshFailed } from './refresh.js';
 import { STATUS_TEXT, userName, messageText } from './display.js';
 import { ReplyForm, HandBack, NoteForm, Assign } from './conversation-actions.js';
@@ -72,8 +73,8 @@ export function ConversationView({ bot, id }: { bot: Bot; id: string }) {
     setKept({ messages: [...page.messages.filter((m) => !have.has(m.id)), ...base.messages], older: page.olderMessages });
     setOlderSaid(
       page.olderMessages
-        ? `${page.messages.length} older messages shown above.`
-        : `${page.messages.length} older ${page.messages.length === 1 ? 'message' : 'messages'} shown above: the conversation's first message is the first now.`,
+        ? `${count(page.messages.length, 'older message')} shown above.`
+        : `${count(page.messages.length, 'older message')} shown above: the conversation's first message is the first now.`,
     );
   };
   useLayoutEffect(() => {
@@ -92,12 +93,15 @@ export function ConversationView({ bot, id }: { bot: Bot; id: string }) {
     if (lastSeen && document.visibilityState === 'visible') void api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/read`, { messageId: lastSeen }).catch(() => undefined);
   }, [lastSeen]);
 
+  // After taking over, the reply's message field takes focus (once the reply form is there): the button pressed is gone.
+  const [toReply, setToReply] = useState(false);
   const act = async (call: () => Promise<{ message: string }>) => {
     const answer = await action.run(call);
     if (answer) {
       setDone(answer.message);
       void view.reload(true);
     }
+    return !!answer;
   };
   if (!data || !transcript) return view.error ? <ErrorNotice error={view.error} /> : <p aria-busy="true">Loading the conversation…</p>;
   const c = data.conversation;
@@ -120,7 +124,7 @@ export function ConversationView({ bot, id }: { bot: Bot; id: string }) {
       {done && <Success>{done}</Success>}
       <ErrorNotice error={action.error} />
       {canAct && !mine && (
-        <button type="button" disabled={action.busy} onClick={() => act(() => api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/take-over`))}>
+        <button type="button" disabled={action.busy} onClick={async () => setToReply(await act(() => api('POST', `/v1/bots/${bot.id}/inbox/conversations/${id}/take-over`)))}>
           Take over
         </button>
       )}
@@ -145,7 +149,7 @@ export function ConversationView({ bot, id }: { bot: Bot; id: string }) {
               </li>
             ))}
           </ol>
-          {canAct && withAgent && <ReplyForm bot={bot} id={id} windowOpen={c.replyWindowOpen} onSent={() => void view.reload(true)} />}
+          {canAct && withAgent && <ReplyForm bot={bot} id={id} windowOpen={c.replyWindowOpen} onSent={() => void view.reload(true)} focus={toReply} onFocused={() => setToReply(false)} />}
           {canAct && withAgent && <HandBack bot={bot} id={id} journeys={data.journeys} act={act} busy={action.busy} />}
         </div>
         <div>
@@ -165,26 +169,29 @@ export function ConversationView({ bot, id }: { bot: Bot; id: string }) {
           )}
           {canAct && <NoteForm bot={bot} id={id} onAdded={() => void view.reload(true)} />}
           {canAct && <Assign bot={bot} id={id} current={c.assignee?.userId ?? ''} act={act} />}
-          <h2>Bot trace</h2>
-          <DataTable
-            loading={false}
-            spinner=""
-            rows={data.trace}
-            caption="Steps the bot ran"
-            columns={['Journey', 'Node', 'Kind', 'Outcome', 'Time']}
-            empty={<p>The bot has not run in this conversation.</p>}
-            row={(s) => (
-              <tr>
-                <td>{s.journey}</td>
-                <td>{s.node}</td>
-                <td>{s.kind}</td>
-                <td>{s.error ? `${s.outcome}: ${s.error}` : s.outcome}</td>
-                <td>{when(s.at)}</td>
-              </tr>
-            )}
-          />
         </div>
       </div>
+      {/* Below both columns, across the page: its five columns (a time that names its zone) do not fit beside the transcript. */}
+      <section class="inbox-trace" aria-labelledby="trace-title">
+        <h2 id="trace-title">Bot trace</h2>
+        <DataTable
+          loading={false}
+          spinner=""
+          rows={data.trace}
+          caption="Steps the bot ran"
+          columns={['Journey', 'Node', 'Kind', 'Outcome', 'Time']}
+          empty={<p>The bot has not run in this conversation.</p>}
+          row={(s) => (
+            <tr>
+              <td>{s.journey}</td>
+              <td>{s.node}</td>
+              <td>{s.kind}</td>
+              <td>{s.error ? `${s.outcome}: ${s.error}` : s.outcome}</td>
+              <td>{when(s.at)}</td>
+            </tr>
+          )}
+        />
+      </section>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 // How a conversation reads in the inbox: its status, its user, and a message as one line of text.
 import type { ConversationMessageView } from '@platform/contracts/views';
+import { count } from '../../count.js';
 
 export const STATUS_TEXT: Record<string, string> = { handoff: 'With an agent', waiting: 'With the bot', ended: 'Closed', none: 'Closed' };
 
@@ -9,7 +10,7 @@ export function userName(channel: string, userId: string): string {
 
 export function messageText(m: ConversationMessageView): string {
   const c = m.content as { text?: string; payload?: string; image?: { url: string; caption?: string }; cards?: unknown[]; quickReplies?: Array<{ title: string }> };
-  const parts = [c.text ?? (c.image ? `Image: ${c.image.caption ?? c.image.url}` : c.cards ? `${c.cards.length} cards` : (c.payload ?? m.type))];
+  const parts = [c.text ?? (c.image ? `Image: ${c.image.caption ?? c.image.url}` : c.cards ? count(c.cards.length, 'card') : (c.payload ?? m.type))];
   if (c.quickReplies?.length) parts.push(`[${c.quickReplies.map((q) => q.title).join(' | ')}]`);
   return parts.join(' ');
 }
