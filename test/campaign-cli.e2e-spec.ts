@@ -48,7 +48,7 @@ describe('campaign CLI', () => {
     const id = await create({ number: 'phone', cards: [{ mediaLink: 'img' }, ...fixed(2)] });
 
     const audience = await cli('campaign', 'audience', '--campaign', id, '--csv', file);
-    expect(audience.out).toContain('3 rows: 2 recipients, 1 invalid, 0 repeated numbers');
+    expect(audience.out).toContain('3 rows: 2 recipients, 1 invalid row, 0 repeated numbers');
     expect((await cli('campaign', 'preview', '--campaign', id)).out).toMatch(/row 3 {2}- {2}column img: "nope" is not an http\(s\) URL/);
 
     const refused = await cli('campaign', 'start', '--campaign', id);
@@ -76,7 +76,7 @@ describe('campaign CLI', () => {
         values: [stack.seed.botId, user, days],
       });
     const id = await create({ number: 'number', cards: fixed(3) });
-    expect((await cli('campaign', 'audience', '--campaign', id, '--segment', '--active-within-days', '30')).out).toContain('2 rows: 2 recipients, 0 invalid');
+    expect((await cli('campaign', 'audience', '--campaign', id, '--segment', '--active-within-days', '30')).out).toContain('2 rows: 2 recipients, 0 invalid rows');
     expect((await cli('campaign', 'preview', '--campaign', id)).out).toMatch(/row 1 {2}919700000011 .*\n.*row 2 {2}919700000012/);
   });
 

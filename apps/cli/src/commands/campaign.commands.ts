@@ -78,7 +78,7 @@ function printRows(title: string, rows: CampaignPreviewRow[], out: (line: string
 }
 
 function printAudience(a: CampaignAudienceView, out: (line: string) => void): void {
-  out(`${a.rows} rows: ${a.valid} recipients, ${a.invalid} invalid, ${a.duplicates} repeated numbers`);
+  out(`${count(a.rows, 'row')}: ${count(a.valid, 'recipient')}, ${count(a.invalid, 'invalid row')}, ${count(a.duplicates, 'repeated number')}`);
   printRows('first rows:', a.preview.slice(0, 5), out);
   printRows('rows with errors:', a.errors, out);
 }
@@ -197,3 +197,8 @@ export const campaignCommands: CliCommand[] = [
     },
   },
 ];
+
+/** `1 row`, `2 rows`, `0 rows`. */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
