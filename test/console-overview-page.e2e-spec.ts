@@ -79,7 +79,7 @@ describe('console overview page (Chromium)', () => {
       .locator('td.bad')
       .getByText('1 (100.0%)')
       .waitFor();
-    await page.getByText(/start: 1 conversations, 100.0% completed/).waitFor();
+    await page.getByText(/start: 1 conversation, 100.0% completed/).waitFor();
     await accessibleAtBothWidths();
     await screenshots(page, 'overview');
 

@@ -159,8 +159,8 @@ function Numbers({ bot, data, busy }: { bot: Bot; data: OverviewResponse; busy: 
         data.journeys.map((j) => (
           <details open class="journey">
             <summary>
-              <strong>{j.journey}</strong>: {num(j.conversations)} conversations, {pct(j.completed, j.conversations)} completed, {pct(j.waiting, j.conversations)} left waiting,{' '}
-              {pct(j.errors, j.steps)} of steps failed
+              <strong>{j.journey}</strong>: {num(j.conversations)} {j.conversations === 1 ? 'conversation' : 'conversations'}, {pct(j.completed, j.conversations)} completed,{' '}
+              {pct(j.waiting, j.conversations)} left waiting, {pct(j.errors, j.steps)} of steps failed
             </summary>
             <TableWrap>
               <table class="striped" data-testid={`journey-${j.journey}`}>
