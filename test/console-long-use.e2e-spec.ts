@@ -392,13 +392,14 @@ describe('console long use in Chromium: the builder and the inbox over a working
     await ip().getByTestId('transcript').getByText('Colleague line 105').waitFor();
     await transcriptIsNewest();
 
-    // Scrolls down through it by wheel to the reply form, and back up.
+    // Scrolls down through it by wheel to the reply form, and back up. Steps of half the window: one longer
+    // than the window could carry the form and the last message past its top (the bot trace follows them).
     await ip().mouse.move(DESKTOP.width / 2, DESKTOP.height / 2);
     const bottomOf = (selector: string) => ip().evaluate((s) => document.querySelector(s)!.getBoundingClientRect().bottom, selector);
     await until(
       async () => {
         if ((await bottomOf('form[aria-label="Reply"]')) <= (await ip().evaluate(() => window.innerHeight))) return true;
-        await ip().mouse.wheel(0, 900);
+        await ip().mouse.wheel(0, DESKTOP.height / 2);
         return undefined;
       },
       60_000,
