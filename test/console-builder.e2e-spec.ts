@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { jest } from '@jest/globals';
-import type { Page } from 'playwright-core';
+import type { Dialog, Page } from 'playwright-core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createBotRuntime } from '../apps/bot-runtime/src/create-bot-runtime.js';
 import { seedBotAdmin } from '@platform/testing';
@@ -477,8 +477,12 @@ describe('console bot builder (API and Chromium)', () => {
       await openBuilder();
       expect(await offer.count()).toBe(0);
       expect(await copies()).toHaveLength(1);
+      // No question is expected; one that comes anyway is accepted and recorded, so the check below names it.
+      const unexpected = (d: Dialog) => (dialogs.push(`${d.type()}: ${d.message()}`), void d.accept());
+      page.on('dialog', unexpected);
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByText('You are signed out.').waitFor();
+      page.off('dialog', unexpected);
       expect(dialogs).toHaveLength(2);
       expect(await copies()).toHaveLength(1);
       await signIn(page, stack.url, dev);

@@ -51,7 +51,8 @@ export function App() {
 
   const load = async () => setSession({ state: 'signed-in', account: await me() });
   useEffect(() => {
-    whenSignedOut(() => setSession({ state: 'signed-out', reason: 'Your session has ended, so you were signed out. Sign in again to go on.' }));
+    // A request still in flight when the person signed out is refused afterwards: their own sign-out stays what the page says.
+    whenSignedOut(() => setSession((s) => (s.state === 'signed-out' ? s : { state: 'signed-out', reason: 'Your session has ended, so you were signed out. Sign in again to go on.' })));
     // A reload keeps the session: the HttpOnly cookie still holds the refresh token.
     refresh().then(
       (ok) => (ok ? load() : setSession({ state: 'signed-out' })),
