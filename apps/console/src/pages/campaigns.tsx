@@ -3,6 +3,7 @@ import type { CampaignAudienceView, CampaignPreviewRow, CampaignProgressView, Ca
 import { Bot, api, roleAtLeast } from '../api.js';
 import { go, href } from '../router.js';
 import { DataTable } from '../data-table.js';
+import { count } from '../count.js';
 import { Field, InputField, SubmitButton } from '../form-field.js';
 import { ErrorNotice, NotAllowed, Spinner, Success, useAction, useLoad, when } from '../ui.js';
 import { SenderSelect, TemplateSelect, TemplateValueFields, type TemplateValueSlot, slotId, templateParams, templateSlots } from '../template-fields.js';
@@ -245,9 +246,6 @@ function ValueSource(p: { slot: TemplateValueSlot; columns: string[]; column: st
     </>
   );
 }
-
-/** "1 invalid row", "2 invalid rows". */
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** What a preview row sends, in the form's order: the message body's values, then each card's media link, body values and button values. */
 function sentValues(values: NonNullable<CampaignPreviewRow['values']>): string[] {
