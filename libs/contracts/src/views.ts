@@ -10,6 +10,7 @@ export * from './console/whatsapp.views.js';
 export * from './console/message-events.js';
 export * from './console/inbox.views.js';
 export type { ConversationMessageView, MessageContent } from './conversations/message-content.js';
+export { fileLabel } from './conversations/file-label.js';
 export * from './console/overview.views.js';
 export * from './console/onboarding.views.js';
 export type { CampaignAudienceView, CampaignMapping, CampaignPreviewRow, CampaignProgressView, CampaignStatusName, CampaignView } from './campaigns/campaign.views.js';

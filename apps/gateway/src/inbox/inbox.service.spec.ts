@@ -173,6 +173,9 @@ describe('InboxService', () => {
     expect(preview('text', { text: 'hello' })).toBe('hello');
     expect(preview('image', { image: { url: 'x' } })).toBe('Image');
     expect(preview('carousel', { cards: [{}, {}] })).toBe('2 cards');
+    // A user's file: its kind and name, not the message type.
+    expect(preview('attachment', { attachment: { url: 'https://x/f/1', mimeType: 'text/plain', filename: 'notes.txt', size: 2048 } })).toBe('Text file: notes.txt (2 KB)');
+    expect(preview('media', { media: { kind: 'document', id: '1', filename: 'contract.pdf' } })).toBe('Document: contract.pdf');
     expect(preview('text', { text: 'x'.repeat(200) })).toHaveLength(120);
   });
 });

@@ -9,8 +9,10 @@ import {
   InboxListResponse,
   InboxMemberRef,
   InboxMessagesResponse,
+  MessageContent,
   SendConversationMessageDto,
   WHATSAPP_SESSION_WINDOW_MS,
+  fileLabel,
   isUuid,
 } from '@platform/contracts';
 import { toMessageView } from '@platform/conversations';
@@ -291,10 +293,13 @@ function windowOpen(c: Conversation): boolean {
   return c.lastInboundAt !== null && Date.now() - c.lastInboundAt.getTime() <= WHATSAPP_SESSION_WINDOW_MS;
 }
 
-/** One line for the list: the text, else what kind of message it was. */
+/** One line for the list: a file's kind and name, the text, else what kind of message it was. */
 export function preview(type: string | null, content: Prisma.JsonValue | null): string {
   const c = (content ?? {}) as { text?: unknown; image?: unknown; cards?: unknown; payload?: unknown };
-  const text = typeof c.text === 'string' ? c.text : c.image ? 'Image' : Array.isArray(c.cards) ? `${c.cards.length} cards` : typeof c.payload === 'string' ? c.payload : (type ?? '');
+  // A file the user sent: its kind and name (with its caption, which is also its text), not "attachment" or "media".
+  const text =
+    fileLabel(c as MessageContent) ??
+    (typeof c.text === 'string' ? c.text : c.image ? 'Image' : Array.isArray(c.cards) ? `${c.cards.length} cards` : typeof c.payload === 'string' ? c.payload : (type ?? ''));
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 

@@ -1,5 +1,5 @@
 // How a conversation reads in the inbox: its status, its user, and a message as one line of text.
-import type { ConversationMessageView } from '@platform/contracts/views';
+import { fileLabel, type ConversationMessageView } from '@platform/contracts/views';
 import { count } from '../../count.js';
 
 export const STATUS_TEXT: Record<string, string> = { handoff: 'With an agent', waiting: 'With the bot', ended: 'Closed', none: 'Closed' };
@@ -10,7 +10,8 @@ export function userName(channel: string, userId: string): string {
 
 export function messageText(m: ConversationMessageView): string {
   const c = m.content as { text?: string; payload?: string; image?: { url: string; caption?: string }; cards?: unknown[]; quickReplies?: Array<{ title: string }> };
-  const parts = [c.text ?? (c.image ? `Image: ${c.image.caption ?? c.image.url}` : c.cards ? count(c.cards.length, 'card') : (c.payload ?? m.type))];
+  // A file the user sent reads as its kind and name (its caption, which is also the message's text, with them), not as its type ("attachment", "media").
+  const parts = [fileLabel(m.content) ?? c.text ?? (c.image ? `Image: ${c.image.caption ?? c.image.url}` : c.cards ? count(c.cards.length, 'card') : (c.payload ?? m.type))];
   if (c.quickReplies?.length) parts.push(`[${c.quickReplies.map((q) => q.title).join(' | ')}]`);
   return parts.join(' ');
 }
