@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { Clock } from '@platform/common';
-import type { WhatsAppRetryEnv } from '@platform/config';
+import type { WhatsAppEnv, WhatsAppRetryEnv } from '@platform/config';
 import type { ConversationQueueNames } from '@platform/contracts';
 import type { SecretBox } from '@platform/crypto';
 import { DatabaseUnavailableError, type ChannelSenderRepository, type ConversationRepository } from '@platform/database';
@@ -31,6 +31,8 @@ interface Options {
   recordError?: unknown;
   /** What the handler's clock reads (default: a minute after the reply was given). */
   now?: number;
+  /** Another run's lease on the reply holds for this long: the claim finds it busy. */
+  busyForMs?: number;
 }
 
 function setup(o: Options = {}) {
@@ -39,7 +41,11 @@ function setup(o: Options = {}) {
   const outcomes = [...(o.outcomes ?? [])];
   let recordError = o.recordError;
   const conversations = {
-    claimReply: async () => reply,
+    claimReply: async (id: string, leaseMs: number) => {
+      events.push(`claimed ${id} for ${leaseMs} ms`);
+      return o.busyForMs !== undefined ? { kind: 'busy', forMs: o.busyForMs } : { kind: 'claimed', message: reply };
+    },
+    extendClaim: async (id: string, leaseMs: number) => void events.push(`extended ${id} for ${leaseMs} ms`),
     recordParts: async (id: string, wamids: string[]) => {
       if (wamids.length === 0) return;
       const err = recordError;
@@ -72,7 +78,7 @@ function setup(o: Options = {}) {
   } as unknown as SenderPacer;
   const env = { WHATSAPP_BACKOFF_MS: 2000, WHATSAPP_BACKOFF_MAX_MS: 300_000 } as WhatsAppRetryEnv;
   const clock = { now: () => o.now ?? GIVEN_AT + 60_000, realMs: (ms: number) => ms } as Clock;
-  const handler = new ConversationReplyHandler(conversations, senders, box, whatsapp, pacer, env, clock);
+  const handler = new ConversationReplyHandler(conversations, senders, box, whatsapp, pacer, env, { WHATSAPP_TIMEOUT_MS: 8000 } as WhatsAppEnv, clock);
   const delays: Array<[number, string | undefined]> = [];
   const job = {
     data: { messageId: 'r1', botId: 'b1' },
@@ -91,10 +97,13 @@ describe('ConversationReplyHandler', () => {
   it("counts each message of a reply against its sender number's rate right before sending it, and records each part as it is sent", async () => {
     const { handler, job, events } = setup();
     await expect(handler.handle(job)).resolves.toBe('sent');
+    // Each part's lease: the pacing wait (10 s), the Cloud API's timeout (8 s) and 5 s to record it.
     expect(events).toEqual([
+      'claimed r1 for 23000 ms',
       'counted for pn-1 at 5/s, waiting up to 10000 ms',
       'sent "Card 1" through pn-1 with plain:sealed: sent',
       'recorded r1 parts wamid.1',
+      'extended r1 for 23000 ms',
       'counted for pn-1 at 5/s, waiting up to 10000 ms',
       'sent "Card 2" through pn-1 with plain:sealed: sent',
       'recorded r1 parts wamid.1,wamid.2',
@@ -103,10 +112,22 @@ describe('ConversationReplyHandler', () => {
     expect(job.data.sentParts).toEqual(['wamid.1', 'wamid.2']);
   });
 
+  it("waits in the delayed set until another run's lease on the reply ends, sending nothing and failing nothing", async () => {
+    const { handler, job, events, failed, delays } = setup({ busyForMs: 4000 });
+    const before = Date.now();
+    await expect(handler.handle(job, 'lock-1')).rejects.toBeInstanceOf(DelayedError);
+    expect(events).toEqual(['claimed r1 for 23000 ms']);
+    expect(failed).toEqual([]);
+    expect(delays).toHaveLength(1);
+    expect(delays[0][0]).toBeGreaterThanOrEqual(before + 4000);
+    expect(delays[0][0]).toBeLessThanOrEqual(Date.now() + 4000 + 1000);
+    expect(delays[0][1]).toBe('lock-1');
+  });
+
   it('waits in the delayed set (a transient failure, not final) when the rate leaves no room within that wait', async () => {
     const { handler, job, events, failed, delays } = setup({ full: true });
     await expect(handler.handle(job, 'lock-1')).rejects.toBeInstanceOf(DelayedError);
-    expect(events).toEqual(['no room for pn-1 at 5/s within 10000 ms']);
+    expect(events).toEqual(['claimed r1 for 23000 ms', 'no room for pn-1 at 5/s within 10000 ms']);
     expect(failed).toEqual([['r1', 'paced', expect.stringMatching(/no room for this reply within 10000 ms \(message 1 of 2\)$/), false]]);
     expect(delays).toHaveLength(1);
     expect(delays[0][1]).toBe('lock-1');
@@ -127,6 +148,7 @@ describe('ConversationReplyHandler', () => {
     events.length = 0;
     await expect(handler.handle(job, 'lock-2')).resolves.toBe('sent');
     expect(events).toEqual([
+      'claimed r1 for 23000 ms',
       'recorded r1 parts wamid.a',
       'counted for pn-1 at 5/s, waiting up to 10000 ms',
       'sent "Card 2" through pn-1 with plain:sealed: sent',

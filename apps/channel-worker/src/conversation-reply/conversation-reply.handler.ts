@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import { Clock } from '@platform/common';
-import { WhatsAppRetryEnv } from '@platform/config';
+import { WhatsAppEnv, WhatsAppRetryEnv } from '@platform/config';
 import { ConversationQueueNames, DEFAULT_VALIDITY_SECONDS, EXPIRED_ERROR_CODE, MessageContent } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSenderRepository, ConversationRepository, DatabaseUnavailableError } from '@platform/database';
@@ -18,6 +18,9 @@ const MAX_PACING_WAIT_MS = 10_000;
 
 /** How long a job waits when Postgres cannot be reached before it tries again. */
 const DATABASE_RETRY_MS = 5000;
+
+/** Beyond the longest a part can take (the pacing wait and the Cloud API's timeout): the time to record it. */
+const LEASE_MARGIN_MS = 5000;
 
 /**
  * How long a reply is retried through transient failures after the bot gave it: the carousel's
@@ -37,6 +40,8 @@ export const REPLY_VALIDITY_SECONDS = DEFAULT_VALIDITY_SECONDS;
 export class ConversationReplyHandler {
   private readonly logger = new Logger('ConversationReply');
   private readonly backoff: Backoff;
+  /** How long a claim holds a reply for its run, per part: a second run of the job waits that long before it may send. */
+  private readonly leaseMs: number;
 
   constructor(
     private readonly conversations: ConversationRepository,
@@ -45,9 +50,11 @@ export class ConversationReplyHandler {
     private readonly whatsapp: WhatsAppCloudClient,
     private readonly pacer: SenderPacer,
     env: WhatsAppRetryEnv,
+    whatsappEnv: WhatsAppEnv,
     private readonly clock: Clock,
   ) {
     this.backoff = { baseMs: env.WHATSAPP_BACKOFF_MS, capMs: env.WHATSAPP_BACKOFF_MAX_MS };
+    this.leaseMs = MAX_PACING_WAIT_MS + whatsappEnv.WHATSAPP_TIMEOUT_MS + LEASE_MARGIN_MS;
   }
 
   async handle(job: ReplyJob, lockToken?: string): Promise<string> {
@@ -55,8 +62,10 @@ export class ConversationReplyHandler {
       if (err instanceof DatabaseUnavailableError) return this.waitForDatabase(job, lockToken);
       throw err;
     };
-    const message = await this.conversations.claimReply(job.data.messageId).catch(onOutage);
-    if (!message) return 'skipped';
+    const claim = await this.conversations.claimReply(job.data.messageId, this.leaseMs).catch(onOutage);
+    if (claim.kind === 'skip') return 'skipped';
+    if (claim.kind === 'busy') return this.waitForLease(job, claim.forMs, lockToken);
+    const { message } = claim;
     const sent = [...(job.data.sentParts ?? [])];
     await this.conversations.recordParts(message.id, sent).catch(onOutage);
     const sender = message.conversation.senderId ? await this.senders.findById(message.conversation.senderId).catch(onOutage) : null;
@@ -67,7 +76,10 @@ export class ConversationReplyHandler {
     const token = this.box.decrypt(sender.accessTokenEncrypted);
     const bodies = renderWhatsAppSession(message.conversation.userId, message.type, message.content as MessageContent);
     if (sent.length < bodies.length && this.clock.now() > deadline(job)) return this.expire(job, 'its validity ended before it could be tried again');
-    for (let part = sent.length; part < bodies.length; part++) {
+    const first = sent.length;
+    for (let part = first; part < bodies.length; part++) {
+      // The claim leased one part's time; each further part renews it.
+      if (part > first) await this.conversations.extendClaim(message.id, this.leaseMs).catch(onOutage);
       const outcome = await this.sendPaced(sender.phoneNumberId, sender.throughput, () => this.whatsapp.send(sender.phoneNumberId, token, bodies[part]));
       const which = bodies.length > 1 ? ` (message ${part + 1} of ${bodies.length})` : '';
       if (outcome.kind === 'sent') {
@@ -115,6 +127,17 @@ export class ConversationReplyHandler {
     await this.conversations.markAttemptFailed(job.data.messageId, EXPIRED_ERROR_CODE, `Not sent within its validity of ${REPLY_VALIDITY_SECONDS} s: ${why}`, true);
     this.logger.warn(`reply ${job.data.messageId} expired: ${why}`);
     throw new UnrecoverableError(`${EXPIRED_ERROR_CODE}: ${why}`);
+  }
+
+  /**
+   * Another run holds the reply's lease: this job's lock lapsed while that run was still sending (or it
+   * died mid-send). The job waits until the lease ends, using no attempt; by then that run recorded the
+   * reply sent (this run skips it), or it died and this run sends.
+   */
+  private async waitForLease(job: ReplyJob, forMs: number, lockToken?: string): Promise<never> {
+    this.logger.warn(`reply ${job.data.messageId}: another run may still be sending it; trying again in ${forMs} ms, once its claim has ended`);
+    await job.moveToDelayed(Date.now() + forMs + 100, lockToken);
+    throw new DelayedError();
   }
 
   /** Postgres is down: the job goes back to the delayed set and tries again later. */

@@ -67,6 +67,9 @@ const RECORD_INBOUND_SQL = `
 const toMessageRow = (row: Omit<ConversationMessageRow, 'seq'> & { seq: string }): ConversationMessageRow => ({ ...row, seq: BigInt(row.seq) });
 
 /** A message as read from `conversation_messages`. */
+/** What a run of a reply's job may do with it: send it (claimed), leave it (sent or failed), or wait for another run's lease. */
+export type ReplyClaim = { kind: 'claimed'; message: Prisma.ConversationMessageGetPayload<{ include: { conversation: true } }> } | { kind: 'skip' } | { kind: 'busy'; forMs: number };
+
 export interface ConversationMessageRow {
   id: string;
   seq: bigint;
@@ -243,14 +246,41 @@ export class ConversationRepository {
     return this.db.conversationMessage.findFirst({ where: { id, direction: 'inbound' }, select: { providerMessageId: true, conversation: { select: { sender: true } } } });
   }
 
-  /** Counts an attempt of an outbound message still to send; null when it was sent or failed already. */
-  async claimReply(id: string) {
-    const claimed = await this.db.conversationMessage.updateMany({
-      where: { id, direction: 'outbound', status: { in: ['queued', 'processing'] } },
-      data: { status: 'processing', attempts: { increment: 1 } },
+  /**
+   * Claims an outbound message still to send for one run of its job, counting the attempt, and leases
+   * it to that run for `leaseMs`: `skip` when it was sent or failed already; `busy` while another run's
+   * lease holds, for how long it still holds. A lease matters when a job's lock lapses while its run
+   * still sends (a stalled process, a Redis failover): the queue gives the job to a second run, which
+   * would otherwise send the message again. A run that died leaves a lease that ends by itself.
+   */
+  async claimReply(id: string, leaseMs: number): Promise<ReplyClaim> {
+    const { rows } = await this.db.query<{ claimed: boolean; busyMs: number | null }>({
+      name: 'conversation-messages-claim-reply',
+      // The outer SELECT reads the row as it was before the UPDATE: a lease there that holds is another run's.
+      text: `WITH claimed AS (
+               UPDATE "conversation_messages" SET "status" = 'processing', "attempts" = "attempts" + 1,
+                 "claimed_until" = now() + $2::int * interval '1 millisecond'
+               WHERE "id" = $1::uuid AND "direction" = 'outbound'
+                 AND ("status" = 'queued' OR ("status" = 'processing' AND ("claimed_until" IS NULL OR "claimed_until" <= now())))
+               RETURNING "id")
+             SELECT EXISTS (SELECT 1 FROM claimed) AS "claimed",
+               (SELECT ceil(extract(epoch FROM (m."claimed_until" - now())) * 1000)::int FROM "conversation_messages" m
+                WHERE m."id" = $1::uuid AND m."status" = 'processing' AND m."claimed_until" > now()) AS "busyMs"`,
+      values: [id, Math.ceil(leaseMs)],
     });
-    if (claimed.count === 0) return null;
-    return this.db.conversationMessage.findUnique({ where: { id }, include: { conversation: true } });
+    const [{ claimed, busyMs }] = rows;
+    if (!claimed) return busyMs !== null ? { kind: 'busy', forMs: busyMs } : { kind: 'skip' };
+    const message = await this.db.conversationMessage.findUnique({ where: { id }, include: { conversation: true } });
+    return message ? { kind: 'claimed', message } : { kind: 'skip' };
+  }
+
+  /** Extends the lease of a message this run claimed (before each further part of a reply sent as several). */
+  async extendClaim(id: string, leaseMs: number): Promise<void> {
+    await this.db.query({
+      name: 'conversation-messages-extend-claim',
+      text: `UPDATE "conversation_messages" SET "claimed_until" = now() + $2::int * interval '1 millisecond' WHERE "id" = $1::uuid AND "status" = 'processing'`,
+      values: [id, Math.ceil(leaseMs)],
+    });
   }
 
   /**
@@ -317,7 +347,8 @@ export class ConversationRepository {
   markAttemptFailed(id: string, code: string, text: string, final: boolean) {
     return this.db.conversationMessage.updateMany({
       where: { id, status: { in: ['queued', 'processing'] } },
-      data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), ...(final ? { status: 'failed' } : {}) },
+      // The attempt is over: its lease no longer holds the job's next run back.
+      data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), claimedUntil: null, ...(final ? { status: 'failed' } : {}) },
     });
   }
 
