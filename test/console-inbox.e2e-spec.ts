@@ -179,6 +179,18 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
     const reply = await inbox(agent.accessToken, `/conversations/${conversationId}/messages`, { text: 'Sam here, checking your order.', quickReplies: [{ title: 'Thanks' }] });
     expect(reply.status).toBe(202);
     expect((await inbox(agent.accessToken, `/conversations/${conversationId}/messages`, { image: { url: 'https://cdn.example.com/parcel.jpg' } })).status).toBe(202);
+    // The bot's messages (the runtime's, and one through the reply API as an outside bot sends it) and the agent's, each named.
+    expect((await botApi(`/conversations/${conversationId}/messages`, { text: 'Through the reply API' })).status).toBe(202);
+    const byWhom = (await inbox(viewer.accessToken, `/conversations/${conversationId}`)).body.messages.map((m: any) => [m.content.text ?? m.type, m.sentBy]);
+    expect(byWhom).toEqual([
+      ['Hi, I am the bot.', { kind: 'bot' }],
+      ['What do you need?', { kind: 'bot' }],
+      ['my order is late', { kind: 'user' }],
+      ['A person will take it from here.', { kind: 'bot' }],
+      ['Sam here, checking your order.', { kind: 'agent', userId: agent.userId, email: agent.email }],
+      ['image', { kind: 'agent', userId: agent.userId, email: agent.email }],
+      ['Through the reply API', { kind: 'bot' }],
+    ]);
     const bad = await inbox(agent.accessToken, `/conversations/${conversationId}/messages`, { quickReplies: [{ title: 'x' }] });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/exactly one of text, image or cards|quickReplies go with text/);
@@ -412,6 +424,11 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
 
       // The transcript in the console shows it, and the state says an agent has it.
       await page.getByTestId('transcript').getByText('Hello, I am Ana from support. Your parcel ships today.').waitFor();
+      // Each message says who wrote it: the agent by e-mail, the bot as the bot.
+      const said = (text: string) => page.getByTestId('transcript').locator('li', { hasText: text }).locator('strong').textContent();
+      expect(await said('Hello, I am Ana from support.')).toBe(`Agent ${agent.email}`);
+      expect(await said('A person will take it from here.')).toBe('Bot');
+      expect(await said('I need a person')).toBe('User');
       // Sent: focus is back in the message field, for the next reply.
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('reply-text');
       // Opening it marked it read for this agent only: another member still has the user's two messages unread.

@@ -110,9 +110,10 @@ export class ConversationService {
   /**
    * The bot's message to the user: web chat straight onto the user's event stream; WhatsApp through the
    * channel worker (ReplyDelivery). With an Idempotency-Key, a repeat gets the first request's message
-   * (replayed, nothing sent again), or a 422 when its reply differs.
+   * (replayed, nothing sent again), or a 422 when its reply differs. `sentByUserId`: the member answering
+   * from the console's inbox (kept with the message); none when the bot answers.
    */
-  async reply(botId: string, conversationId: string, dto: SendConversationMessageDto, idempotencyKey?: string): Promise<ReplyOutcome> {
+  async reply(botId: string, conversationId: string, dto: SendConversationMessageDto, idempotencyKey?: string, sentByUserId?: string): Promise<ReplyOutcome> {
     const outbound = toOutboundContent(dto);
     if (typeof outbound === 'string') throw new BadRequestException(outbound);
     const conversation = await this.find(botId, conversationId);
@@ -123,7 +124,7 @@ export class ConversationService {
     }
     // Scoped by the conversation's id, a key cannot meet another conversation's.
     const replyKey = idempotencyKey === undefined ? undefined : `reply:${conversation.id}:${idempotencyKey}`;
-    const created = await this.conversations.createOutbound(conversation.id, outbound.type, outbound.content as object, 'queued', replyKey);
+    const created = await this.conversations.createOutbound(conversation.id, outbound.type, outbound.content as object, 'queued', replyKey, sentByUserId);
     if (!created) throw new NotFoundException(`No conversation ${conversationId} for this bot`); // erased meanwhile
     const row = created.message;
     if (!created.created) {

@@ -48,6 +48,9 @@ function setup(opts: { status?: string | null; journey?: string | null; hosted?:
     readSeq: async () => 0n,
     latestSteps: async () => [],
     notes: async () => [],
+    // Every 4th stored message (outbound) an agent's; the 8th's account deleted since.
+    agentSenders: async (ids: string[]) =>
+      new Map(ids.filter((id) => Number(id.slice(-12)) % 4 === 0).map((id) => [id, { userId: ME.userId, email: Number(id.slice(-12)) % 8 === 0 ? null : ME.email }])),
   } as unknown as InboxRepository;
   const inputs = { handoff: async () => void calls.push('handoff') } as unknown as BotInputRepository;
   const botInputs = {
@@ -60,7 +63,9 @@ function setup(opts: { status?: string | null; journey?: string | null; hosted?:
     findVersion: async () => ({ definition: { journeys: [{ slug: 'welcome' }, { slug: 'feedback' }] } }),
   } as unknown as BotDefinitionRepository;
   const members = { roleOf: async () => null, emailOf: async () => null } as unknown as MembershipRepository;
-  const replies = { reply: async () => (calls.push('reply'), { view: { id: 'm1' }, replayed: false }) } as unknown as ConversationService;
+  const replies = {
+    reply: async (...args: unknown[]) => (calls.push(args[4] === undefined ? 'reply' : `reply by ${String(args[4])}`), { view: { id: 'm1' }, replayed: false }),
+  } as unknown as ConversationService;
   const events = { publish: async (e: HandoffEventInput) => void told.push(e) } as unknown as ConversationHandoffEvents;
   return { calls, told, service: new InboxService(conversations, inbox, trace, inputs, botInputs, definitions, members, replies, events) };
 }
@@ -89,7 +94,8 @@ describe('InboxService', () => {
     expect(withBot.calls).toEqual([]);
     const withAgent = setup();
     await withAgent.service.reply(BOT, CONV, ME.userId, { text: 'hi' });
-    expect(withAgent.calls).toEqual(['reply', `read:${ME.userId}:m1`]); // the agent's own mark, up to their reply
+    // Kept as the agent's (not the bot's), and the agent's own read mark moves up to their reply.
+    expect(withAgent.calls).toEqual([`reply by ${ME.userId}`, `read:${ME.userId}:m1`]);
   });
 
   it("marks only the member's own read mark, up to the message shown; a message of another conversation is a 400 naming it", async () => {
@@ -135,6 +141,24 @@ describe('InboxService', () => {
     expect([exact.messages.length, exact.olderMessages]).toEqual([200, false]);
     const short = await setup({ messages: 3 }).service.view(BOT, CONV, ME.userId);
     expect([texts(short.messages), short.olderMessages]).toEqual([['line 1', 'line 2', 'line 3'], false]);
+  });
+
+  it('names who sent each message: the user, the bot, or the agent who answered (by e-mail, none once the account is gone), in the view and further back', async () => {
+    const { service } = setup({ messages: 9 });
+    const view = await service.view(BOT, CONV, ME.userId);
+    expect(view.messages.map((m) => m.sentBy)).toEqual([
+      { kind: 'user' },
+      { kind: 'bot' },
+      { kind: 'user' },
+      { kind: 'agent', userId: ME.userId, email: ME.email },
+      { kind: 'user' },
+      { kind: 'bot' },
+      { kind: 'user' },
+      { kind: 'agent', userId: ME.userId, email: null },
+      { kind: 'user' },
+    ]);
+    const older = await service.olderMessages(BOT, CONV, { before: msgId(5), limit: '2' });
+    expect(older.messages.map((m) => m.sentBy)).toEqual([{ kind: 'user' }, { kind: 'agent', userId: ME.userId, email: ME.email }]);
   });
 
   it('reads further back: the messages just before `before`, oldest first, and whether older ones are left', async () => {

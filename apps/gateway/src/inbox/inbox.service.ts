@@ -8,6 +8,8 @@ import {
   InboxFilterName,
   InboxListResponse,
   InboxMemberRef,
+  InboxMessageSender,
+  InboxMessageView,
   InboxMessagesResponse,
   MessageContent,
   SendConversationMessageDto,
@@ -16,7 +18,16 @@ import {
   isUuid,
 } from '@platform/contracts';
 import { toMessageView } from '@platform/conversations';
-import { BotDefinitionRepository, BotInputRepository, BotTraceRepository, CannedResponseRow, ConversationRepository, InboxRepository, MembershipRepository } from '@platform/database';
+import {
+  BotDefinitionRepository,
+  BotInputRepository,
+  BotTraceRepository,
+  CannedResponseRow,
+  ConversationMessageRow,
+  ConversationRepository,
+  InboxRepository,
+  MembershipRepository,
+} from '@platform/database';
 import type { Prisma } from '@platform/database';
 import { BotInputsService } from '../bots/bot-inputs.service.js';
 import { ConversationHandoffEvents } from '../bots/conversation-handoff-events.js';
@@ -126,7 +137,7 @@ export class InboxService {
     ]);
     const olderMessages = fetched.length > VIEW_ITEMS;
     const messages = olderMessages ? fetched.slice(1) : fetched;
-    const views = messages.map(toMessageView);
+    const views = await this.withSenders(messages);
     const unread = messages.filter((m) => m.direction === 'inbound' && m.seq > readSeq).length;
     return {
       conversation: {
@@ -160,7 +171,7 @@ export class InboxService {
     const rows = await this.conversations.messagesBefore(conversation.id, q.before, limit + 1);
     if (rows === null) throw new BadRequestException(`before must be a message of conversation ${id}`);
     const olderMessages = rows.length > limit;
-    return { messages: (olderMessages ? rows.slice(1) : rows).map(toMessageView), olderMessages };
+    return { messages: await this.withSenders(olderMessages ? rows.slice(1) : rows), olderMessages };
   }
 
   /** `me` has read the conversation up to `messageId` (the newest they were shown), or up to its newest message. Only their own mark moves. */
@@ -183,7 +194,8 @@ export class InboxService {
     const conversation = await this.find(botId, id);
     const state = await this.trace.state(conversation.id);
     if (state?.status !== 'handoff') throw new ConflictException('Take the conversation over before replying: the bot is answering it');
-    const sent = await this.replies.reply(botId, conversation.id, dto, idempotencyKey);
+    // Kept with the message: the transcript names the agent who wrote it, not "the bot".
+    const sent = await this.replies.reply(botId, conversation.id, dto, idempotencyKey, me);
     // An agent who answers has read what came before (their mark only: the others have not).
     await this.inbox.markRead(conversation.id, me, sent.view.id);
     return sent;
@@ -245,6 +257,16 @@ export class InboxService {
 
   async deleteCanned(botId: string, id: string): Promise<void> {
     if (!(isUuid(id) && (await this.inbox.deleteCanned(botId, id)))) throw new NotFoundException(`No canned response ${id} for this bot`);
+  }
+
+  /** The messages as the transcript shows them: each with who sent it (the user, the bot, or the member who answered). */
+  private async withSenders(rows: ConversationMessageRow[]): Promise<InboxMessageView[]> {
+    const agents = await this.inbox.agentSenders(rows.filter((r) => r.direction === 'outbound').map((r) => r.id));
+    return rows.map((r) => {
+      const agent = agents.get(r.id);
+      const sentBy: InboxMessageSender = r.direction === 'inbound' ? { kind: 'user' } : agent ? { kind: 'agent', ...agent } : { kind: 'bot' };
+      return { ...toMessageView(r), sentBy };
+    });
   }
 
   private async tell(conversation: Conversation, type: 'conversation.taken_over' | 'conversation.handed_back', member: InboxMember, journeySlug: string | null): Promise<void> {

@@ -65,6 +65,17 @@ export interface InboxNoteView {
   createdAt: string;
 }
 
+/**
+ * Who wrote a message of the transcript: the user; the bot (its hosted runtime, or an outside bot through
+ * the reply API); or a member who answered from the inbox (`email` null once their account is deleted).
+ */
+export type InboxMessageSender = { kind: 'user' } | { kind: 'bot' } | { kind: 'agent'; userId: string; email: string | null };
+
+/** A message of the inbox's transcript: the API's message and who sent it. */
+export interface InboxMessageView extends ConversationMessageView {
+  sentBy: InboxMessageSender;
+}
+
 export interface InboxConversationResponse {
   conversation: {
     id: string;
@@ -82,7 +93,7 @@ export interface InboxConversationResponse {
   /** The bot's journeys (its published version's), for a hand-back to one. */
   journeys: string[];
   /** The newest 200 messages, oldest first. */
-  messages: ConversationMessageView[];
+  messages: InboxMessageView[];
   /** Whether the conversation has messages older than the first of `messages` (read them with GET …/messages?before=). */
   olderMessages: boolean;
   /** The newest 200 steps of the bot, oldest first. */
@@ -93,7 +104,7 @@ export interface InboxConversationResponse {
 /** GET /v1/bots/:botId/inbox/conversations/:id/messages?before=&limit=: the messages just before `before`. */
 export interface InboxMessagesResponse {
   /** Oldest first; the last is the one just before `before`. */
-  messages: ConversationMessageView[];
+  messages: InboxMessageView[];
   /** Whether the conversation has messages older than the first of `messages`. */
   olderMessages: boolean;
 }

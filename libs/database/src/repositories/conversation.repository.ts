@@ -161,6 +161,7 @@ export class ConversationRepository {
    * conversation. Null when the conversation is gone (erased or swept) meanwhile.
    * `replyKey` (unique across the platform) is kept with the message: when a message already has it, that
    * one is returned with `created` false and nothing is written, also when two race.
+   * `sentByUserId`: the member who answered from the console's inbox; none for the bot's own messages.
    */
   async createOutbound(
     conversationId: string,
@@ -168,6 +169,7 @@ export class ConversationRepository {
     content: Prisma.InputJsonValue,
     status: MessageStatus,
     replyKey?: string,
+    sentByUserId?: string,
   ): Promise<{ message: ConversationMessageRow; created: boolean } | null> {
     if (replyKey !== undefined) {
       const held = await this.db.conversationMessage.findUnique({ where: { replyKey } });
@@ -177,7 +179,7 @@ export class ConversationRepository {
       const message = await this.db.$transaction(async (tx) => {
         const touched = await tx.conversation.updateMany({ where: { id: conversationId }, data: { updatedAt: new Date() } });
         if (touched.count === 0) return null;
-        return tx.conversationMessage.create({ data: { conversationId, direction: 'outbound', type, content, status, replyKey: replyKey ?? null } });
+        return tx.conversationMessage.create({ data: { conversationId, direction: 'outbound', type, content, status, replyKey: replyKey ?? null, sentByUserId: sentByUserId ?? null } });
       });
       return message && { message, created: true };
     } catch (err) {

@@ -198,6 +198,22 @@ export class InboxRepository {
     return rows.reverse();
   }
 
+  /**
+   * Of these messages, those a member sent from the inbox: message id to the member's user id and e-mail
+   * (null when the account is gone). One lookup by primary key for a transcript's page, however it was read.
+   */
+  async agentSenders(messageIds: string[]): Promise<Map<string, { userId: string; email: string | null }>> {
+    if (messageIds.length === 0) return new Map();
+    const { rows } = await this.db.query<{ id: string; userId: string; email: string | null }>({
+      name: 'inbox-agent-senders',
+      text: `SELECT m."id", m."sent_by_user_id" AS "userId", u."email" FROM "conversation_messages" m
+             LEFT JOIN "users" u ON u."id" = m."sent_by_user_id"
+             WHERE m."id" = ANY($1::uuid[]) AND m."sent_by_user_id" IS NOT NULL`,
+      values: [messageIds],
+    });
+    return new Map(rows.map((r) => [r.id, { userId: r.userId, email: r.email }]));
+  }
+
   async notes(conversationId: string): Promise<ConversationNoteRow[]> {
     const rows = await this.db.conversationNote.findMany({
       where: { conversationId },

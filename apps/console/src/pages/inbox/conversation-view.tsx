@@ -1,12 +1,12 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { ConversationMessageView, InboxConversationResponse, InboxMessagesResponse } from '@platform/contracts/views';
+import type { InboxConversationResponse, InboxMessageView, InboxMessagesResponse } from '@platform/contracts/views';
 import { Bot, api, me, roleAtLeast } from '../../api.js';
 import { DataTable } from '../../data-table.js';
 import { href } from '../../router.js';
 import { ErrorNotice, Success, useAction, useLoad, when } from '../../ui.js';
 import { count } from '../../count.js';
 import { usePoll, pollError, RefreshFailed } from './refresh.js';
-import { STATUS_TEXT, userName, messageText } from './display.js';
+import { STATUS_TEXT, userName, messageText, senderLabel } from './display.js';
 import { ReplyForm, HandBack, NoteForm, Assign } from './conversation-actions.js';
 
 /** How many older messages one press of "Show older messages" reads. */
@@ -14,7 +14,7 @@ const OLDER_PAGE = 100;
 
 /** The transcript the reader has: the view's newest messages and, once asked for, older ones before them. */
 interface Transcript {
-  messages: ConversationMessageView[];
+  messages: InboxMessageView[];
   /** Whether the conversation has messages older than the first of `messages`. */
   older: boolean;
 }
@@ -143,7 +143,7 @@ export function ConversationView({ bot, id }: { bot: Bot; id: string }) {
           <ol class="transcript" aria-label="Transcript" data-testid="transcript" ref={list} tabIndex={-1}>
             {transcript.messages.map((m) => (
               <li key={m.id} data-id={m.id} class={m.direction === 'inbound' ? 'from-user' : 'from-bot'}>
-                <strong>{m.direction === 'inbound' ? 'User' : 'Bot or agent'}</strong> <small>{when(m.createdAt)}</small>
+                <strong>{senderLabel(m.sentBy)}</strong> <small>{when(m.createdAt)}</small>
                 <br />
                 {messageText(m)}
               </li>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { ConversationMessageView } from '@platform/contracts/views';
-import { messageText } from './display.js';
+import { messageText, senderLabel } from './display.js';
 
 const inbound = (type: string, content: object): ConversationMessageView => ({
   id: 'm',
@@ -28,5 +28,12 @@ describe('messageText: a message of the inbox as one line', () => {
     expect(messageText({ ...inbound('image', { image: { url: 'https://x/a.jpg', caption: 'parcel' } }), direction: 'outbound' })).toBe('Image: parcel');
     expect(messageText({ ...inbound('carousel', { cards: [{}, {}] }), direction: 'outbound' })).toBe('2 cards');
     expect(messageText(inbound('location', {}))).toBe('location');
+  });
+
+  it('names who wrote a message: the user, the bot, or the agent by e-mail', () => {
+    expect(senderLabel({ kind: 'user' })).toBe('User');
+    expect(senderLabel({ kind: 'bot' })).toBe('Bot');
+    expect(senderLabel({ kind: 'agent', userId: 'u', email: 'ana@example.com' })).toBe('Agent ana@example.com');
+    expect(senderLabel({ kind: 'agent', userId: 'u', email: null })).toBe('Agent (a former member)');
   });
 });

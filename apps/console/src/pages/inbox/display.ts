@@ -1,5 +1,5 @@
 // How a conversation reads in the inbox: its status, its user, and a message as one line of text.
-import { fileLabel, type ConversationMessageView } from '@platform/contracts/views';
+import { fileLabel, type ConversationMessageView, type InboxMessageSender } from '@platform/contracts/views';
 import { count } from '../../count.js';
 
 export const STATUS_TEXT: Record<string, string> = { handoff: 'With an agent', waiting: 'With the bot', ended: 'Closed', none: 'Closed' };
@@ -14,4 +14,11 @@ export function messageText(m: ConversationMessageView): string {
   const parts = [fileLabel(m.content) ?? c.text ?? (c.image ? `Image: ${c.image.caption ?? c.image.url}` : c.cards ? count(c.cards.length, 'card') : (c.payload ?? m.type))];
   if (c.quickReplies?.length) parts.push(`[${c.quickReplies.map((q) => q.title).join(' | ')}]`);
   return parts.join(' ');
+}
+
+/** Who wrote a message of the transcript: "User", "Bot", or "Agent <their e-mail>". */
+export function senderLabel(sentBy: InboxMessageSender): string {
+  if (sentBy.kind === 'user') return 'User';
+  if (sentBy.kind === 'bot') return 'Bot';
+  return sentBy.email ? `Agent ${sentBy.email}` : 'Agent (a former member)';
 }
