@@ -391,6 +391,9 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       await page.keyboard.press('Enter');
       await page.locator('#reply-quick-error').getByText('At most 3 quick replies: you gave 4.').waitFor();
       expect(await quickField.getAttribute('aria-invalid')).toBe('true');
+      // Focus leaves Send for the field the message names, which it describes: a screen reader reads it out.
+      await page.waitForFunction(() => document.activeElement?.id === 'reply-quick', null, { timeout: 10_000 });
+      expect(await quickField.getAttribute('aria-describedby')).toContain('reply-quick-error');
       // The API's reason names the field as the API spells it (quickReplies…), not capitalised as a word.
       await quickField.fill('A title far too long for a button');
       await page.getByRole('button', { name: 'Send reply' }).focus();

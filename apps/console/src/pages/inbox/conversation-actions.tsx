@@ -15,6 +15,9 @@ export function ReplyForm(props: { bot: Bot; id: string; windowOpen: boolean; on
   const [image, setImage] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [quickError, setQuickError] = useState<string | null>(null);
+  /** The field a refusal names, focused once its message is on the page (so it is read out as the field's description), and a count so a second refusal focuses it again. */
+  const [refused, setRefused] = useState<{ field: string; n: number } | null>(null);
+  const refuse = (field: string) => setRefused((r) => ({ field, n: (r?.n ?? 0) + 1 }));
   const action = useAction();
   const canned = useLoad(() => api<{ cannedResponses: CannedResponseView[] }>('GET', `/v1/bots/${bot.id}/inbox/canned-responses`), [bot.id]);
   const responses = canned.data?.cannedResponses ?? [];
@@ -24,6 +27,9 @@ export function ReplyForm(props: { bot: Bot; id: string; windowOpen: boolean; on
   /** The reply last sent without an answer (offline, connection lost), and its Idempotency-Key. */
   const unanswered = useRef<{ body: string; key: string } | null>(null);
   const current = responses.find((x) => x.id === picked) ?? responses[0];
+  useEffect(() => {
+    if (refused) document.getElementById(refused.field)?.focus();
+  }, [refused]);
   useEffect(() => {
     if (!props.focus) return;
     box.current?.focus();
@@ -47,13 +53,18 @@ export function ReplyForm(props: { bot: Bot; id: string; windowOpen: boolean; on
   const submit = async (e: Event) => {
     e.preventDefault();
     const quickReplies = quickReplyList(quick);
-    if (!text.trim() && !image.trim()) return setError('Write a message or give an image link');
+    if (!text.trim() && !image.trim()) {
+      setError('Write a message or give an image link');
+      return refuse('reply-text');
+    }
     setError(null);
     // The API's limit too (it refuses more), said here before anything is sent.
     if (!image.trim() && quickReplies.length > MAX_QUICK_REPLIES) {
-      return setQuickError(
+      setQuickError(
         `At most ${MAX_QUICK_REPLIES} quick replies: you gave ${quickReplies.length}. Remove ${quickReplies.length - MAX_QUICK_REPLIES === 1 ? 'one' : 'some'}, or send the rest in another reply.`,
       );
+      // Focus would stay on Send, and the message would go unheard: the field it names takes focus, the message as its description.
+      return refuse('reply-quick');
     }
     setQuickError(null);
     const body = image.trim()
