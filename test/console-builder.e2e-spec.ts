@@ -86,9 +86,23 @@ describe('console bot builder (API and Chromium)', () => {
     expect(checked.body.ok).toBe(false);
     expect(checked.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ journey: 'main', node: 'ask', field: 'variable' })]));
     expect((await call(dev.accessToken, 'PUT', '/definition', broken)).status).toBe(400);
-    expect((await call(viewer.accessToken, 'POST', '/validate', small)).body).toEqual({ ok: true, errors: [] });
+    // Warnings come with the check whether or not it has errors: neither question has an "invalid" edge.
+    const noInvalidEdge = (node: string) => ({ journey: 'main', node, field: 'maxRetries', message: expect.stringMatching(/^no "invalid" edge: after 2 retries /) });
+    expect(checked.body.warnings).toEqual([noInvalidEdge('ask'), noInvalidEdge('more')]);
+    expect((await call(viewer.accessToken, 'POST', '/validate', small)).body).toEqual({ ok: true, errors: [], warnings: [noInvalidEdge('ask'), noInvalidEdge('more')] });
+    const withInvalidEdges = {
+      ...small,
+      journeys: [{ ...small.journeys[0], edges: [...small.journeys[0]!.edges, { from: 'ask', to: 'bye', on: 'invalid' }, { from: 'more', to: 'bye', on: 'invalid' }] }],
+    };
+    expect((await call(viewer.accessToken, 'POST', '/validate', withInvalidEdges)).body).toEqual({ ok: true, errors: [], warnings: [] });
 
-    expect((await call(dev.accessToken, 'PUT', '/definition', small)).status).toBe(200);
+    // Saved with its warnings, which never refuse it.
+    expect((await call(dev.accessToken, 'PUT', '/definition', small)).body).toEqual({
+      message: 'Draft saved',
+      status: 'success',
+      draftUpdatedAt: expect.any(String),
+      warnings: [noInvalidEdge('ask'), noInvalidEdge('more')],
+    });
     // Tried before anything is published: the runtime runs the draft.
     const tried = await call(dev.accessToken, 'POST', '/try', {});
     expect(tried.status).toBe(201);
@@ -144,10 +158,15 @@ describe('console bot builder (API and Chromium)', () => {
     expect((await call(viewer.accessToken, 'GET', `/try/${id}`)).status).toBe(403);
     expect((await call(dev.accessToken, 'GET', `/try/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
 
-    // Published versions stay 1, 2, …; the test version is never listed nor published.
-    expect((await call(dev.accessToken, 'POST', '/publish', { note: 'first' })).body.version).toBe(1);
+    // Published versions stay 1, 2, …; the test version is never listed nor published. A publish answers the warnings it was published with.
+    expect((await call(dev.accessToken, 'POST', '/publish', { note: 'first' })).body).toEqual({
+      message: 'Draft published',
+      status: 'success',
+      version: 1,
+      warnings: [noInvalidEdge('ask'), noInvalidEdge('more')],
+    });
     await call(dev.accessToken, 'PUT', '/definition', { ...small, journeys: [{ ...small.journeys[0], nodes: [small.journeys[0]!.nodes[0], { id: 'bye', kind: 'end', text: 'Ciao' }] }] });
-    expect((await call(dev.accessToken, 'POST', '/publish', {})).body.version).toBe(2);
+    expect((await call(dev.accessToken, 'POST', '/publish', {})).body).toMatchObject({ version: 2, warnings: [noInvalidEdge('ask'), noInvalidEdge('more')] });
     const versions = await call(viewer.accessToken, 'GET', '/versions');
     expect(versions.body.versions.map((v: any) => v.version)).toEqual([2, 1]);
     expect(versions.body.versions[0].publishedBy).toBe(`user:${dev.userId}`);
@@ -161,6 +180,18 @@ describe('console bot builder (API and Chromium)', () => {
     expect(overview.journeys).toEqual([]);
     const inbox = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/inbox/conversations`, { headers: { authorization: `Bearer ${admin.accessToken}` } }).then((r) => r.json() as Promise<any>);
     expect(inbox.conversations).toEqual([]);
+
+    // The OpenAPI document describes the warnings of the check, the save and the publish.
+    const doc = (await (await fetch(`${stack.url}/docs/openapi.json`)).json()) as any;
+    for (const [path, method] of [
+      ['/v1/bots/{botId}/builder/validate', 'post'],
+      ['/v1/bots/{botId}/builder/definition', 'put'],
+      ['/v1/bots/{botId}/builder/publish', 'post'],
+    ] as const) {
+      const name = doc.paths[path][method].responses['200'].content['application/json'].schema.$ref.split('/').pop();
+      expect([path, doc.components.schemas[name].properties.warnings]).toEqual([path, expect.objectContaining({ type: 'array', items: { $ref: '#/components/schemas/DefinitionProblemDto' } })]);
+      expect([path, doc.components.schemas[name].required]).toEqual([path, expect.arrayContaining(['warnings'])]);
+    }
   });
 
   describe('in Chromium', () => {

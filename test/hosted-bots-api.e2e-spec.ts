@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { runCli } from '../apps/cli/src/run-cli.js';
 import { BotSecretRepository, ConversationRepository, PrismaService } from '@platform/database';
 import { useStack } from './e2e-stack.js';
-import { brokenBot, greetingBot, turnJobs } from './hosted-bots-support.js';
+import { askingBot, brokenBot, greetingBot, turnJobs } from './hosted-bots-support.js';
 import { SdkBot, seedSdkBot } from './sdk-support.js';
 
 type Json = Record<string, unknown>;
@@ -85,7 +85,7 @@ describe('hosted bots: the API and the CLI', () => {
       expect((await api('PUT', '/definition', notADefinition)).status).toBe(400);
     }
     const saved = await api('PUT', '/definition', greetingBot());
-    expect(saved).toEqual({ status: 200, body: { message: 'Draft saved', status: 'success', draftUpdatedAt: expect.any(String) } });
+    expect(saved).toEqual({ status: 200, body: { message: 'Draft saved', status: 'success', draftUpdatedAt: expect.any(String), warnings: [] } });
     expect(await api('GET', '/definition')).toEqual({ status: 200, body: { draft: greetingBot(), draftUpdatedAt: saved.body.draftUpdatedAt, publishedVersion: null } });
   });
 
@@ -94,10 +94,10 @@ describe('hosted bots: the API and the CLI', () => {
     const none = await api('POST', '/definition/publish', {}, fresh);
     expect(none).toMatchObject({ status: 409, body: { status: 'error', message: expect.stringContaining('no draft to publish') } });
 
-    expect(await api('POST', '/definition/publish', { note: 'first' })).toEqual({ status: 201, body: { message: 'Draft published', status: 'success', version: 1 } });
+    expect(await api('POST', '/definition/publish', { note: 'first' })).toEqual({ status: 201, body: { message: 'Draft published', status: 'success', version: 1, warnings: [] } });
     expect(await api('POST', '/versions', { definition: greetingBot('Hello again'), note: 'second' })).toEqual({
       status: 201,
-      body: { message: 'Version published', status: 'success', version: 2 },
+      body: { message: 'Version published', status: 'success', version: 2, warnings: [] },
     });
     const refused = await api('POST', '/versions', { definition: brokenBot() });
     expect(refused).toMatchObject({ status: 400, body: { errors: expect.arrayContaining([expect.objectContaining({ journey: 'welcome' })]) } });
@@ -106,6 +106,36 @@ describe('hosted bots: the API and the CLI', () => {
     expect(await api('POST', '/versions', { definition: greetingBot(), note: 'x'.repeat(501) })).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^note /) } });
     expect(await api('POST', '/definition/publish', { extra: 1 })).toMatchObject({ status: 400, body: { message: expect.stringContaining('extra') } });
     expect(await db.botVersion.count({ where: { botId: bot.botId } })).toBe(2);
+  });
+
+  it('answers the warnings of a definition that runs but probably not as meant (saved and published all the same), and documents them in the OpenAPI', async () => {
+    const fresh = await seedSdkBot(stack.gateway);
+    const warning = {
+      journey: 'welcome',
+      node: 'ask',
+      field: 'maxRetries',
+      message: expect.stringMatching(/^no "invalid" edge: after 2 retries without a valid answer the user gets the apology and the journey ends/),
+    };
+    expect(await api('PUT', '/definition', askingBot(), fresh)).toEqual({ status: 200, body: { message: 'Draft saved', status: 'success', draftUpdatedAt: expect.any(String), warnings: [warning] } });
+    expect(await api('POST', '/definition/publish', {}, fresh)).toEqual({ status: 201, body: { message: 'Draft published', status: 'success', version: 1, warnings: [warning] } });
+    expect(await api('POST', '/versions', { definition: askingBot() }, fresh)).toEqual({ status: 201, body: { message: 'Version published', status: 'success', version: 2, warnings: [warning] } });
+    expect((await api('GET', '/versions', undefined, fresh)).body).toMatchObject({ publishedVersion: 2 });
+    // A refused definition answers its errors only, as before.
+    expect(Object.keys((await api('POST', '/versions', { definition: brokenBot() }, fresh)).body).sort()).toEqual(['errors', 'message', 'status']);
+
+    const doc = (await (await fetch(`${stack.url}/docs/openapi.json`)).json()) as any;
+    const answer = (path: string, method: string, status: string) => doc.paths[path][method].responses[status].content['application/json'].schema.$ref.split('/').pop();
+    const schema = (name: string) => doc.components.schemas[name];
+    for (const [path, method, status] of [
+      ['/v1/bots/{botId}/definition', 'put', '200'],
+      ['/v1/bots/{botId}/definition/publish', 'post', '201'],
+      ['/v1/bots/{botId}/versions', 'post', '201'],
+    ] as const) {
+      const shape = schema(answer(path, method, status));
+      expect([path, shape.required]).toEqual([path, expect.arrayContaining(['warnings'])]);
+      expect(shape.properties.warnings).toMatchObject({ type: 'array', items: { $ref: '#/components/schemas/DefinitionProblemDto' } });
+    }
+    expect(Object.keys(schema('DefinitionProblemDto').properties).sort()).toEqual(['field', 'journey', 'message', 'node']);
   });
 
   it('lists versions and reads one; rolls back to an earlier one; 404 for an unknown version, 400 for a bad number', async () => {
@@ -247,10 +277,21 @@ describe('hosted bots: the API and the CLI', () => {
   });
 
   describe('the CLI', () => {
+    /** The exit code and stdout; `err`, what went to stderr. */
     async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
+      const { code, out } = await cliWithStderr(...argv);
+      return { code, out };
+    }
+    async function cliWithStderr(...argv: string[]): Promise<{ code: number; out: string; err: string[] }> {
       const lines: string[] = [];
-      const code = await runCli(argv, (l) => lines.push(l), stack.env);
-      return { code, out: lines.join('\n') };
+      const err: string[] = [];
+      const code = await runCli(
+        argv,
+        (l) => lines.push(l),
+        stack.env,
+        (l) => err.push(l),
+      );
+      return { code, out: lines.join('\n'), err };
     }
     const file = (name: string, doc: unknown) => {
       const path = join(dir, name);
@@ -277,6 +318,18 @@ describe('hosted bots: the API and the CLI', () => {
       expect(await cli('bot', 'rollback', '--bot', cliBot.botId, '--version', '1')).toEqual({ code: 0, out: `bot ${cliBot.botId}: version 1 published` });
       expect((await api('GET', '/definition', undefined, cliBot)).body.publishedVersion).toBe(1);
       expect((await api('GET', '/versions/2', undefined, cliBot)).body.definition).toEqual(greetingBot('v2'));
+    });
+
+    it('deploys a definition with warnings: published (exit code 0, the version on stdout), each warning on stderr with its journey/node and field', async () => {
+      const cliBot = await seedSdkBot(stack.gateway);
+      const path = file('asking.json', askingBot());
+      const deployed = await cliWithStderr('bot', 'deploy', '--bot', cliBot.botId, '--file', path);
+      expect({ code: deployed.code, out: deployed.out }).toEqual({ code: 0, out: `bot ${cliBot.botId}: version 1 published` });
+      expect(deployed.err).toHaveLength(1);
+      expect(deployed.err[0]).toContain(`${path}: warning: welcome/ask maxRetries: no "invalid" edge: after 2 retries without a valid answer`);
+      expect(await db.botVersion.count({ where: { botId: cliBot.botId } })).toBe(1);
+      // Without warnings, stderr stays empty.
+      expect((await cliWithStderr('bot', 'deploy', '--bot', cliBot.botId, '--file', file('plain.json', greetingBot()))).err).toEqual([]);
     });
 
     it('refuses bad arguments with exit code 2 and a message naming the problem', async () => {

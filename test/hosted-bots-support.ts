@@ -22,6 +22,29 @@ export function greetingBot(text = 'Hi {{variables.name}}') {
   };
 }
 
+/**
+ * Valid, with one warning (docs/bots.md): its question has no `invalid` edge, so once its retries are used up
+ * the user gets the apology and the journey ends.
+ */
+export function askingBot() {
+  return {
+    schemaVersion: 1,
+    startJourney: 'welcome',
+    variables: [{ name: 'name', type: 'string', default: 'there' }],
+    journeys: [
+      {
+        slug: 'welcome',
+        start: 'ask',
+        nodes: [
+          { id: 'ask', kind: 'question', text: 'Your name?', answer: { type: 'text' }, variable: 'name' },
+          { id: 'bye', kind: 'end', text: 'Bye {{variables.name}}' },
+        ],
+        edges: [{ from: 'ask', to: 'bye' }],
+      },
+    ],
+  };
+}
+
 /** Invalid three times: a template reads an undeclared variable, an edge leads nowhere, so the end node cannot be reached. */
 export function brokenBot() {
   const bot = greetingBot('Hi {{variables.nobody}}');

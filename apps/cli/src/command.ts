@@ -10,8 +10,11 @@ export interface CliCommand {
   summary: string;
   /** Options it takes; `required` ones are checked before run() is called. */
   options: Record<string, { description: string; required?: boolean; boolean?: boolean }>;
-  /** Resolves to the exit code (0 when it resolves to nothing). */
-  run(app: INestApplicationContext, args: CommandArgs, out: (line: string) => void): Promise<void | number>;
+  /**
+   * Resolves to the exit code (0 when it resolves to nothing). `out` is the command's answer (stdout);
+   * `warn` is for what the operator should know without it being the answer or a failure (stderr).
+   */
+  run(app: INestApplicationContext, args: CommandArgs, out: (line: string) => void, warn: (line: string) => void): Promise<void | number>;
 }
 
 export function requireString(args: CommandArgs, name: string): string {

@@ -10,7 +10,8 @@ import { discoverLocalStack } from './local-stack.js';
 /**
  * Runs one command line; returns the exit code. `env` overrides process.env (tests). Run in a checkout
  * where `npm run up` ran, without DATABASE_URL, it uses the local stack's settings (local-stack.ts).
- * Every failure is one line, `error: …`, never a stack (cli-error-text.ts).
+ * Every failure is one line, `error: …`, never a stack (cli-error-text.ts). `note` takes what goes to
+ * stderr: the local stack's settings, and a command's warnings (a bot definition's, for instance).
  */
 export async function runCli(argv: string[], out: (line: string) => void, env: Record<string, string> = {}, note: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Promise<number> {
   const command = findCommand(argv);
@@ -37,7 +38,7 @@ export async function runCli(argv: string[], out: (line: string) => void, env: R
   try {
     // Nest's own logger stays silent: a failure is the one line below, not Nest's stack trace.
     app = await NestFactory.createApplicationContext(CliModule.forRoot({ ...local?.env, ...env }), { logger: false, abortOnError: false });
-    return (await command.run(app, args, out)) ?? 0;
+    return (await command.run(app, args, out, note)) ?? 0;
   } catch (err) {
     const { text, code } = cliErrorText(err);
     out(`error: ${text}`);

@@ -27,13 +27,13 @@ function parseVersion(value: string): number {
 export const botDefinitionCommands: CliCommand[] = [
   {
     name: 'bot deploy',
-    summary: 'Validate a bot definition file and publish it as the next version (new conversations start on it)',
+    summary: 'Validate a bot definition file and publish it as the next version (new conversations start on it); its warnings go to stderr and never stop it',
     options: {
       bot: { description: 'Bot id', required: true },
       file: { description: 'Path of the definition (JSON)', required: true },
       note: { description: 'What changed, shown by bot versions' },
     },
-    async run(app, args, out) {
+    async run(app, args, out, warn) {
       const botId = requireString(args, 'bot');
       const path = requireString(args, 'file');
       const note = typeof args.note === 'string' && args.note.trim() !== '' ? args.note.trim() : null;
@@ -46,6 +46,8 @@ export const botDefinitionCommands: CliCommand[] = [
       }
       // Checked before the bot is looked up: a definition can be checked without a database's bot.
       const result = validateBotDefinition(doc);
+      // Warnings never stop a deploy (docs/bots.md): they go to stderr, so the answer on stdout stays the version.
+      for (const w of result.warnings) warn(`${path}: warning: ${definitionErrorText(w)}`);
       if (!result.ok) {
         out(`${path}: ${result.errors.length} error(s), nothing published:`);
         for (const e of result.errors) out(`  ${definitionErrorText(e)}`);

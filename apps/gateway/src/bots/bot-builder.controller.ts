@@ -4,10 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotAudited } from '../administration/audit-action.js';
 import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
-import { PublishBotDefinitionDto } from './bot-api.dto.js';
+import { DefinitionCheckDto, DraftSavedDto, PublishBotDefinitionDto, VersionPublishedDto } from './bot-api.dto.js';
 import { BotDefinitionService } from './bot-definition.service.js';
 import { BotTryService } from './bot-try.service.js';
-import { InvalidBotDefinitionError } from './invalid-bot-definition.error.js';
 
 /**
  * The console's bot builder (docs/console.md#bot-builder): the same draft, publish, versions and rollback
@@ -34,9 +33,10 @@ export class BotBuilderController {
   @Put('definition')
   @UseGuards(JsonContentTypeGuard)
   @RequireBotRole('developer')
-  @ApiOperation({ summary: 'Save the draft (400 lists every error with its journey, node and field)' })
+  @ApiOperation({ summary: 'Save the draft (400 lists every error with its journey, node and field; warnings never refuse it)' })
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
-  async save(@Param('botId') botId: string, @Body() body: unknown) {
+  @ApiOkResponse({ type: DraftSavedDto })
+  async save(@Param('botId') botId: string, @Body() body: unknown): Promise<DraftSavedDto> {
     return { message: 'Draft saved', status: 'success', ...(await this.definitions.saveDraft(botId, body)) };
   }
 
@@ -45,24 +45,19 @@ export class BotBuilderController {
   @NotAudited()
   @UseGuards(JsonContentTypeGuard)
   @RequireBotRole('viewer')
-  @ApiOperation({ summary: 'Check a definition without saving it: { ok, errors } (the builder shows each error on its node)' })
+  @ApiOperation({ summary: 'Check a definition without saving it: { ok, errors, warnings } (the builder shows each on its node)' })
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
-  validate(@Body() body: unknown) {
-    try {
-      this.definitions.validate(body);
-      return { ok: true, errors: [] };
-    } catch (err) {
-      // The same list a refused save answers with, as a 200: nothing was refused, only checked.
-      if (err instanceof InvalidBotDefinitionError) return { ok: false, errors: (err.getResponse() as { errors: unknown[] }).errors };
-      throw err;
-    }
+  @ApiOkResponse({ type: DefinitionCheckDto })
+  validate(@Body() body: unknown): DefinitionCheckDto {
+    return this.definitions.check(body);
   }
 
   @Post('publish')
   @HttpCode(200)
   @RequireBotRole('developer')
-  @ApiOperation({ summary: 'Publish the draft as the next version (409 without a draft)' })
-  async publish(@Param('botId') botId: string, @Req() req: FastifyRequest, @Body() body: PublishBotDefinitionDto = {}) {
+  @ApiOperation({ summary: 'Publish the draft as the next version (409 without a draft); published with its warnings, which it answers' })
+  @ApiOkResponse({ type: VersionPublishedDto })
+  async publish(@Param('botId') botId: string, @Req() req: FastifyRequest, @Body() body: PublishBotDefinitionDto = {}): Promise<VersionPublishedDto> {
     return { message: 'Draft published', status: 'success', ...(await this.definitions.publishDraft(botId, `user:${req.adminUser!.userId}`, body?.note)) };
   }
 

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiKeyGuard } from '@platform/auth';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
-import { DeployBotVersionDto, PublishBotDefinitionDto } from './bot-api.dto.js';
+import { DeployBotVersionDto, DraftSavedDto, PublishBotDefinitionDto, VersionPublishedDto } from './bot-api.dto.js';
 import { BotDefinitionService } from './bot-definition.service.js';
 
 /** Who published, as the version list shows it. */
@@ -32,9 +32,10 @@ export class BotDefinitionController {
 
   @Put('definition')
   @UseGuards(JsonContentTypeGuard)
-  @ApiOperation({ summary: 'Save the draft definition (validated: 400 lists every error with its journey, node and field)' })
+  @ApiOperation({ summary: 'Save the draft definition (validated: 400 lists every error with its journey, node and field; warnings never refuse it)' })
   @ApiBody({ description: 'A bot definition (GET /v1/bot-definition.schema.json)', schema: { type: 'object', additionalProperties: true } })
-  async saveDraft(@Param('botId') botId: string, @Body() body: unknown) {
+  @ApiOkResponse({ type: DraftSavedDto })
+  async saveDraft(@Param('botId') botId: string, @Body() body: unknown): Promise<DraftSavedDto> {
     return { message: 'Draft saved', status: 'success', ...(await this.definitions.saveDraft(botId, body)) };
   }
 
@@ -45,8 +46,9 @@ export class BotDefinitionController {
   }
 
   @Post('definition/publish')
-  @ApiOperation({ summary: 'Publish the draft as the next immutable version; new conversations start on it' })
-  async publish(@Param('botId') botId: string, @Req() req: FastifyRequest, @Body() body: PublishBotDefinitionDto = {}) {
+  @ApiOperation({ summary: 'Publish the draft as the next immutable version; new conversations start on it (warnings are answered, never refuse it)' })
+  @ApiCreatedResponse({ type: VersionPublishedDto })
+  async publish(@Param('botId') botId: string, @Req() req: FastifyRequest, @Body() body: PublishBotDefinitionDto = {}): Promise<VersionPublishedDto> {
     return { message: 'Draft published', status: 'success', ...(await this.definitions.publishDraft(botId, publisher(req), body?.note)) };
   }
 
@@ -59,8 +61,9 @@ export class BotDefinitionController {
 
   @Post('versions')
   @UseGuards(JsonContentTypeGuard)
-  @ApiOperation({ summary: 'Save a definition as the draft and publish it in one call (what `bot deploy --file` does)' })
-  async deploy(@Param('botId') botId: string, @Body() body: DeployBotVersionDto, @Req() req: FastifyRequest) {
+  @ApiOperation({ summary: 'Save a definition as the draft and publish it in one call (what `bot deploy --file` does; warnings are answered, never refuse it)' })
+  @ApiCreatedResponse({ type: VersionPublishedDto })
+  async deploy(@Param('botId') botId: string, @Body() body: DeployBotVersionDto, @Req() req: FastifyRequest): Promise<VersionPublishedDto> {
     return { message: 'Version published', status: 'success', ...(await this.definitions.deploy(botId, body.definition, publisher(req), body.note)) };
   }
 

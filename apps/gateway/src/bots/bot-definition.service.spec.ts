@@ -22,6 +22,22 @@ const valid = {
     },
   ],
 };
+/** Valid, with a warning: a question with no `invalid` edge. */
+const asking = {
+  ...valid,
+  variables: [{ name: 'name', type: 'string' }],
+  journeys: [
+    {
+      slug: 'welcome',
+      start: 'ask',
+      nodes: [
+        { id: 'ask', kind: 'question', text: 'Name?', answer: { type: 'text' }, variable: 'name' },
+        { id: 'bye', kind: 'end' },
+      ],
+      edges: [{ from: 'ask', to: 'bye' }],
+    },
+  ],
+};
 const dangling = { ...valid, journeys: [{ ...valid.journeys[0], edges: [{ from: 'hello', to: 'nowhere' }] }] };
 
 /** The repository in memory: the draft, the versions, the pointer. */
@@ -81,7 +97,7 @@ function setup() {
 describe('BotDefinitionService', () => {
   it('saves a valid draft and refuses an invalid one with every error named by journey, node and field', async () => {
     const { service, repo } = setup();
-    expect(await service.saveDraft(BOT, valid)).toEqual({ draftUpdatedAt: '2026-12-10T10:00:00.000Z' });
+    expect(await service.saveDraft(BOT, valid)).toEqual({ draftUpdatedAt: '2026-12-10T10:00:00.000Z', warnings: [] });
     expect(repo.draft).toEqual(valid);
     const refused = await service.saveDraft(BOT, dangling).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(InvalidBotDefinitionError);
@@ -97,14 +113,28 @@ describe('BotDefinitionService', () => {
     await expect(service.publishDraft(BOT, null, undefined)).rejects.toBeInstanceOf(ConflictException);
     await expect(service.publishDraft(BOT, null, undefined)).rejects.toThrow(/no draft to publish/);
     await service.saveDraft(BOT, valid);
-    expect(await service.publishDraft(BOT, 'api-key:k1', 'first')).toEqual({ version: 1 });
-    expect(await service.deploy(BOT, valid, 'api-key:k1', undefined)).toEqual({ version: 2 });
+    expect(await service.publishDraft(BOT, 'api-key:k1', 'first')).toEqual({ version: 1, warnings: [] });
+    expect(await service.deploy(BOT, valid, 'api-key:k1', undefined)).toEqual({ version: 2, warnings: [] });
     const { versions, publishedVersion } = await service.versions(BOT);
     expect(publishedVersion).toBe(2);
     expect(versions).toEqual([
       expect.objectContaining({ version: 2, published: true, note: null }),
       expect.objectContaining({ version: 1, published: false, note: 'first', publishedBy: 'api-key:k1' }),
     ]);
+  });
+
+  it('answers warnings with every member, and saves, publishes and deploys all the same; check answers errors and warnings without refusing', async () => {
+    const { service, repo } = setup();
+    const warning = { journey: 'welcome', node: 'ask', field: 'maxRetries', message: expect.stringContaining('no "invalid" edge') };
+    expect(await service.saveDraft(BOT, asking)).toEqual({ draftUpdatedAt: expect.any(String), warnings: [warning] });
+    expect(await service.publishDraft(BOT, null, undefined)).toEqual({ version: 1, warnings: [warning] });
+    expect(await service.deploy(BOT, asking, null, undefined)).toEqual({ version: 2, warnings: [warning] });
+    expect(repo.versions).toHaveLength(2);
+    expect(service.check(asking)).toEqual({ ok: true, errors: [], warnings: [warning] });
+    expect(service.check(valid)).toEqual({ ok: true, errors: [], warnings: [] });
+    const both = service.check({ ...asking, journeys: [{ ...asking.journeys[0], edges: [{ from: 'ask', to: 'nowhere' }] }] });
+    expect(both).toMatchObject({ ok: false, errors: [expect.objectContaining({ node: 'ask', field: 'edges[0].to' }), ...both.errors.slice(1)], warnings: [warning] });
+    expect(service.check([asking])).toMatchObject({ ok: false, warnings: [] });
   });
 
   it('checks a draft again when publishing it', async () => {

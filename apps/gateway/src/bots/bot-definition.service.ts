@@ -3,7 +3,7 @@ import { botDefinitionJsonSchema, validateBotDefinition } from '@platform/bot-en
 import type { BotDefinition } from '@platform/contracts';
 import { BotDefinitionRepository } from '@platform/database';
 import type { Prisma } from '@platform/database';
-import { InvalidBotDefinitionError } from './invalid-bot-definition.error.js';
+import { type DefinitionProblemView, InvalidBotDefinitionError, definitionProblemView } from './invalid-bot-definition.error.js';
 import { parseVersion } from './page-query.js';
 
 export interface BotVersionView {
@@ -25,17 +25,23 @@ export class BotDefinitionService {
     return botDefinitionJsonSchema;
   }
 
-  /** Refuses an invalid document with every error it has. */
-  validate(doc: unknown): BotDefinition {
+  /** Checks a document without refusing it: its errors and its warnings (the builder's check on every edit). */
+  check(doc: unknown): { ok: boolean; errors: DefinitionProblemView[]; warnings: DefinitionProblemView[] } {
     const result = validateBotDefinition(doc);
-    if (!result.ok) throw new InvalidBotDefinitionError(result.errors);
-    return result.definition;
+    return { ok: result.ok, errors: result.ok ? [] : result.errors.map(definitionProblemView), warnings: result.warnings.map(definitionProblemView) };
   }
 
-  async saveDraft(botId: string, doc: unknown): Promise<{ draftUpdatedAt: string }> {
-    this.validate(doc);
+  /** Refuses an invalid document with every error it has; a valid one comes back with its warnings, which never refuse it. */
+  validate(doc: unknown): { definition: BotDefinition; warnings: DefinitionProblemView[] } {
+    const result = validateBotDefinition(doc);
+    if (!result.ok) throw new InvalidBotDefinitionError(result.errors);
+    return { definition: result.definition, warnings: result.warnings.map(definitionProblemView) };
+  }
+
+  async saveDraft(botId: string, doc: unknown): Promise<{ draftUpdatedAt: string; warnings: DefinitionProblemView[] }> {
+    const { warnings } = this.validate(doc);
     const at = await this.definitions.saveDraft(botId, doc as Prisma.InputJsonValue);
-    return { draftUpdatedAt: at.toISOString() };
+    return { draftUpdatedAt: at.toISOString(), warnings };
   }
 
   async get(botId: string) {
@@ -43,17 +49,23 @@ export class BotDefinitionService {
     return { draft: state?.draft ?? null, draftUpdatedAt: state?.draftUpdatedAt?.toISOString() ?? null, publishedVersion: state?.publishedVersion ?? null };
   }
 
-  /** Publishes the draft as the next version; checked again (the validator may have grown stricter since it was saved). */
-  async publishDraft(botId: string, by: string | null, note: string | undefined): Promise<{ version: number }> {
-    const version = await this.definitions.publishDraft(botId, by, note ?? null, (draft) => this.validate(draft));
+  /**
+   * Publishes the draft as the next version; checked again (the validator may have grown stricter since it was
+   * saved). The warnings are those of the draft as published: they never stop it.
+   */
+  async publishDraft(botId: string, by: string | null, note: string | undefined): Promise<{ version: number; warnings: DefinitionProblemView[] }> {
+    let warnings: DefinitionProblemView[] = [];
+    const version = await this.definitions.publishDraft(botId, by, note ?? null, (draft) => {
+      warnings = this.validate(draft).warnings;
+    });
     if (version === null) throw new ConflictException(`Bot ${botId} has no draft to publish: save one with PUT /v1/bots/${botId}/definition first`);
-    return { version };
+    return { version, warnings };
   }
 
   /** Saves and publishes in one call (`bot deploy --file`). */
-  async deploy(botId: string, doc: unknown, by: string | null, note: string | undefined): Promise<{ version: number }> {
-    this.validate(doc);
-    return { version: await this.definitions.saveAndPublish(botId, doc as Prisma.InputJsonValue, by, note ?? null) };
+  async deploy(botId: string, doc: unknown, by: string | null, note: string | undefined): Promise<{ version: number; warnings: DefinitionProblemView[] }> {
+    const { warnings } = this.validate(doc);
+    return { version: await this.definitions.saveAndPublish(botId, doc as Prisma.InputJsonValue, by, note ?? null), warnings };
   }
 
   async versions(botId: string): Promise<{ publishedVersion: number | null; versions: BotVersionView[] }> {
