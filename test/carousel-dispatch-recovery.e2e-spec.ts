@@ -19,11 +19,12 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
     await worker?.close();
   });
 
-  it('a worker process killed (SIGKILL) mid-send: the job is recovered and the message is sent', async () => {
+  it("a worker process killed (SIGKILL) mid-send: the job is recovered once the dead run's claim has ended, and the message is sent", async () => {
     // The built worker runs as a real process; the provider never answers its request, then the process dies.
+    // Its claim holds the message for 1.5 s of pacing, the 15 s timeout and 5 s: 21.5 s.
     cloud.reply({ hang: true });
     child = spawn(process.execPath, ['dist/apps/channel-worker/src/main.js'], {
-      env: { ...process.env, ...stack.env, WHATSAPP_TIMEOUT_MS: '60000' },
+      env: { ...process.env, ...stack.env, WHATSAPP_TIMEOUT_MS: '15000' },
       stdio: 'ignore',
     });
     const msgId = await triggerCarousel(stack.url, stack.seed);
@@ -33,10 +34,14 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
 
     worker = await createChannelWorker(stack.env);
     const messages = stack.gateway.get(MessageRepository);
-    const final = await until(async () => {
-      const m = await messages.findForBot(stack.seed.botId, msgId);
-      return m && (m.status === 'sent' || m.status === 'failed') ? m : undefined;
-    });
+    const final = await until(
+      async () => {
+        const m = await messages.findForBot(stack.seed.botId, msgId);
+        return m && (m.status === 'sent' || m.status === 'failed') ? m : undefined;
+      },
+      90_000,
+      'the message sent by the second worker',
+    );
     expect(final.status).toBe('sent');
     expect(final.attempts).toBe(2);
     expect(cloud.messages).toHaveLength(2);

@@ -38,9 +38,10 @@ describe('held provider statuses (Postgres)', () => {
   /** A carousel message claimed for its first attempt (status processing). */
   async function claimedMessage(): Promise<string> {
     const id = randomUUID();
-    const [claimed] = await messages.startAttempts([
-      { id, botId: stack.seed.botId, templateId: stack.seed.templateId, senderId, channel: 'whatsapp', recipient: '919876543210', acceptedAt: new Date() },
-    ]);
+    const [claimed] = await messages.startAttempts(
+      [{ id, botId: stack.seed.botId, templateId: stack.seed.templateId, senderId, channel: 'whatsapp', recipient: '919876543210', acceptedAt: new Date() }],
+      30_000,
+    );
     expect(claimed).not.toBeNull();
     return id;
   }

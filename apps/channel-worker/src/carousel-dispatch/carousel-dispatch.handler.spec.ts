@@ -4,10 +4,19 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { register } from 'prom-client';
 import type { CarouselDispatchJob } from '@platform/contracts';
 import type { SecretBox } from '@platform/crypto';
-import { DatabaseUnavailableError, type AcceptedMessage, type CarouselCatalog, type ChannelSender, type ClaimedMessage, type MessageRepository, type Template } from '@platform/database';
+import {
+  DatabaseUnavailableError,
+  type AcceptedMessage,
+  type CarouselCatalog,
+  type ChannelSender,
+  type BusyMessage,
+  type ClaimedMessage,
+  type MessageRepository,
+  type Template,
+} from '@platform/database';
 import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
 import type { CampaignStates } from '../campaigns/campaign-states.js';
-import type { WhatsAppRetryEnv } from '@platform/config';
+import type { WhatsAppEnv, WhatsAppRetryEnv } from '@platform/config';
 import type { Clock } from '@platform/common';
 import type { MessageLifecyclePublisher } from '@platform/queue';
 import type { CountedSend, PaceDecision, SendOutcome, SendPermit, SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
@@ -47,6 +56,9 @@ function fakeJob(attemptsMade = 0, attempts = 3, extra: Partial<CarouselDispatch
   return { job, delays };
 }
 
+/** A send slot the pacer let the job go with. */
+const permit = (): SendPermit => ({ phoneNumberId: 'pn-1', rate: 80, id: 'r:job-1', at: Date.now(), settled: false });
+
 /** Handles the job under lock `lock-1`, expecting it moved to delayed once with that lock (DelayedError); how far ahead, in ms from just before. */
 async function handleDelayed(handler: CarouselDispatchHandler, { job, delays } = fakeJob()): Promise<number> {
   const before = Date.now();
@@ -57,7 +69,7 @@ async function handleDelayed(handler: CarouselDispatchHandler, { job, delays } =
 }
 
 interface Options {
-  claim?: (m: AcceptedMessage) => ClaimedMessage | null;
+  claim?: (m: AcceptedMessage) => ClaimedMessage | BusyMessage | null;
   claimError?: unknown;
   outcome?: SendOutcome;
   decrypt?: (sealed: string) => string;
@@ -91,13 +103,15 @@ function setup(o: Options = {}) {
   const published: unknown[] = [];
   const throttledRows: string[] = [];
   const claimedOnce: boolean[] = [];
+  const leases: number[] = [];
   const parked: string[] = [];
   const unknown: string[] = [];
   const cancelled: string[] = [];
   let markSentError = o.markSentError;
   const messages = {
-    startAttempts: async (batch: readonly AcceptedMessage[], atMostOnce = false) => {
+    startAttempts: async (batch: readonly AcceptedMessage[], leaseMs: number, atMostOnce = false) => {
       claimed.push(...batch);
+      leases.push(leaseMs);
       claimedOnce.push(atMostOnce);
       claimBatches.push(batch.length);
       if (o.claimError) throw o.claimError;
@@ -154,8 +168,8 @@ function setup(o: Options = {}) {
     status: async () => (o.campaignStatus === undefined ? 'running' : o.campaignStatus),
     cancelUnsent: async (id: string) => void cancelled.push(id),
   } as unknown as CampaignStates;
-  const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env, lifecycle, clock, campaigns);
-  return { handler, claimed, claimBatches, sentRows, errors, sends, released, paced, permitsBack, published, throttledRows, claimedOnce, parked, unknown, cancelled };
+  const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env, { WHATSAPP_TIMEOUT_MS: 8000 } as WhatsAppEnv, lifecycle, clock, campaigns);
+  return { handler, leases, claimed, claimBatches, sentRows, errors, sends, released, paced, permitsBack, published, throttledRows, claimedOnce, parked, unknown, cancelled };
 }
 
 describe('CarouselDispatchHandler', () => {
@@ -305,6 +319,23 @@ describe('CarouselDispatchHandler', () => {
     expect(sends).toEqual([]);
   });
 
+  it('leases each claim for the pacing wait (1.5 s), the Cloud API timeout (8 s) and 5 s to record the send', async () => {
+    const { handler, leases } = setup();
+    await handler.handle(fakeJob().job);
+    expect(leases).toEqual([14_500]);
+  });
+
+  it("waits in the delayed set until another run's lease on the message ends: nothing sent, nothing recorded, no attempt used", async () => {
+    const { handler, sends, errors, released, permitsBack } = setup({ claim: () => ({ busyForMs: 3000 }), reserve: { go: true, permit: permit() } });
+    const ahead = await handleDelayed(handler);
+    expect(ahead).toBeGreaterThanOrEqual(3000);
+    expect(ahead).toBeLessThan(3000 + 1000);
+    expect(sends).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(released).toEqual([]);
+    expect(permitsBack).toHaveLength(1); // its counted send given back
+  });
+
   it('skips a message already final (the claim answers null): nothing sent, nothing recorded', async () => {
     const { handler, sends, errors, sentRows } = setup({ claim: () => null });
     await expect(handler.handle(fakeJob().job)).resolves.toMatch(/^skipped/);
@@ -332,7 +363,6 @@ describe('CarouselDispatchHandler', () => {
   });
 
   it('sends with the permit its job was let go with (its send already counted), and gives it back when it ends without sending', async () => {
-    const permit = (): SendPermit => ({ phoneNumberId: 'pn-1', rate: 80, id: 'r:job-1', at: Date.now(), settled: false });
     const sent = setup({ reserve: { go: true, permit: permit() } });
     await sent.handler.handle(fakeJob().job);
     expect(sent.paced[1]).toEqual({ phase: 'send', phoneNumberId: 'pn-1', rate: 80, maxWaitMs: 1500, permit: expect.objectContaining({ id: 'r:job-1' }) });
@@ -387,6 +417,14 @@ describe('CarouselDispatchHandler', () => {
       expect(unknown).toEqual(['m1']);
       expect(sends).toEqual([]);
       expect(published).toEqual([{ messageId: 'm1', status: 'failed' }]);
+    });
+
+    it("a claim that finds another run's lease holding waits for it instead of failing the message", async () => {
+      const { handler, sends, unknown, published } = setup({ claim: () => ({ busyForMs: 2000 }) });
+      await handleDelayed(handler, campaignJob());
+      expect(unknown).toEqual([]);
+      expect(sends).toEqual([]);
+      expect(published).toEqual([]);
     });
 
     it('a claim refused because the message is final changes nothing', async () => {

@@ -1,11 +1,11 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
-import { WhatsAppRetryEnv } from '@platform/config';
+import { WhatsAppEnv, WhatsAppRetryEnv } from '@platform/config';
 import { CarouselDispatchJob, DEFAULT_VALIDITY_SECONDS, EXPIRED_ERROR_CODE } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { Clock, TickBatcher } from '@platform/common';
-import { AcceptedMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository } from '@platform/database';
+import { AcceptedMessage, BusyMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository } from '@platform/database';
 import { MessageLifecyclePublisher } from '@platform/queue';
 import { CampaignStates } from '../campaigns/campaign-states.js';
 import { Backoff, SendOutcome, SendPermit, SenderPacer, WhatsAppCloudClient, backoffDelayMs, deliveryDeadline, renderCarouselMessage, retryWithin, throttleDelayMs } from '@platform/whatsapp';
@@ -44,6 +44,9 @@ const CAMPAIGN_HOLD_MS = 1000;
 /** How long a job waits when Postgres cannot be reached before it tries again (not counted as an attempt). */
 const DATABASE_RETRY_MS = 5000;
 
+/** Beyond the longest a send can take after its claim (the pacing wait and the Cloud API's timeout): the time to record it. */
+const LEASE_MARGIN_MS = 5000;
+
 /** A transient answer of the Cloud API: tried again until the message's validity ends. */
 type TransientOutcome = Extract<SendOutcome, { kind: 'throttled' | 'retry' }>;
 
@@ -59,11 +62,13 @@ type TransientOutcome = Extract<SendOutcome, { kind: 'throttled' | 'retry' }>;
 export class CarouselDispatchHandler {
   private readonly logger = new Logger('CarouselDispatch');
   // Concurrent jobs share their claim and sent statements (one each per event-loop turn).
-  private readonly claims = new TickBatcher<AcceptedMessage, ClaimedMessage | null>((m) => this.messages.startAttempts(m));
+  private readonly claims = new TickBatcher<AcceptedMessage, ClaimedMessage | BusyMessage | null>((m) => this.messages.startAttempts(m, this.leaseMs));
   // Campaign messages are claimed at most once: a claim never takes a message another run left mid-attempt.
-  private readonly onceClaims = new TickBatcher<AcceptedMessage, ClaimedMessage | null>((m) => this.messages.startAttempts(m, true));
+  private readonly onceClaims = new TickBatcher<AcceptedMessage, ClaimedMessage | BusyMessage | null>((m) => this.messages.startAttempts(m, this.leaseMs, true));
   private readonly sends = new TickBatcher((s: Array<{ id: string; providerMessageId: string }>) => this.messages.markSentMany(s));
   private readonly backoff: Backoff;
+  /** How long a claim holds a message for its run: a second run of the job waits that long before it may send. */
+  private readonly leaseMs: number;
 
   constructor(
     private readonly messages: MessageRepository,
@@ -72,11 +77,13 @@ export class CarouselDispatchHandler {
     private readonly catalog: CarouselCatalog,
     private readonly pacer: SenderPacer,
     env: WhatsAppRetryEnv,
+    whatsappEnv: WhatsAppEnv,
     private readonly lifecycle: MessageLifecyclePublisher,
     private readonly clock: Clock,
     @Optional() private readonly campaigns?: CampaignStates,
   ) {
     this.backoff = { baseMs: env.WHATSAPP_BACKOFF_MS, capMs: env.WHATSAPP_BACKOFF_MAX_MS };
+    this.leaseMs = MAX_IN_JOB_PACING_WAIT_MS + whatsappEnv.WHATSAPP_TIMEOUT_MS + LEASE_MARGIN_MS;
   }
 
   async handle(job: Job<CarouselDispatchJob>, lockToken?: string): Promise<string> {
@@ -106,6 +113,7 @@ export class CarouselDispatchHandler {
     const { messageId } = job.data;
     const campaignId = job.data.campaignId;
     const message = await (campaignId ? this.onceClaims : this.claims).submit(acceptedMessage(job)).catch(onOutage);
+    if (message && 'busyForMs' in message) return this.waitForLease(job, message.busyForMs, lockToken);
     if (!message && campaignId) return this.outcomeUnknown(messageId, 'a worker claimed it and stopped before recording what Meta answered; not sent again');
     if (!message) {
       this.logger.log(`message ${messageId} skipped: already final, or its template or sender no longer exists`);
@@ -272,6 +280,17 @@ export class CarouselDispatchHandler {
   /** Publishes a message's final failure (lifecycle stream, postback). */
   private async reportFailed(messageId: string): Promise<void> {
     await this.lifecycle.publish([await this.messages.currentChange(messageId)]);
+  }
+
+  /**
+   * Another run holds the message's lease: this job's lock lapsed while that run was still sending (or
+   * it died mid-send). The job waits until the lease ends, using no attempt; by then that run recorded
+   * its outcome (this run skips the message), or it died and this run goes on as after any crash.
+   */
+  private async waitForLease(job: Job<CarouselDispatchJob>, forMs: number, lockToken?: string): Promise<never> {
+    this.logger.warn(`message ${job.data.messageId}: another run may still be sending it; trying again in ${forMs} ms, once its claim has ended`);
+    await job.moveToDelayed(Date.now() + forMs + 100, lockToken);
+    throw new DelayedError();
   }
 
   /** Postgres is down: the job goes back to the delayed set and tries again later, its attempts untouched. */

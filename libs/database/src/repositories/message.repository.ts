@@ -15,6 +15,11 @@ export interface ClaimedMessage {
   attempts: number;
 }
 
+/** A message another run claimed and may still be sending: its lease holds for `busyForMs` more. */
+export interface BusyMessage {
+  busyForMs: number;
+}
+
 /** A message as the gateway accepted it (from its job); the first delivery attempt creates its row. */
 export interface AcceptedMessage {
   id: string;
@@ -102,23 +107,27 @@ export class MessageRepository {
   }
 
   /**
-   * Claims messages for one delivery attempt each, creating the row on the first one; per message, the
-   * claimed message, or null when it already reached a final state or its template or sender is gone.
-   * Called with a turn's worth of messages at once (TickBatcher).
+   * Claims messages for one delivery attempt each, creating the row on the first one, each leased to
+   * this run for `leaseMs`; per message, the claimed message, `busy` while another run's lease holds
+   * (a job whose lock lapsed while its worker still sends is run again by the queue: that run must not
+   * send it too), or null when it already reached a final state or its template or sender is gone, or
+   * (at most once) another run left it mid-attempt and its lease ended. Called with a turn's worth of
+   * messages at once (TickBatcher).
    */
-  async startAttempts(messages: readonly AcceptedMessage[], atMostOnce = false): Promise<Array<ClaimedMessage | null>> {
+  async startAttempts(messages: readonly AcceptedMessage[], leaseMs: number, atMostOnce = false): Promise<Array<ClaimedMessage | BusyMessage | null>> {
     const column = <K extends keyof AcceptedMessage>(k: K) => messages.map((m) => m[k]);
     const { rows } = await this.db.query<ClaimedMessage>({
       // At most once (campaign messages): a message still `processing` was claimed by a run that never recorded its outcome.
       name: atMostOnce ? 'messages-start-attempts-once' : 'messages-start-attempts',
-      text: `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "created_at", "updated_at", "postback_url", "custom_payload", "idempotency_fingerprint")
-             SELECT m.id, m.bot_id, m.template_id, m.sender_id, m.channel, m.recipient, 'processing', 1, m.accepted_at, now(), m.postback_url, m.custom_payload, m.fingerprint
+      text: `INSERT INTO "messages" ("id", "bot_id", "template_id", "sender_id", "channel", "recipient", "status", "attempts", "created_at", "updated_at", "postback_url", "custom_payload", "idempotency_fingerprint", "claimed_until")
+             SELECT m.id, m.bot_id, m.template_id, m.sender_id, m.channel, m.recipient, 'processing', 1, m.accepted_at, now(), m.postback_url, m.custom_payload, m.fingerprint, now() + $11::int * interval '1 millisecond'
              FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::"Channel"[], $6::text[], $7::timestamptz[], $8::text[], $9::jsonb[], $10::text[])
                AS m(id, bot_id, template_id, sender_id, channel, recipient, accepted_at, postback_url, custom_payload, fingerprint)
              WHERE EXISTS (SELECT 1 FROM "templates" t WHERE t."id" = m.template_id AND t."bot_id" = m.bot_id)
                AND EXISTS (SELECT 1 FROM "channel_senders" s WHERE s."id" = m.sender_id AND s."bot_id" = m.bot_id)
-             ON CONFLICT ("id") DO UPDATE SET "status" = 'processing', "attempts" = "messages"."attempts" + 1, "updated_at" = now()
+             ON CONFLICT ("id") DO UPDATE SET "status" = 'processing', "attempts" = "messages"."attempts" + 1, "updated_at" = now(), "claimed_until" = EXCLUDED."claimed_until"
                WHERE "messages"."status" NOT IN ('sent', 'delivered', 'read', 'failed'${atMostOnce ? ", 'processing'" : ''})
+                 AND NOT ("messages"."status" = 'processing' AND "messages"."claimed_until" > now())
              RETURNING "id"::text AS "id", "template_id"::text AS "templateId", "sender_id"::text AS "senderId", "recipient", "attempts"`,
       values: [
         column('id'),
@@ -131,10 +140,25 @@ export class MessageRepository {
         messages.map((m) => m.postbackUrl ?? null),
         messages.map(payloadJson),
         messages.map((m) => m.idempotencyFingerprint ?? null),
+        Math.ceil(leaseMs),
       ],
     });
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const byId = new Map<string, ClaimedMessage | BusyMessage>(rows.map((r) => [r.id, r]));
+    // Rare (a message final already, or another run's): only then a second statement says which are busy.
+    const unclaimed = messages.filter((m) => !byId.has(m.id)).map((m) => m.id);
+    if (unclaimed.length > 0) for (const busy of await this.busy(unclaimed)) byId.set(busy.id, { busyForMs: busy.busyForMs });
     return messages.map((m) => byId.get(m.id) ?? null);
+  }
+
+  /** Which of these messages another run's lease holds, and for how long still. */
+  private async busy(ids: readonly string[]): Promise<Array<{ id: string; busyForMs: number }>> {
+    const { rows } = await this.db.query<{ id: string; busyForMs: number }>({
+      name: 'messages-busy',
+      text: `SELECT "id"::text AS "id", ceil(extract(epoch FROM ("claimed_until" - now())) * 1000)::int AS "busyForMs"
+             FROM "messages" WHERE "id" = ANY($1::uuid[]) AND "status" = 'processing' AND "claimed_until" > now()`,
+      values: [ids],
+    });
+    return rows;
   }
 
   /**
@@ -205,7 +229,11 @@ export class MessageRepository {
    * second was full, Meta throttled or answered 5xx): `queued` again, so the next claim may take it.
    */
   async parkAttempt(id: string): Promise<void> {
-    await this.db.query({ name: 'messages-park-attempt', text: `UPDATE "messages" SET "status" = 'queued', "updated_at" = now() WHERE "id" = $1::uuid AND "status" = 'processing'`, values: [id] });
+    await this.db.query({
+      name: 'messages-park-attempt',
+      text: `UPDATE "messages" SET "status" = 'queued', "claimed_until" = NULL, "updated_at" = now() WHERE "id" = $1::uuid AND "status" = 'processing'`,
+      values: [id],
+    });
   }
 
   /**
@@ -224,9 +252,9 @@ export class MessageRepository {
     return rows[0] ? toChange(rows[0]) : null;
   }
 
-  /** Un-counts the attempt a claim counted, for a run that ended before it sent (its sender's second was full). */
+  /** Un-counts the attempt a claim counted, and ends its lease, for a run that ended before it sent (its sender's second was full). */
   releaseAttempt(id: string) {
-    return this.db.message.update({ where: { id }, data: { attempts: { decrement: 1 } } });
+    return this.db.message.update({ where: { id }, data: { attempts: { decrement: 1 }, claimedUntil: null } });
   }
 
   /** Records a throttling answer of Meta as the last error, un-counting the try: it was not the message's fault. */
@@ -234,7 +262,7 @@ export class MessageRepository {
     const [row] = await this.db.$transaction([
       this.db.message.update({
         where: { id },
-        data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), attempts: { decrement: 1 } },
+        data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), attempts: { decrement: 1 }, claimedUntil: null },
       }),
       this.attemptEvent(id, 'throttled', code, text),
     ]);
@@ -246,7 +274,8 @@ export class MessageRepository {
     const [row] = await this.db.$transaction([
       this.db.message.update({
         where: { id },
-        data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), ...(final ? { status: 'failed' } : {}) },
+        // The attempt is over: its lease no longer holds the job's next run back.
+        data: { lastErrorCode: code, lastErrorText: text.slice(0, 1000), claimedUntil: null, ...(final ? { status: 'failed' } : {}) },
       }),
       this.attemptEvent(id, final ? 'failed' : 'retry', code, text),
     ]);
