@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import pg from 'pg';
-import { migrate, OverviewRepository, type DayRange } from '@platform/database';
+import { BotDefinitionRepository, migrate, OverviewRepository, type DayRange } from '@platform/database';
 import { startLocalPostgres, startLocalRedis } from '@platform/local-infra';
 import { TEST_ENCRYPTION_KEYS, seedCarouselBot } from '@platform/testing';
 import { CliModule } from '../apps/cli/src/cli.module.js';
@@ -144,6 +144,7 @@ runBench(async () => {
 
     app = await context();
     let repo = app.get(OverviewRepository);
+    let definitions = app.get(BotDefinitionRepository);
     t = process.hrtime.bigint();
     const backfilled = await repo.refresh(bot, ranges['90 days']);
     const backfillS = ms(t) / 1000;
@@ -178,7 +179,7 @@ runBench(async () => {
       { name: 'replies per day by status (rollup)', run: (r) => repo.replyDays(bot, r) },
       { name: 'conversations per channel (rollup)', run: (r) => repo.conversationsPerChannel(bot, r) },
       { name: 'journey nodes: reached, ended, waiting, errors (rollup)', run: (r) => repo.journeyNodes(bot, r) },
-      { name: 'whole overview (GET /v1/bots/:id/overview, today dirty)', before: markAllToday, run: (r) => new OverviewService(repo).overview(bot, r) },
+      { name: 'whole overview (GET /v1/bots/:id/overview, today dirty)', before: markAllToday, run: (r) => new OverviewService(repo, definitions).overview(bot, r) },
       { name: 'for comparison: live GROUP BY over messages (no rollup)', run: liveGroupBy },
       { name: 'for comparison: replies counted live', run: (r) => repo.replyDaysLive(bot, r) },
       { name: 'for comparison: conversations counted live', run: (r) => repo.conversationsPerChannelLive(bot, r) },
@@ -198,6 +199,7 @@ runBench(async () => {
           await db.connect();
           app = await context();
           repo = app.get(OverviewRepository);
+          definitions = app.get(BotDefinitionRepository);
         }
         await q.before?.();
         let s = process.hrtime.bigint();
@@ -215,7 +217,7 @@ runBench(async () => {
       }
     }
 
-    const overview = (await new OverviewService(repo).overview(bot, ranges['30 days'])) as { totals: { carousels: { accepted: number } } };
+    const overview = (await new OverviewService(repo, definitions).overview(bot, ranges['30 days'])) as { totals: { carousels: { accepted: number } } };
     const lines = [
       '## Console overview queries (`npm run bench:overview`)',
       '',

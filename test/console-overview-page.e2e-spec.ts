@@ -36,8 +36,16 @@ describe('console overview page (Chromium)', () => {
     expect(page.url()).toMatch(/#\/bots\/[^/]+\/overview$/);
     await page.getByTestId('empty-carousels').getByRole('link', { name: 'WhatsApp → Test carousel' }).waitFor();
     await page.getByTestId('empty-journeys').waitFor();
+    // The bot has a sender number that sent nothing yet: the page does not ask to add one.
+    expect(await page.getByTestId('empty-senders').textContent()).toMatch(/^No sender sent anything from \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d\. Send one a test carousel, or choose a longer range\.$/);
     await accessibleAtBothWidths();
     await screenshots(page, 'overview-empty');
+    // Once its only sender is deleted, it does.
+    await sql('UPDATE channel_senders SET deleted_at = now() WHERE bot_id = $1', [stack.seed.botId]);
+    await page.getByRole('button', { name: 'Last 90 days' }).click(); // another range: the page reads again
+    await page.getByTestId('empty-senders').getByText('This bot has no sender number yet.').waitFor();
+    await page.getByTestId('empty-senders').getByRole('link', { name: 'Add a sender number' }).waitFor();
+    await sql('UPDATE channel_senders SET deleted_at = NULL WHERE bot_id = $1', [stack.seed.botId]);
   });
 
   it('draws the charts and fills the funnel and journey tables; the range picker reads again', async () => {
@@ -66,6 +74,44 @@ describe('console overview page (Chromium)', () => {
         outcome,
       ]);
 
+    // A journey that only greets and hands on to another (a goto node): completed, and where it went, as the published version names it.
+    const published = await fetch(`${stack.url}/v1/bots/${bot}/versions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${stack.seed.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        definition: {
+          schemaVersion: 1,
+          startJourney: 'greet',
+          variables: [],
+          journeys: [
+            {
+              slug: 'greet',
+              start: 'hello',
+              nodes: [
+                { id: 'hello', kind: 'message', text: 'Hi!' },
+                { id: 'to-start', kind: 'goto', journey: 'start' },
+              ],
+              edges: [{ from: 'hello', to: 'to-start' }],
+            },
+            { slug: 'start', start: 'bye', nodes: [{ id: 'bye', kind: 'end', text: 'Bye.' }], edges: [] },
+          ],
+        },
+      }),
+    });
+    expect(published.status).toBe(201);
+    const greeted = randomUUID();
+    await sql(`INSERT INTO conversations (id, bot_id, channel, user_id, created_at, updated_at) VALUES ($1, $2, 'web', 'u2', now(), now())`, [greeted, bot]);
+    for (const [node, kind] of [
+      ['hello', 'message'],
+      ['to-start', 'goto'],
+    ])
+      await sql(`INSERT INTO bot_steps (conversation_id, bot_id, version, journey, node, kind, outcome, duration_ms, started_at) VALUES ($1, $2, 1, 'greet', $3, $4, 'ok', 1, now())`, [
+        greeted,
+        bot,
+        node,
+        kind,
+      ]);
+
     await page.getByRole('button', { name: 'Last 7 days' }).click();
     await page.getByTestId('overview-totals').getByText('49').waitFor();
     // uPlot, loaded on this page only, drew into the chart box
@@ -79,7 +125,13 @@ describe('console overview page (Chromium)', () => {
       .locator('td.bad')
       .getByText('1 (100.0%)')
       .waitFor();
-    await page.getByText(/start: 1 conversation, 100.0% completed/).waitFor();
+    await page.getByText(/start: 1 conversation, 100.0% completed, 0.0% left waiting/).waitFor();
+    await page.getByText('greet: 1 conversation, 100.0% completed (100.0% by handing on to start), 0.0% left waiting, 0.0% of steps failed').waitFor();
+    await page
+      .getByTestId('journey-greet')
+      .getByRole('row', { name: /to-start/ })
+      .getByText('1 handed on to start')
+      .waitFor();
     await accessibleAtBothWidths();
     await screenshots(page, 'overview');
 

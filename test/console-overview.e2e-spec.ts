@@ -91,6 +91,7 @@ describe('console overview API', () => {
     expect(o.totals.carousels).toEqual({ accepted: 8, pending: 1, sent: 2, delivered: 1, read: 3, failed: 1 });
     expect(o.templates).toEqual([{ templateId, name: expect.any(String), language: expect.any(String), accepted: 8, sent: 6, delivered: 4, read: 3, failed: 1, pending: 1 }]);
     expect(o.senders).toEqual([{ senderId, number: stack.seed.senderNumber, accepted: 8, sent: 6, delivered: 4, read: 3, failed: 1, pending: 1 }]);
+    expect(o.senderNumbers).toBe(1);
     expect(o.conversations).toEqual([
       { channel: 'whatsapp', conversations: 1 },
       { channel: 'web', conversations: 1 },
@@ -101,13 +102,15 @@ describe('console overview API', () => {
         conversations: 2,
         completed: 1,
         completionRate: 0.5,
+        handedOn: 0,
+        handedOnTo: [],
         waiting: 1,
         errors: 1,
         steps: 5,
         nodes: [
-          { node: 'ask', kind: 'question', reached: 2, steps: 3, errors: 0, errorRate: 0, stopped: 1, ended: 0, waiting: 1 },
-          { node: 'bye', kind: 'end', reached: 1, steps: 1, errors: 0, errorRate: 0, stopped: 1, ended: 1, waiting: 0 },
-          { node: 'lookup', kind: 'code', reached: 1, steps: 1, errors: 1, errorRate: 1, stopped: 0, ended: 0, waiting: 0 },
+          { node: 'ask', kind: 'question', reached: 2, steps: 3, errors: 0, errorRate: 0, stopped: 1, ended: 0, handedOn: 0, handsOnTo: null, waiting: 1 },
+          { node: 'bye', kind: 'end', reached: 1, steps: 1, errors: 0, errorRate: 0, stopped: 1, ended: 1, handedOn: 0, handsOnTo: null, waiting: 0 },
+          { node: 'lookup', kind: 'code', reached: 1, steps: 1, errors: 1, errorRate: 1, stopped: 0, ended: 0, handedOn: 0, handsOnTo: null, waiting: 0 },
         ],
       },
     ]);

@@ -143,9 +143,15 @@ function Numbers({ bot, data, busy }: { bot: Bot; data: OverviewResponse; busy: 
 
       <h2>Delivery by sender</h2>
       {data.senders.length === 0 ? (
-        <p class="empty">
-          No sender sent anything in this range. <a href={href('bots', bot.id, 'whatsapp', 'senders')}>Add a sender number</a> first.
-        </p>
+        data.senderNumbers === 0 ? (
+          <p class="empty" data-testid="empty-senders">
+            This bot has no sender number yet. <a href={href('bots', bot.id, 'whatsapp', 'senders')}>Add a sender number</a> first.
+          </p>
+        ) : (
+          <p class="empty" data-testid="empty-senders">
+            No sender sent anything from {data.from} to {data.to}. Send one a <a href={href('bots', bot.id, 'whatsapp', 'test-carousel')}>test carousel</a>, or choose a longer range.
+          </p>
+        )
       ) : (
         <Funnel caption="Delivery funnel per sender" first="Sender" rows={data.senders.map((s) => ({ ...s, name: s.number ? `+${s.number}` : 'deleted sender' }))} />
       )}
@@ -159,8 +165,9 @@ function Numbers({ bot, data, busy }: { bot: Bot; data: OverviewResponse; busy: 
         data.journeys.map((j) => (
           <details open class="journey">
             <summary>
-              <strong>{j.journey}</strong>: {num(j.conversations)} {j.conversations === 1 ? 'conversation' : 'conversations'}, {pct(j.completed, j.conversations)} completed,{' '}
-              {pct(j.waiting, j.conversations)} left waiting, {pct(j.errors, j.steps)} of steps failed
+              <strong>{j.journey}</strong>: {num(j.conversations)} {j.conversations === 1 ? 'conversation' : 'conversations'}, {pct(j.completed, j.conversations)} completed
+              {j.handedOn > 0 && ` (${pct(j.handedOn, j.conversations)} by handing on to ${j.handedOnTo.length ? j.handedOnTo.join(', ') : 'another journey'})`}, {pct(j.waiting, j.conversations)} left
+              waiting, {pct(j.errors, j.steps)} of steps failed
             </summary>
             <TableWrap>
               <table class="striped" data-testid={`journey-${j.journey}`}>
@@ -180,7 +187,7 @@ function Numbers({ bot, data, busy }: { bot: Bot; data: OverviewResponse; busy: 
                       <td>
                         {num(n.reached)} ({pct(n.reached, j.conversations)})
                       </td>
-                      <td>{num(n.ended)}</td>
+                      <td>{n.kind === 'goto' ? `${num(n.handedOn)} handed on${n.handsOnTo ? ` to ${n.handsOnTo}` : ''}` : num(n.ended)}</td>
                       <td>{num(n.waiting)}</td>
                       <td>{num(n.steps)}</td>
                       <td class={n.errors > 0 ? 'bad' : undefined}>

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { CarouselDayRow, DayRange, JourneyNodeRow, OverviewRepository } from '@platform/database';
+import type { BotDefinitionRepository, CarouselDayRow, DayRange, JourneyNodeRow, OverviewRepository } from '@platform/database';
 import { InvalidOverviewRangeError } from './invalid-overview-range.error.js';
 import { OverviewService } from './overview.service.js';
 
@@ -22,7 +22,7 @@ function carousel(day: string, senderId: string, c: Partial<CarouselDayRow>): Ca
   };
 }
 
-function setup(rows: { carousels?: CarouselDayRow[]; nodes?: JourneyNodeRow[] } = {}) {
+function setup(rows: { carousels?: CarouselDayRow[]; nodes?: JourneyNodeRow[]; senders?: number; definition?: object } = {}) {
   const calls: string[] = [];
   const repo = {
     refresh: async (botId: string, r: DayRange) => void calls.push(`refresh ${botId} ${r.from}..${r.to}`),
@@ -31,8 +31,13 @@ function setup(rows: { carousels?: CarouselDayRow[]; nodes?: JourneyNodeRow[] } 
     replyDays: async (_b: string, r: DayRange) => [{ day: '2026-12-02', pending: 1, sent: 0, delivered: 2, read: 3, failed: 1 }].filter((d) => d.day >= r.from && d.day <= r.to),
     conversationsPerChannel: async () => [{ channel: 'web', conversations: 4 }],
     journeyNodes: async () => rows.nodes ?? [],
+    liveSenders: async () => rows.senders ?? 1,
   } as unknown as OverviewRepository;
-  return { calls, service: new OverviewService(repo) };
+  const definitions = {
+    publishedVersion: async () => (rows.definition ? 3 : null),
+    findVersion: async (_b: string, v: number) => (v === 3 ? { definition: rows.definition } : null),
+  } as unknown as BotDefinitionRepository;
+  return { calls, service: new OverviewService(repo, definitions) };
 }
 
 describe('OverviewService', () => {
@@ -74,6 +79,47 @@ describe('OverviewService', () => {
       ['lookup', 0.25],
       ['bye', 0],
     ]);
+  });
+
+  it('counts a journey that hands on to another (its goto node) as completed, naming where it went', async () => {
+    const node = (n: Partial<JourneyNodeRow>): JourneyNodeRow => ({ journey: 'greet', node: 'x', kind: 'message', reached: 0, steps: 0, errors: 0, stopped: 0, ended: 0, waiting: 0, ...n });
+    const definition = {
+      journeys: [
+        {
+          slug: 'greet',
+          nodes: [
+            { id: 'to-menu', kind: 'goto', journey: 'menu' },
+            { id: 'to-agent', kind: 'goto', journey: 'support' },
+          ],
+        },
+      ],
+    };
+    const { service } = setup({
+      definition,
+      nodes: [
+        node({ node: 'hello', reached: 5, steps: 5 }),
+        node({ node: 'to-menu', kind: 'goto', reached: 4, steps: 4, stopped: 4 }),
+        node({ node: 'to-agent', kind: 'goto', reached: 1, steps: 1, stopped: 1 }),
+        node({ node: 'old', kind: 'goto', reached: 1, steps: 1, stopped: 1 }), // a node the published version no longer has
+      ],
+    });
+    const [j] = (await service.overview(BOT, { from: '2026-12-01', to: '2026-12-01' })).journeys;
+    expect(j).toMatchObject({ journey: 'greet', conversations: 6, completed: 6, completionRate: 1, handedOn: 6, handedOnTo: ['menu', 'support'], waiting: 0 });
+    expect(j.nodes.map((n) => [n.node, n.ended, n.handedOn, n.handsOnTo])).toEqual([
+      ['hello', 0, 0, null],
+      ['to-menu', 0, 4, 'menu'],
+      ['to-agent', 0, 1, 'support'],
+      ['old', 0, 1, null],
+    ]);
+    // Without a published version the hand-ons still count; where they went is not known.
+    const [bare] = (await setup({ nodes: [node({ node: 'to-menu', kind: 'goto', reached: 2, steps: 2, stopped: 2 })] }).service.overview(BOT, { from: '2026-12-01', to: '2026-12-01' })).journeys;
+    expect(bare).toMatchObject({ completed: 2, completionRate: 1, handedOn: 2, handedOnTo: [] });
+  });
+
+  it('says how many sender numbers the bot has, whether or not they sent anything in the range', async () => {
+    expect((await setup({ senders: 0 }).service.overview(BOT, { from: '2026-12-01', to: '2026-12-01' })).senderNumbers).toBe(0);
+    const quiet = await setup({ senders: 2 }).service.overview(BOT, { from: '2026-12-01', to: '2026-12-01' });
+    expect([quiet.senders, quiet.senderNumbers]).toEqual([[], 2]);
   });
 
   it('defaults to the last 30 days, today included', () => {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OVERVIEW_DEFAULT_DAYS, OVERVIEW_MAX_DAYS, type OverviewDay, type OverviewFunnel, type OverviewJourney, type OverviewResponse, type OverviewStatusCounts } from '@platform/contracts';
-import { OverviewRepository, type CarouselDayRow, type DayRange } from '@platform/database';
+import { BotDefinitionRepository, OverviewRepository, type CarouselDayRow, type DayRange } from '@platform/database';
 import { InvalidOverviewRangeError } from './invalid-overview-range.error.js';
 
 const DAY_MS = 86_400_000;
@@ -18,7 +18,10 @@ const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 /** The console's home: a bot's messages, conversations and journeys over a range of UTC days. */
 @Injectable()
 export class OverviewService {
-  constructor(private readonly repo: OverviewRepository) {}
+  constructor(
+    private readonly repo: OverviewRepository,
+    private readonly definitions: BotDefinitionRepository,
+  ) {}
 
   /** The range asked for, checked: both ends included, at most OVERVIEW_MAX_DAYS; the last 30 days by default. */
   range(query: { from?: string; to?: string }): DayRange {
@@ -36,11 +39,13 @@ export class OverviewService {
     const range = this.range(query);
     // Both recounts first (each under its own per-bot lock), then the four rollup reads at once.
     await Promise.all([this.repo.refresh(botId, range), this.repo.refreshParts(botId, range)]);
-    const [carousels, replies, channels, nodes] = await Promise.all([
+    const [carousels, replies, channels, nodes, senderNumbers, gotos] = await Promise.all([
       this.repo.carouselDays(botId, range),
       this.repo.replyDays(botId, range),
       this.repo.conversationsPerChannel(botId, range),
       this.repo.journeyNodes(botId, range),
+      this.repo.liveSenders(botId),
+      this.gotoTargets(botId),
     ]);
 
     const days = new Map<string, OverviewDay>();
@@ -64,19 +69,32 @@ export class OverviewService {
       add(totals.replies, row);
     }
 
+    // A journey finished where a conversation's last step of it was an end node, or a goto node that went on
+    // in another journey: a journey that always hands on (a greeting before the menu) completes, not 0%.
     const journeys = new Map<string, OverviewJourney>();
+    const handedOnTo = new Map<string, Map<string, number>>();
     for (const row of nodes) {
-      const j = journeys.get(row.journey) ?? { journey: row.journey, conversations: 0, completed: 0, completionRate: 0, waiting: 0, errors: 0, steps: 0, nodes: [] };
+      const j = journeys.get(row.journey) ?? { journey: row.journey, conversations: 0, completed: 0, completionRate: 0, handedOn: 0, handedOnTo: [], waiting: 0, errors: 0, steps: 0, nodes: [] };
+      const handedOn = row.kind === 'goto' ? row.stopped - row.waiting : 0;
+      const handsOnTo = row.kind === 'goto' ? (gotos.get(`${row.journey}\u0000${row.node}`) ?? null) : null;
       j.conversations += row.stopped;
-      j.completed += row.ended;
+      j.completed += row.ended + handedOn;
+      j.handedOn += handedOn;
       j.waiting += row.waiting;
       j.errors += row.errors;
       j.steps += row.steps;
+      if (handsOnTo && handedOn > 0) {
+        const to = handedOnTo.get(row.journey) ?? new Map<string, number>();
+        handedOnTo.set(row.journey, to.set(handsOnTo, (to.get(handsOnTo) ?? 0) + handedOn));
+      }
       const { journey: _journey, ...node } = row;
-      j.nodes.push({ ...node, errorRate: ratio(row.errors, row.steps) });
+      j.nodes.push({ ...node, handedOn, handsOnTo, errorRate: ratio(row.errors, row.steps) });
       journeys.set(row.journey, j);
     }
-    for (const j of journeys.values()) j.completionRate = ratio(j.completed, j.conversations);
+    for (const j of journeys.values()) {
+      j.completionRate = ratio(j.completed, j.conversations);
+      j.handedOnTo = [...(handedOnTo.get(j.journey) ?? new Map<string, number>())].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([to]) => to);
+    }
 
     const byAccepted = (a: OverviewFunnel, b: OverviewFunnel) => b.accepted - a.accepted;
     return {
@@ -86,8 +104,20 @@ export class OverviewService {
       conversations: (['whatsapp', 'web'] as const).map((channel) => ({ channel, conversations: channels.find((c) => c.channel === channel)?.conversations ?? 0 })),
       templates: [...templates.values()].sort(byAccepted),
       senders: [...senders.values()].sort(byAccepted),
+      senderNumbers,
       journeys: [...journeys.values()],
     };
+  }
+
+  /** The published version's goto nodes: `<journey>\0<node>` to the journey each continues in. Empty when nothing is published. */
+  private async gotoTargets(botId: string): Promise<Map<string, string>> {
+    const version = await this.definitions.publishedVersion(botId);
+    const found = version === null ? null : await this.definitions.findVersion(botId, version);
+    const definition = found?.definition as { journeys?: Array<{ slug?: unknown; nodes?: Array<{ id?: unknown; kind?: unknown; journey?: unknown }> }> } | null | undefined;
+    const targets = new Map<string, string>();
+    for (const j of definition?.journeys ?? [])
+      for (const n of j.nodes ?? []) if (n.kind === 'goto' && typeof n.id === 'string' && typeof n.journey === 'string') targets.set(`${String(j.slug)}\u0000${n.id}`, n.journey);
+    return targets;
   }
 }
 

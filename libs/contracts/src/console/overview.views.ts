@@ -62,6 +62,10 @@ export interface OverviewJourneyNode {
   stopped: number;
   /** Of those: an end node, the journey completed. */
   ended: number;
+  /** Of those: a `goto` node, the conversation went on in another journey (the journey completed too). */
+  handedOn: number;
+  /** A `goto` node: the journey it continues in, as the published version names it; null for other nodes, or when the published version no longer has the node. */
+  handsOnTo: string | null;
   /** Of those: left waiting for the user's answer here (the drop-off). */
   waiting: number;
 }
@@ -70,9 +74,14 @@ export interface OverviewJourney {
   journey: string;
   /** Conversations that ran the journey (one each however often). */
   conversations: number;
+  /** Conversations that finished it: at an end node, or handed on to another journey by a `goto` node (handedOn). */
   completed: number;
   /** completed / conversations, 0-1. */
   completionRate: number;
+  /** Of the completed: those a `goto` node handed on to another journey. */
+  handedOn: number;
+  /** The journeys its `goto` nodes handed conversations on to (as the published version names them), most first. */
+  handedOnTo: string[];
   /** Left waiting at some node. */
   waiting: number;
   errors: number;
@@ -92,5 +101,7 @@ export interface OverviewResponse {
   conversations: Array<{ channel: 'whatsapp' | 'web'; conversations: number }>;
   templates: OverviewTemplateFunnel[];
   senders: OverviewSenderFunnel[];
+  /** The bot's sender numbers now (deleted ones left out): none, and the console asks for one; some, and an empty funnel means only that none sent in the range. */
+  senderNumbers: number;
   journeys: OverviewJourney[];
 }

@@ -242,6 +242,11 @@ export class OverviewRepository {
     return rows.map(journeyRow);
   }
 
+  /** How many sender numbers the bot has now (deleted ones left out). */
+  liveSenders(botId: string): Promise<number> {
+    return this.db.channelSender.count({ where: { botId, deletedAt: null } });
+  }
+
   /** The bot's replies in conversations (outbound messages) per day and status, counted live (what the rollup must equal; the bench's comparison). */
   async replyDaysLive(botId: string, range: DayRange): Promise<ReplyDayRow[]> {
     const rows = await this.db.$transaction(async (tx) => {
