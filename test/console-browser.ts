@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Browser, BrowserContext, Page, chromium } from 'playwright-core';
+import { Browser, BrowserContext, BrowserContextOptions, Page, chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(process.cwd(), '.local', 'screenshots', 'console');
@@ -30,9 +30,9 @@ export class ConsoleBrowser {
     });
   }
 
-  /** A fresh context (its own cookies) that may use the clipboard, as a person's browser would allow. */
-  async newPage(origin: string, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await this.browser!.newContext({ viewport });
+  /** A fresh context (its own cookies) that may use the clipboard, as a person's browser would allow; `options` as Playwright's (a time zone…). */
+  async newPage(origin: string, viewport = DESKTOP, options: BrowserContextOptions = {}): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await this.browser!.newContext({ ...options, viewport });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     const page = await context.newPage();
     page.on('console', (m) => {

@@ -131,6 +131,14 @@ export function when(iso: string | null | undefined): string {
   return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' });
 }
 
+/**
+ * The browser's time zone as `when` names it ("UTC", "GMT+1", "PST"): what a page says beside a time it
+ * asks for (a datetime-local field is read in this zone).
+ */
+export function zoneName(at = new Date()): string {
+  return new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? "this browser's time zone";
+}
+
 /** Client-side pages of a list already loaded (long lists never render all at once). */
 export function usePage<T>(items: T[], size = 10) {
   const [page, setPage] = useState(0);

@@ -3,7 +3,7 @@ import { Bot, api, download } from '../api.js';
 import { href } from '../router.js';
 import { DataTable } from '../data-table.js';
 import { Field, InputField } from '../form-field.js';
-import { EmptyState, ErrorNotice, PagerNav, asApiError, useAction, when } from '../ui.js';
+import { EmptyState, ErrorNotice, PagerNav, asApiError, useAction, when, zoneName } from '../ui.js';
 import { Activity } from '../icons.js';
 import type { ApiError } from '../api.js';
 import type { MessageLiveEvent, MessageLogEntry, MessageStatusResponse } from '@platform/contracts/views';
@@ -76,6 +76,7 @@ export function MessagesPage({ bot }: { bot: Bot }) {
   const [draft, setDraft] = useState<Filters>({ status: '', recipient: '', id: '', since: '', until: '' });
   const [filters, setFilters] = useState<Filters>(draft);
   const [errors, setErrors] = useState<Partial<Filters>>({});
+  const zone = zoneName();
   const [pages, setPages] = useState<string[]>([]); // cursors of the pages before the current one
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const [data, setData] = useState<{ messages: MessageEntry[]; nextCursor: string | null } | null>(null);
@@ -198,7 +199,7 @@ export function MessagesPage({ bot }: { bot: Bot }) {
   return (
     <section>
       <h1>Messages</h1>
-      <form onSubmit={apply} noValidate class="filters" aria-label="Filter messages">
+      <form onSubmit={apply} noValidate class="filters message-filters" aria-label="Filter messages">
         <Field id="f-status" label="Status">
           {(aria) => (
             <select {...aria} value={draft.status} onChange={set('status')}>
@@ -211,8 +212,9 @@ export function MessagesPage({ bot }: { bot: Bot }) {
         </Field>
         <InputField id="f-recipient" label="Recipient" error={errors.recipient} inputMode="tel" placeholder="+91…" value={draft.recipient} onInput={set('recipient')} />
         <InputField id="f-id" label="Message id" error={errors.id} placeholder="msgId or wamid.…" value={draft.id} onInput={set('id')} />
-        <InputField id="f-since" label="From" type="datetime-local" value={draft.since} onInput={set('since')} />
-        <InputField id="f-until" label="To" error={errors.until} type="datetime-local" value={draft.until} onInput={set('until')} />
+        {/* The fields are read in the browser's time zone, the one the table's times name: the labels say which. */}
+        <InputField id="f-since" label={`From (${zone})`} type="datetime-local" value={draft.since} onInput={set('since')} />
+        <InputField id="f-until" label={`To (${zone})`} error={errors.until} type="datetime-local" value={draft.until} onInput={set('until')} />
         <button type="submit">Filter</button>
         <button
           type="button"
