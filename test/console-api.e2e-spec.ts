@@ -12,7 +12,9 @@ describe('console API: cookie sessions, account, message log, members, served co
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   const get = (path: string, token: string) => fetch(`${stack.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
-  const cookieOf = (res: Response) => res.headers.get('set-cookie') ?? '';
+  const cookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith('bp_refresh=')) ?? '';
+  /** The readable `bp_session` cookie that comes and goes with the refresh cookie (the console asks to refresh only with it). */
+  const flagOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith('bp_session=')) ?? '';
   const pairOf = (setCookie: string) => setCookie.split(';')[0]!;
 
   describe('refresh token in an HttpOnly cookie', () => {
@@ -25,6 +27,10 @@ describe('console API: cookie sessions, account, message log, members, served co
       const cookie = cookieOf(res);
       expect(cookie).toMatch(/^bp_refresh=brt_[A-Za-z0-9_-]+; Max-Age=\d+; Path=\/v1\/auth; HttpOnly; SameSite=Strict$/);
       expect(cookie).not.toMatch(/Secure/); // plain http here; https requests get Secure
+      // Beside it, for the console's scripts: no secret, not HttpOnly, the same lifetime, sent to the console's files only.
+      const maxAge = /Max-Age=(\d+)/.exec(cookie)![1];
+      expect(flagOf(res)).toBe(`bp_session=1; Max-Age=${maxAge}; Path=/console; SameSite=Strict`);
+      expect(res.headers.getSetCookie()).toHaveLength(2);
     });
 
     it('refresh reads the cookie, rotates it, and the old cookie is then refused and cleared', async () => {
@@ -44,6 +50,8 @@ describe('console API: cookie sessions, account, message log, members, served co
       const replay = await post('/v1/auth/refresh', {}, { cookie: first });
       expect(replay.status).toBe(401);
       expect(cookieOf(replay)).toMatch(/^bp_refresh=; Max-Age=0; Path=\/v1\/auth; HttpOnly; SameSite=Strict/);
+      expect(flagOf(res)).toMatch(/^bp_session=1; Max-Age=[1-9]\d*; Path=\/console; SameSite=Strict$/); // renewed with the rotated cookie
+      expect(flagOf(replay)).toBe('bp_session=; Max-Age=0; Path=/console; SameSite=Strict'); // and gone with it
     });
 
     it('a cookie refresh needs a JSON body (no cross-site form posts); no cookie and no body token is 401 naming refresh_token', async () => {
@@ -76,6 +84,7 @@ describe('console API: cookie sessions, account, message log, members, served co
       const out = await post('/v1/auth/logout', {}, { cookie, authorization: `Bearer ${access_token}` });
       expect(out.status).toBe(200);
       expect(cookieOf(out)).toMatch(/^bp_refresh=; Max-Age=0/);
+      expect(flagOf(out)).toMatch(/^bp_session=; Max-Age=0; Path=\/console/);
       expect((await post('/v1/auth/refresh', {}, { cookie })).status).toBe(401);
     });
   });

@@ -1,6 +1,6 @@
 // The console talks to the platform only through its public and admin HTTP API (docs/api.md): what it
 // does, a script can do. The access token lives in this module's memory only; the refresh token is an
-// HttpOnly cookie (Path=/v1/auth) page scripts cannot read.
+// HttpOnly cookie (Path=/v1/auth) page scripts cannot read, and `bp_session=1` beside it says one may exist.
 
 import { ApiError } from './api-error.js';
 
@@ -103,8 +103,21 @@ export async function download(path: string, fallbackName: string): Promise<void
   }
 }
 
-/** A new access token from the session cookie; false when there is no live session. */
+/**
+ * Whether a session cookie may exist: the gateway sets a readable `bp_session=1` (no secret) beside the
+ * HttpOnly refresh cookie and clears them together. Without it there is no session to refresh, and asking
+ * would only earn a 401 (a red error in the browser's console on every signed-out load).
+ */
+function mayHaveSession(): boolean {
+  return document.cookie.split(';').some((c) => c.trim() === 'bp_session=1');
+}
+
+/** A new access token from the session cookie; false when there is no live session (without asking, when there is none at all). */
 export function refresh(): Promise<boolean> {
+  if (!mayHaveSession()) {
+    accessToken = null;
+    return Promise.resolve(false);
+  }
   refreshing ??= (async () => {
     try {
       // Refresh tokens rotate, and presenting a rotated one ends the session: tabs of the console

@@ -53,7 +53,11 @@ export class AdminAuthController {
     // A cross-site form cannot send JSON without a CORS preflight: with SameSite=Strict, a second guard for the cookie.
     if (fromCookie) assertJsonContentType(req);
     const token = fromCookie ? readRefreshCookie(req) : body.refresh_token;
-    if (!token) throw new UnauthorizedException('refresh_token is required (in the body, or the session cookie of a cookie login)');
+    if (!token) {
+      // A session flag left without its refresh cookie (removed by hand, or from before the flag): gone too, so the console stops asking.
+      if (fromCookie) clearRefreshCookie(reply, req);
+      throw new UnauthorizedException('refresh_token is required (in the body, or the session cookie of a cookie login)');
+    }
     const result = await this.sessions.refresh(token);
     if (!result.ok) {
       if (fromCookie) clearRefreshCookie(reply, req);

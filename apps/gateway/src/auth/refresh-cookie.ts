@@ -4,6 +4,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 export const REFRESH_COOKIE = 'bp_refresh';
 /** The cookie is sent only to the session routes, never to the rest of the API. */
 const COOKIE_PATH = '/v1/auth';
+/**
+ * Beside it, a cookie the console's page scripts may read, holding no secret ("1"): that a refresh cookie
+ * may exist. It comes and goes with the refresh cookie (same lifetime), so a console opened without a
+ * session signs in straight away instead of asking /v1/auth/refresh for a 401 (a red error in the
+ * browser's console on every signed-out load). The token itself stays HttpOnly.
+ */
+export const SESSION_FLAG_COOKIE = 'bp_session';
+const FLAG_PATH = '/console';
 
 /** The refresh token of the request's session cookie, if any. */
 export function readRefreshCookie(req: FastifyRequest): string | undefined {
@@ -24,14 +32,20 @@ export function readRefreshCookie(req: FastifyRequest): string | undefined {
  * only by pages of this site (SameSite=Strict), over https only when the request came over https.
  */
 export function setRefreshCookie(reply: FastifyReply, req: FastifyRequest, token: string, maxAgeSeconds: number): void {
-  reply.header('set-cookie', cookie(req, `${REFRESH_COOKIE}=${token}`, maxAgeSeconds));
+  reply.header('set-cookie', [cookie(req, `${REFRESH_COOKIE}=${token}`, maxAgeSeconds), flag(req, `${SESSION_FLAG_COOKIE}=1`, maxAgeSeconds)]);
 }
 
 export function clearRefreshCookie(reply: FastifyReply, req: FastifyRequest): void {
-  reply.header('set-cookie', cookie(req, `${REFRESH_COOKIE}=`, 0));
+  reply.header('set-cookie', [cookie(req, `${REFRESH_COOKIE}=`, 0), flag(req, `${SESSION_FLAG_COOKIE}=`, 0)]);
 }
 
 function cookie(req: FastifyRequest, pair: string, maxAgeSeconds: number): string {
   const secure = req.protocol === 'https' ? '; Secure' : '';
   return `${pair}; Max-Age=${maxAgeSeconds}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Strict${secure}`;
+}
+
+/** The session flag: readable by the console's scripts (no HttpOnly), sent to nothing but the console's own files. */
+function flag(req: FastifyRequest, pair: string, maxAgeSeconds: number): string {
+  const secure = req.protocol === 'https' ? '; Secure' : '';
+  return `${pair}; Max-Age=${maxAgeSeconds}; Path=${FLAG_PATH}; SameSite=Strict${secure}`;
 }
