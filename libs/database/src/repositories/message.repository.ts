@@ -127,7 +127,7 @@ export class MessageRepository {
                AND EXISTS (SELECT 1 FROM "channel_senders" s WHERE s."id" = m.sender_id AND s."bot_id" = m.bot_id)
              ON CONFLICT ("id") DO UPDATE SET "status" = 'processing', "attempts" = "messages"."attempts" + 1, "updated_at" = now(), "claimed_until" = EXCLUDED."claimed_until"
                WHERE "messages"."status" NOT IN ('sent', 'delivered', 'read', 'failed'${atMostOnce ? ", 'processing'" : ''})
-                 AND NOT ("messages"."status" = 'processing' AND "messages"."claimed_until" > now())
+                 AND NOT ("messages"."status" = 'processing' AND "messages"."claimed_until" IS NOT NULL AND "messages"."claimed_until" > now())
              RETURNING "id"::text AS "id", "template_id"::text AS "templateId", "sender_id"::text AS "senderId", "recipient", "attempts"`,
       values: [
         column('id'),
