@@ -132,8 +132,21 @@ describe('campaigns', () => {
     expect((await call<CampaignView>('POST', `/${c.id}/start`, {})).body.status).toBe('running');
     await until(async () => ((await progress(stack.url, stack.seed, c.id)).funnel.sent >= 20 ? true : undefined), 10_000, '20 sent');
     expect((await call<CampaignView>('POST', `/${c.id}/pause`)).body.status).toBe('paused');
-    await sleep(1500); // what workers had in hand settles (the pause reaches them within a second)
-    const atPause = audience.filter((r) => received(r.number) > 0).length;
+    // What workers had in hand settles (the pause reaches them within a second; longer on a starved
+    // host): the count holds still for a second. A pause that did not stop sending never gets there.
+    const reached = () => audience.filter((r) => received(r.number) > 0).length;
+    let last = -1;
+    const atPause = await until(
+      async () => {
+        const now = reached();
+        const still = now === last;
+        last = now;
+        if (!still) await sleep(1000);
+        return still ? now : undefined;
+      },
+      30_000,
+      'sends settling after the pause',
+    );
     await sleep(1500);
     expect(audience.filter((r) => received(r.number) > 0).length).toBe(atPause);
     expect(atPause).toBeLessThan(AUDIENCE);
