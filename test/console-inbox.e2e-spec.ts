@@ -649,4 +649,89 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       await context.close();
     }
   });
+
+  it('Chromium: a conversation left open with older messages loaded stays bounded: past 300 held, the oldest go while the reader is at the end, the place read stays, "Show older messages" comes back', async () => {
+    const viewer = await seedBotAdmin(stack.gateway, bot.botId, 'viewer');
+    const { conversationId, texts } = await seedLongConversation('inbox_day_user', 250);
+    const all = [...texts];
+    const held = 300; // HELD_MESSAGES in pages/inbox/conversation-view.tsx
+    const { context, page } = await browser.newPage(stack.url, DESKTOP);
+    page.setDefaultTimeout(20_000);
+    try {
+      await signIn(page, stack.url, viewer);
+      await page.goto(`${stack.url}/console/#/bots/${bot.botId}/inbox/${conversationId}`);
+      const transcript = page.getByTestId('transcript');
+      const items = transcript.locator('li');
+      const onScreen = () => items.evaluateAll((lis) => lis.map((li) => li.lastChild?.textContent ?? ''));
+      const showing = async (want: string[], what: string) =>
+        eventually(async () => (JSON.stringify(await onScreen()) === JSON.stringify(want) ? true : undefined), 20_000, what).catch(async (err) => {
+          const got = await onScreen();
+          throw new Error(`${(err as Error).message}: ${got.length} shown, first ${JSON.stringify(got.slice(0, 2))}, last ${JSON.stringify(got.slice(-2))}`);
+        });
+      const more = page.getByRole('button', { name: 'Show older messages' });
+      const topOf = (text: string) => transcript.locator('li', { hasText: text }).evaluate((li) => li.getBoundingClientRect().top);
+      /** Messages up to `to` arrive (stored as the channels store them); `all` follows. */
+      const arrive = async (to: number) => {
+        await addMessages(conversationId, all.length + 1, to);
+        for (let n = all.length + 1; n <= to; n++) all.push(seedText(n));
+      };
+
+      // The newest 200, then the 50 older ones: the conversation's first message shows and the button goes.
+      await showing(texts.slice(50), 'the newest 200');
+      await more.click();
+      await showing(texts, 'all 250 after "Show older messages"');
+      await more.waitFor({ state: 'detached' });
+
+      // The reader goes to the end and stays there while messages keep coming, 40 at a time (a long day's worth).
+      await items.last().scrollIntoViewIfNeeded();
+      for (const to of [290, 330, 370, 410]) {
+        const read = all.at(-1)!; // the message on screen, at the end
+        const top = await topOf(read);
+        await arrive(to);
+        await showing(all.slice(-held), `the newest ${Math.min(held, all.length)} of ${all.length}, in order, once each`);
+        // What the reader was reading stays where it was, although messages went above it.
+        expect(Math.abs((await topOf(read)) - top)).toBeLessThan(2);
+        expect(await items.count()).toBeLessThanOrEqual(held);
+      }
+      // Some went: the button offers them again; and nothing more changes while no message comes.
+      await more.waitFor();
+      await new Promise((r) => setTimeout(r, 3500));
+      expect(await onScreen()).toEqual(all.slice(-held));
+
+      // Reading back (the first message shown on screen): arriving messages do not take it away.
+      const firstShown = all[all.length - held]!;
+      await items.first().scrollIntoViewIfNeeded();
+      await arrive(450);
+      await showing(all.slice(all.indexOf(firstShown)), 'the transcript grown while the reader reads its start');
+      expect(await items.first().isVisible()).toBe(true);
+      // Back at the end, the oldest go again at the next poll, the place kept.
+      await items.last().scrollIntoViewIfNeeded();
+      const read = all.at(-1)!;
+      const top = await topOf(read);
+      await showing(all.slice(-held), 'the newest 300 once the reader is back at the end');
+      expect(Math.abs((await topOf(read)) - top)).toBeLessThan(2);
+      expect(new Set(await onScreen()).size).toBe(held);
+
+      // "Show older messages" reads the 100 before the first one shown, in place.
+      const first = all[all.length - held]!;
+      await more.scrollIntoViewIfNeeded();
+      const firstTop = await topOf(first);
+      await more.focus();
+      await page.keyboard.press('Enter');
+      await showing(all.slice(all.length - held - 100), '100 older ones above the first shown');
+      expect(Math.abs((await topOf(first)) - firstTop)).toBeLessThan(2);
+      await page.getByTestId('older-status').getByText('100 older messages shown above.').waitFor();
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Show older messages');
+      // What is on screen (the whole page of 400 messages is too long to look at), at 390 then 1280 px.
+      for (const size of [PHONE, DESKTOP]) {
+        await page.setViewportSize(size);
+        await more.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(SCREENSHOTS, `inbox-bounded-${size.width}.png`) });
+        expect(await axeViolations(page)).toEqual([]);
+      }
+      expect(browser.problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -12,6 +12,13 @@ import { ReplyForm, HandBack, NoteForm, Assign } from './conversation-actions.js
 /** How many older messages one press of "Show older messages" reads. */
 const OLDER_PAGE = 100;
 
+/**
+ * The most messages the page holds (and draws) once older ones were loaded: the view's newest 200 and one
+ * page of older ones. Past it, the oldest go while the reader reads at the end, so a conversation left open
+ * for a working day stays as light as a fresh one; "Show older messages" reads them again.
+ */
+export const HELD_MESSAGES = 200 + OLDER_PAGE;
+
 /** The transcript the reader has: the view's newest messages and, once asked for, older ones before them. */
 interface Transcript {
   messages: InboxMessageView[];
@@ -47,18 +54,57 @@ export function ConversationView({ bot, id }: { bot: Bot; id: string }) {
   latest.current = data;
   const keptNow = useRef(kept);
   keptNow.current = kept;
-  useEffect(() => {
-    if (data) setKept((k) => k && follow(k, data));
-  }, [data]);
   const older = useAction();
-  const [olderSaid, setOlderSaid] = useState('');
   const list = useRef<HTMLOListElement>(null);
+  /**
+   * Whether the reader reads at the transcript's end (its last message on screen, or the page scrolled past it),
+   * as of their own last scroll: the page does not follow new messages down, so they come below and the reader
+   * is still at the end they chose. Pressing "Show older messages" is reading back, until they scroll to the end.
+   */
+  const atEnd = useRef(true);
+  /** Where the page's own scroll (keeping the reader's place) left it: the scroll event that follows is not the reader's. */
+  const ownScroll = useRef<number | null>(null);
+  useEffect(() => {
+    const onScroll = () => {
+      const last = list.current?.lastElementChild;
+      if (!last || (ownScroll.current !== null && Math.abs(window.scrollY - ownScroll.current) < 1)) return;
+      ownScroll.current = null;
+      atEnd.current = last.getBoundingClientRect().top < window.innerHeight;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+  const [olderSaid, setOlderSaid] = useState('');
   const moreButton = useRef<HTMLButtonElement>(null);
-  /** The message the reader had first before older ones went in above it, and where it was on screen. */
+  /** The message the reader had first before older ones went in above it (or the oldest went), and where it was on screen. */
   const anchor = useRef<{ id: string; top: number; focused: boolean } | null>(null);
+  /**
+   * `drawn` (what this render drew) without its oldest messages past HELD_MESSAGES, of those wholly above the
+   * screen only (never one the reader has in view); null when none go. The first message kept is the anchor
+   * that keeps the reader's place as the page gets shorter above it.
+   */
+  const bounded = (drawn: Transcript): Transcript | null => {
+    const items = list.current?.children;
+    const excess = drawn.messages.length - HELD_MESSAGES;
+    if (!items || excess <= 0 || items.length !== drawn.messages.length) return null;
+    let drop = 0;
+    while (drop < excess && items[drop]!.getBoundingClientRect().bottom <= 0) drop++;
+    const first = items[drop] as HTMLElement | undefined;
+    if (!drop || !first || first.dataset.id !== drawn.messages[drop]!.id) return null;
+    anchor.current = { id: first.dataset.id, top: first.getBoundingClientRect().top, focused: false };
+    return { messages: drawn.messages.slice(drop), older: true };
+  };
+  useEffect(() => {
+    if (!data) return;
+    const drawn = keptNow.current;
+    // Not while an older page is being read: it goes in above the first message shown.
+    const trimmed = drawn && atEnd.current && !older.busy ? bounded(follow(drawn, data)) : null;
+    setKept((k) => (trimmed && k === drawn ? trimmed : k && follow(k, data)));
+  }, [data]);
   const showOlder = async () => {
     const first = transcript?.messages[0];
     if (!first || older.busy) return;
+    atEnd.current = false;
     // From now on the transcript follows the polls, so a poll during the read cannot move its start away from `first`.
     setKept((k) => k ?? follow(null, latest.current!));
     setOlderSaid('Loading older messages…');
@@ -81,9 +127,10 @@ export function ConversationView({ bot, id }: { bot: Bot; id: string }) {
     const a = anchor.current;
     if (!a) return;
     anchor.current = null;
-    // Older messages went in above what the reader was reading: it stays where it was on screen.
+    // Older messages went in above what the reader was reading, or the oldest went: it stays where it was on screen.
     const el = list.current?.querySelector<HTMLElement>(`[data-id="${a.id}"]`);
     if (el) window.scrollBy(0, el.getBoundingClientRect().top - a.top);
+    ownScroll.current = window.scrollY;
     // The button went away with the last page: focus moves to the transcript rather than to the page's start.
     if (a.focused && !moreButton.current) list.current?.focus({ preventScroll: true });
   });
