@@ -243,6 +243,8 @@ describe('console bot builder (API and Chromium)', () => {
         .getByTestId('builder-errors')
         .getByText(/main\/question-1/)
         .waitFor();
+      // A shape the schema refuses gives no warnings: the later checks cannot read it.
+      expect(await page.getByTestId('node-warnings-question-1').count()).toBe(0);
       await accessibleAtBothWidths();
       await screenshots(page, 'builder-error');
 
@@ -257,6 +259,36 @@ describe('console bot builder (API and Chromium)', () => {
         .getByTestId('node-errors-question-1')
         .getByText(/variable/)
         .waitFor({ state: 'detached' });
+      // Still unreachable (an error), and with no "invalid" edge: a warning, on the node and in a list of its own,
+      // told apart from the errors in words (Warning) and in colour, never counted among them.
+      await page
+        .getByTestId('node-errors-question-1')
+        .getByText(/cannot be reached/)
+        .waitFor();
+      const nodeWarnings = page.getByTestId('node-warnings-question-1');
+      await nodeWarnings.getByText(/^Warning: maxRetries: no "invalid" edge: after 2 retries/).waitFor();
+      const warningList = page.getByTestId('builder-warnings');
+      await warningList.getByRole('button', { name: 'main/question-1 · maxRetries' }).waitFor();
+      expect(await warningList.locator('summary').textContent()).toMatch(/^\s*1 warning: the bot runs, but maybe not as you mean \(saving and publishing go ahead\)$/);
+      expect(await warningList.getAttribute('class')).toMatch(/\bnotice warning\b/);
+      expect(
+        await page
+          .getByTestId('builder-errors')
+          .getByText(/"invalid" edge/)
+          .count(),
+      ).toBe(0);
+      expect(
+        await page
+          .getByTestId('node-errors-question-1')
+          .getByText(/"invalid" edge/)
+          .count(),
+      ).toBe(0);
+      const colour = (testId: string) => page.getByTestId(testId).evaluate((el) => getComputedStyle(el).color);
+      expect(await colour('node-warnings-question-1')).not.toBe(await colour('node-errors-question-1'));
+      expect(await colour('builder-warnings')).not.toBe(await colour('builder-errors'));
+      await transitionsEnded();
+      await accessibleAtBothWidths();
+      await screenshots(page, 'builder-error-and-warning');
 
       // Connect by dragging the question's next handle onto bye; hello goes on to the question through its form's "connect to…".
       const handle = (node: string, type: 'source' | 'target', id?: string) => page.locator(`.react-flow__node[data-id="${node}"] .react-flow__handle.${type}${id ? `[data-handleid="${id}"]` : ''}`);
@@ -269,7 +301,18 @@ describe('console bot builder (API and Chromium)', () => {
       // Reachable and storing its answer: no problem is left.
       await page.getByTestId('node-errors-question-1').waitFor({ state: 'detached' });
       await page.getByTestId('builder-errors').waitFor({ state: 'detached' });
+      // The warning stays (saving and publishing go ahead): on the node, in the node list, in its form and above the canvas.
+      await nodeWarnings.waitFor();
       await page.getByRole('button', { name: /^question-1 · Question/ }).click();
+      expect(await page.getByRole('button', { name: /^question-1 · Question/ }).textContent()).toBe('question-1 · Question · 1 warning');
+      const formWarnings = page.getByTestId('node-form-warnings');
+      await formWarnings.getByText(/^maxRetries: no "invalid" edge: after 2 retries without a valid answer the user gets the apology/).waitFor();
+      expect(await formWarnings.getByText('Warning', { exact: true }).count()).toBe(1);
+      expect(await page.getByTestId('node-form-errors').count()).toBe(0);
+      await warningList.waitFor();
+      await transitionsEnded();
+      await accessibleAtBothWidths();
+      await screenshots(page, 'builder-warning');
       expect(await page.getByLabel('Connect next to…').inputValue()).toBe('bye');
       await page.getByRole('button', { name: /^hello · Message/ }).click();
       expect(await page.getByLabel('Connect next to…').inputValue()).toBe('question-1');
@@ -279,7 +322,8 @@ describe('console bot builder (API and Chromium)', () => {
       // Publish: version 1, with what changed.
       await page.getByLabel('Note').fill('asks the name');
       await page.getByRole('button', { name: 'Publish', exact: true }).click();
-      await page.getByText('Published version 1').waitFor();
+      // Published all the same, saying with what.
+      await page.getByText('Published version 1: new conversations start on it (with 1 warning, listed above)').waitFor();
       await page.getByRole('button', { name: 'Versions', exact: true }).click();
       await page.getByTestId('version-1').getByText('asks the name').waitFor();
       // When, naming its time zone, and who: the member's e-mail, not the API's "user:<id>".
@@ -289,6 +333,12 @@ describe('console bot builder (API and Chromium)', () => {
       await page.getByTestId('version-1').getByText('journey main added (3 nodes)').waitFor();
       await page.getByTestId('draft-changes').getByText('No changes.').waitFor();
       await page.getByRole('button', { name: 'Flow', exact: true }).click();
+      // An "invalid" edge answers the warning: it goes from the node, its form and the list.
+      await page.getByRole('button', { name: /^question-1 · Question/ }).click();
+      await page.getByLabel('Connect invalid to…').selectOption('bye');
+      await nodeWarnings.waitFor({ state: 'detached' });
+      await warningList.waitFor({ state: 'detached' });
+      expect(await formWarnings.count()).toBe(0);
 
       // Try it: the draft on the runtime in the hosted chat page (an iframe), the trace beside it, live.
       await page.getByRole('button', { name: 'Try the draft' }).click();

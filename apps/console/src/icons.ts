@@ -22,4 +22,5 @@ export {
   X,
   WifiOff,
   Clock,
+  TriangleAlert,
 } from 'lucide';

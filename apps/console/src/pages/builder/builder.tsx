@@ -1,8 +1,11 @@
 // The bot builder (docs/console.md#bot-builder): a journey as a graph, a form per node, variables, a JSON
 // view, draft, publish, versions with what changed, rollback, and a try-it pane on the real runtime.
 // Loaded only when the builder is opened (lazy.tsx): xyflow and elkjs stay out of the console's first load.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type Bot, api, roleAtLeast } from '../../api.js';
+import { Icon } from '../../icon.js';
+import { TriangleAlert } from '../../icons.js';
 import { Spinner, asApiError, when } from '../../ui.js';
 import { type BotNode, type Definition, type DefinitionError, type Journey, KIND_LABELS, NODE_KINDS, type NodeKind, starterDefinition } from './definition.js';
 import { DRAG_TYPE, FlowCanvas } from './flow-canvas.js';
@@ -44,6 +47,8 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
   const [focus, setFocus] = useState<{ id: string; seq: number } | null>(null);
   const [positions, setPositions] = useState<Record<string, Record<string, Point>>>({});
   const [errors, setErrors] = useState<DefinitionError[]>([]);
+  // What runs but probably not as meant (docs/bots.md): shown beside the errors, never stops a save or a publish.
+  const [warnings, setWarnings] = useState<DefinitionError[]>([]);
   const [view, setView] = useState<View>('flow');
   const [status, setStatus] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -78,8 +83,12 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
     const timer = setTimeout(() => {
       // Only the newest check's answer counts: an older one may arrive after it.
       const n = ++checks.current;
-      api<{ ok: boolean; errors: DefinitionError[] }>('POST', `${base}/validate`, def).then(
-        (r) => n === checks.current && setErrors(r.errors),
+      api<{ ok: boolean; errors: DefinitionError[]; warnings: DefinitionError[] }>('POST', `${base}/validate`, def).then(
+        (r) => {
+          if (n !== checks.current) return;
+          setErrors(r.errors);
+          setWarnings(r.warnings);
+        },
         () => undefined,
       );
     }, 300);
@@ -105,7 +114,7 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
     void layoutJourney(journey).then((p) => setPositions((all) => ({ ...all, [journey.slug]: p })));
   }, [journey?.slug, !!positions[slug]]);
 
-  const flow = useMemo(() => (journey ? toFlow(journey, positions[journey.slug] ?? {}, errors) : { nodes: [], edges: [] }), [journey, positions, errors]);
+  const flow = useMemo(() => (journey ? toFlow(journey, positions[journey.slug] ?? {}, errors, warnings) : { nodes: [], edges: [] }), [journey, positions, errors, warnings]);
 
   if (loadError) return <div class="notice error" role="alert">{`The bot's definition could not be read: ${loadError}`}</div>;
   if (!def || !journey) return <Spinner label="Opening the builder…" />;
@@ -116,7 +125,9 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
   const editJourney = (f: (j: Journey) => Journey) => setDef((d) => d && { ...d, journeys: d.journeys.map((j) => (j.slug === journey.slug ? f(j) : j)) });
   const node = journey.nodes.find((n) => n.id === selected);
   const byNode = nodeErrors(errors, journey.slug);
-  const otherErrors = errors.filter((e) => !(e.journey === journey.slug && e.node));
+  const warnedNodes = nodeErrors(warnings, journey.slug);
+  const elsewhere = [...errors, ...warnings].filter((e) => !(e.journey === journey.slug && e.node));
+  const pick = (e: DefinitionError) => (setView('flow'), setSlug(e.journey!), setSelected(e.node!));
 
   const add = (kind: NodeKind, at?: Point) => {
     // Named here, added to the journey as it is when the update runs (as every edit is).
@@ -142,22 +153,23 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
     }
   };
   const putDraft = async () => {
-    const answer = await api<{ draftUpdatedAt: string }>('PUT', `${base}/definition`, def);
+    const answer = await api<{ draftUpdatedAt: string; warnings: DefinitionError[] }>('PUT', `${base}/definition`, def);
     setSavedJson(JSON.stringify(def));
     setDraftUpdatedAt(answer.draftUpdatedAt);
+    return answer.warnings;
   };
   const save = () =>
     run(async () => {
-      await putDraft();
-      return 'Draft saved';
+      const warned = await putDraft();
+      return `Draft saved${withWarnings(warned)}`;
     });
   const publish = () =>
     run(async () => {
       if (dirty) await putDraft();
-      const r = await api<{ version: number }>('POST', `${base}/publish`, note ? { note } : {});
+      const r = await api<{ version: number; warnings: DefinitionError[] }>('POST', `${base}/publish`, note ? { note } : {});
       setPublished(r.version);
       setNote('');
-      return `Published version ${r.version}: new conversations start on it`;
+      return `Published version ${r.version}: new conversations start on it${withWarnings(r.warnings)}`;
     });
   const saveForTry = async () => {
     if (dirty) await putDraft();
@@ -230,26 +242,14 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
         </div>
       )}
       {errors.length > 0 && (
-        <details class="notice error" open data-testid="builder-errors">
-          <summary>
-            {errors.length} {errors.length === 1 ? 'problem' : 'problems'} to fix before saving
-          </summary>
-          <ul>
-            {errors.map((e) => (
-              <li>
-                {e.node && e.journey ? (
-                  <button type="button" class="link" onClick={() => (setView('flow'), setSlug(e.journey!), setSelected(e.node!))}>
-                    {e.journey}/{e.node}
-                    {e.field ? ` · ${e.field}` : ''}
-                  </button>
-                ) : (
-                  <strong>{[e.journey, e.field].filter(Boolean).join(' · ') || 'definition'}</strong>
-                )}
-                : {e.message}
-              </li>
-            ))}
-          </ul>
-        </details>
+        <ProblemList kind="error" problems={errors} onPick={pick}>
+          {errors.length} {errors.length === 1 ? 'problem' : 'problems'} to fix before saving
+        </ProblemList>
+      )}
+      {warnings.length > 0 && (
+        <ProblemList kind="warning" problems={warnings} onPick={pick}>
+          <Icon node={TriangleAlert} /> {warnings.length === 1 ? '1 warning' : `${warnings.length} warnings`}: the bot runs, but maybe not as you mean (saving and publishing go ahead)
+        </ProblemList>
       )}
       <nav aria-label="Builder views" class="builder-views">
         <ul>
@@ -296,11 +296,12 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
                       <button type="button" class={selected === n.id ? '' : 'secondary outline'} aria-pressed={selected === n.id} onClick={() => setSelected(n.id)}>
                         {n.id} · {KIND_LABELS[n.kind]}
                         {byNode.has(n.id) ? ` · ${byNode.get(n.id)!.length} ${byNode.get(n.id)!.length === 1 ? 'error' : 'errors'}` : ''}
+                        {warnedNodes.has(n.id) ? ` · ${warnedNodes.get(n.id)!.length} ${warnedNodes.get(n.id)!.length === 1 ? 'warning' : 'warnings'}` : ''}
                       </button>
                     </li>
                   ))}
                 </ul>
-                {otherErrors.length > 0 && <p class="muted">Problems outside this journey's nodes are listed above.</p>}
+                {elsewhere.length > 0 && <p class="muted">Problems outside this journey's nodes are listed above.</p>}
               </div>
             </>
           )}
@@ -325,6 +326,7 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
                 journey={journey}
                 node={node}
                 errors={byNode.get(node.id) ?? []}
+                warnings={warnedNodes.get(node.id) ?? []}
                 onChange={(next: BotNode) => {
                   editJourney((j) => updateNode(j, node.id, next));
                   if (next.id !== node.id) setSelected(next.id);
@@ -347,6 +349,36 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
         </aside>
       </div>
     </section>
+  );
+}
+
+/** After "Draft saved" or "Published …": the warnings it went ahead with, which the list above names. */
+function withWarnings(warnings: DefinitionError[] | undefined): string {
+  const n = warnings?.length ?? 0;
+  return n === 0 ? '' : ` (with ${n === 1 ? '1 warning' : `${n} warnings`}, listed above)`;
+}
+
+/** The errors (refuse a save or publish) or the warnings (never do), each a link to the node it names. */
+function ProblemList({ kind, problems, onPick, children }: { kind: 'error' | 'warning'; problems: DefinitionError[]; onPick: (e: DefinitionError) => void; children: ComponentChildren }) {
+  return (
+    <details class={`notice ${kind} builder-problems`} open data-testid={`builder-${kind}s`}>
+      <summary>{children}</summary>
+      <ul>
+        {problems.map((e) => (
+          <li>
+            {e.node && e.journey ? (
+              <button type="button" class="link" onClick={() => onPick(e)}>
+                {e.journey}/{e.node}
+                {e.field ? ` · ${e.field}` : ''}
+              </button>
+            ) : (
+              <strong>{[e.journey, e.field].filter(Boolean).join(' · ') || 'definition'}</strong>
+            )}
+            : {e.message}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 

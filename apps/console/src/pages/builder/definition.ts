@@ -40,7 +40,7 @@ export interface Definition {
   journeys: Journey[];
   settings?: Record<string, Json>;
 }
-/** One error of the validator, named by where it is. */
+/** One error (refuses a save or publish) or warning (never does) of the validator, named by where it is. */
 export interface DefinitionError {
   journey?: string | null;
   node?: string | null;

@@ -18,6 +18,8 @@ import {
 import '@xyflow/react/dist/style.css';
 import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { Icon } from '../../icon.js';
+import { TriangleAlert } from '../../icons.js';
 import { type BotNode, KIND_LABELS, type NodeKind } from './definition.js';
 import type { FlowEdge, FlowNode, Point } from './graph.js';
 
@@ -36,9 +38,10 @@ function summary(node: BotNode): string {
 }
 
 function BotNodeView({ data, selected }: { data: FlowNode['data']; selected: boolean }) {
-  const { node, exits, start, errors } = data;
+  const { node, exits, start, errors, warnings } = data;
+  const problems = errors.length ? ' has-errors' : warnings.length ? ' has-warnings' : '';
   return (
-    <div class={`flow-node kind-${node.kind}${errors.length ? ' has-errors' : ''}${selected ? ' selected' : ''}`} data-testid={`flow-node-${node.id}`}>
+    <div class={`flow-node kind-${node.kind}${problems}${selected ? ' selected' : ''}`} data-testid={`flow-node-${node.id}`}>
       <H type="target" position={Position.Top} />
       <div class="flow-node-head">
         <span class="flow-kind">{KIND_LABELS[node.kind]}</span>
@@ -50,6 +53,16 @@ function BotNodeView({ data, selected }: { data: FlowNode['data']; selected: boo
         <div class="flow-errors" data-testid={`node-errors-${node.id}`}>
           {errors.map((e) => (
             <div>{e}</div>
+          ))}
+        </div>
+      )}
+      {/* Named as warnings in words, not by colour alone; the whole text is in the node's form and the list above. */}
+      {warnings.length > 0 && (
+        <div class="flow-warnings" data-testid={`node-warnings-${node.id}`}>
+          {warnings.map((w) => (
+            <div class="flow-warning">
+              <Icon node={TriangleAlert} /> <span>Warning: {w}</span>
+            </div>
           ))}
         </div>
       )}

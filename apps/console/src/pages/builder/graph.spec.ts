@@ -40,6 +40,21 @@ describe('builder graph <-> definition', () => {
     expect(edges).toContainEqual({ id: 'ask:next', source: 'ask', target: 'check', sourceHandle: 'next', label: 'next' });
   });
 
+  it("draws each node's warnings apart from its errors", () => {
+    const { nodes } = toFlow(
+      journey,
+      {},
+      [{ journey: 'main', node: 'ask', field: 'variable', message: 'unknown variable' }],
+      [
+        { journey: 'main', node: 'ask', field: 'maxRetries', message: 'no "invalid" edge' },
+        { journey: 'other', node: 'ask', field: 'maxRetries', message: 'not this journey' },
+      ],
+    );
+    expect(nodes[0]!.data.errors).toEqual(['variable: unknown variable']);
+    expect(nodes[0]!.data.warnings).toEqual(['maxRetries: no "invalid" edge']);
+    expect(nodes.slice(1).map((n) => n.data.warnings)).toEqual([[], [], []]);
+  });
+
   it('connects an exit once (a new target replaces the old), writes `next` without `on`, and disconnects', () => {
     let j = connect(journey, 'check', 'else', 'yes');
     expect(j.edges.filter((e) => e.from === 'check')).toEqual([

@@ -10,7 +10,7 @@ export interface FlowNode {
   id: string;
   type: 'bot';
   position: Point;
-  data: { node: BotNode; exits: string[]; start: boolean; errors: string[] };
+  data: { node: BotNode; exits: string[]; start: boolean; errors: string[]; warnings: string[] };
 }
 export interface FlowEdge {
   id: string;
@@ -23,7 +23,7 @@ export interface FlowEdge {
 export const edgeId = (from: string, label: string) => `${from}:${label}`;
 export const labelOf = (edge: Edge) => edge.on ?? 'next';
 
-/** The errors that name a node of this journey, by node id ("field: message"). */
+/** The errors (or warnings) that name a node of this journey, by node id ("field: message"). */
 export function nodeErrors(errors: DefinitionError[], journey: string): Map<string, string[]> {
   const byNode = new Map<string, string[]>();
   for (const e of errors) {
@@ -35,12 +35,13 @@ export function nodeErrors(errors: DefinitionError[], journey: string): Map<stri
 }
 
 /** The journey as nodes and edges for the flow editor; a node without a position goes below the others. */
-export function toFlow(journey: Journey, positions: Record<string, Point>, errors: DefinitionError[]): { nodes: FlowNode[]; edges: FlowEdge[] } {
+export function toFlow(journey: Journey, positions: Record<string, Point>, errors: DefinitionError[], warnings: DefinitionError[] = []): { nodes: FlowNode[]; edges: FlowEdge[] } {
   const byNode = nodeErrors(errors, journey.slug);
+  const warned = nodeErrors(warnings, journey.slug);
   let lowest = Math.max(0, ...Object.values(positions).map((p) => p.y));
   const nodes = journey.nodes.map((node): FlowNode => {
     const position = positions[node.id] ?? { x: 0, y: (lowest += 120) };
-    return { id: node.id, type: 'bot', position, data: { node, exits: exitLabels(node), start: journey.start === node.id, errors: byNode.get(node.id) ?? [] } };
+    return { id: node.id, type: 'bot', position, data: { node, exits: exitLabels(node), start: journey.start === node.id, errors: byNode.get(node.id) ?? [], warnings: warned.get(node.id) ?? [] } };
   });
   const edges = journey.edges.map((e): FlowEdge => ({ id: edgeId(e.from, labelOf(e)), source: e.from, target: e.to, sourceHandle: labelOf(e), label: labelOf(e) }));
   return { nodes, edges };

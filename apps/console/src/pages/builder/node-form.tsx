@@ -1,6 +1,8 @@
 // A form for each node kind, plus its connections: the keyboard's way to build what the canvas builds by dragging.
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { Icon } from '../../icon.js';
+import { TriangleAlert } from '../../icons.js';
 import { type BotNode, type Button, type Definition, type Journey, KIND_LABELS, exitLabels } from './definition.js';
 import { targetOf } from './graph.js';
 
@@ -9,6 +11,8 @@ interface Props {
   journey: Journey;
   node: BotNode;
   errors: string[];
+  /** What runs but probably not as meant: shown apart from the errors, never stops a save or a publish. */
+  warnings: string[];
   onChange: (node: BotNode) => void;
   onConnect: (label: string, to: string | null) => void;
   onDelete: () => void;
@@ -25,7 +29,7 @@ const buttonsOf = (text: string): Button[] | undefined => {
 };
 const value = (e: Event) => (e.target as HTMLInputElement).value;
 
-export function NodeForm({ def, journey, node, errors, onChange, onConnect, onDelete, onStart }: Props) {
+export function NodeForm({ def, journey, node, errors, warnings, onChange, onConnect, onDelete, onStart }: Props) {
   const id = (f: string) => `node-${f}`;
   const set = (patch: Record<string, unknown>) => {
     const next: BotNode = { ...node, ...patch };
@@ -72,6 +76,21 @@ export function NodeForm({ def, journey, node, errors, onChange, onConnect, onDe
             <li>{e}</li>
           ))}
         </ul>
+      )}
+      {warnings.length > 0 && (
+        <div id="node-warnings" class="notice warning node-warnings" data-testid="node-form-warnings">
+          <Icon node={TriangleAlert} />
+          <div>
+            <p>
+              <strong>{warnings.length === 1 ? 'Warning' : `${warnings.length} warnings`}</strong> (saving and publishing go ahead)
+            </p>
+            <ul>
+              {warnings.map((w) => (
+                <li>{w}</li>
+              ))}
+            </ul>
+          </div>
+        </div>
       )}
       <NodeIdField journey={journey} node={node} rename={(to) => set({ id: to })} />
       {text('label', 'Label (shown in the trace)')}
