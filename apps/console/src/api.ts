@@ -90,7 +90,7 @@ export async function download(path: string, fallbackName: string): Promise<void
     });
     if (res.status === 401 && attempt === 0 && (await refresh())) continue;
     if (!res.ok) throw errorOf(res.status, await parse(res));
-    const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
+    const name = fileNameOf(res.headers.get('content-disposition') ?? '') ?? fallbackName;
     const url = URL.createObjectURL(await res.blob());
     const a = document.createElement('a');
     a.href = url;
@@ -101,6 +101,19 @@ export async function download(path: string, fallbackName: string): Promise<void
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
     return;
   }
+}
+
+/** The name a Content-Disposition gives: its UTF-8 `filename*` (a user's file may be named in any script), else `filename`. */
+function fileNameOf(disposition: string): string | undefined {
+  const encoded = /filename\*=UTF-8''([^;\s]+)/i.exec(disposition)?.[1];
+  if (encoded) {
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      // Malformed: the plain name below.
+    }
+  }
+  return /filename="([^"]+)"/.exec(disposition)?.[1];
 }
 
 /**

@@ -5,6 +5,7 @@ import { AdminTokenGuard, RequireBotRole } from '@platform/auth';
 import { CannedResponseDto, InboxAssignDto, InboxHandbackDto, InboxNoteDto, InboxReadDto, SendConversationMessageDto } from '@platform/contracts';
 import { NotAudited } from '../administration/audit-action.js';
 import { IdempotencyKey } from '../http/idempotency-key.js';
+import { safeFileHeaders } from '../web-chat-page/safe-file-headers.js';
 import { InboxService } from './inbox.service.js';
 
 /**
@@ -50,6 +51,19 @@ export class InboxController {
   @ApiQuery({ name: 'limit', required: false, description: '1-200 (default 50)' })
   async olderMessages(@Param('botId') botId: string, @Param('id') id: string, @Query() query: Record<string, unknown>) {
     return this.inbox.olderMessages(botId, id, query);
+  }
+
+  @Get('conversations/:id/messages/:messageId/file')
+  @RequireBotRole('viewer')
+  @ApiOperation({
+    summary: 'The file a web-chat user sent with the message, with its checked type and a Content-Disposition naming it',
+    description:
+      "Only for members of the bot (the console downloads it with the access token); never cached. 404 for a message of another conversation or bot, a message without a file, and WhatsApp media, which Meta keeps (the platform stores only Meta's media id).",
+  })
+  async file(@Param('botId') botId: string, @Param('id') id: string, @Param('messageId') messageId: string, @Res() res: FastifyReply) {
+    const file = await this.inbox.file(botId, id, messageId);
+    // A member's access can be taken away: the browser keeps no copy to read later.
+    return res.headers(safeFileHeaders(file.contentType, file.fileName)).header('cache-control', 'private, no-store').send(file.bytes);
   }
 
   @Post('conversations/:id/read')

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { BadRequestException, ConflictException, NotFoundException } from '@nestjs/common';
-import type { BotDefinitionRepository, BotInputRepository, BotTraceRepository, ConversationRepository, InboxRepository, MembershipRepository } from '@platform/database';
+import type { BotDefinitionRepository, BotInputRepository, BotTraceRepository, ChatPageRepository, ConversationRepository, InboxRepository, MembershipRepository } from '@platform/database';
 import type { BotInputsService } from '../bots/bot-inputs.service.js';
 import type { ConversationHandoffEvents, HandoffEventInput } from '../bots/conversation-handoff-events.js';
 import type { ConversationService } from '../conversations/conversation.service.js';
@@ -67,7 +67,7 @@ function setup(opts: { status?: string | null; journey?: string | null; hosted?:
     reply: async (...args: unknown[]) => (calls.push(args[4] === undefined ? 'reply' : `reply by ${String(args[4])}`), { view: { id: 'm1' }, replayed: false }),
   } as unknown as ConversationService;
   const events = { publish: async (e: HandoffEventInput) => void told.push(e) } as unknown as ConversationHandoffEvents;
-  return { calls, told, service: new InboxService(conversations, inbox, trace, inputs, botInputs, definitions, members, replies, events) };
+  return { calls, told, service: new InboxService(conversations, inbox, trace, inputs, botInputs, definitions, members, replies, events, {} as ChatPageRepository) };
 }
 
 describe('InboxService', () => {

@@ -23,6 +23,7 @@ import {
   BotInputRepository,
   BotTraceRepository,
   CannedResponseRow,
+  ChatPageRepository,
   ConversationMessageRow,
   ConversationRepository,
   InboxRepository,
@@ -33,6 +34,7 @@ import { BotInputsService } from '../bots/bot-inputs.service.js';
 import { ConversationHandoffEvents } from '../bots/conversation-handoff-events.js';
 import { toStepView } from '../bots/step-view.js';
 import { ConversationService, ReplyOutcome } from '../conversations/conversation.service.js';
+import { attachmentIdOf } from '../web-chat-page/chat-attachment.service.js';
 
 const PAGE_MAX = 100;
 const PAGE_DEFAULT = 25;
@@ -80,6 +82,7 @@ export class InboxService {
     private readonly members: MembershipRepository,
     private readonly replies: ConversationService,
     private readonly events: ConversationHandoffEvents,
+    private readonly files: ChatPageRepository,
   ) {}
 
   /** The signed-in member as the inbox names them. */
@@ -289,6 +292,24 @@ export class InboxService {
     const found = v === null ? null : await this.definitions.findVersion(botId, v);
     const definition = found?.definition as { journeys?: Array<{ slug?: unknown }> } | null | undefined;
     return (definition?.journeys ?? []).map((j) => j.slug).filter((s): s is string => typeof s === 'string');
+  }
+
+  /**
+   * The file a web-chat user sent with message `messageId` of the conversation, as the platform stored it.
+   * 404 for a message of another conversation or bot, one without a file, and WhatsApp media, which Meta
+   * keeps (the message holds only Meta's media id; the platform does not fetch media with the sender's token).
+   */
+  async file(botId: string, id: string, messageId: string): Promise<{ contentType: string; fileName: string; bytes: Buffer }> {
+    const conversation = await this.find(botId, id);
+    const message = isUuid(messageId) ? await this.conversations.findMessage(messageId) : null;
+    if (!message || message.conversationId !== conversation.id) throw new NotFoundException(`No message ${messageId} in conversation ${id}`);
+    const content = (message.content ?? {}) as MessageContent;
+    if (content.media) throw new NotFoundException('This WhatsApp file is kept by Meta, not by the platform: it cannot be opened from the console');
+    const fileId = attachmentIdOf(content.attachment?.url);
+    const file = fileId ? await this.files.attachment(fileId) : null;
+    // The address is in the message the gateway wrote when the file came; the file must be this conversation's as well.
+    if (!file || file.botId !== botId || file.conversationId !== conversation.id) throw new NotFoundException(`Message ${messageId} has no file stored by the platform`);
+    return file;
   }
 
   private async find(botId: string, id: string): Promise<Conversation> {

@@ -65,6 +65,14 @@ export class ChatAttachmentService {
   }
 }
 
+/** The stored file an attachment's address names (its last segment), or null when the address is not one of ours. */
+export function attachmentIdOf(url: unknown): string | null {
+  if (typeof url !== 'string') return null;
+  const at = url.lastIndexOf(`${ATTACHMENTS_PATH}/`);
+  const id = at < 0 ? '' : url.slice(at + ATTACHMENTS_PATH.length + 1);
+  return isUuid(id) ? id : null;
+}
+
 export function tooLarge(max: number): string {
   return `The file is larger than the ${max >= 1024 * 1024 ? `${Math.round((max / 1024 / 1024) * 10) / 10} MB` : `${Math.round(max / 1024)} KB`} a chat file may be`;
 }

@@ -8,6 +8,7 @@ import { count } from '../../count.js';
 import { usePoll, pollError, RefreshFailed } from './refresh.js';
 import { STATUS_TEXT, userName, messageText, senderLabel } from './display.js';
 import { ReplyForm, HandBack, NoteForm, Assign } from './conversation-actions.js';
+import { TranscriptFile } from './transcript-file.js';
 
 /** How many older messages one press of "Show older messages" reads. */
 const OLDER_PAGE = 100;
@@ -193,6 +194,7 @@ export function ConversationView({ bot, id }: { bot: Bot; id: string }) {
                 <strong>{senderLabel(m.sentBy)}</strong> <small>{when(m.createdAt)}</small>
                 <br />
                 {messageText(m)}
+                <TranscriptFile bot={bot} conversationId={id} message={m} />
               </li>
             ))}
           </ol>
