@@ -21,7 +21,7 @@ describe('carousel dispatch: worker crash recovery and no double sends', () => {
 
   it("a worker process killed (SIGKILL) mid-send: the job is recovered once the dead run's claim has ended, and the message is sent", async () => {
     // The built worker runs as a real process; the provider never answers its request, then the process dies.
-    // Its claim holds the message for 1.5 s of pacing, the 15 s timeout and 5 s: 21.5 s.
+    // Its claim holds the message for its 1 s lock, 1.5 s of pacing, the 15 s timeout and 5 s: 22.5 s.
     cloud.reply({ hang: true });
     child = spawn(process.execPath, ['dist/apps/channel-worker/src/main.js'], {
       env: { ...process.env, ...stack.env, WHATSAPP_TIMEOUT_MS: '15000' },

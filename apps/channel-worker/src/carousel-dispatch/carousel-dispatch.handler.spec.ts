@@ -16,7 +16,7 @@ import {
 } from '@platform/database';
 import { CarouselDispatchHandler } from './carousel-dispatch.handler.js';
 import type { CampaignStates } from '../campaigns/campaign-states.js';
-import type { WhatsAppEnv, WhatsAppRetryEnv } from '@platform/config';
+import type { JobLockEnv, WhatsAppEnv, WhatsAppRetryEnv } from '@platform/config';
 import type { Clock } from '@platform/common';
 import type { MessageLifecyclePublisher } from '@platform/queue';
 import type { CountedSend, PaceDecision, SendOutcome, SendPermit, SenderPacer, WhatsAppCloudClient } from '@platform/whatsapp';
@@ -168,7 +168,19 @@ function setup(o: Options = {}) {
     status: async () => (o.campaignStatus === undefined ? 'running' : o.campaignStatus),
     cancelUnsent: async (id: string) => void cancelled.push(id),
   } as unknown as CampaignStates;
-  const handler = new CarouselDispatchHandler(messages, whatsapp, secrets, catalog, pacer, env, { WHATSAPP_TIMEOUT_MS: 8000 } as WhatsAppEnv, lifecycle, clock, campaigns);
+  const handler = new CarouselDispatchHandler(
+    messages,
+    whatsapp,
+    secrets,
+    catalog,
+    pacer,
+    env,
+    { WHATSAPP_TIMEOUT_MS: 8000 } as WhatsAppEnv,
+    { WORKER_LOCK_MS: 30_000 } as JobLockEnv,
+    lifecycle,
+    clock,
+    campaigns,
+  );
   return { handler, leases, claimed, claimBatches, sentRows, errors, sends, released, paced, permitsBack, published, throttledRows, claimedOnce, parked, unknown, cancelled };
 }
 
@@ -319,10 +331,10 @@ describe('CarouselDispatchHandler', () => {
     expect(sends).toEqual([]);
   });
 
-  it('leases each claim for the pacing wait (1.5 s), the Cloud API timeout (8 s) and 5 s to record the send', async () => {
+  it("leases each claim for the job's lock (30 s), the pacing wait (1.5 s), the Cloud API timeout (8 s) and 5 s to record the send", async () => {
     const { handler, leases } = setup();
     await handler.handle(fakeJob().job);
-    expect(leases).toEqual([14_500]);
+    expect(leases).toEqual([44_500]);
   });
 
   it("waits in the delayed set until another run's lease on the message ends: nothing sent, nothing recorded, no attempt used", async () => {

@@ -1,13 +1,14 @@
 import { Injectable, Logger, Optional } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError } from 'bullmq';
 import { Counter } from 'prom-client';
-import { WhatsAppEnv, WhatsAppRetryEnv } from '@platform/config';
+import { JobLockEnv, WhatsAppEnv, WhatsAppRetryEnv } from '@platform/config';
 import { CarouselDispatchJob, DEFAULT_VALIDITY_SECONDS, EXPIRED_ERROR_CODE } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { Clock, TickBatcher } from '@platform/common';
 import { AcceptedMessage, BusyMessage, CarouselCatalog, ClaimedMessage, DatabaseUnavailableError, MessageRepository } from '@platform/database';
 import { MessageLifecyclePublisher } from '@platform/queue';
 import { CampaignStates } from '../campaigns/campaign-states.js';
+import { sendLeaseMs } from '../send-lease.js';
 import { Backoff, SendOutcome, SendPermit, SenderPacer, WhatsAppCloudClient, backoffDelayMs, deliveryDeadline, renderCarouselMessage, retryWithin, throttleDelayMs } from '@platform/whatsapp';
 
 const attempts = new Counter({
@@ -44,9 +45,6 @@ const CAMPAIGN_HOLD_MS = 1000;
 /** How long a job waits when Postgres cannot be reached before it tries again (not counted as an attempt). */
 const DATABASE_RETRY_MS = 5000;
 
-/** Beyond the longest a send can take after its claim (the pacing wait and the Cloud API's timeout): the time to record it. */
-const LEASE_MARGIN_MS = 5000;
-
 /** A transient answer of the Cloud API: tried again until the message's validity ends. */
 type TransientOutcome = Extract<SendOutcome, { kind: 'throttled' | 'retry' }>;
 
@@ -67,7 +65,7 @@ export class CarouselDispatchHandler {
   private readonly onceClaims = new TickBatcher<AcceptedMessage, ClaimedMessage | BusyMessage | null>((m) => this.messages.startAttempts(m, this.leaseMs, true));
   private readonly sends = new TickBatcher((s: Array<{ id: string; providerMessageId: string }>) => this.messages.markSentMany(s));
   private readonly backoff: Backoff;
-  /** How long a claim holds a message for its run: a second run of the job waits that long before it may send. */
+  /** How long a claim holds a message for its run (`sendLeaseMs`). */
   private readonly leaseMs: number;
 
   constructor(
@@ -78,12 +76,13 @@ export class CarouselDispatchHandler {
     private readonly pacer: SenderPacer,
     env: WhatsAppRetryEnv,
     whatsappEnv: WhatsAppEnv,
+    locks: JobLockEnv,
     private readonly lifecycle: MessageLifecyclePublisher,
     private readonly clock: Clock,
     @Optional() private readonly campaigns?: CampaignStates,
   ) {
     this.backoff = { baseMs: env.WHATSAPP_BACKOFF_MS, capMs: env.WHATSAPP_BACKOFF_MAX_MS };
-    this.leaseMs = MAX_IN_JOB_PACING_WAIT_MS + whatsappEnv.WHATSAPP_TIMEOUT_MS + LEASE_MARGIN_MS;
+    this.leaseMs = sendLeaseMs(locks.WORKER_LOCK_MS, MAX_IN_JOB_PACING_WAIT_MS, whatsappEnv.WHATSAPP_TIMEOUT_MS);
   }
 
   async handle(job: Job<CarouselDispatchJob>, lockToken?: string): Promise<string> {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import type { Clock } from '@platform/common';
-import type { WhatsAppEnv, WhatsAppRetryEnv } from '@platform/config';
+import type { JobLockEnv, WhatsAppEnv, WhatsAppRetryEnv } from '@platform/config';
 import type { ConversationQueueNames } from '@platform/contracts';
 import type { SecretBox } from '@platform/crypto';
 import { DatabaseUnavailableError, type ChannelSenderRepository, type ConversationRepository } from '@platform/database';
@@ -78,7 +78,7 @@ function setup(o: Options = {}) {
   } as unknown as SenderPacer;
   const env = { WHATSAPP_BACKOFF_MS: 2000, WHATSAPP_BACKOFF_MAX_MS: 300_000 } as WhatsAppRetryEnv;
   const clock = { now: () => o.now ?? GIVEN_AT + 60_000, realMs: (ms: number) => ms } as Clock;
-  const handler = new ConversationReplyHandler(conversations, senders, box, whatsapp, pacer, env, { WHATSAPP_TIMEOUT_MS: 8000 } as WhatsAppEnv, clock);
+  const handler = new ConversationReplyHandler(conversations, senders, box, whatsapp, pacer, env, { WHATSAPP_TIMEOUT_MS: 8000 } as WhatsAppEnv, { WORKER_LOCK_MS: 30_000 } as JobLockEnv, clock);
   const delays: Array<[number, string | undefined]> = [];
   const job = {
     data: { messageId: 'r1', botId: 'b1' },
@@ -97,13 +97,13 @@ describe('ConversationReplyHandler', () => {
   it("counts each message of a reply against its sender number's rate right before sending it, and records each part as it is sent", async () => {
     const { handler, job, events } = setup();
     await expect(handler.handle(job)).resolves.toBe('sent');
-    // Each part's lease: the pacing wait (10 s), the Cloud API's timeout (8 s) and 5 s to record it.
+    // Each part's lease: the job's lock (30 s), the pacing wait (10 s), the Cloud API's timeout (8 s) and 5 s to record it.
     expect(events).toEqual([
-      'claimed r1 for 23000 ms',
+      'claimed r1 for 53000 ms',
       'counted for pn-1 at 5/s, waiting up to 10000 ms',
       'sent "Card 1" through pn-1 with plain:sealed: sent',
       'recorded r1 parts wamid.1',
-      'extended r1 for 23000 ms',
+      'extended r1 for 53000 ms',
       'counted for pn-1 at 5/s, waiting up to 10000 ms',
       'sent "Card 2" through pn-1 with plain:sealed: sent',
       'recorded r1 parts wamid.1,wamid.2',
@@ -116,7 +116,7 @@ describe('ConversationReplyHandler', () => {
     const { handler, job, events, failed, delays } = setup({ busyForMs: 4000 });
     const before = Date.now();
     await expect(handler.handle(job, 'lock-1')).rejects.toBeInstanceOf(DelayedError);
-    expect(events).toEqual(['claimed r1 for 23000 ms']);
+    expect(events).toEqual(['claimed r1 for 53000 ms']);
     expect(failed).toEqual([]);
     expect(delays).toHaveLength(1);
     expect(delays[0][0]).toBeGreaterThanOrEqual(before + 4000);
@@ -127,7 +127,7 @@ describe('ConversationReplyHandler', () => {
   it('waits in the delayed set (a transient failure, not final) when the rate leaves no room within that wait', async () => {
     const { handler, job, events, failed, delays } = setup({ full: true });
     await expect(handler.handle(job, 'lock-1')).rejects.toBeInstanceOf(DelayedError);
-    expect(events).toEqual(['claimed r1 for 23000 ms', 'no room for pn-1 at 5/s within 10000 ms']);
+    expect(events).toEqual(['claimed r1 for 53000 ms', 'no room for pn-1 at 5/s within 10000 ms']);
     expect(failed).toEqual([['r1', 'paced', expect.stringMatching(/no room for this reply within 10000 ms \(message 1 of 2\)$/), false]]);
     expect(delays).toHaveLength(1);
     expect(delays[0][1]).toBe('lock-1');
@@ -148,7 +148,7 @@ describe('ConversationReplyHandler', () => {
     events.length = 0;
     await expect(handler.handle(job, 'lock-2')).resolves.toBe('sent');
     expect(events).toEqual([
-      'claimed r1 for 23000 ms',
+      'claimed r1 for 53000 ms',
       'recorded r1 parts wamid.a',
       'counted for pn-1 at 5/s, waiting up to 10000 ms',
       'sent "Card 2" through pn-1 with plain:sealed: sent',

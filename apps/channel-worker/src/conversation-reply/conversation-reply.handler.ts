@@ -1,11 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DelayedError, UnrecoverableError } from 'bullmq';
 import { Clock } from '@platform/common';
-import { WhatsAppEnv, WhatsAppRetryEnv } from '@platform/config';
+import { JobLockEnv, WhatsAppEnv, WhatsAppRetryEnv } from '@platform/config';
 import { ConversationQueueNames, DEFAULT_VALIDITY_SECONDS, EXPIRED_ERROR_CODE, MessageContent } from '@platform/contracts';
 import { SecretBox } from '@platform/crypto';
 import { ChannelSenderRepository, ConversationRepository, DatabaseUnavailableError } from '@platform/database';
 import { QueueJob } from '@platform/queue';
+import { sendLeaseMs } from '../send-lease.js';
 import { Backoff, SendOutcome, SenderPacer, WhatsAppCloudClient, backoffDelayMs, deliveryDeadline, renderWhatsAppSession, retryWithin, throttleDelayMs } from '@platform/whatsapp';
 
 type ReplyJob = QueueJob<typeof ConversationQueueNames.conversationReply>;
@@ -18,9 +19,6 @@ const MAX_PACING_WAIT_MS = 10_000;
 
 /** How long a job waits when Postgres cannot be reached before it tries again. */
 const DATABASE_RETRY_MS = 5000;
-
-/** Beyond the longest a part can take (the pacing wait and the Cloud API's timeout): the time to record it. */
-const LEASE_MARGIN_MS = 5000;
 
 /**
  * How long a reply is retried through transient failures after the bot gave it: the carousel's
@@ -40,7 +38,7 @@ export const REPLY_VALIDITY_SECONDS = DEFAULT_VALIDITY_SECONDS;
 export class ConversationReplyHandler {
   private readonly logger = new Logger('ConversationReply');
   private readonly backoff: Backoff;
-  /** How long a claim holds a reply for its run, per part: a second run of the job waits that long before it may send. */
+  /** How long a claim holds a reply for its run, renewed per part (`sendLeaseMs`). */
   private readonly leaseMs: number;
 
   constructor(
@@ -51,10 +49,11 @@ export class ConversationReplyHandler {
     private readonly pacer: SenderPacer,
     env: WhatsAppRetryEnv,
     whatsappEnv: WhatsAppEnv,
+    locks: JobLockEnv,
     private readonly clock: Clock,
   ) {
     this.backoff = { baseMs: env.WHATSAPP_BACKOFF_MS, capMs: env.WHATSAPP_BACKOFF_MAX_MS };
-    this.leaseMs = MAX_PACING_WAIT_MS + whatsappEnv.WHATSAPP_TIMEOUT_MS + LEASE_MARGIN_MS;
+    this.leaseMs = sendLeaseMs(locks.WORKER_LOCK_MS, MAX_PACING_WAIT_MS, whatsappEnv.WHATSAPP_TIMEOUT_MS);
   }
 
   async handle(job: ReplyJob, lockToken?: string): Promise<string> {
