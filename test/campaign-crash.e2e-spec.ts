@@ -30,7 +30,8 @@ describe('campaigns: a worker killed mid-campaign', () => {
     const audience = Array.from({ length: RECIPIENTS }, (_, i) => ({ number: number(99, i), tz: 'UTC', img: `https://cdn.example.com/${i}.jpg` }));
     await listAudience(stack.url, stack.seed, c.id, audience);
 
-    child = spawn(process.execPath, ['dist/apps/channel-worker/src/main.js'], { env: { ...process.env, ...stack.env, WHATSAPP_TIMEOUT_MS: '60000' }, stdio: 'ignore' });
+    // Its sends in flight at the kill hold their messages for its claim's lease (1 s lock, 1.5 s pacing, 15 s timeout, 5 s).
+    child = spawn(process.execPath, ['dist/apps/channel-worker/src/main.js'], { env: { ...process.env, ...stack.env, WHATSAPP_TIMEOUT_MS: '15000' }, stdio: 'ignore' });
     const res = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/campaigns/${c.id}/start`, { method: 'POST', headers: { authorization: `Bearer ${stack.seed.apiKey}` } });
     expect(res.status).toBe(200);
     // A process starting on a busy host can take many seconds.
@@ -46,7 +47,8 @@ describe('campaigns: a worker killed mid-campaign', () => {
     expect(before).toBeLessThan(RECIPIENTS);
 
     worker = await createChannelWorker(stack.env);
-    const done = await untilDrained(stack.url, stack.seed, c.id, 120_000); // a second worker starting on a loaded host, and the killed one's job recovered
+    // A second worker starting on a loaded host, the killed one's jobs recovered, and its sends in flight waiting for their lease.
+    const done = await untilDrained(stack.url, stack.seed, c.id, 180_000);
 
     // The ledger check: each recipient's messages at the Cloud API, against the campaign's ledger and message rows.
     const counts = new Map<string, number>();
@@ -69,5 +71,5 @@ describe('campaigns: a worker killed mid-campaign', () => {
     console.log(`SIGKILL after ${before} sends: ${sent.length} sent, ${unknown.length} failed as outcome_unknown (in flight at the kill), 0 twice`);
     expect(done.funnel).toMatchObject({ queued: RECIPIENTS, sent: sent.length, failed: unknown.length });
     expect((await progress(stack.url, stack.seed, c.id)).status).toBe('completed');
-  }, 240_000);
+  }, 330_000);
 });

@@ -76,7 +76,9 @@ describe('WhatsApp sends when Postgres fails right after the Cloud API accepts',
     expect(stack.cloud.accepted.get(recipient)).toHaveLength(1); // the second part waits for Postgres
 
     await stack.pg.start();
-    await jobState(ConversationQueueNames.conversationReply, messageId, 'completed', 90_000);
+    // The run that sent the first part could not end its claim's lease with Postgres down: the next run
+    // waits for it (30 s lock, 10 s pacing wait, the 60 s timeout, 5 s), then sends the second part.
+    await jobState(ConversationQueueNames.conversationReply, messageId, 'completed', 180_000);
     const wamids = stack.cloud.accepted.get(recipient)!;
     expect(wamids).toHaveLength(2);
     expect(await repo.findMessage(messageId)).toMatchObject({ status: 'sent', providerMessageId: wamids[0] });
@@ -99,5 +101,5 @@ describe('WhatsApp sends when Postgres fails right after the Cloud API accepts',
     const read = wamids.map((wamid) => ({ providerMessageId: wamid, status: 'read' as const, errorCode: null, errorText: null }));
     expect(await repo.applyProviderStatuses(read, RECEIPT_ORDER)).toEqual({ unknown: [] });
     expect((await repo.findMessage(messageId))?.status).toBe('read');
-  }, 240_000);
+  }, 360_000);
 });
