@@ -291,6 +291,10 @@ describe('console bot builder (API and Chromium)', () => {
       await screenshots(page, 'builder-error-and-warning');
 
       // Connect by dragging the question's next handle onto bye; hello goes on to the question through its form's "connect to…".
+      // First the whole flow in view, as a person would: the question grew with its error and warning, and its
+      // exits can be below the canvas's edge (where the canvas centred it before it grew).
+      await page.locator('.react-flow__controls-fitview').click();
+      await transitionsEnded();
       const handle = (node: string, type: 'source' | 'target', id?: string) => page.locator(`.react-flow__node[data-id="${node}"] .react-flow__handle.${type}${id ? `[data-handleid="${id}"]` : ''}`);
       // In steps, as a hand moves: React Flow starts a connection on the press and looks for the handle under
       // the pointer as it moves, and a single move with the release at once can outrun it on a loaded host.
