@@ -32,20 +32,16 @@ export function readRefreshCookie(req: FastifyRequest): string | undefined {
  * only by pages of this site (SameSite=Strict), over https only when the request came over https.
  */
 export function setRefreshCookie(reply: FastifyReply, req: FastifyRequest, token: string, maxAgeSeconds: number): void {
-  reply.header('set-cookie', [cookie(req, `${REFRESH_COOKIE}=${token}`, maxAgeSeconds), flag(req, `${SESSION_FLAG_COOKIE}=1`, maxAgeSeconds)]);
+  reply.header('set-cookie', [cookie(req, `${REFRESH_COOKIE}=${token}`, maxAgeSeconds, COOKIE_PATH), cookie(req, `${SESSION_FLAG_COOKIE}=1`, maxAgeSeconds, FLAG_PATH)]);
 }
 
 export function clearRefreshCookie(reply: FastifyReply, req: FastifyRequest): void {
-  reply.header('set-cookie', [cookie(req, `${REFRESH_COOKIE}=`, 0), flag(req, `${SESSION_FLAG_COOKIE}=`, 0)]);
+  reply.header('set-cookie', [cookie(req, `${REFRESH_COOKIE}=`, 0, COOKIE_PATH), cookie(req, `${SESSION_FLAG_COOKIE}=`, 0, FLAG_PATH)]);
 }
 
-function cookie(req: FastifyRequest, pair: string, maxAgeSeconds: number): string {
+/** The refresh cookie (its path) is HttpOnly; the session flag (the console's path) is for the console's scripts to read. */
+function cookie(req: FastifyRequest, pair: string, maxAgeSeconds: number, path: typeof COOKIE_PATH | typeof FLAG_PATH): string {
   const secure = req.protocol === 'https' ? '; Secure' : '';
-  return `${pair}; Max-Age=${maxAgeSeconds}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Strict${secure}`;
-}
-
-/** The session flag: readable by the console's scripts (no HttpOnly), sent to nothing but the console's own files. */
-function flag(req: FastifyRequest, pair: string, maxAgeSeconds: number): string {
-  const secure = req.protocol === 'https' ? '; Secure' : '';
-  return `${pair}; Max-Age=${maxAgeSeconds}; Path=${FLAG_PATH}; SameSite=Strict${secure}`;
+  const httpOnly = path === COOKIE_PATH ? '; HttpOnly' : '';
+  return `${pair}; Max-Age=${maxAgeSeconds}; Path=${path}${httpOnly}; SameSite=Strict${secure}`;
 }
