@@ -60,6 +60,7 @@ export class FcmSandbox {
   private readonly scripts = new Map<string, FcmReply[]>();
   private readonly allScript: FcmReply[] = [];
   private readonly permanent = new Map<string, FcmReply>();
+  private acceptHook?: (message: ReceivedFcmMessage) => Promise<void> | void;
   private server?: Http2Server;
   private nextId = 1;
   /** Messages accepted (200) per quota window (window start in ms → count); with `quota` only. */
@@ -83,6 +84,15 @@ export class FcmSandbox {
   /** Every request to `token` gets this answer (e.g. an uninstalled app: UNREGISTERED). */
   always(token: string, reply: FcmReply): this {
     this.permanent.set(token, reply);
+    return this;
+  }
+
+  /**
+   * The next message answered 200 is recorded, passed to `hook`, and answered only once the hook's
+   * promise resolves: a send held in flight (e.g. while the test stops the process that sent it).
+   */
+  onNextAccept(hook: (message: ReceivedFcmMessage) => Promise<void> | void): this {
+    this.acceptHook = hook;
     return this;
   }
 
@@ -160,9 +170,16 @@ export class FcmSandbox {
     if (this.options.record !== false) this.messages.push(received);
     this.options.onMessage?.(received);
     if (reply === 'ok') {
-      this.count(200);
-      res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
-      res.end(`{"name":"projects/${projectId}/messages/${this.nextId++}"}`);
+      const hook = this.acceptHook;
+      this.acceptHook = undefined;
+      const name = `projects/${projectId}/messages/${this.nextId++}`;
+      const ok = () => {
+        this.count(200);
+        res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
+        res.end(`{"name":"${name}"}`);
+      };
+      if (hook) void Promise.resolve(hook(received)).then(ok, ok);
+      else ok();
       return;
     }
     this.error(res, reply);

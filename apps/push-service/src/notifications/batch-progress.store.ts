@@ -1,11 +1,31 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
 import { RedisClient, RedisTarget, createRequestRedis, pushBatchProgressKey } from '@platform/queue';
+import { BatchLease } from './batch-lease.js';
 
 /** Final outcome of one device in a batch: sent, failed, skipped, or invalid:<reason>. */
 export type DeviceOutcome = 'sent' | 'failed' | 'skipped' | `invalid:${string}`;
 
 const KEEP_SECONDS = 7 * 24 * 3600;
+
+/** KEYS[1] the batch's lease, ARGV run id, lease ms: 0 once the run holds it, else the ms another run still holds it. */
+const TAKE_LEASE = `
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return math.max(redis.call('PTTL', KEYS[1]), 1) end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 0
+`;
+/** KEYS[1] the batch's lease, ARGV run id: ends it if that run holds it. */
+const DROP_LEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+type LeaseRedis = RedisClient & {
+  pushLeaseTake(key: string, runId: string, leaseMs: number): Promise<number>;
+  pushLeaseDrop(key: string, runId: string): Promise<number>;
+};
 
 /**
  * Per-batch record of devices that already have a final outcome, in a Redis hash. A retried batch
@@ -14,11 +34,33 @@ const KEEP_SECONDS = 7 * 24 * 3600;
  */
 @Injectable()
 export class BatchProgressStore implements OnApplicationShutdown {
-  private readonly redis: RedisClient;
+  private readonly logger = new Logger('PushBatch');
+  private readonly redis: LeaseRedis;
 
   constructor(private readonly env: CoreEnv) {
-    this.redis = createRequestRedis(env, 'push-progress', { enableAutoPipelining: true, enableOfflineQueue: true, maxRetriesPerRequest: 3 });
-    this.redis.on('error', () => undefined);
+    const redis = createRequestRedis(env, 'push-progress', { enableAutoPipelining: true, enableOfflineQueue: true, maxRetriesPerRequest: 3 });
+    redis.on('error', () => undefined);
+    redis.defineCommand('pushLeaseTake', { numberOfKeys: 1, lua: TAKE_LEASE });
+    redis.defineCommand('pushLeaseDrop', { numberOfKeys: 1, lua: DROP_LEASE });
+    this.redis = redis as LeaseRedis;
+  }
+
+  /**
+   * Holds the batch for a run of its job (BatchLease), or says how long another run still holds it. A
+   * run that lost its job's lock while its process was stopped keeps its lease until the lease runs out.
+   */
+  async lease(notificationId: string, seq: number, leaseMs: number, renewEveryMs: number): Promise<BatchLease | { heldForMs: number }> {
+    const leaseKey = `${key(this.env, notificationId, seq)}:lease`;
+    const runId = randomUUID();
+    const keys = {
+      take: async (run: string, ms: number) => Number(await this.redis.pushLeaseTake(leaseKey, run, ms)),
+      drop: async (run: string) => void (await this.redis.pushLeaseDrop(leaseKey, run)),
+    };
+    const heldForMs = await keys.take(runId, leaseMs);
+    if (heldForMs > 0) return { heldForMs };
+    return new BatchLease(keys, runId, leaseMs, renewEveryMs, (err) =>
+      this.logger.warn(`notification ${notificationId} batch ${seq}: its lease could not be renewed (${err.message}); it runs out in at most ${leaseMs} ms`),
+    );
   }
 
   async read(notificationId: string, seq: number): Promise<Map<string, DeviceOutcome>> {

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { jest } from '@jest/globals';
 import { Logger } from '@nestjs/common';
-import type { Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
+import type { JobLockEnv, PushEnv } from '@platform/config';
 import type { PushBatchJob } from '@platform/contracts';
 import type { BatchCounts, DeviceRepository, NotificationRepository } from '@platform/database';
 import type { PushConfigService } from '../service-accounts/push-config.service.js';
@@ -8,26 +10,84 @@ import type { FcmSender } from '../fcm/fcm-sender.js';
 import type { FcmPacer } from '../fcm/fcm-pacer.js';
 import type { BatchProgressStore, DeviceOutcome } from './batch-progress.store.js';
 import { BatchHandler } from './batch.handler.js';
+import { BatchLease } from './batch-lease.js';
+import { BatchTakenOverError } from './batch-taken-over.error.js';
 
 const job = { data: { notificationId: 'n1', seq: 4, deviceIds: ['a', 'b', 'c', 'd'] }, attemptsMade: 2, opts: { attempts: 3 } } as unknown as Job<PushBatchJob>;
 
-function setup(read: () => Promise<Map<string, DeviceOutcome>>, found = true) {
+interface Setup {
+  found?: boolean;
+  /** What the batch's lease answers: held by this run (a lease), or by another for this many ms. */
+  lease?: BatchLease | { heldForMs: number };
+  counted?: boolean;
+}
+
+function setup(read: () => Promise<Map<string, DeviceOutcome>>, { found = true, lease, counted = false }: Setup = {}) {
   const completed: Array<[string, number, BatchCounts]> = [];
   const dead: Array<[string, string[], string]> = [];
   const cleared: Array<[string, number]> = [];
+  const leases: Array<[number, number]> = [];
   const handler = new BatchHandler(
     {
-      findById: async () => (found ? { id: 'n1', botId: 'bot1' } : null),
+      findById: async () => (found ? { id: 'n1', botId: 'bot1', status: 'sending' } : null),
       completeBatch: async (id: string, seq: number, c: BatchCounts) => completed.push([id, seq, c]) > 0,
+      isBatchCounted: async () => counted,
     } as unknown as NotificationRepository,
     { markDead: async (botId: string, ids: string[], reason: string) => void dead.push([botId, ids, reason]) } as unknown as DeviceRepository,
     {} as PushConfigService,
     {} as FcmSender,
-    { read, clear: async (id: string, seq: number) => void cleared.push([id, seq]) } as unknown as BatchProgressStore,
+    {
+      read,
+      clear: async (id: string, seq: number) => void cleared.push([id, seq]),
+      lease: async (_id: string, _seq: number, ms: number, every: number) => (leases.push([ms, every]), lease),
+    } as unknown as BatchProgressStore,
     {} as FcmPacer,
+    { WORKER_LOCK_MS: 30000 } as JobLockEnv,
+    { FCM_TIMEOUT_MS: 5000 } as PushEnv,
   );
-  return { handler, completed, dead, cleared };
+  return { handler, completed, dead, cleared, leases };
 }
+
+/** A lease held by the run, on keys that always answer "yours". */
+function heldLease(dropped: string[] = []): BatchLease {
+  return new BatchLease({ take: async () => 0, drop: async (run) => void dropped.push(run) }, 'run-1', 40000, 60000, () => undefined);
+}
+
+describe('BatchHandler.handle and the batch lease', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  it('leases the batch for the lock, the FCM timeout and 5 s, renewed every half lock', async () => {
+    const { handler, leases } = setup(async () => new Map(), { lease: heldLease(), counted: true });
+    await handler.handle(job, 'token');
+    expect(leases).toEqual([[40000, 15000]]);
+  });
+
+  it('waits in the delayed set while another run holds the batch: nothing read, sent or counted', async () => {
+    const read = jest.fn(async () => new Map<string, DeviceOutcome>());
+    const { handler, completed } = setup(read, { lease: { heldForMs: 12000 } });
+    const delayed: Array<[number, string]> = [];
+    const waiting = { ...job, moveToDelayed: async (at: number, token: string) => void delayed.push([at, token]) } as unknown as Job<PushBatchJob>;
+    const before = Date.now();
+    await expect(handler.handle(waiting, 'token')).rejects.toBeInstanceOf(DelayedError);
+    expect(delayed).toHaveLength(1);
+    expect(delayed[0][0] - before).toBeGreaterThanOrEqual(12000);
+    expect(delayed[0][0] - Date.now()).toBeLessThanOrEqual(12000);
+    expect(delayed[0][1]).toBe('token');
+    expect(read).not.toHaveBeenCalled();
+    expect(completed).toEqual([]);
+  });
+
+  it('a batch already counted (by a run whose job was not marked done) is not sent again; its outcomes are cleared and the lease ended', async () => {
+    const read = jest.fn(async () => new Map<string, DeviceOutcome>());
+    const dropped: string[] = [];
+    const { handler, completed, cleared } = setup(read, { lease: heldLease(dropped), counted: true });
+    await expect(handler.handle(job, 'token')).resolves.toBe('already counted');
+    expect(read).not.toHaveBeenCalled();
+    expect(completed).toEqual([]);
+    expect(cleared).toEqual([['n1', 4]]);
+    expect(dropped).toEqual(['run-1']);
+  });
+});
 
 describe('BatchHandler.giveUp (the last attempt of a batch threw)', () => {
   beforeAll(() => Logger.overrideLogger(false));
@@ -52,8 +112,15 @@ describe('BatchHandler.giveUp (the last attempt of a batch threw)', () => {
     expect(completed).toEqual([['n1', 4, { sent: 0, failed: 4, invalidTokens: 0, skipped: 0 }]]);
   });
 
+  it('leaves a batch taken over by another run to that run: nothing counted', async () => {
+    const { handler, completed, cleared } = setup(async () => new Map());
+    await handler.giveUp(job, new BatchTakenOverError('another run took the batch over'));
+    expect(completed).toEqual([]);
+    expect(cleared).toEqual([]);
+  });
+
   it('does nothing for a notification that no longer exists', async () => {
-    const { handler, completed } = setup(async () => new Map(), false);
+    const { handler, completed } = setup(async () => new Map(), { found: false });
     await handler.giveUp(job, new Error('x'));
     expect(completed).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
+import { JobLockEnv, PushEnv } from '@platform/config';
 import { PushBatchJob } from '@platform/contracts';
 import { BatchCounts, DeviceRepository, NotificationRepository, PushNotification } from '@platform/database';
 import { StalledTooOftenError, isFinalAttempt } from '@platform/queue';
@@ -12,15 +13,21 @@ import { TransientPushError } from '../fcm/transient-push.error.js';
 import { FcmPacer } from '../fcm/fcm-pacer.js';
 import { BatchProgressStore, DeviceOutcome, OutcomeRecorder } from './batch-progress.store.js';
 import { sendPaced } from './paced-send.js';
+import { BatchLease, batchLeaseMs } from './batch-lease.js';
+import { BatchTakenOverError } from './batch-taken-over.error.js';
 
 /**
  * Sends one batch of a notification. Devices that already have an outcome (from an earlier run of
  * this batch) are skipped; devices still failing transiently make the job throw, so BullMQ runs it
  * again later for those only; on the last run they count as failed. The batch's counts land once.
+ * A run holds the batch with a lease (BatchLease), so a run that takes the job over from a stalled
+ * process waits until that process has recorded what it sent.
  */
 @Injectable()
 export class BatchHandler {
   private readonly logger = new Logger('PushBatch');
+  private readonly leaseMs: number;
+  private readonly renewLeaseEveryMs: number;
 
   constructor(
     private readonly notifications: NotificationRepository,
@@ -29,17 +36,39 @@ export class BatchHandler {
     private readonly sender: FcmSender,
     private readonly progress: BatchProgressStore,
     private readonly pacer: FcmPacer,
-  ) {}
+    locks: JobLockEnv,
+    env: PushEnv,
+  ) {
+    this.leaseMs = batchLeaseMs(locks.WORKER_LOCK_MS, env.FCM_TIMEOUT_MS);
+    this.renewLeaseEveryMs = Math.floor(locks.WORKER_LOCK_MS / 2);
+  }
 
   /**
    * `token`: the job's lock token, to delay the job (BullMQ's delayed set, no attempt used) when its
    * Firebase project is held after a 429 for longer than a batch waits in its job.
    */
   async handle(job: Job<PushBatchJob>, token?: string): Promise<string> {
-    const { notificationId, seq, deviceIds } = job.data;
-    const started = Date.now();
+    const { notificationId, seq } = job.data;
     const notification = await this.notifications.findById(notificationId);
     if (!notification) return 'skipped: notification deleted';
+    const lease = await this.progress.lease(notificationId, seq, this.leaseMs, this.renewLeaseEveryMs);
+    if (!(lease instanceof BatchLease)) return this.waitForLease(job, lease.heldForMs, token);
+    try {
+      return await this.run(job, notification, lease, token);
+    } finally {
+      await lease.release().catch(() => undefined); // a lease not ended runs out by itself
+    }
+  }
+
+  private async run(job: Job<PushBatchJob>, notification: PushNotification, lease: BatchLease, token?: string): Promise<string> {
+    const { notificationId, seq, deviceIds } = job.data;
+    const started = Date.now();
+    // A run whose job could not be marked completed (its lock had lapsed) may have counted the batch and
+    // cleared its outcomes already: sending the devices again would go by the cleared outcomes.
+    if (await this.notifications.isBatchCounted(notificationId, seq)) {
+      await this.progress.clear(notificationId, seq);
+      return 'already counted';
+    }
     const done = await this.progress.read(notificationId, seq);
     const todo = deviceIds.filter((id) => !done.has(id));
     const recorder = this.progress.recorder(notificationId, seq);
@@ -50,10 +79,11 @@ export class BatchHandler {
     try {
       if (todo.length > 0) {
         if (notification.status === 'failed') todo.forEach((id) => recorder.record(id, 'failed'));
-        else ({ unresolved, delayMs } = await this.send(notification, todo, recorder, lastRun));
+        else ({ unresolved, delayMs } = await this.send(notification, todo, recorder, lastRun, lease));
       }
     } catch (err) {
       await recorder.flush().catch(() => undefined); // outcomes learnt before the error still count (and are not sent again)
+      if (err instanceof BatchTakenOverError) this.logger.warn(`notification ${notificationId} batch ${seq}: ${err.message}; this run stopped sending`);
       throw err;
     }
     await recorder.flush();
@@ -84,6 +114,7 @@ export class BatchHandler {
    * If the recorded outcomes cannot be read, every device of the batch counts as failed.
    */
   async giveUp(job: Job<PushBatchJob>, err: unknown): Promise<void> {
+    if (err instanceof BatchTakenOverError) return; // the batch is the other run's to finish
     const { notificationId, seq, deviceIds } = job.data;
     const attempts = job.opts.attempts ?? 1;
     const notification = await this.notifications.findById(notificationId);
@@ -118,7 +149,7 @@ export class BatchHandler {
    * before the last run), and `delayMs` when the project is held for longer than a batch waits in its
    * job (the devices not sent yet have no outcome: the job runs again for them after the delay).
    */
-  private async send(n: PushNotification, ids: string[], recorder: OutcomeRecorder, lastRun: boolean): Promise<{ unresolved: number; delayMs?: number }> {
+  private async send(n: PushNotification, ids: string[], recorder: OutcomeRecorder, lastRun: boolean, lease: BatchLease): Promise<{ unresolved: number; delayMs?: number }> {
     let config: LoadedPushConfig | null;
     try {
       config = await this.configs.load(n.botId);
@@ -170,7 +201,10 @@ export class BatchHandler {
     };
     const paced = await sendPaced({
       count: tokens.length,
-      take: (want) => this.pacer.take(config.projectId, config.quotaPerMinute, want),
+      take: async (want) => {
+        await lease.ensureHeld(); // a run taken over while its process was stopped sends nothing more
+        return this.pacer.take(config.projectId, config.quotaPerMinute, want);
+      },
       send: (from, to, chunk) =>
         deliveries.push(this.sender.deliverMany(config, parts, tokens.slice(from, to), stopped, (i, result) => onResult(from + i, result)).finally(() => this.pacer.landed(config.projectId, chunk))),
       stopped,
@@ -182,6 +216,15 @@ export class BatchHandler {
       this.logger.warn(`notification ${n.id} failed: ${stop.message}`);
     }
     return { unresolved, delayMs: paced.delayMs };
+  }
+
+  /** Another run holds the batch: this one waits in the delayed set until that lease ends (no attempt used). */
+  private async waitForLease(job: Job<PushBatchJob>, heldForMs: number, token?: string): Promise<never> {
+    const { notificationId, seq } = job.data;
+    if (!token) throw new Error(`another run holds batch ${seq} for ${heldForMs} ms more; the batch runs again later`);
+    this.logger.warn(`notification ${notificationId} batch ${seq}: another run still holds the batch for ${heldForMs} ms (its process stopped past its job's lock); this run waits for it`);
+    await job.moveToDelayed(Date.now() + heldForMs, token);
+    throw new DelayedError();
   }
 
   private async failAll(n: PushNotification, ids: string[], recorder: OutcomeRecorder, reason: string): Promise<number> {
