@@ -5,6 +5,7 @@ import { type RedisClient, lifecycleStreamKey } from '@platform/queue';
 import { WhatsAppCloudSandbox } from '@platform/sandbox';
 import { MovableClock, carouselBody, testRedis, triggerCarousel, until } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
+import { openWhatsAppConversation, postReply } from './whatsapp-support.js';
 
 /**
  * Retries last as long as an outage, up to the message's validity (4 h by default), not a number of
@@ -38,23 +39,8 @@ describe('WhatsApp sends through a Cloud API outage: retried until validity ends
   /** Requests the Cloud API got for `recipient` (answered or not). */
   const tries = (recipient: string) => cloud.messages.filter((r) => (r.body as { to?: string })?.to === recipient).length;
 
-  /** A WhatsApp conversation of `userId` with the seeded bot, its window open; returns its id. */
-  async function openConversation(userId: string): Promise<string> {
-    const repo = stack.gateway.get(ConversationRepository, { strict: false });
-    const [sender] = await repo.findSendersByPhoneNumberId(stack.seed.phoneNumberId);
-    const { message } = await repo.recordInbound({ botId: stack.seed.botId, channel: 'whatsapp', userId, senderId: sender.id, type: 'text', content: { text: 'hi' }, at: new Date() });
-    return message.conversationId;
-  }
-
-  async function reply(conversationId: string, text: string): Promise<string> {
-    const res = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/conversations/${conversationId}/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.seed.apiKey}` },
-      body: JSON.stringify({ text }),
-    });
-    expect(res.status).toBe(202);
-    return ((await res.json()) as { messageId: string }).messageId;
-  }
+  const openConversation = (userId: string) => openWhatsAppConversation(stack, userId);
+  const reply = (conversationId: string, text: string) => postReply(stack, conversationId, { text });
 
   it('a 2-minute outage at the default validity loses nothing: every message is sent, exactly once, when the Cloud API is back', async () => {
     cloud.outage = { status: 503, errorMessage: 'Service temporarily unavailable' };

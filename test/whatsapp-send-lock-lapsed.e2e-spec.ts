@@ -5,6 +5,7 @@ import { ConversationQueueNames, QueueNames } from '@platform/contracts';
 import { ConversationRepository, MessageRepository } from '@platform/database';
 import { carouselBody, testQueue, triggerCarousel, until } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
+import { openWhatsAppConversation, postReply } from './whatsapp-support.js';
 
 /**
  * A worker whose job lock lapses while it is still sending (its process stopped for longer than the
@@ -77,26 +78,8 @@ describe('WhatsApp sends: a job lock that lapses mid-send', () => {
   it('a conversation reply: the second worker waits for the first run to record it, and the reply is sent once', async () => {
     const recipient = '919800000811';
     const repo = stack.gateway.get(ConversationRepository, { strict: false });
-    const [sender] = await repo.findSendersByPhoneNumberId(stack.seed.phoneNumberId);
-    const { message: inbound } = await repo.recordInbound({
-      botId: stack.seed.botId,
-      channel: 'whatsapp',
-      userId: recipient,
-      senderId: sender.id,
-      type: 'text',
-      content: { text: 'hi' },
-      at: new Date(),
-    });
-
-    const { queued: messageId, release } = await stoppedWhileSending(async () => {
-      const res = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/conversations/${inbound.conversationId}/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.seed.apiKey}` },
-        body: JSON.stringify({ text: 'once' }),
-      });
-      expect(res.status).toBe(202);
-      return ((await res.json()) as { messageId: string }).messageId;
-    });
+    const conversationId = await openWhatsAppConversation(stack, recipient);
+    const { queued: messageId, release } = await stoppedWhileSending(() => postReply(stack, conversationId, { text: 'once' }));
     await takenOver(ConversationQueueNames.conversationReply, messageId);
     expect(stack.cloud.accepted.get(recipient)).toHaveLength(1); // the first worker's send, not answered yet
 

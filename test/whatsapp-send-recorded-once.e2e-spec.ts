@@ -3,6 +3,7 @@ import { ConversationRepository, MessageRepository, PrismaService } from '@platf
 import { RECEIPT_ORDER } from '@platform/whatsapp';
 import { carouselBody, testQueue, triggerCarousel, until } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
+import { openWhatsAppConversation, postReply } from './whatsapp-support.js';
 
 /**
  * A send the Cloud API accepted is never sent again because a write after it failed: Postgres stops
@@ -51,26 +52,11 @@ describe('WhatsApp sends when Postgres fails right after the Cloud API accepts',
   it('a reply of two Cloud API messages: each is sent once, the second after Postgres is back; both parts recorded, delivered when both are', async () => {
     const recipient = '919800000002';
     const repo = stack.gateway.get(ConversationRepository, { strict: false });
-    const [sender] = await repo.findSendersByPhoneNumberId(stack.seed.phoneNumberId);
-    const { message: inbound } = await repo.recordInbound({
-      botId: stack.seed.botId,
-      channel: 'whatsapp',
-      userId: recipient,
-      senderId: sender.id,
-      type: 'text',
-      content: { text: 'hi' },
-      at: new Date(),
-    });
+    const conversationId = await openWhatsAppConversation(stack, recipient);
     const cards = [1, 2].map((n) => ({ title: `Card ${n}`, buttons: [{ title: `Pick ${n}`, payload: `p${n}` }] }));
 
     stack.cloud.onNextAccept(() => stack.pg.stop());
-    const res = await fetch(`${stack.url}/v1/bots/${stack.seed.botId}/conversations/${inbound.conversationId}/messages`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${stack.seed.apiKey}` },
-      body: JSON.stringify({ cards }),
-    });
-    expect(res.status).toBe(202);
-    const { messageId } = (await res.json()) as { messageId: string };
+    const messageId = await postReply(stack, conversationId, { cards });
     await until(async () => (stack.cloud.accepted.get(recipient)?.length ? true : undefined), 60_000, 'the Cloud API accepting the first part');
     await jobState(ConversationQueueNames.conversationReply, messageId, 'delayed');
     expect(stack.cloud.accepted.get(recipient)).toHaveLength(1); // the second part waits for Postgres
