@@ -1,11 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { ConversationRepository, PrismaService } from '@platform/database';
 import type { ConversationChannel } from '@platform/database';
+import { seedBotAdmin } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
 import { SdkBot, eventually, postJson, seedSdkBot } from './sdk-support.js';
 
 interface Page {
-  messages: Array<{ id: string; conversationId: string; direction: string; type: string; content: { text?: string }; status: string | null; createdAt: string }>;
+  messages: Array<{
+    id: string;
+    conversationId: string;
+    direction: string;
+    type: string;
+    content: { text?: string };
+    status: string | null;
+    createdAt: string;
+    sentBy: { kind: string; userId?: string };
+  }>;
   next: string | null;
 }
 
@@ -56,6 +66,18 @@ describe('conversations API: paging, erasure, retention', () => {
   }
 
   describe("listing a conversation's messages", () => {
+    it("says who sent each message: the user, the bot, or an agent from the console's inbox (with the member's id)", async () => {
+      const { conversationId } = await conversation(botA, '919800000109', ['hello', 'a bot answer']);
+      const agent = await seedBotAdmin(stack.gateway, botA.botId, 'admin');
+      await repo.createOutbound(conversationId, 'text', { text: 'an agent answer' }, 'sent', undefined, agent.userId);
+      const { messages } = await page(botA, conversationId);
+      expect(messages.map((m) => [m.content.text, m.sentBy])).toEqual([
+        ['hello', { kind: 'user' }],
+        ['a bot answer', { kind: 'bot' }],
+        ['an agent answer', { kind: 'agent', userId: agent.userId }],
+      ]);
+    });
+
     it('pages oldest first: first page, next pages by cursor, and a last page whose next is null', async () => {
       const { conversationId, ids } = await conversation(botA, '919800000101', ['m1', 'm2', 'm3', 'm4', 'm5']);
       const first = await page(botA, conversationId, '?limit=2');
@@ -68,8 +90,9 @@ describe('conversations API: paging, erasure, retention', () => {
         content: { text: 'm1' },
         status: null,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        sentBy: { kind: 'user' },
       });
-      expect(first.messages[1]).toMatchObject({ direction: 'outbound', content: { text: 'm2' }, status: 'sent' });
+      expect(first.messages[1]).toMatchObject({ direction: 'outbound', content: { text: 'm2' }, status: 'sent', sentBy: { kind: 'bot' } });
       expect(first.next).toMatch(/^\d+$/);
 
       const second = await page(botA, conversationId, `?limit=2&cursor=${first.next}`);

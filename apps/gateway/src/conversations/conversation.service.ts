@@ -6,7 +6,7 @@ import { ConversationRepository, InboundMessage } from '@platform/database';
 import type { ConversationChannel } from '@platform/database';
 import { BotInputsService } from '../bots/bot-inputs.service.js';
 import { WebhookDispatcher } from '../callbacks/webhook-dispatcher.service.js';
-import { toMessageView } from './message-view.js';
+import { toBotApiMessageView, toMessageView } from './message-view.js';
 import { WhatsAppWindowClosedError } from './whatsapp-window-closed.error.js';
 
 const PAGE_MAX = 200;
@@ -153,7 +153,7 @@ export class ConversationService {
     const rows = await this.conversations.listMessages(conversation.id, after, size + 1);
     const page = rows.slice(0, size);
     const next = rows.length > size ? String(page[page.length - 1].seq) : null;
-    return { messages: page.map(toMessageView), next };
+    return { messages: page.map(toBotApiMessageView), next };
   }
 
   /** Data-protection erasure: every conversation of the user with the bot (optionally one channel). */

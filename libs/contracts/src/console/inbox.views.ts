@@ -1,5 +1,5 @@
 // Answer shapes of the console's inbox (GET /v1/bots/:botId/inbox/...): browser-safe, no decorators.
-import type { ConversationMessageView } from '../conversations/message-content.js';
+import type { ConversationMessageView, MessageSender } from '../conversations/message-content.js';
 
 /** The inbox's filters: waiting for an agent, assigned to the caller, open with the bot, closed, or every conversation. */
 export const INBOX_FILTERS = ['all', 'waiting', 'mine', 'bot', 'closed'] as const;
@@ -66,10 +66,10 @@ export interface InboxNoteView {
 }
 
 /**
- * Who wrote a message of the transcript: the user; the bot (its hosted runtime, or an outside bot through
- * the reply API); or a member who answered from the inbox (`email` null once their account is deleted).
+ * Who wrote a message of the transcript, as the bot's API says (MessageSender), a member who answered
+ * from the inbox with their e-mail (null once their account is deleted).
  */
-export type InboxMessageSender = { kind: 'user' } | { kind: 'bot' } | { kind: 'agent'; userId: string; email: string | null };
+export type InboxMessageSender = Exclude<MessageSender, { kind: 'agent' }> | (Extract<MessageSender, { kind: 'agent' }> & { email: string | null });
 
 /** A message of the inbox's transcript: the API's message and who sent it. */
 export interface InboxMessageView extends ConversationMessageView {

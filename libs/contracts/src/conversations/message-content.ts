@@ -75,6 +75,14 @@ export interface ConversationMessageView {
   createdAt: string;
 }
 
+/** Who sent a message: the user, the bot (its reply API or its hosted runtime), or a member answering from the console's inbox. */
+export type MessageSender = { kind: 'user' } | { kind: 'bot' } | { kind: 'agent'; userId: string };
+
+/** A message as the bot's API lists it (`GET …/conversations/{id}/messages`): the view and who sent it. */
+export interface BotApiMessageView extends ConversationMessageView {
+  sentBy: MessageSender;
+}
+
 /** How the hosted chat page receives the bot's messages over the SDK event stream. */
 export const WEB_CHAT_EVENT = { platformCode: 'sendWebEvent', code: 'conversation.message' } as const;
 
