@@ -16,8 +16,9 @@ describe('WhatsApp sends when Postgres fails right after the Cloud API accepts',
       cloud: true,
       seed: true,
       worker: true,
-      // Stopping Postgres on a loaded host can take seconds while the send waits for its answer.
-      env: { WHATSAPP_TIMEOUT_MS: '60000' },
+      // Stopping Postgres on a loaded host can take seconds while the send waits for its answer. A
+      // shorter lock than the default keeps the wait for a lease that Postgres' stop left (below) short.
+      env: { WHATSAPP_TIMEOUT_MS: '20000', WORKER_LOCK_MS: '5000' },
     },
     120_000,
   );
@@ -63,7 +64,7 @@ describe('WhatsApp sends when Postgres fails right after the Cloud API accepts',
 
     await stack.pg.start();
     // The run that sent the first part could not end its claim's lease with Postgres down: the next run
-    // waits for it (30 s lock, 10 s pacing wait, the 60 s timeout, 5 s), then sends the second part.
+    // waits for it (5 s lock, 10 s pacing wait, the 20 s timeout, 5 s), then sends the second part.
     await jobState(ConversationQueueNames.conversationReply, messageId, 'completed', 180_000);
     const wamids = stack.cloud.accepted.get(recipient)!;
     expect(wamids).toHaveLength(2);
