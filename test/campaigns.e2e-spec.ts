@@ -31,6 +31,7 @@ describe('campaigns', () => {
 
   it('streams a 10,000-row CSV into the ledger and previews its rows and errors; start waits for a decision on them', async () => {
     const c = await createCampaign(stack.url, stack.seed);
+    expect((await call<CampaignView>('GET', `/${c.id}`)).body.audience).toEqual({ source: null, ready: false, rows: 0, invalid: 0, rowsRead: null, duplicates: null });
     const bad: Record<number, string> = {
       3: '12,UTC,https://cdn.example.com/x.jpg',
       5: `${number(91, 5)},Mars/Olympus,https://cdn.example.com/x.jpg`,
@@ -63,8 +64,11 @@ describe('campaigns', () => {
     const preview = await call<CampaignAudienceView>('GET', `/${c.id}/preview`);
     expect(preview.body.errors.map((e) => e.row)).toEqual([4, 6, 8]);
     expect(preview.body.preview[0]).toEqual(res.body.preview[0]);
+    // The campaign keeps what the upload read: read again later, it counts the file's rows and repeats as the upload's answer did.
     const view = await call<CampaignView>('GET', `/${c.id}`);
-    expect(view.body.audience).toEqual({ source: 'csv', ready: true, rows: 9_999, invalid: 3 });
+    expect(view.body.audience).toEqual({ source: 'csv', ready: true, rows: 9_999, invalid: 3, rowsRead: 10_000, duplicates: 1 });
+    const listed = await call<{ campaigns: CampaignView[] }>('GET', '');
+    expect(listed.body.campaigns.find((x) => x.id === c.id)?.audience).toEqual(view.body.audience);
 
     const start = await call('POST', `/${c.id}/start`, {});
     expect(start.status).toBe(409);

@@ -98,7 +98,7 @@ describe('console campaigns page (Chromium)', () => {
     // The draft, opened again from the list, shows the same preview and starts from there.
     await page.getByTestId('campaign-list').getByRole('link', { name: 'Winter sale' }).click();
     await page.getByTestId('campaign-status').getByText('draft').waitFor();
-    await page.getByTestId('audience-counts').getByText('2 recipients, 1 invalid row', { exact: true }).waitFor();
+    await page.getByTestId('audience-counts').getByText('3 rows: 2 recipients, 1 invalid row, 0 repeated numbers', { exact: true }).waitFor();
     await page.getByTestId('preview-errors').getByText('column picture: "not-a-link" is not an http(s) URL').waitFor();
     await page.getByTestId('preview-rows').getByText('Body: Ravi', { exact: true }).waitFor();
     await page.getByLabel('Skip the 1 invalid row').check();
@@ -176,10 +176,15 @@ describe('console campaigns page (Chromium)', () => {
     await expect(page.getByTestId('preview-errors').getByRole('row').count()).resolves.toBe(4);
     await accessibleAtBothWidths();
 
-    // Opened again from the list, the draft counts the same recipients and invalid rows (the file's rows and repeats only the upload knew).
+    // Opened again from the list, and again after a reload, the draft counts what the upload did: the file's rows and repeats too.
     await page.getByTestId('campaign-list').getByRole('link', { name: 'Autumn sale' }).click();
     await page.getByTestId('campaign-status').getByText('draft').waitFor();
-    await page.getByTestId('audience-counts').getByText('4 recipients, 3 invalid rows', { exact: true }).waitFor();
+    await page.getByTestId('audience-counts').getByText('8 rows: 4 recipients, 3 invalid rows, 1 repeated number', { exact: true }).waitFor();
+    await page.reload();
+    await page.getByTestId('campaign-status').getByText('draft').waitFor();
+    await page.getByTestId('audience-counts').getByText('8 rows: 4 recipients, 3 invalid rows, 1 repeated number', { exact: true }).waitFor();
+    await accessibleAtBothWidths();
+    await screenshots(page, 'campaign-draft-reopened');
     expect(await page.getByTestId('campaign-recipients').textContent()).toBe(
       '4 recipients: 4 waiting (not started), 0 being sent, 0 sent, 0 failed, 0 over the frequency cap, 0 cancelled. 3 invalid rows, not sent.',
     );

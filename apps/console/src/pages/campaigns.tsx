@@ -289,8 +289,9 @@ function PreviewTable({ rows, caption, testId }: { rows: CampaignPreviewRow[]; c
 }
 
 /**
- * A draft's audience (the upload's answer, or read again with GET …/preview: then without the file's row
- * count and repeated numbers, which only the upload counts) and its start.
+ * A draft's audience (the upload's answer, or a reopened draft's: its preview read again with GET …/preview
+ * and the counts the campaign kept; an audience uploaded before the file's row count and repeated numbers
+ * were kept has neither) and its start.
  */
 function AudienceReview({
   bot,
@@ -363,9 +364,16 @@ function DraftReview({ bot, campaign, onStarted }: { bot: Bot; campaign: Campaig
   if (!campaign.audience.ready) return <p>This draft has no complete audience yet: upload one through the API or the CLI (docs/campaigns.md), or create the campaign again here.</p>;
   if (preview.error) return <ErrorNotice error={preview.error} />;
   if (!preview.data) return <Spinner label="Loading the audience…" />;
-  // The campaign's rows are those kept, repeated numbers already dropped: not the file's row count.
-  const { rows, invalid, source } = campaign.audience;
-  return <AudienceReview bot={bot} campaign={campaign} audience={{ ...preview.data, source: source ?? 'csv', invalid, valid: rows - invalid }} onStarted={onStarted} />;
+  // The campaign's rows are those kept, repeated numbers already dropped; the file's row count and its repeats are what the upload read.
+  const { rows, invalid, source, rowsRead, duplicates } = campaign.audience;
+  return (
+    <AudienceReview
+      bot={bot}
+      campaign={campaign}
+      audience={{ ...preview.data, source: source ?? 'csv', invalid, valid: rows - invalid, rows: rowsRead ?? undefined, duplicates: duplicates ?? undefined }}
+      onStarted={onStarted}
+    />
+  );
 }
 
 const STAGES = ['queued', 'sent', 'delivered', 'read', 'failed', 'replied'] as const;

@@ -134,7 +134,7 @@ export class AudienceImportService {
       throw asHttp?.(err) ?? err;
     }
     if (view.rows === 0) throw new BadRequestException('the audience has no rows');
-    if (!(await this.campaigns.finishUpload(c.id, uploadId, source))) throw new ConflictException('a newer upload replaced this one');
+    if (!(await this.campaigns.finishUpload(c.id, uploadId, source, { rows: view.rows, duplicates: view.duplicates }))) throw new ConflictException('a newer upload replaced this one');
     // Repeated numbers were refused by the ledger's key (invalid rows have keys of their own): they are not recipients.
     view.valid -= view.duplicates;
     return view;

@@ -180,7 +180,7 @@ export function campaignView(c: CampaignRow): CampaignView {
     transactional: c.transactional,
     sendShare: c.sendShare,
     validitySeconds: c.validitySeconds,
-    audience: { source: c.audienceSource, ready: c.audienceReady, rows: c.rowsTotal, invalid: c.rowsInvalid },
+    audience: { source: c.audienceSource, ready: c.audienceReady, rows: c.rowsTotal, invalid: c.rowsInvalid, rowsRead: c.rowsRead, duplicates: c.rowsDuplicate },
     createdAt: c.createdAt.toISOString(),
     startedAt: c.startedAt?.toISOString() ?? null,
     finishedAt: c.finishedAt?.toISOString() ?? null,

@@ -50,10 +50,12 @@ export interface CampaignView {
   validitySeconds: number | null;
   /**
    * The audience as kept: `rows` counts its rows less those of a number repeated (only a number's first row
-   * is kept, so the file's own row count is in the upload's answer only); `invalid` is how many of those
-   * cannot be sent. Recipients (valid, distinct numbers): rows - invalid.
+   * is kept); `invalid` is how many of those cannot be sent. Recipients (valid, distinct numbers): rows - invalid.
+   * What its upload read, as the upload answered: `rowsRead` (a CSV's lines after its header) = rows + `duplicates`
+   * (rows repeating an earlier row's number). Both null before an upload completes, and for an audience uploaded
+   * before the platform kept them.
    */
-  audience: { source: string | null; ready: boolean; rows: number; invalid: number };
+  audience: { source: string | null; ready: boolean; rows: number; invalid: number; rowsRead: number | null; duplicates: number | null };
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;

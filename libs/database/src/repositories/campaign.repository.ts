@@ -26,6 +26,10 @@ export interface CampaignRow {
   audienceReady: boolean;
   rowsTotal: number;
   rowsInvalid: number;
+  /** The rows the audience's upload read (rowsTotal + rowsDuplicate); null for an audience uploaded before it was kept. */
+  rowsRead: number | null;
+  /** Rows of that upload repeating an earlier row's number (not in the ledger); null as rowsRead. */
+  rowsDuplicate: number | null;
   createdAt: Date;
   startedAt: Date | null;
   finishedAt: Date | null;
@@ -128,7 +132,8 @@ const COLUMNS = `c."id"::text AS "id", c."bot_id"::text AS "botId", c."name", c.
   c."status"::text AS "status", c."mapping", c."start_at" AS "startAt", c."time_zone" AS "timeZone", c."quiet_from_minute" AS "quietFromMinute",
   c."quiet_to_minute" AS "quietToMinute", c."frequency_cap" AS "frequencyCap", c."transactional", c."send_share" AS "sendShare",
   c."validity_seconds" AS "validitySeconds", c."audience_source" AS "audienceSource", c."upload_id"::text AS "uploadId", c."planner_id"::text AS "plannerId",
-  c."audience_ready" AS "audienceReady", c."rows_total" AS "rowsTotal", c."rows_invalid" AS "rowsInvalid", c."created_at" AS "createdAt",
+  c."audience_ready" AS "audienceReady", c."rows_total" AS "rowsTotal", c."rows_invalid" AS "rowsInvalid", c."rows_read" AS "rowsRead",
+  c."rows_duplicate" AS "rowsDuplicate", c."created_at" AS "createdAt",
   c."started_at" AS "startedAt", c."finished_at" AS "finishedAt"`;
 
 /** Minutes after midnight in the recipient's zone (the campaign's when the row has none). */
@@ -198,7 +203,8 @@ export class CampaignRepository {
     try {
       await client.query('BEGIN');
       const { rowCount } = await client.query(
-        `UPDATE "campaigns" SET "upload_id" = $2, "audience_ready" = false, "rows_total" = 0, "rows_invalid" = 0, "updated_at" = now() WHERE "id" = $1 AND "status" = 'draft'`,
+        `UPDATE "campaigns" SET "upload_id" = $2, "audience_ready" = false, "rows_total" = 0, "rows_invalid" = 0, "rows_read" = NULL, "rows_duplicate" = NULL,
+           "updated_at" = now() WHERE "id" = $1 AND "status" = 'draft'`,
         [id, uploadId],
       );
       if (!rowCount) {
@@ -244,14 +250,17 @@ export class CampaignRepository {
     return out[0].current ? Number(out[0].inserted) : null;
   }
 
-  /** Makes upload `uploadId` the campaign's audience; false when it was replaced meanwhile. */
-  async finishUpload(id: string, uploadId: string, source: string): Promise<boolean> {
+  /**
+   * Makes upload `uploadId` the campaign's audience, with the counts of what it read (`rows`, of which
+   * `duplicates` repeated a number and are not in the ledger); false when it was replaced meanwhile.
+   */
+  async finishUpload(id: string, uploadId: string, source: string, read: { rows: number; duplicates: number }): Promise<boolean> {
     const { rowCount } = await this.db.query({
-      text: `UPDATE "campaigns" c SET "audience_ready" = true, "audience_source" = $3, "updated_at" = now(),
+      text: `UPDATE "campaigns" c SET "audience_ready" = true, "audience_source" = $3, "updated_at" = now(), "rows_read" = $4, "rows_duplicate" = $5,
                "rows_total" = (SELECT count(*) FROM "campaign_recipients" r WHERE r."campaign_id" = c."id"),
                "rows_invalid" = (SELECT count(*) FROM "campaign_recipients" r WHERE r."campaign_id" = c."id" AND r."status" = 'invalid')
              WHERE c."id" = $1::uuid AND c."upload_id" = $2::uuid AND c."status" = 'draft'`,
-      values: [id, uploadId, source],
+      values: [id, uploadId, source, read.rows, read.duplicates],
     });
     return rowCount === 1;
   }
