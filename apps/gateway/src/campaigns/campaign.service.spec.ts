@@ -35,6 +35,8 @@ function row(over: Partial<CampaignRow> = {}): CampaignRow {
     audienceReady: true,
     rowsTotal: 10,
     rowsInvalid: 0,
+    rowsRead: 10,
+    rowsDuplicate: 0,
     createdAt: new Date('2026-12-01T00:00:00Z'),
     startedAt: null,
     finishedAt: null,
