@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { freePort } from '@platform/local-infra';
 import { TEST_ENCRYPTION_KEYS, until } from '@platform/testing';
 import { reconnectingClients } from './reconnecting-clients.js';
@@ -86,7 +87,8 @@ describe('npm run up on a busy port', () => {
  * the printed chat URLs answer (the hosted demo bot runs its journey, http node included; the outside echo
  * bot answers on its webhook); it restarts an app that crashes, saying so, and a Ctrl-C (SIGINT to its whole process group, as a
  * terminal sends it) stops every app within its own bound while an SDK WebSocket and a console event
- * stream are open (their clients coming straight back) and each app holds a connection never used.
+ * stream are open (their clients coming straight back) and each app holds a connection never used, and
+ * Postgres answers until the last app has stopped (a campaign's planner runs meanwhile).
  */
 describe('npm run up', () => {
   let up: ChildProcess;
@@ -306,7 +308,44 @@ describe('npm run up', () => {
     await gatewayHealthy('the restarted gateway healthy');
   }, 120_000);
 
-  it('Ctrl-C stops every app within its bound, with an SDK WebSocket and a console event stream open', async () => {
+  /**
+   * A campaign of the synced demo carousel, running with its three recipients in quiet hours: its planner
+   * reads Postgres every half second until the campaign is stopped.
+   */
+  async function campaignInQuietHours(botId: string, apiKey: string): Promise<void> {
+    const trigger = JSON.parse(/-d '(\{"userDetails".*\})'$/m.exec(output)![1]) as { notification: { templateId: string; sender: string } };
+    const call = async (method: string, path: string, body: unknown) => {
+      const res = await fetch(`${base}/v1/bots/${botId}/campaigns${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const answer = (await res.json()) as Record<string, unknown>;
+      if (!res.ok) throw new Error(`${method} campaigns${path} answered ${res.status}: ${JSON.stringify(answer)}`);
+      return answer;
+    };
+    const hour = new Date().getUTCHours();
+    const hh = (h: number) => `${String((h + 24) % 24).padStart(2, '0')}:00`;
+    const card = (i: number) => ({ mediaLink: 'img', bodyParameters: [{ value: `${i}0%` }], buttons: [{ payload: { value: `more-${i}` } }, { urlSuffix: { value: `sku-${i}` } }] });
+    const { id } = (await call('POST', '', {
+      name: 'Ctrl-C',
+      templateId: trigger.notification.templateId,
+      sender: trigger.notification.sender,
+      mapping: { number: 'number', bodyParameters: [{ value: 'Ana' }], cards: [1, 2, 3].map(card) },
+      schedule: { timeZone: 'UTC', quietHours: { from: hh(hour - 1), to: hh(hour + 2) } },
+    })) as { id: string };
+    await call('PUT', `/${id}/audience`, { rows: [1, 2, 3].map((i) => ({ number: `+91980000000${i}`, img: `https://cdn.example.com/${i}.jpg` })) });
+    await call('POST', `/${id}/start`, { acknowledgeTierLimit: true });
+    await eventually(
+      async () => {
+        const p = (await (await fetch(`${base}/v1/bots/${botId}/campaigns/${id}/progress`, { headers: { authorization: `Bearer ${apiKey}` } })).json()) as {
+          status: string;
+          recipients: { inQuietHours: number };
+        };
+        return p.status === 'running' && p.recipients.inQuietHours === 3 ? true : undefined;
+      },
+      30_000,
+      'the campaign running in quiet hours',
+    );
+  }
+
+  it('Ctrl-C stops every app within its bound, with an SDK WebSocket and a console event stream open, and Postgres after them', async () => {
     const botId = /demo bot:\s+(\S+)/.exec(output)![1];
     const email = /sign in as (\S+)/.exec(output)![1];
     const password = /password\s+(\S+)/.exec(output)![1];
@@ -332,18 +371,53 @@ describe('npm run up', () => {
     const returning = reconnectingClients(base, streamUrl, 'returning_user', `${base}/v1/bots/${botId}/messages/stream-ticket`, access_token);
     await new Promise((r) => setTimeout(r, 1_000));
 
+    await campaignInQuietHours(botId, /^API_KEY=(\S+)$/m.exec(output)![1]);
+    const pgPort = Number(/^postgres: postgresql:\/\/\S+@127\.0\.0\.1:(\d+)\//m.exec(output)![1]);
+    const db = new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${pgPort}/platform` });
+    db.on('error', () => undefined); // ended by the shutdown
+    await db.connect();
+    const apps = ['gateway', 'channel-worker', 'push-service', 'bot-runtime'].map(pidOf);
+    const appsRunning = () =>
+      apps.some((pid) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+
     // Connections opened and left unused, as a browser opens them ahead of need (or a monitor leaves them), to each app.
     const silent = [port, workerPort, pushPort, runtimePort].map((p) => connect(p, '127.0.0.1').on('error', () => undefined));
     await Promise.all(silent.map((s) => new Promise((r) => s.once('connect', r))));
 
     process.kill(-up.pid!, 'SIGINT');
+    // Postgres answers for as long as an app runs: their shutdown still records what they did.
+    let answered = 0;
+    let outage: string | undefined;
+    while (appsRunning() && !outage) {
+      const failed = await db.query('SELECT 1').then(
+        () => undefined,
+        (err: Error) => err,
+      );
+      if (failed && appsRunning()) outage = `Postgres stopped answering (${failed.message}) while an app still ran, after ${answered} answers`;
+      if (!failed) answered++;
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const exit = await exited;
+    await db.end().catch(() => undefined);
     returning.stop();
     for (const s of silent) s.destroy();
     await socket.closed;
+    expect(outage).toBeUndefined();
     expect(output).toContain('stopped.');
     // Each app ended by itself on the signal: none overran its bound (runMain's line, up's kill) or exited otherwise.
     expect(output.slice(output.lastIndexOf('stopping…'))).not.toMatch(/shutdown did not finish|did not stop within|exited with/);
+    // The campaign's planner (and every other job) met Postgres up to the end.
+    expect(output.slice(output.lastIndexOf('stopping…'))).not.toMatch(/database is unavailable|it will retry/i);
+    expect(answered).toBeGreaterThan(0);
     expect(exit).toEqual({ code: 0, signal: null });
+    // Stopped by `up` all the same: nothing is left on its port.
+    await expect(new pg.Client({ connectionString: `postgresql://postgres:postgres@127.0.0.1:${pgPort}/platform` }).connect()).rejects.toThrow();
   }, 120_000);
 });

