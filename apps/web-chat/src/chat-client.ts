@@ -1,5 +1,5 @@
-import type { ConversationMessageView } from '@platform/contracts';
 import { ChatApiError } from './chat-api.error.js';
+import { type PageMessageView, seqOf } from './order.js';
 import type { PageParams } from './page-params.js';
 
 export type ClientState = 'connecting' | 'online' | 'offline' | 'closed';
@@ -10,7 +10,7 @@ interface StoredSession {
 }
 
 export interface ChatClientHandlers {
-  message(view: ConversationMessageView): void;
+  message(view: PageMessageView): void;
   state(state: ClientState, detail?: string): void;
   /** A bot → app event (any but the page's own conversation messages and typing signals): handed to the host before it is acked. */
   event?(id: string, event: unknown): void;
@@ -51,7 +51,7 @@ export class ChatClient {
   }
 
   /** Resumes the stored session when it is still this user's, else starts one; returns the transcript. */
-  async open(): Promise<ConversationMessageView[]> {
+  async open(): Promise<PageMessageView[]> {
     this.closed = false;
     const stored = this.load();
     if (stored) {
@@ -71,7 +71,7 @@ export class ChatClient {
   }
 
   /** Forgets the session and starts a new one (the SDK's reloadBot). */
-  async restart(): Promise<ConversationMessageView[]> {
+  async restart(): Promise<PageMessageView[]> {
     this.stop();
     sessionStorage.removeItem(this.storageKey);
     this.session = undefined;
@@ -80,9 +80,10 @@ export class ChatClient {
 
   /**
    * Sends what the user typed, or a tapped quick reply's payload with its title. `clientMessageId` is the
-   * same on every attempt of one message: the server records it once.
+   * same on every attempt of one message: the server records it once. Answers its id and its place in
+   * the conversation.
    */
-  async send(text: string, payload: string | undefined, clientMessageId: string): Promise<{ messageId: string }> {
+  async send(text: string, payload: string | undefined, clientMessageId: string): Promise<{ messageId: string; seq?: string }> {
     try {
       return await this.post(text, payload, clientMessageId);
     } catch (err) {
@@ -93,7 +94,7 @@ export class ChatClient {
   }
 
   /** Sends a picture or file (its bytes as the body); answers the recorded message. */
-  async upload(file: Blob & { name?: string }, clientMessageId: string): Promise<ConversationMessageView & { messageId: string }> {
+  async upload(file: Blob & { name?: string }, clientMessageId: string): Promise<PageMessageView & { messageId: string }> {
     const s = this.session;
     if (!s) throw new ChatApiError(0, 'The chat is not connected yet');
     const res = await fetch(`${this.api}/v1/bots/${encodeURIComponent(this.params.botId)}/sessions/${encodeURIComponent(s.sessionId)}/attachments`, {
@@ -117,6 +118,7 @@ export class ChatClient {
       content: { attachment: answer.attachment },
       status: null,
       createdAt: new Date().toISOString(),
+      seq: seqOf(answer.seq),
     };
   }
 
@@ -140,8 +142,9 @@ export class ChatClient {
     this.on.state('closed');
   }
 
-  private async post(text: string, payload: string | undefined, clientMessageId: string) {
-    return this.call<{ messageId: string }>('POST', 'messages', { text, ...(payload === undefined ? {} : { payload }), clientMessageId });
+  private async post(text: string, payload: string | undefined, clientMessageId: string): Promise<{ messageId: string; seq?: string }> {
+    const answer = await this.call<{ messageId: string; seq?: unknown }>('POST', 'messages', { text, ...(payload === undefined ? {} : { payload }), clientMessageId });
+    return { messageId: answer.messageId, seq: seqOf(answer.seq) };
   }
 
   private async start(): Promise<void> {
@@ -156,8 +159,8 @@ export class ChatClient {
     sessionStorage.setItem(this.storageKey, JSON.stringify(this.session));
   }
 
-  private async transcript(): Promise<ConversationMessageView[]> {
-    return (await this.call<{ messages: ConversationMessageView[] }>('GET', 'messages')).messages;
+  private async transcript(): Promise<PageMessageView[]> {
+    return (await this.call<{ messages: PageMessageView[] }>('GET', 'messages')).messages;
   }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -226,7 +229,7 @@ export class ChatClient {
         this.on.typing?.(signal.typing === true, typeof signal.at === 'string' ? signal.at : new Date().toISOString());
         return;
       }
-      this.on.message(JSON.parse(event!.data!.data!) as ConversationMessageView);
+      this.on.message(JSON.parse(event!.data!.data!) as PageMessageView);
     } catch {
       // a malformed event is acked and skipped: redelivering it would fail the same way
     }

@@ -1,8 +1,9 @@
-import type { ConversationMessageView, QuickReply } from '@platform/contracts';
+import type { QuickReply } from '@platform/contracts';
 import { closeColorOn, textColorOn } from './bar-colors.js';
 import { BotProfile, ChatClient, ClientState } from './chat-client.js';
 import { ChatApiError } from './chat-api.error.js';
 import { inNativeShell, notifyHost, onHostCommand } from './host-bridge.js';
+import { botMessageAfter, type PageMessageView, placeOf, seqOf } from './order.js';
 import { Outbox, Outgoing } from './outbox.js';
 import { readPageParams } from './page-params.js';
 import { renderMessage, renderOutgoing, renderUpload, setBotName, settleUpload, showOutgoingState } from './render.js';
@@ -35,24 +36,44 @@ function showProblem(problem: string): void {
   document.title = 'This chat link does not work';
 }
 
+/**
+ * Puts a bubble the server has just recorded where the transcript has it (by `seq`): up among what
+ * the bot said while it waited, and out of the unsent bubbles at the end. Left in place when that is
+ * its place already.
+ */
+function settle(bubble: HTMLElement, seq: string | undefined): void {
+  delete bubble.dataset.unsent;
+  if (seq !== undefined) bubble.dataset.seq = seq;
+  const before = placeOf(log, seq, bubble);
+  if (bubble.nextElementSibling !== before) log.insertBefore(bubble, before);
+}
+
 /** Adds a message once (the transcript, the live stream, our own send and another tab may all carry it); false when it was there. */
-function show(view: ConversationMessageView, onReply: (r: QuickReply) => void): boolean {
+function show(view: PageMessageView, onReply: (r: QuickReply) => void): boolean {
   if (shown.has(view.id)) return false;
   shown.add(view.id);
+  const seq = seqOf(view.seq);
   // The user's message that our send put on screen already (its answer has not come yet): that bubble is it.
   if (view.direction === 'inbound') {
     const own = Array.from(log.querySelectorAll<HTMLElement>('.msg.user[data-client-id]:not([data-id])')).find((b) => b.classList.contains('pending') && b.dataset.text === view.content?.text);
     if (own) {
       own.dataset.id = view.id;
+      settle(own, seq);
       return true;
     }
   }
-  // Quick replies answer the latest bot message only.
-  if (view.direction === 'outbound') log.querySelectorAll('.replies').forEach((n) => n.remove());
-  const nodes = renderMessage(view, onReply);
-  // Messages the user typed and the server has not confirmed stay last, in the order typed.
-  const firstPending = log.querySelector('.msg.user[data-client-id]:not([data-id])');
-  for (const node of nodes) log.insertBefore(node, view.direction === 'inbound' ? firstPending : null);
+  let nodes = renderMessage(view, onReply);
+  if (view.direction === 'outbound') {
+    // Quick replies answer the latest bot message only: one that arrives after a later one shows none.
+    if (botMessageAfter(log, seq)) nodes = nodes.filter((n) => !n.classList.contains('replies'));
+    else log.querySelectorAll('.replies').forEach((n) => n.remove());
+  }
+  // In the conversation's order (the transcript's after a reload), before the bubbles not sent yet.
+  const before = placeOf(log, seq);
+  for (const node of nodes) {
+    if (seq !== undefined) node.dataset.seq = seq;
+    log.insertBefore(node, before);
+  }
   scroller.added(nodes);
   return true;
 }
@@ -114,7 +135,7 @@ function main(): void {
     storageKey: `botchat:${params.botId}:outbox`,
     isOnline: () => ready && navigator.onLine,
     send: (item) => client.send(item.text, item.payload, item.clientId),
-    changed: (item, messageId) => outgoingChanged(item, messageId),
+    changed: (item, messageId, seq) => outgoingChanged(item, messageId, seq),
   });
   // The user's own messages, confirmed in one tab, appear in the others (the stream carries only the bot's).
   const tabs = new TabSync(params.botId, params.token, (view) => show(view, reply));
@@ -124,14 +145,22 @@ function main(): void {
   });
 
   function placeOutgoing(item: Outgoing): void {
-    const bubble = renderOutgoing(item, (id) => outbox.retry(id));
+    const bubble = renderOutgoing(item, retry);
     bubble.dataset.text = item.text;
+    bubble.dataset.unsent = '';
     bubbles.set(item.clientId, bubble);
     log.append(bubble);
     scroller.added([bubble], true);
   }
 
-  function outgoingChanged(item: Outgoing, messageId?: string): void {
+  /** A failed message queued again goes after those waiting: its bubble moves to the end, where it will be sent. */
+  function retry(clientId: string): void {
+    const bubble = bubbles.get(clientId);
+    if (bubble && bubble !== log.lastElementChild) log.append(bubble);
+    outbox.retry(clientId);
+  }
+
+  function outgoingChanged(item: Outgoing, messageId?: string, seq?: string): void {
     const bubble = bubbles.get(item.clientId);
     if (!bubble) return placeOutgoing(item);
     if (!messageId) return showOutgoingState(bubble, item, navigator.onLine);
@@ -143,6 +172,7 @@ function main(): void {
     shown.add(messageId);
     bubble.dataset.id = messageId;
     showOutgoingState(bubble, undefined, true);
+    settle(bubble, seq);
     tabs.post({
       id: messageId,
       conversationId: '',
@@ -151,6 +181,7 @@ function main(): void {
       content: { text: item.text },
       status: null,
       createdAt: item.createdAt,
+      seq,
     });
   }
 
@@ -158,6 +189,7 @@ function main(): void {
   async function upload(file: File): Promise<void> {
     const clientId = `f${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
     const bubble = renderUpload(clientId, file, new Date().toISOString());
+    bubble.dataset.unsent = '';
     log.append(bubble);
     scroller.added([bubble], true);
     try {
@@ -165,8 +197,11 @@ function main(): void {
       if (shown.has(view.id)) return bubble.remove();
       shown.add(view.id);
       settleUpload(bubble, view);
+      settle(bubble, view.seq);
       tabs.post(view);
     } catch (err) {
+      // Refused, it will never be sent: it stays where it is, a note of what happened then.
+      delete bubble.dataset.unsent;
       settleUpload(bubble, undefined, err instanceof ChatApiError ? err.message : 'the connection failed; try again');
     }
   }

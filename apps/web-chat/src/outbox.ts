@@ -15,12 +15,13 @@ export interface Outgoing {
 }
 
 export interface OutboxDeps {
-  send(item: Outgoing): Promise<{ messageId: string }>;
+  /** Answers the server's id of the message and, when it says, its place in the conversation. */
+  send(item: Outgoing): Promise<{ messageId: string; seq?: string }>;
   storage: Pick<Storage, 'getItem' | 'setItem'>;
   storageKey: string;
   isOnline(): boolean;
-  /** Called on every state change, and with the server's id once it is recorded (the item then leaves the outbox). */
-  changed(item: Outgoing, messageId?: string): void;
+  /** Called on every state change, and with the server's id (and place) once it is recorded (the item then leaves the outbox). */
+  changed(item: Outgoing, messageId?: string, seq?: string): void;
   wait?(ms: number): Promise<void>;
   newId?(): string;
 }
@@ -99,10 +100,10 @@ export class Outbox {
     for (let attempt = 1; ; attempt++) {
       this.set(item, 'sending');
       try {
-        const { messageId } = await this.deps.send(item);
+        const { messageId, seq } = await this.deps.send(item);
         this.items = this.items.filter((i) => i !== item);
         this.save();
-        this.deps.changed(item, messageId);
+        this.deps.changed(item, messageId, seq);
         return;
       } catch (err) {
         if (err instanceof ChatApiError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429) {

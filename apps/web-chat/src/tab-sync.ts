@@ -1,4 +1,4 @@
-import type { ConversationMessageView } from '@platform/contracts';
+import type { PageMessageView } from './order.js';
 
 /** A short, stable name for the user (FNV-1a of the token): the channel name never carries the token itself. */
 function userKey(token: string): string {
@@ -15,16 +15,16 @@ function userKey(token: string): string {
 export class TabSync {
   private readonly channel?: BroadcastChannel;
 
-  constructor(botId: string, token: string, received: (view: ConversationMessageView) => void) {
+  constructor(botId: string, token: string, received: (view: PageMessageView) => void) {
     if (typeof BroadcastChannel !== 'function') return;
     this.channel = new BroadcastChannel(`botchat:${botId}:${userKey(token)}`);
     this.channel.onmessage = (e: MessageEvent) => {
-      const view = e.data as ConversationMessageView | null;
+      const view = e.data as PageMessageView | null;
       if (view && typeof view.id === 'string' && view.direction === 'inbound' && typeof view.content === 'object') received(view);
     };
   }
 
-  post(view: ConversationMessageView): void {
+  post(view: PageMessageView): void {
     this.channel?.postMessage(view);
   }
 }

@@ -1,4 +1,4 @@
-import type { ConversationMessageView, MessageContent } from '@platform/contracts';
+import type { ChatMessageView, ConversationMessageView, MessageContent } from '@platform/contracts';
 import type { ConversationMessageRow } from '@platform/database';
 
 /** A stored message as the API, the webhook and the chat page show it. */
@@ -12,4 +12,9 @@ export function toMessageView(row: ConversationMessageRow): ConversationMessageV
     status: row.status,
     createdAt: row.createdAt.toISOString(),
   };
+}
+
+/** A stored message as the hosted chat page gets it: with its place in the conversation. */
+export function toChatMessageView(row: ConversationMessageRow): ChatMessageView {
+  return { ...toMessageView(row), seq: row.seq.toString() };
 }

@@ -3,7 +3,7 @@ import { CoreEnv } from '@platform/config';
 import { type ConversationMessageView, WEB_CHAT_EVENT, WEB_CHAT_TYPING_EVENT, WHATSAPP_SESSION_WINDOW_MS, type WireBotEvent } from '@platform/contracts';
 import { ConversationRepository, type ConversationChannel, type ConversationMessageRow } from '@platform/database';
 import { ConversationReplyQueue, withTimeout } from '@platform/queue';
-import { toMessageView } from './message-view.js';
+import { toChatMessageView, toMessageView } from './message-view.js';
 import { SdkEventStore } from './sdk-event.store.js';
 
 /** What the reply path reads of a conversation (a `conversations` row). */
@@ -109,8 +109,10 @@ export function whatsAppRefusal(conversation: Pick<ReplyConversation, 'senderId'
 
 /** A web reply as the user's stream carries it, sent, under its message id (appended once however often handed over). */
 export function webReplyEvent(row: ConversationMessageRow): { event: WireBotEvent; dedupeId: string; view: ConversationMessageView } {
-  const view = toMessageView({ ...row, status: 'sent' });
-  return { event: { code: WEB_CHAT_EVENT.platformCode, data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify(view) } }, dedupeId: row.id, view };
+  const sent = { ...row, status: 'sent' as const };
+  // The page's copy carries `seq`: it places the message where the transcript will have it after a reload.
+  const data = JSON.stringify(toChatMessageView(sent));
+  return { event: { code: WEB_CHAT_EVENT.platformCode, data: { code: WEB_CHAT_EVENT.code, data } }, dedupeId: row.id, view: toMessageView(sent) };
 }
 
 /** The chat page's typing signal: the bot started (true) or stopped (false) working on the user's message, at `at`. */

@@ -147,7 +147,9 @@ describe('ConversationService', () => {
     it("hands every recorded message (a repeat too: the inputs' table keeps one) to the hosted-bot inputs, then the webhook mirror", async () => {
       const { service, botInputs, deliveries } = setup();
       const first = await service.receive(inbound);
-      await service.receive(inbound);
+      // A repeat answers the first one's place too (the chat page moves its bubble there).
+      expect(first.seq).toMatch(/^\d+$/);
+      expect((await service.receive(inbound)).seq).toBe(first.seq);
       expect(botInputs).toEqual([
         { botId: BOT, conversationId: first.view.conversationId, messageId: first.view.id },
         { botId: BOT, conversationId: first.view.conversationId, messageId: first.view.id },
@@ -204,7 +206,10 @@ describe('ConversationService', () => {
       const conversation = repo.add({ channel: 'web', userId: 'visitor-1' });
       const { view } = await service.reply(BOT, conversation.id, text('hello'));
       expect(view).toMatchObject({ conversationId: conversation.id, direction: 'outbound', status: 'sent', content: { text: 'hello' } });
-      expect(appended).toEqual([{ botId: BOT, userId: 'visitor-1', event: { code: WEB_CHAT_EVENT.platformCode, data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify(view) } } }]);
+      // The page's copy also says where the message stands in the conversation (`seq`): the API's view does not.
+      const seq = repo.messages[0].seq.toString();
+      expect(appended).toEqual([{ botId: BOT, userId: 'visitor-1', event: { code: WEB_CHAT_EVENT.platformCode, data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify({ ...view, seq }) } } }]);
+      expect(view).not.toHaveProperty('seq');
       expect(repo.messages[0]).toMatchObject({ status: 'sent', providerMessageId: `web:${view.id}` });
       expect(jobs).toEqual([]);
     });

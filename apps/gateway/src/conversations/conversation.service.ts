@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { BadRequestException, ConflictException, Injectable, Logger, NotFoundException, UnprocessableEntityException } from '@nestjs/common';
-import { ConversationMessageView, SendConversationMessageDto, WHATSAPP_SESSION_WINDOW_MS, isUuid, toOutboundContent } from '@platform/contracts';
-import { ReplyDelivery } from '@platform/conversations';
+import { ChatMessageView, ConversationMessageView, SendConversationMessageDto, WHATSAPP_SESSION_WINDOW_MS, isUuid, toOutboundContent } from '@platform/contracts';
+import { ReplyDelivery, toChatMessageView } from '@platform/conversations';
 import { ConversationRepository, InboundMessage } from '@platform/database';
 import type { ConversationChannel } from '@platform/database';
 import { BotInputsService } from '../bots/bot-inputs.service.js';
@@ -55,7 +55,7 @@ export class ConversationService {
    * id is the message id, so BullMQ keeps one). A hosted bot's runtime gets it as an input first (one
    * input however often Meta sends it); its webhook, when set, still gets the call (a mirror).
    */
-  async receive(inbound: InboundMessage): Promise<{ view: ConversationMessageView; created: boolean }> {
+  async receive(inbound: InboundMessage): Promise<{ view: ConversationMessageView; created: boolean; seq: string }> {
     const { message, created } = await this.conversations.recordInbound(inbound);
     const view = toMessageView(message);
     const taker = await this.botInputs.message(inbound.botId, message.conversationId, message.id);
@@ -73,7 +73,7 @@ export class ConversationService {
       });
     }
     if (created) await this.acknowledge(inbound, message.id);
-    return { view, created };
+    return { view, created, seq: message.seq.toString() };
   }
 
   /**
@@ -94,11 +94,11 @@ export class ConversationService {
     return this.conversations.upsert(botId, 'web', userId);
   }
 
-  /** The newest messages of a web-chat user's conversation, oldest first. */
-  async webTranscript(botId: string, userId: string, limit = PAGE_MAX): Promise<ConversationMessageView[]> {
+  /** The newest messages of a web-chat user's conversation, oldest first, each with its place (`seq`). */
+  async webTranscript(botId: string, userId: string, limit = PAGE_MAX): Promise<ChatMessageView[]> {
     const conversation = await this.conversations.findByUser(botId, 'web', userId);
     if (!conversation) return [];
-    return (await this.conversations.latestMessages(conversation.id, limit)).map(toMessageView);
+    return (await this.conversations.latestMessages(conversation.id, limit)).map(toChatMessageView);
   }
 
   async find(botId: string, id: string) {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { ConversationMessageView, UserChatMessageDto } from '@platform/contracts';
+import { ChatMessageView, UserChatMessageDto } from '@platform/contracts';
 import { JsonContentTypeGuard } from '../http/json-content-type.guard.js';
 import { ChatTokenGuard } from '../sdk-sessions/chat-token.guard.js';
 import { ConversationService } from './conversation.service.js';
@@ -16,7 +16,7 @@ export class WebChatController {
 
   @Get()
   @ApiOperation({ summary: "The session user's web-chat transcript (newest 200 messages, oldest first)" })
-  async transcript(@Req() req: FastifyRequest): Promise<{ messages: ConversationMessageView[] }> {
+  async transcript(@Req() req: FastifyRequest): Promise<{ messages: ChatMessageView[] }> {
     const session = req.sdkSession!;
     return { messages: await this.conversations.webTranscript(session.botId, session.userId) };
   }
@@ -27,7 +27,7 @@ export class WebChatController {
   @ApiOperation({ summary: "A message the user typed or a quick reply they tapped; the bot's webhook gets message.received" })
   async send(@Req() req: FastifyRequest, @Body() body: UserChatMessageDto) {
     const session = req.sdkSession!;
-    const { view } = await this.conversations.receive({
+    const { view, seq } = await this.conversations.receive({
       botId: session.botId,
       channel: 'web',
       userId: session.userId,
@@ -37,6 +37,7 @@ export class WebChatController {
       providerMessageId: body.clientMessageId === undefined ? undefined : `web:${session.botId}:${session.userId}:${body.clientMessageId}`,
       at: new Date(),
     });
-    return { message: 'Message queued for the bot', status: 'success' as const, messageId: view.id, conversationId: view.conversationId };
+    // `seq`: where the page moves the user's bubble once it is recorded (the transcript's order).
+    return { message: 'Message queued for the bot', status: 'success' as const, messageId: view.id, conversationId: view.conversationId, seq };
   }
 }

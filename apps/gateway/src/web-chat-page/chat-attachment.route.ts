@@ -58,7 +58,7 @@ export class ChatAttachmentRoute implements OnModuleInit {
     const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const view = await this.attachments.upload(session, { contentType: req.headers['content-type'], fileName, bytes, clientMessageId }, this.publicBase(fastify));
     await this.sessions.touch(session.id);
-    return reply.code(202).send({ message: 'File queued for the bot', status: 'success', messageId: view.id, conversationId: view.conversationId, attachment: view.content.attachment });
+    return reply.code(202).send({ message: 'File queued for the bot', status: 'success', messageId: view.id, conversationId: view.conversationId, seq: view.seq, attachment: view.content.attachment });
   }
 
   private async serve(req: FastifyRequest, reply: FastifyReply) {

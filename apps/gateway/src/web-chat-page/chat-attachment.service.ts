@@ -1,6 +1,6 @@
 import { Injectable, NotFoundException, PayloadTooLargeException, UnsupportedMediaTypeException } from '@nestjs/common';
 import { WebChatEnv } from '@platform/config';
-import { type AttachmentContent, type ConversationMessageView, isUuid } from '@platform/contracts';
+import { type AttachmentContent, type ChatMessageView, isUuid } from '@platform/contracts';
 import { ChatPageRepository, type SdkSession } from '@platform/database';
 import { ConversationService } from '../conversations/conversation.service.js';
 import { checkedType, safeFileName } from './file-type.js';
@@ -33,7 +33,7 @@ export class ChatAttachmentService {
   }
 
   /** `publicBase`: the API's public origin, for the address the bot gets. */
-  async upload(session: Pick<SdkSession, 'botId' | 'userId'>, upload: Upload, publicBase: string): Promise<ConversationMessageView> {
+  async upload(session: Pick<SdkSession, 'botId' | 'userId'>, upload: Upload, publicBase: string): Promise<ChatMessageView> {
     if (upload.bytes.length === 0) throw new UnsupportedMediaTypeException('The file is empty');
     if (upload.bytes.length > this.maxBytes) throw new PayloadTooLargeException(tooLarge(this.maxBytes));
     const type = checkedType(upload.contentType, upload.bytes);
@@ -46,7 +46,7 @@ export class ChatAttachmentService {
     const fileName = safeFileName(upload.fileName, type.startsWith('image/') ? 'picture' : 'file');
     const row = await this.repository.addAttachment({ botId: session.botId, conversationId: conversation.id, contentType: type, fileName, bytes: upload.bytes });
     const attachment: AttachmentContent = { url: `${publicBase}${ATTACHMENTS_PATH}/${row.id}`, mimeType: type, filename: fileName, size: row.size };
-    const { view } = await this.conversations.receive({
+    const { view, seq } = await this.conversations.receive({
       botId: session.botId,
       channel: 'web',
       userId: session.userId,
@@ -55,7 +55,7 @@ export class ChatAttachmentService {
       providerMessageId: upload.clientMessageId === undefined ? undefined : `web:${session.botId}:${session.userId}:${upload.clientMessageId}`,
       at: new Date(),
     });
-    return view;
+    return { ...view, seq };
   }
 
   async file(id: string) {

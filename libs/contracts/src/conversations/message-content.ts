@@ -75,6 +75,16 @@ export interface ConversationMessageView {
   createdAt: string;
 }
 
+/**
+ * A message as the hosted chat page gets it (its transcript, the answer to the user's send, the bot's
+ * messages on the event stream): the view and `seq`, its place in the conversation (a decimal integer
+ * as text, larger is later), the order the transcript is read in. The page orders what arrives live by
+ * it, so the conversation reads the same before and after a reload.
+ */
+export interface ChatMessageView extends ConversationMessageView {
+  seq: string;
+}
+
 /** Who sent a message: the user, the bot (its reply API or its hosted runtime), or a member answering from the console's inbox. */
 export type MessageSender = { kind: 'user' } | { kind: 'bot' } | { kind: 'agent'; userId: string };
 
