@@ -585,5 +585,58 @@ describe('console bot builder (API and Chromium)', () => {
       expect(await copies()).toEqual([]);
       expect(browser.problems).toEqual([]);
     });
+
+    it('a rename and a Text edit of the same node made in the same instant are both kept, in either order', async () => {
+      await signIn(page, stack.url, dev);
+      await page.getByRole('link', { name: 'Builder' }).click();
+      await page.getByRole('heading', { name: 'Bot builder' }).waitFor();
+      const form = (id: string) => page.getByRole('form', { name: `Node ${id}` });
+      const kept = async (id: string, text: string, gone: string) => {
+        await form(id).waitFor();
+        expect(await form(id).getByLabel('Node id').inputValue()).toBe(id);
+        expect(await form(id).getByLabel('Text', { exact: true }).inputValue()).toBe(text);
+        await page.getByTestId(`flow-node-${id}`).getByText(text).waitFor();
+        expect(await page.getByRole('button', { name: new RegExp(`^${gone} · `) }).count()).toBe(0);
+      };
+      /** Steps run in one task, before the page can render again: each focuses a field (leaving the one before) and types its value, if any. */
+      const inOneTask = (steps: Array<[string, string?]>) =>
+        page.evaluate((list) => {
+          for (const [id, typed] of list) {
+            const field = document.getElementById(id) as HTMLInputElement | HTMLTextAreaElement;
+            field.focus();
+            if (typed === undefined) continue;
+            field.value = typed;
+            field.dispatchEvent(new Event('input', { bubbles: true }));
+          }
+        }, steps);
+      await page.getByRole('button', { name: /^hello · Message/ }).click();
+
+      // The id filled, then at once the Text (leaving the id renames the node): the Text edit lands on the renamed node.
+      await page.getByLabel('Node id').fill('greeting');
+      await page.getByLabel('Text', { exact: true }).fill('Renamed, then edited');
+      await kept('greeting', 'Renamed, then edited', 'hello');
+      // The same in one task: the Text's edit comes from the form as it was drawn before the rename.
+      await inOneTask([
+        ['node-id', 'welcome'],
+        ['node-text', 'Renamed and edited in one go'],
+      ]);
+      await kept('welcome', 'Renamed and edited in one go', 'greeting');
+      // The other order in one task: the rename, made when the id is left, keeps the Text typed just before it.
+      await inOneTask([['node-text', 'Edited, then renamed'], ['node-id', 'hi'], ['node-label']]);
+      await kept('hi', 'Edited, then renamed', 'welcome');
+      // By Enter, then the Text at once.
+      await page.getByLabel('Node id').fill('hey');
+      await page.getByLabel('Node id').press('Enter');
+      await page.getByLabel('Text', { exact: true }).fill('Renamed by Enter, then edited');
+      await kept('hey', 'Renamed by Enter, then edited', 'hi');
+
+      // Saved as shown.
+      await page.getByRole('button', { name: 'Save draft' }).click();
+      await page.getByText(/^Draft saved/).waitFor();
+      const [row] = await sql(`SELECT draft FROM bot_definitions WHERE bot_id = $1`, [stack.seed.botId]);
+      const main = (row!.draft as { journeys: Array<{ slug: string; nodes: Array<{ id: string; text?: string }> }> }).journeys.find((j) => j.slug === 'main')!;
+      expect(main.nodes.filter((n) => ['hello', 'greeting', 'welcome', 'hi', 'hey'].includes(n.id))).toEqual([expect.objectContaining({ id: 'hey', text: 'Renamed by Enter, then edited' })]);
+      expect(browser.problems).toEqual([]);
+    });
   });
 });

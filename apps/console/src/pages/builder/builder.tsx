@@ -43,7 +43,10 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
   const [published, setPublished] = useState<number | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [slug, setSlug] = useState('');
-  const [selected, setSelected] = useState<string | null>(null);
+  // `seq` names the node form: a new selection draws a new form, a rename of the selected node keeps it (node-form.tsx).
+  const [selection, setSelection] = useState<{ id: string | null; seq: number }>({ id: null, seq: 0 });
+  const selected = selection.id;
+  const setSelected = (id: string | null) => setSelection((s) => (s.id === id ? s : { id, seq: s.seq + 1 }));
   const [focus, setFocus] = useState<{ id: string; seq: number } | null>(null);
   const [positions, setPositions] = useState<Record<string, Record<string, Point>>>({});
   const [errors, setErrors] = useState<DefinitionError[]>([]);
@@ -321,19 +324,25 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
           {view === 'flow' &&
             (node ? (
               <NodeForm
-                key={`${journey.slug}/${node.id}`}
+                key={`${journey.slug}/${selection.seq}`}
                 def={def}
                 journey={journey}
                 node={node}
                 errors={byNode.get(node.id) ?? []}
                 warnings={warnedNodes.get(node.id) ?? []}
-                onChange={(next: BotNode) => {
-                  editJourney((j) => updateNode(j, node.id, next));
-                  if (next.id !== node.id) setSelected(next.id);
+                onEdit={(id, edit) => editJourney((j) => editNode(j, id, edit))}
+                onRename={(from, to) => {
+                  editJourney((j) => (j.nodes.some((n) => n.id === to) ? j : editNode(j, from, (n) => ({ ...n, id: to }))));
+                  setSelection((s) => (s.id === from ? { ...s, id: to } : s));
+                  // The node keeps its place on the canvas under its new id.
+                  setPositions((all) => {
+                    const { [from]: at, ...others } = all[journey.slug] ?? {};
+                    return at ? { ...all, [journey.slug]: { ...others, [to]: at } } : all;
+                  });
                 }}
-                onConnect={(label, to) => editJourney((j) => (to ? connect(j, node.id, label, to) : disconnect(j, node.id, label)))}
-                onDelete={() => (editJourney((j) => removeNode(j, node.id)), setSelected(null), setStatus({ kind: 'success', text: `Deleted node ${node.id}` }))}
-                onStart={() => editJourney((j) => ({ ...j, start: node.id }))}
+                onConnect={(id, label, to) => editJourney((j) => (to ? connect(j, id, label, to) : disconnect(j, id, label)))}
+                onDelete={(id) => (editJourney((j) => removeNode(j, id)), setSelected(null), setStatus({ kind: 'success', text: `Deleted node ${id}` }))}
+                onStart={(id) => editJourney((j) => ({ ...j, start: id }))}
               />
             ) : (
               <p class="muted">Select a node (on the canvas or in the list of nodes) to edit it.</p>
@@ -350,6 +359,12 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
       </div>
     </section>
   );
+}
+
+/** The journey with node `id` changed by `edit`, applied to the node as it is now; unchanged when there is no such node. */
+function editNode(journey: Journey, id: string, edit: (node: BotNode) => BotNode): Journey {
+  const node = journey.nodes.find((n) => n.id === id);
+  return node ? updateNode(journey, id, edit(node)) : journey;
 }
 
 /** After "Draft saved" or "Published …": the warnings it went ahead with, which the list above names. */

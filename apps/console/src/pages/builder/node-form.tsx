@@ -1,6 +1,6 @@
 // A form for each node kind, plus its connections: the keyboard's way to build what the canvas builds by dragging.
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { Icon } from '../../icon.js';
 import { TriangleAlert } from '../../icons.js';
 import { type BotNode, type Button, type Definition, type Journey, KIND_LABELS, exitLabels } from './definition.js';
@@ -13,10 +13,15 @@ interface Props {
   errors: string[];
   /** What runs but probably not as meant: shown apart from the errors, never stops a save or a publish. */
   warnings: string[];
-  onChange: (node: BotNode) => void;
-  onConnect: (label: string, to: string | null) => void;
-  onDelete: () => void;
-  onStart: () => void;
+  /**
+   * Each callback names the node by its id as of the latest rename, which an event handler of a render made
+   * before that rename would not know; `onEdit`'s edit is applied to the node as it is when the update runs.
+   */
+  onEdit: (id: string, edit: (node: BotNode) => BotNode) => void;
+  onRename: (from: string, to: string) => void;
+  onConnect: (id: string, label: string, to: string | null) => void;
+  onDelete: (id: string) => void;
+  onStart: (id: string) => void;
 }
 
 const buttonsText = (list: unknown) => ((list as Button[] | undefined) ?? []).map((b) => b.title).join(', ');
@@ -29,12 +34,31 @@ const buttonsOf = (text: string): Button[] | undefined => {
 };
 const value = (e: Event) => (e.target as HTMLInputElement).value;
 
-export function NodeForm({ def, journey, node, errors, warnings, onChange, onConnect, onDelete, onStart }: Props) {
+/** Fields to change: given, or worked out from the node as it is when the change is applied. */
+type Patch = Record<string, unknown> | ((node: BotNode) => Record<string, unknown>);
+/** The node with `patch`'s fields; an undefined or empty one is removed. */
+function patched(node: BotNode, patch: Patch): BotNode {
+  const fields = typeof patch === 'function' ? patch(node) : patch;
+  const next: BotNode = { ...node, ...fields };
+  for (const [k, v] of Object.entries(fields)) if (v === undefined || v === '') delete next[k];
+  return next;
+}
+
+/**
+ * The form stays mounted when its node is renamed (the builder keys it by the selection, not the id), so a
+ * field being typed in is not replaced under the person. `current` follows a rename at once: an edit made in
+ * the same instant, by a handler of the render before it, still reaches the renamed node.
+ */
+export function NodeForm({ def, journey, node, errors, warnings, onEdit, onRename, onConnect, onDelete, onStart }: Props) {
+  const current = useRef(node.id);
+  current.current = node.id;
   const id = (f: string) => `node-${f}`;
-  const set = (patch: Record<string, unknown>) => {
-    const next: BotNode = { ...node, ...patch };
-    for (const [k, v] of Object.entries(patch)) if (v === undefined || v === '') delete next[k];
-    onChange(next);
+  const set = (patch: Patch) => onEdit(current.current, (n) => patched(n, patch));
+  const rename = (to: string) => {
+    const from = current.current;
+    if (to === from) return;
+    current.current = to;
+    onRename(from, to);
   };
   const fieldError = (field: string) => errors.filter((e) => e.startsWith(`${field}:`) || e.startsWith(`${field}.`) || e.startsWith(`${field}[`));
   const invalid = (field: string) => (fieldError(field).length ? { 'aria-invalid': 'true' as const, 'aria-describedby': 'node-errors' } : {});
@@ -92,7 +116,7 @@ export function NodeForm({ def, journey, node, errors, warnings, onChange, onCon
           </div>
         </div>
       )}
-      <NodeIdField journey={journey} node={node} rename={(to) => set({ id: to })} />
+      <NodeIdField journey={journey} node={node} rename={rename} />
       {text('label', 'Label (shown in the trace)')}
       {node.kind === 'message' && (
         <>
@@ -148,7 +172,7 @@ export function NodeForm({ def, journey, node, errors, warnings, onChange, onCon
         {exitLabels(node).map((label) => (
           <label for={id(`connect-${label}`)}>
             Connect {label} to…
-            <select id={id(`connect-${label}`)} value={targetOf(journey, node.id, label) ?? ''} onChange={(e) => onConnect(label, value(e) || null)}>
+            <select id={id(`connect-${label}`)} value={targetOf(journey, node.id, label) ?? ''} onChange={(e) => onConnect(current.current, label, value(e) || null)}>
               <option value="">(nothing)</option>
               {journey.nodes
                 .filter((n) => n.id !== node.id)
@@ -163,11 +187,11 @@ export function NodeForm({ def, journey, node, errors, warnings, onChange, onCon
       </fieldset>
       <div class="row-actions">
         {journey.start !== node.id && (
-          <button type="button" class="secondary outline" onClick={onStart}>
+          <button type="button" class="secondary outline" onClick={() => onStart(current.current)}>
             Make it the start
           </button>
         )}
-        <button type="button" class="secondary" onClick={onDelete}>
+        <button type="button" class="secondary" onClick={() => onDelete(current.current)}>
           Delete node
         </button>
       </div>
@@ -176,20 +200,21 @@ export function NodeForm({ def, journey, node, errors, warnings, onChange, onCon
 }
 
 /**
- * The node's id, renamed when the field is left (or on Enter), not on each key: the form is keyed by the id,
- * so a rename per key (preact/compat makes onChange an input event) remounted it and lost the focus after one
- * character. An id another node of the journey has is refused (a rename onto it would merge the two nodes).
+ * The node's id, renamed when the field is left (or on Enter), not on each key: every id typed on the way
+ * ("" first, when it is typed over) would be a rename of its own, followed through the edges and the start.
+ * An id another node of the journey has is refused (a rename onto it would merge the two nodes). What is
+ * committed is the field's value when it is left, not this render's copy of it: a value typed and left in
+ * the same instant has not been drawn yet.
  */
 function NodeIdField({ journey, node, rename }: { journey: Journey; node: BotNode; rename: (to: string) => void }) {
   const [typed, setTyped] = useState(node.id);
   useEffect(() => setTyped(node.id), [node.id]);
+  const isTaken = (to: string) => to !== node.id && journey.nodes.some((n) => n.id === to);
   const next = typed.trim();
-  const taken = next !== node.id && journey.nodes.some((n) => n.id === next);
-  /** Renames, then gives the focus back to where it was going (`then`, a field of the form remounted under the new id). */
-  const commit = (then?: string) => {
-    if (!next || next === node.id || taken) return;
-    rename(next);
-    if (then) requestAnimationFrame(() => document.getElementById(then)?.focus());
+  const taken = isTaken(next);
+  const commit = (field: EventTarget | null) => {
+    const to = (field as HTMLInputElement).value.trim();
+    if (to && !isTaken(to)) rename(to);
   };
   return (
     <label for="node-id">
@@ -201,11 +226,11 @@ function NodeIdField({ journey, node, rename }: { journey: Journey; node: BotNod
         aria-invalid={taken ? 'true' : undefined}
         aria-describedby={taken ? 'node-id-error' : undefined}
         onInput={(e) => setTyped(value(e))}
-        onBlur={(e) => commit((e.relatedTarget as HTMLElement | null)?.id || undefined)}
+        onBlur={(e) => commit(e.currentTarget)}
         onKeyDown={(e) => {
           if (e.key !== 'Enter') return;
           e.preventDefault();
-          commit('node-id');
+          commit(e.currentTarget);
         }}
       />
       {taken && (
@@ -217,7 +242,7 @@ function NodeIdField({ journey, node, rename }: { journey: Journey; node: BotNod
   );
 }
 
-type Setter = (patch: Record<string, unknown>) => void;
+type Setter = (patch: Patch) => void;
 
 function QuestionFields({
   node,
@@ -243,7 +268,10 @@ function QuestionFields({
           value={answer.type}
           onChange={(e) => {
             const type = value(e);
-            set({ answer: type === 'choice' ? { type, choices: answer.choices ?? [{ title: 'Yes' }, { title: 'No' }] } : { type } });
+            set((n) => {
+              const choices = (n.answer as { choices?: Button[] } | undefined)?.choices;
+              return { answer: type === 'choice' ? { type, choices: choices ?? [{ title: 'Yes' }, { title: 'No' }] } : { type } };
+            });
           }}
         >
           {['text', 'number', 'email', 'phone', 'choice'].map((t) => (
@@ -264,8 +292,9 @@ function QuestionFields({
 }
 
 function Branches({ node, set }: { node: BotNode; set: Setter }) {
-  const branches = (node.branches as Array<{ id: string; when: string }> | undefined) ?? [];
-  const put = (i: number, patch: Partial<{ id: string; when: string }>) => set({ branches: branches.map((b, j) => (j === i ? { ...b, ...patch } : b)) });
+  const of = (n: BotNode) => (n.branches as Array<{ id: string; when: string }> | undefined) ?? [];
+  const branches = of(node);
+  const put = (i: number, patch: Partial<{ id: string; when: string }>) => set((n) => ({ branches: of(n).map((b, j) => (j === i ? { ...b, ...patch } : b)) }));
   return (
     <fieldset>
       <legend>Branches (the first true one is followed, else "else")</legend>
@@ -279,12 +308,12 @@ function Branches({ node, set }: { node: BotNode; set: Setter }) {
             Branch {i + 1} when (an expression)
             <input value={b.when} onChange={(e) => put(i, { when: value(e) })} />
           </label>
-          <button type="button" class="secondary outline" onClick={() => set({ branches: branches.filter((_, j) => j !== i) })}>
+          <button type="button" class="secondary outline" onClick={() => set((n) => ({ branches: of(n).filter((_, j) => j !== i) }))}>
             Remove branch {i + 1}
           </button>
         </div>
       ))}
-      <button type="button" class="secondary outline" onClick={() => set({ branches: [...branches, { id: `branch-${branches.length + 1}`, when: 'true' }] })}>
+      <button type="button" class="secondary outline" onClick={() => set((n) => ({ branches: [...of(n), { id: `branch-${of(n).length + 1}`, when: 'true' }] }))}>
         Add a branch
       </button>
     </fieldset>
@@ -292,8 +321,9 @@ function Branches({ node, set }: { node: BotNode; set: Setter }) {
 }
 
 function Assignments({ def, node, set }: { def: Definition; node: BotNode; set: Setter }) {
-  const list = (node.assignments as Array<{ variable: string; value: string }> | undefined) ?? [];
-  const put = (i: number, patch: Partial<{ variable: string; value: string }>) => set({ assignments: list.map((a, j) => (j === i ? { ...a, ...patch } : a)) });
+  const of = (n: BotNode) => (n.assignments as Array<{ variable: string; value: string }> | undefined) ?? [];
+  const list = of(node);
+  const put = (i: number, patch: Partial<{ variable: string; value: string }>) => set((n) => ({ assignments: of(n).map((a, j) => (j === i ? { ...a, ...patch } : a)) }));
   return (
     <fieldset>
       <legend>Assignments</legend>
@@ -311,12 +341,12 @@ function Assignments({ def, node, set }: { def: Definition; node: BotNode; set: 
             Value {i + 1} (an expression)
             <input value={a.value} onChange={(e) => put(i, { value: value(e) })} />
           </label>
-          <button type="button" class="secondary outline" onClick={() => set({ assignments: list.filter((_, j) => j !== i) })}>
+          <button type="button" class="secondary outline" onClick={() => set((n) => ({ assignments: of(n).filter((_, j) => j !== i) }))}>
             Remove {i + 1}
           </button>
         </div>
       ))}
-      <button type="button" class="secondary outline" onClick={() => set({ assignments: [...list, { variable: def.variables[0]?.name ?? '', value: '' }] })}>
+      <button type="button" class="secondary outline" onClick={() => set((n) => ({ assignments: [...of(n), { variable: def.variables[0]?.name ?? '', value: '' }] }))}>
         Add an assignment
       </button>
     </fieldset>
