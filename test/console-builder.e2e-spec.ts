@@ -6,7 +6,7 @@ import type { Dialog, Page } from 'playwright-core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createBotRuntime } from '../apps/bot-runtime/src/create-bot-runtime.js';
 import { seedBotAdmin } from '@platform/testing';
-import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshots, sidewaysScroll, signIn } from './console-browser.js';
+import { ConsoleBrowser, DESKTOP, PHONE, SCREENSHOTS, axeViolations, screenshots, sidewaysScroll, signIn } from './console-browser.js';
 import { sqlRows } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 import { eventually } from './sdk-support.js';
@@ -636,6 +636,71 @@ describe('console bot builder (API and Chromium)', () => {
       const [row] = await sql(`SELECT draft FROM bot_definitions WHERE bot_id = $1`, [stack.seed.botId]);
       const main = (row!.draft as { journeys: Array<{ slug: string; nodes: Array<{ id: string; text?: string }> }> }).journeys.find((j) => j.slug === 'main')!;
       expect(main.nodes.filter((n) => ['hello', 'greeting', 'welcome', 'hi', 'hey'].includes(n.id))).toEqual([expect.objectContaining({ id: 'hey', text: 'Renamed by Enter, then edited' })]);
+      expect(browser.problems).toEqual([]);
+    });
+
+    it('the canvas’s first view shows every node whole, at 390 and 1280 px', async () => {
+      // Wider than a phone's canvas once laid out: three branches side by side, five layers deep.
+      const message = (id: string) => ({ id, kind: 'message', text: `Branch ${id}` });
+      const wide = {
+        schemaVersion: 1,
+        startJourney: 'main',
+        variables: [],
+        journeys: [
+          {
+            slug: 'main',
+            start: 'hi',
+            nodes: [
+              { id: 'hi', kind: 'message', text: 'Hello!' },
+              {
+                id: 'route',
+                kind: 'condition',
+                branches: [
+                  { id: 'a', when: 'true' },
+                  { id: 'b', when: 'true' },
+                ],
+              },
+              message('one'),
+              message('two'),
+              message('three'),
+              { id: 'bye', kind: 'end', text: 'Goodbye!' },
+            ],
+            edges: [
+              { from: 'hi', to: 'route' },
+              { from: 'route', to: 'one', on: 'a' },
+              { from: 'route', to: 'two', on: 'b' },
+              { from: 'route', to: 'three', on: 'else' },
+              { from: 'one', to: 'bye' },
+              { from: 'two', to: 'bye' },
+              { from: 'three', to: 'bye' },
+            ],
+          },
+        ],
+      };
+      expect((await call(dev.accessToken, 'PUT', '/definition', wide)).body).toMatchObject({ status: 'success' });
+      /** The nodes not wholly inside the canvas's drawing area, with both boxes. */
+      const outside = () =>
+        page.evaluate(() => {
+          const canvas = document.querySelector('[data-testid="flow-canvas"] .react-flow')!.getBoundingClientRect();
+          return [...document.querySelectorAll<HTMLElement>('.react-flow__node')]
+            .map((el) => ({ id: el.dataset.id, box: el.getBoundingClientRect() }))
+            .filter(({ box }) => box.left < canvas.left - 0.5 || box.top < canvas.top - 0.5 || box.right > canvas.right + 0.5 || box.bottom > canvas.bottom + 0.5)
+            .map(
+              ({ id, box }) =>
+                `${id}: ${[box.left, box.top, box.right, box.bottom].map(Math.round).join(',')} outside ${[canvas.left, canvas.top, canvas.right, canvas.bottom].map(Math.round).join(',')}`,
+            );
+        });
+      for (const size of [PHONE, DESKTOP]) {
+        await page.setViewportSize(size);
+        await page.reload();
+        await page.getByRole('heading', { name: 'Bot builder' }).waitFor();
+        for (const node of wide.journeys[0]!.nodes) await page.getByTestId(`flow-node-${node.id}`).waitFor();
+        // Laid out by elkjs a moment after the first draw, then measured: the view settles on all of them.
+        let cut: string[] = [];
+        await eventually(async () => (cut = await outside()).length === 0, 10_000, 'every node inside the canvas').catch(() => undefined);
+        expect([size.width, cut]).toEqual([size.width, []]);
+        await page.getByTestId('flow-canvas').screenshot({ path: join(SCREENSHOTS, `builder-canvas-first-view-${size.width}.png`) });
+      }
       expect(browser.problems).toEqual([]);
     });
   });

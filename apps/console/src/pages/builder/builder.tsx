@@ -49,6 +49,9 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
   const setSelected = (id: string | null) => setSelection((s) => (s.id === id ? s : { id, seq: s.seq + 1 }));
   const [focus, setFocus] = useState<{ id: string; seq: number } | null>(null);
   const [positions, setPositions] = useState<Record<string, Record<string, Point>>>({});
+  // A journey's first view on the canvas (shown, or laid out again) fits all its nodes until the person edits or touches it.
+  const [fitKey, setFitKey] = useState<string | null>(null);
+  const views = useRef(0);
   const [errors, setErrors] = useState<DefinitionError[]>([]);
   // What runs but probably not as meant (docs/bots.md): shown beside the errors, never stops a save or a publish.
   const [warnings, setWarnings] = useState<DefinitionError[]>([]);
@@ -114,8 +117,12 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
   // Lay out a journey the first time it is shown; moved nodes keep their places after.
   useEffect(() => {
     if (!journey || positions[journey.slug]) return;
-    void layoutJourney(journey).then((p) => setPositions((all) => ({ ...all, [journey.slug]: p })));
+    void layoutJourney(journey).then((p) => {
+      setPositions((all) => ({ ...all, [journey.slug]: p }));
+      setFitKey(`${journey.slug}:${++views.current}`);
+    });
   }, [journey?.slug, !!positions[slug]]);
+  useEffect(() => setFitKey(slug ? `${slug}:${++views.current}` : null), [slug]);
 
   const flow = useMemo(() => (journey ? toFlow(journey, positions[journey.slug] ?? {}, errors, warnings) : { nodes: [], edges: [] }), [journey, positions, errors, warnings]);
 
@@ -125,7 +132,8 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
   const dirty = defJson !== savedJson;
   // From the definition as it is when the update runs, not as this render saw it: two edits before the
   // next render (a field's change, then a connection) would otherwise have the second undo the first.
-  const editJourney = (f: (j: Journey) => Journey) => setDef((d) => d && { ...d, journeys: d.journeys.map((j) => (j.slug === journey.slug ? f(j) : j)) });
+  // An edit ends the first view's fitting: the view stays where the person is working.
+  const editJourney = (f: (j: Journey) => Journey) => (setFitKey(null), setDef((d) => d && { ...d, journeys: d.journeys.map((j) => (j.slug === journey.slug ? f(j) : j)) }));
   const node = journey.nodes.find((n) => n.id === selected);
   const byNode = nodeErrors(errors, journey.slug);
   const warnedNodes = nodeErrors(warnings, journey.slug);
@@ -286,6 +294,7 @@ export default function BuilderPage({ bot, userId }: { bot: Bot; userId: string 
                 onMove={(id, p) => setPositions((all) => ({ ...all, [journey.slug]: { ...all[journey.slug], [id]: p } }))}
                 onSelect={setSelected}
                 focus={focus}
+                fitKey={fitKey}
                 onConnect={(from, label, to) => canEdit && editJourney((j) => connect(j, from, label, to))}
                 onDisconnect={(from, label) => canEdit && editJourney((j) => disconnect(j, from, label))}
                 onDelete={(id) => canEdit && editJourney((j) => removeNode(j, id))}

@@ -8,6 +8,7 @@ import {
   ReactFlow,
   ReactFlowProvider,
   applyNodeChanges,
+  getViewportForBounds,
   useReactFlow,
   useStore,
   useUpdateNodeInternals,
@@ -17,7 +18,7 @@ import {
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { FunctionComponent } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Icon } from '../../icon.js';
 import { TriangleAlert } from '../../icons.js';
 import { type BotNode, KIND_LABELS, type NodeKind } from './definition.js';
@@ -31,6 +32,7 @@ const H = Handle as unknown as FunctionComponent<Record<string, unknown>>;
 const Provider = ReactFlowProvider as unknown as FunctionComponent<Record<string, unknown>>;
 
 export const DRAG_TYPE = 'application/x-bot-node-kind';
+const MIN_ZOOM = 0.2;
 
 function summary(node: BotNode): string {
   const t = (node.text ?? node.url ?? node.journey ?? node.label ?? '') as string;
@@ -102,6 +104,19 @@ function KeepHandlesMeasured() {
   return null;
 }
 const KeepHandles = KeepHandlesMeasured as unknown as FunctionComponent;
+
+/** The box around every shown node and the canvas's size ("x y width height canvasWidth canvasHeight"), or "" while a node is not measured yet. */
+const extentOf = (s: { width: number; height: number; nodeLookup: Map<string, { hidden?: boolean; measured?: { width?: number; height?: number }; internals: { positionAbsolute: Point } }> }) => {
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const n of s.nodeLookup.values()) {
+    if (n.hidden) continue;
+    const { width, height } = n.measured ?? {};
+    if (!width || !height) return '';
+    const { x, y } = n.internals.positionAbsolute;
+    [left, top, right, bottom] = [Math.min(left, x), Math.min(top, y), Math.max(right, x + width), Math.max(bottom, y + height)];
+  }
+  return left === Infinity || !s.width || !s.height ? '' : [left, top, right - left, bottom - top, s.width, s.height].join(' ');
+};
 const lastDrag = new Map<string, Point>();
 
 interface CanvasProps {
@@ -115,6 +130,11 @@ interface CanvasProps {
   onDropKind: (kind: NodeKind, at: Point) => void;
   /** A node to select and bring into view (a try-it step clicked); `seq` changes on each request. */
   focus?: { id: string; seq: number } | null;
+  /**
+   * Names a first view (a journey shown, or laid out again): while it is set, and until the person touches
+   * the canvas, the view fits every node whenever their box or the canvas's size changes; null stops that.
+   */
+  fitKey?: string | null;
 }
 
 function Canvas(props: CanvasProps) {
@@ -128,9 +148,23 @@ function Canvas(props: CanvasProps) {
       return props.nodes.map((n) => ({ ...n, measured: old.get(n.id)?.measured, selected: old.get(n.id)?.selected }));
     });
   }, [props.nodes]);
+  // xyflow's own fitView prop fits once, as soon as the first nodes are measured: before elkjs has placed
+  // them (the layout arrives a moment later) and before the checks' errors and warnings make some taller,
+  // so a layout wider or taller than that first fit stayed partly outside the canvas (at 390 px, a branching one).
+  const extent = (useStore as (select: typeof extentOf) => string)(extentOf);
+  const touched = useRef<string | null | undefined>(null);
+  const fitting = !!props.fitKey && touched.current !== props.fitKey;
+  useEffect(() => {
+    if (!fitting || !extent) return;
+    const [x, y, width, height, canvasWidth, canvasHeight] = extent.split(' ').map(Number) as [number, number, number, number, number, number];
+    void flow.setViewport(getViewportForBounds({ x, y, width, height }, canvasWidth, canvasHeight, MIN_ZOOM, 1, 0.1));
+  }, [fitting, extent]);
+  /** The person's own view (a pan, a zoom, a drag, a drop, a key) is never moved by the first view's fitting. */
+  const touch = () => (touched.current = props.fitKey);
   useEffect(() => {
     const id = props.focus?.id;
     if (!id) return;
+    touch();
     setNodes((ns) => ns.map((n) => ({ ...n, selected: n.id === id })));
     void flow.fitView({ nodes: [{ id }], maxZoom: 1, duration: 200 });
   }, [props.focus?.seq]);
@@ -139,6 +173,9 @@ function Canvas(props: CanvasProps) {
     <div
       class="flow-canvas"
       data-testid="flow-canvas"
+      onPointerDownCapture={touch}
+      onWheelCapture={touch}
+      onKeyDownCapture={touch}
       onDragOver={(e) => {
         if (e.dataTransfer?.types.includes(DRAG_TYPE)) {
           e.preventDefault();
@@ -149,6 +186,7 @@ function Canvas(props: CanvasProps) {
         const kind = e.dataTransfer?.getData(DRAG_TYPE) as NodeKind | undefined;
         if (!kind) return;
         e.preventDefault();
+        touch();
         props.onDropKind(kind, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
       }}
     >
@@ -158,7 +196,7 @@ function Canvas(props: CanvasProps) {
         nodeTypes={nodeTypes}
         fitView
         fitViewOptions={{ maxZoom: 1 }}
-        minZoom={0.2}
+        minZoom={MIN_ZOOM}
         deleteKeyCode={null}
         proOptions={{ hideAttribution: true }}
         onNodesChange={(changes: NodeChange[]) => {
