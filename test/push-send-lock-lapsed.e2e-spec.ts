@@ -2,8 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushQueueNames } from '@platform/contracts';
-import { SeededBot, seedBotAdmin, seedCarouselBot, testQueue, until } from '@platform/testing';
-import { BotApi, PushSandboxes, botApi, saveServiceAccount, waitForNotification } from './push-support.js';
+import { SeededBot, testQueue, until } from '@platform/testing';
+import { BotApi, PushSandboxes, botApi, seedPushBot, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
 const TOKENS = ['tok-lapse-1', 'tok-lapse-2', 'tok-lapse-3'];
@@ -28,14 +28,7 @@ describe('push notifications: a job lock that lapses mid-send', () => {
   });
 
   beforeAll(async () => {
-    bot = await seedCarouselBot(stack.gateway);
-    // The bot's service account and devices, saved through a push service that then stops.
-    push = await createPushService(stack.env);
-    const admin = await seedBotAdmin(stack.gateway, bot.botId, 'admin');
-    expect((await saveServiceAccount(stack.url, bot.botId, admin.accessToken, oauth.createServiceAccount('demo-lapse'))).status).toBe(200);
-    for (const [i, token] of TOKENS.entries()) expect((await api('POST', '/devices', { userId: `u${i}`, token, platform: 'android' })).status).toBe(201);
-    await push.close();
-    push = undefined;
+    bot = await seedPushBot(stack, oauth, 'demo-lapse', TOKENS);
   }, 120_000);
 
   const api: BotApi = (...args) => botApi(stack.url, bot.botId, bot.apiKey)(...args);

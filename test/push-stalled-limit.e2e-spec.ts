@@ -2,8 +2,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushQueueNames } from '@platform/contracts';
-import { SeededBot, seedBotAdmin, seedCarouselBot, testQueue, until } from '@platform/testing';
-import { BotApi, PushSandboxes, botApi, saveServiceAccount, sqlRows, waitForNotification } from './push-support.js';
+import { SeededBot, testQueue, until } from '@platform/testing';
+import { BotApi, PushSandboxes, botApi, seedPushBot, sqlRows, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
 const TOKENS = ['tok-stall-1', 'tok-stall-2', 'tok-stall-3'];
@@ -33,15 +33,7 @@ describe('push notifications: a batch job that stalls too often', () => {
   });
 
   beforeAll(async () => {
-    bot = await seedCarouselBot(stack.gateway);
-
-    // The bot's service account and devices, saved through a push service that then stops.
-    push = await createPushService(stack.env);
-    const admin = await seedBotAdmin(stack.gateway, bot.botId, 'admin');
-    expect((await saveServiceAccount(stack.url, bot.botId, admin.accessToken, oauth.createServiceAccount('demo-stall'))).status).toBe(200);
-    for (const [i, token] of TOKENS.entries()) expect((await api('POST', '/devices', { userId: `u${i}`, token, platform: 'android' })).status).toBe(201);
-    await push.close();
-    push = undefined;
+    bot = await seedPushBot(stack, oauth, 'demo-stall', TOKENS);
   });
 
   const api: BotApi = (...args) => botApi(stack.url, bot.botId, bot.apiKey)(...args);

@@ -2,7 +2,9 @@
 // a bot's API calls, saving a service account, waiting for a notification to settle, SQL.
 import pg from 'pg';
 import { FcmSandbox, FcmSandboxOptions, GoogleOAuthSandbox } from '@platform/sandbox';
-import { createTestEnv } from '@platform/testing';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { SeededBot, createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { createPushService } from '../apps/push-service/src/create-push-service.js';
 
 /** Google's token endpoint and FCM HTTP v1 on loopback; FCM accepts only tokens the endpoint minted. */
 export class PushSandboxes {
@@ -76,4 +78,31 @@ export async function sqlRows<T extends pg.QueryResultRow>(databaseUrl: string, 
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A bot with a service account (`projectId`) and one Android device per token, saved through an
+ * in-process push service that is closed again: the test then starts the push services it is about.
+ */
+export async function seedPushBot(
+  stack: { gateway: NestFastifyApplication; env: Record<string, string>; url: string },
+  oauth: GoogleOAuthSandbox,
+  projectId: string,
+  tokens: readonly string[],
+): Promise<SeededBot> {
+  const bot = await seedCarouselBot(stack.gateway);
+  const push = await createPushService(stack.env);
+  try {
+    const admin = await seedBotAdmin(stack.gateway, bot.botId, 'admin');
+    const saved = await saveServiceAccount(stack.url, bot.botId, admin.accessToken, oauth.createServiceAccount(projectId));
+    if (saved.status !== 200) throw new Error(`the service account was answered ${saved.status}: ${await saved.text()}`);
+    const api = botApi(stack.url, bot.botId, bot.apiKey);
+    for (const [i, token] of tokens.entries()) {
+      const res = await api('POST', '/devices', { userId: `u${i}`, token, platform: 'android' });
+      if (res.status !== 201) throw new Error(`device ${token} was answered ${res.status}: ${await res.text()}`);
+    }
+  } finally {
+    await push.close();
+  }
+  return bot;
 }
