@@ -37,18 +37,28 @@ interface Options {
   enqueueError?: unknown;
   /** Keys already held, by the message holding each. */
   held?: Record<string, string>;
+  /** The catalog holds the templates and senders in memory: its promise-returning reads must not be asked. */
+  inMemory?: boolean;
 }
 
 function setup(o: Options = {}) {
   const enqueued: CarouselDispatchJob[] = [];
   const claims: QueuedTrigger['claim'][] = [];
   const lookups: Array<[string, string, string]> = [];
+  const notAsked = () => {
+    throw new Error('held in memory: the catalog must not be asked');
+  };
   const catalog = {
+    heldTemplateOfBot: (botId: string, id: string) => (o.inMemory ? (o.templates ?? [template]).find((t) => t.botId === botId && t.id === id) : undefined),
+    heldSenderByNumber: (botId: string, channel: string, number: string) =>
+      o.inMemory ? (o.senders ?? [sender]).find((s) => s.botId === botId && s.channel === channel && s.number === number) : undefined,
     templateOfBot: async (botId: string, id: string) => {
+      if (o.inMemory) notAsked();
       if (o.catalogError) throw o.catalogError;
       return (o.templates ?? [template]).find((t) => t.botId === botId && t.id === id) ?? null;
     },
     senderByNumber: async (botId: string, channel: string, number: string) => {
+      if (o.inMemory) notAsked();
       lookups.push([botId, channel, number]);
       return (o.senders ?? [sender]).find((s) => s.botId === botId && s.channel === channel && s.number === number) ?? null;
     },
@@ -102,6 +112,15 @@ describe('CarouselTriggerService.trigger', () => {
       },
     ]);
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
+  it('queues the same job from the templates and senders the catalog holds in memory, without asking it', async () => {
+    const asked = setup();
+    const held = setup({ inMemory: true });
+    const { msgId } = await held.service.trigger(BOT, dto());
+    await asked.service.trigger(BOT, dto());
+    expect(held.enqueued).toEqual([{ ...asked.enqueued[0], messageId: msgId }]);
+    expect(held.lookups).toEqual([]);
   });
 
   it("carries the trigger's config.validitySeconds on its job, and none when the trigger gives none", async () => {

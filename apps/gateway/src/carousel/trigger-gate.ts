@@ -84,10 +84,16 @@ export class TriggerGate {
     this.redis = redis as GateRedis;
   }
 
+  /** The trigger's pass on a place this replica holds leased, without a promise; undefined: `pass` must ask. */
+  passOnLease(entry: GateEntry): GateResult | undefined {
+    const leased = this.leases.take(entry.botId, entry.limit);
+    return leased && { limit: entry.limit, count: leased.count, resetMs: leased.resetMs };
+  }
+
   /** Rejects with RedisUnavailableError when Redis cannot be asked. */
   pass(entry: GateEntry): Promise<GateResult> {
-    const leased = this.leases.take(entry.botId, entry.limit);
-    if (leased) return Promise.resolve({ limit: entry.limit, count: leased.count, resetMs: leased.resetMs });
+    const leased = this.passOnLease(entry);
+    if (leased) return Promise.resolve(leased);
     const lease = this.leases.pendingLease(entry.botId);
     if (lease) return lease.then(() => this.pass(entry));
     return this.batches.submit(entry);

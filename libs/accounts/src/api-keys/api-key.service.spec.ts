@@ -189,6 +189,44 @@ describe('ApiKeyService', () => {
     expect(await b.service.verify(key)).toBeNull(); // the entry cached before the drop is gone
   });
 
+  describe("verifyCached: the cache's answer without a promise, or undefined", () => {
+    it('answers undefined until verify has cached the key, then the principal, until it is a minute old', async () => {
+      const { keys, replica } = setup();
+      const { service } = replica();
+      const { key, record } = await service.create('bot-1', 'ci');
+      expect(service.verifyCached(key)).toBeUndefined();
+      await service.verify(key);
+      expect(service.verifyCached(key)).toEqual({ keyId: record.id, botId: 'bot-1' });
+      jest.advanceTimersByTime(61_000);
+      expect(service.verifyCached(key)).toBeUndefined();
+      expect(keys.lookups).toHaveLength(1); // it never reads Postgres itself
+    });
+
+    it('answers null for a revoked key at once, also in another replica that heard the revocation', async () => {
+      const { replica } = setup();
+      const a = replica();
+      const b = replica();
+      const { key, record } = await a.service.create('bot-1', 'ci');
+      await a.service.verify(key);
+      await b.service.verify(key);
+      await a.service.revoke('bot-1', record.id);
+      expect(a.service.verifyCached(key)).toBeUndefined();
+      expect(b.service.verifyCached(key)).toBeUndefined();
+      expect(await b.service.verify(key)).toBeNull();
+      expect(b.service.verifyCached(key)).toBeNull();
+    });
+
+    it('answers undefined while revocations are not heard, and null for what is not an API key', async () => {
+      const { replica } = setup();
+      const { service, revocations } = replica();
+      const { key } = await service.create('bot-1', 'ci');
+      await service.verify(key);
+      revocations.setListening(false);
+      expect(service.verifyCached(key)).toBeUndefined();
+      expect(service.verifyCached('not-a-key')).toBeNull();
+    });
+  });
+
   it('keeps an unknown key refused for 5 s before asking Postgres again', async () => {
     const { keys, replica } = setup();
     const { service } = replica();

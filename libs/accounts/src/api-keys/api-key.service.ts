@@ -67,23 +67,35 @@ export class ApiKeyService {
     return row;
   }
 
-  /** The key's bot, or null when the key is unknown or revoked. */
-  async verify(key: string): Promise<ApiKeyPrincipal | null> {
+  /**
+   * verify's answer when this replica's cache holds it (null: unknown or revoked), without a promise;
+   * undefined when verify must be asked (not cached, expired, or revocations not heard).
+   */
+  verifyCached(key: string): ApiKeyPrincipal | null | undefined {
     if (!looksLikeApiKey(key)) return null;
-    const hash = sha256Hex(key);
-    const useCache = this.revocations.listening;
-    const cached = useCache ? this.cache.get(hash) : undefined;
-    let principal: ApiKeyPrincipal | null;
-    if (cached && cached.expiresAt > Date.now()) {
-      principal = cached.principal;
-    } else {
-      const heard = this.revocationsHeard;
-      const row = await this.keys.findByHash(hash);
-      principal = row && !row.revokedAt ? { keyId: row.id, botId: row.botId } : null;
-      if (useCache && heard === this.revocationsHeard) this.remember(hash, principal);
-    }
+    const principal = this.cachedPrincipal(sha256Hex(key));
     if (principal) this.noteUsed(principal.keyId);
     return principal;
+  }
+
+  /** The key's bot, or null when the key is unknown or revoked. */
+  async verify(key: string): Promise<ApiKeyPrincipal | null> {
+    const cached = this.verifyCached(key);
+    if (cached !== undefined) return cached;
+    const hash = sha256Hex(key);
+    const useCache = this.revocations.listening;
+    const heard = this.revocationsHeard;
+    const row = await this.keys.findByHash(hash);
+    const principal = row && !row.revokedAt ? { keyId: row.id, botId: row.botId } : null;
+    if (useCache && heard === this.revocationsHeard) this.remember(hash, principal);
+    if (principal) this.noteUsed(principal.keyId);
+    return principal;
+  }
+
+  private cachedPrincipal(hash: string): ApiKeyPrincipal | null | undefined {
+    if (!this.revocations.listening) return undefined;
+    const cached = this.cache.get(hash);
+    return cached && cached.expiresAt > Date.now() ? cached.principal : undefined;
   }
 
   private remember(hash: string, principal: ApiKeyPrincipal | null) {

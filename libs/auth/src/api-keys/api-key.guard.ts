@@ -27,7 +27,20 @@ export class ApiKeyGuard implements CanActivate {
 /** The guard's check, for routes served outside Nest's pipeline: sets `req.apiKey` or throws 401. */
 export async function authenticateApiKey(req: FastifyRequest, apiKeys: ApiKeyService): Promise<ApiKeyPrincipal> {
   const key = extractKey(req);
-  const principal = key ? await apiKeys.verify(key) : null;
+  return admitPrincipal(req, key ? await apiKeys.verify(key) : null);
+}
+
+/**
+ * authenticateApiKey answered from the key cache alone, without a promise (the trigger's hot path);
+ * undefined when the cache cannot answer and authenticateApiKey must be awaited.
+ */
+export function authenticateCachedApiKey(req: FastifyRequest, apiKeys: ApiKeyService): ApiKeyPrincipal | undefined {
+  const key = extractKey(req);
+  const principal = key ? apiKeys.verifyCached(key) : null;
+  return principal === undefined ? undefined : admitPrincipal(req, principal);
+}
+
+function admitPrincipal(req: FastifyRequest, principal: ApiKeyPrincipal | null): ApiKeyPrincipal {
   if (!principal) throw new UnauthorizedException('A valid API key is required');
   const params = req.params as Record<string, string | undefined>;
   const query = req.query as Record<string, unknown>;

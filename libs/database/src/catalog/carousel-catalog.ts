@@ -10,7 +10,8 @@ import { ExpiringMap } from '@platform/common';
 /**
  * A bot's templates, senders and trigger quota as the carousel hot paths read them: from memory for CATALOG_CACHE_MS
  * after a Postgres read (a changed template or sender is seen within that time; a new one at once,
- * since misses are not kept).
+ * since misses are not kept). The `held*` reads answer from memory alone, without a promise, so the
+ * trigger's route can go from request to queue with a single `await` when everything is held.
  */
 @Injectable()
 export class CarouselCatalog {
@@ -33,6 +34,21 @@ export class CarouselCatalog {
   async triggerQuotaOfBot(botId: string): Promise<number | null> {
     const quota = await this.quotas.getOrLoad(botId, async () => (await this.botRepo.triggerQuota(botId)) ?? null);
     return quota?.perMinute ?? null;
+  }
+
+  /** The bot's own quota (null: the platform default) if held in memory; undefined: triggerQuotaOfBot must load it. */
+  heldTriggerQuotaOfBot(botId: string): number | null | undefined {
+    return this.quotas.get(botId)?.perMinute;
+  }
+
+  /** templateOfBot's template if held in memory; undefined: templateOfBot must be asked. */
+  heldTemplateOfBot(botId: string, templateId: string): Template | undefined {
+    return this.templates.get(`${botId}/${templateId}`);
+  }
+
+  /** senderByNumber's sender if held in memory; undefined: senderByNumber must be asked. */
+  heldSenderByNumber(botId: string, channel: Channel, number: string): ChannelSender | undefined {
+    return this.senders.get(`${botId}/${channel}/${number}`);
   }
 
   templateOfBot(botId: string, templateId: string): Promise<Template | null> {
