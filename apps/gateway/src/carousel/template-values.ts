@@ -8,6 +8,8 @@ export interface TemplateShape {
 }
 
 type JobValues = Pick<CarouselDispatchJob, 'bodyParameters' | 'cards'>;
+type JobCard = CarouselDispatchJob['cards'][number];
+const NO_BUTTONS: readonly CardButtonDto[] = [];
 
 /**
  * The trigger's card values as the worker sends them, after checking their counts and kinds against the
@@ -24,14 +26,15 @@ export function templateValues(params: CarouselParamsDto, template: TemplateShap
     if (spec) {
       expectCount(`notification.params.cards[${i}].bodyParameters`, card.bodyParameters, spec.bodyParameterCount, `the template's card ${i + 1} body has`);
     }
-    const buttons = spec ? checkedButtons(card.buttons ?? [], spec, i) : uncheckedButtons(card.buttons ?? []);
-    return {
-      mediaLink: card.media.mediaLink,
-      ...(card.bodyParameters?.length ? { bodyParameters: card.bodyParameters } : {}),
-      ...(buttons.length ? { buttons } : {}),
-    };
+    const given = card.buttons ?? NO_BUTTONS;
+    const buttons = spec ? checkedButtons(given, spec, i) : uncheckedButtons(given);
+    // Fields set one by one rather than spread: every trigger builds these (the gateway's hot path).
+    const values: JobCard = { mediaLink: card.media.mediaLink };
+    if (card.bodyParameters?.length) values.bodyParameters = card.bodyParameters;
+    if (buttons.length) values.buttons = buttons;
+    return values;
   });
-  return { ...(params.bodyParameters?.length ? { bodyParameters: params.bodyParameters } : {}), cards };
+  return params.bodyParameters?.length ? { bodyParameters: params.bodyParameters, cards } : { cards };
 }
 
 function expectCount(field: string, values: string[] | undefined, expected: number, what: string): void {
@@ -41,8 +44,8 @@ function expectCount(field: string, values: string[] | undefined, expected: numb
   }
 }
 
-function checkedButtons(given: CardButtonDto[], spec: TemplateCardSpec, card: number): DispatchButton[] {
-  const slots = spec.buttons.map((b, index) => ({ button: b, index, kind: buttonValueKind(b) })).filter((s) => s.kind !== null);
+function checkedButtons(given: readonly CardButtonDto[], spec: TemplateCardSpec, card: number): DispatchButton[] {
+  const slots = valuedSlots(spec);
   const field = `notification.params.cards[${card}].buttons`;
   if (given.length !== slots.length) {
     const kinds = slots.map((s) => s.button.type).join(', ');
@@ -62,7 +65,28 @@ function checkedButtons(given: CardButtonDto[], spec: TemplateCardSpec, card: nu
   });
 }
 
+interface ValuedSlot {
+  button: TemplateCardSpec['buttons'][number];
+  index: number;
+  kind: NonNullable<ReturnType<typeof buttonValueKind>>;
+}
+
+/** The card's buttons that take a value, worked out once per card spec held by the catalog, not per trigger. */
+const slotsBySpec = new WeakMap<TemplateCardSpec, ValuedSlot[]>();
+
+function valuedSlots(spec: TemplateCardSpec): ValuedSlot[] {
+  let slots = slotsBySpec.get(spec);
+  if (!slots) {
+    slots = spec.buttons.flatMap((button, index) => {
+      const kind = buttonValueKind(button);
+      return kind === null ? [] : [{ button, index, kind }];
+    });
+    slotsBySpec.set(spec, slots);
+  }
+  return slots;
+}
+
 /** A hand-registered template: each value goes to the button at its own position. */
-function uncheckedButtons(given: CardButtonDto[]): DispatchButton[] {
+function uncheckedButtons(given: readonly CardButtonDto[]): DispatchButton[] {
   return given.map((b, index) => (b.payload !== undefined ? { type: 'quick_reply', index, payload: b.payload } : { type: 'url', index, text: b.urlSuffix ?? '' }));
 }
