@@ -4,7 +4,8 @@ import { gzipSync } from 'node:zlib';
 
 /**
  * The sizes the docs state are the built ones: the console's first load and its chart chunk
- * (docs/console.md, gzip -9 of `npm run build:console`'s output); the SDK packages' table in docs/sdk.md
+ * (docs/console.md, gzip -9 of `npm run build:console`'s output) and the hosted chat page (docs/conversations.md,
+ * gzip -9 of the HTML, script and style `tools/build-web-chat.mjs` writes, as its WEB_CHAT_SIZE line counts them); the SDK packages' table in docs/sdk.md
  * is checked by tools/check-sdk-sizes.mjs. KB is 1000 bytes, as the docs count. A stated figure may be off by 5 % (or 0.2 KB),
  * so that a small change does not need the docs rewritten; past that, update the figure in the doc.
  */
@@ -44,5 +45,12 @@ describe('sizes stated in the docs', () => {
     const [qrScript] = number(text, /QR encoder \(`qrcode-generator`\) is another, ([\d.]+) KB of script/, "the two-factor enrolment's QR chunk");
     expect({ qr: close(qrScript, qr), measured: `${(qr / KB).toFixed(1)} KB` }).toEqual({ qr: true, measured: `${(qr / KB).toFixed(1)} KB` });
     expect(named.some((f) => f.startsWith('qrcode-'))).toBe(false);
+  });
+
+  it('docs/conversations.md: the hosted chat page', () => {
+    const dir = join('dist', 'web-chat');
+    const bytes = ['chat.js', 'chat.css', 'index.html'].reduce((n, f) => n + gz(join(dir, f)), 0);
+    const [stated] = number(doc('conversations.md'), /\(the page, its HTML, script and style, is ([\d.]+) KB gzipped\)/, 'the chat page');
+    expect({ page: close(stated, bytes), measured: `${(bytes / KB).toFixed(1)} KB` }).toEqual({ page: true, measured: `${(bytes / KB).toFixed(1)} KB` });
   });
 });
