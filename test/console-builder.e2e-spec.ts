@@ -165,8 +165,24 @@ describe('console bot builder (API and Chromium)', () => {
       version: 1,
       warnings: [noInvalidEdge('ask'), noInvalidEdge('more')],
     });
-    await call(dev.accessToken, 'PUT', '/definition', { ...small, journeys: [{ ...small.journeys[0], nodes: [small.journeys[0]!.nodes[0], { id: 'bye', kind: 'end', text: 'Ciao' }] }] });
-    expect((await call(dev.accessToken, 'POST', '/publish', {})).body).toMatchObject({ version: 2, warnings: [noInvalidEdge('ask'), noInvalidEdge('more')] });
+    // A draft without the node "more" whose edges still name it is refused: each end of an edge that names no
+    // node, and "bye", which no edge reaches now; the draft stays as it was.
+    const withoutMore = { ...small, journeys: [{ ...small.journeys[0], nodes: [small.journeys[0]!.nodes[0], { id: 'bye', kind: 'end', text: 'Ciao' }] }] };
+    const dangling = await call(dev.accessToken, 'PUT', '/definition', withoutMore);
+    expect([dangling.status, dangling.body.message, dangling.body.errors]).toEqual([
+      400,
+      'Invalid bot definition: main/ask edges[0].to: the edge leads to "more", which is not a node of this journey; main edges[1].from: the edge leaves "more", which is not a node of this journey; main/bye id: the node "bye" cannot be reached from the journey\'s start "ask"',
+      [
+        { journey: 'main', node: 'ask', field: 'edges[0].to', message: 'the edge leads to "more", which is not a node of this journey' },
+        { journey: 'main', node: null, field: 'edges[1].from', message: 'the edge leaves "more", which is not a node of this journey' },
+        { journey: 'main', node: 'bye', field: 'id', message: 'the node "bye" cannot be reached from the journey\'s start "ask"' },
+      ],
+    ]);
+    expect((await call(viewer.accessToken, 'GET', '/definition')).body.draft).toEqual(small);
+    // With the edge joined to "bye" it is saved, and version 2 is that draft: only "ask" is left to warn about.
+    const saved2 = await call(dev.accessToken, 'PUT', '/definition', { ...withoutMore, journeys: [{ ...withoutMore.journeys[0], edges: [{ from: 'ask', to: 'bye' }] }] });
+    expect([saved2.status, saved2.body.warnings]).toEqual([200, [noInvalidEdge('ask')]]);
+    expect((await call(dev.accessToken, 'POST', '/publish', {})).body).toMatchObject({ version: 2, warnings: [noInvalidEdge('ask')] });
     const versions = await call(viewer.accessToken, 'GET', '/versions');
     expect(versions.body.versions.map((v: any) => v.version)).toEqual([2, 1]);
     expect(versions.body.versions[0].publishedBy).toBe(`user:${dev.userId}`);
