@@ -50,9 +50,11 @@ export class ConsoleBrowser {
 /**
  * axe-core's serious and critical violations on the page as it is now. The script is evaluated through
  * the DevTools protocol, which the page's CSP does not govern (an injected <script> would be refused).
+ * It is evaluated once per document: the console's routes keep it, a load or reload brings it again.
+ * Half a megabyte of script, it took about half a second to evaluate on each check.
  */
 export async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async () => {
     const axe = (
       window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown }> }> }> } }
