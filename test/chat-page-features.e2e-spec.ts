@@ -195,6 +195,47 @@ describe("the chat page's finishing touches in a real browser: profile, typing, 
     await second.page.screenshot({ path: `${CHAT_SHOTS}/second-tab-390.png` });
   });
 
+  it("keeps a tab's file still being sent in its own bubble when the other tab of the conversation sends a file meanwhile", async () => {
+    const context = await newContext();
+    const first = await openChat(context, seed.botId, 'tabs_user_2');
+    const second = await openChat(context, seed.botId, 'tabs_user_2');
+    // The first tab's file reaches the server, but its answer is held until the other tab's file is on screen.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let reached = false;
+    stack.defer(() => release()); // a failed check leaves no request held
+    await first.page.route('**/v1/bots/*/sessions/*/attachments', async (route) => {
+      const response = await route.fetch();
+      reached = true;
+      await held;
+      await route.fulfill({ response });
+    });
+    await first.page.locator('#file').setInputFiles({ name: 'from-first.png', mimeType: 'image/png', buffer: PNG });
+    await eventually(async () => reached || undefined, 15_000, "the first tab's file recorded");
+    await second.page.locator('#file').setInputFiles({ name: 'from-second.png', mimeType: 'image/png', buffer: PNG });
+    await second.page.locator('.msg.user .attachment img[alt="from-second.png"]').waitFor({ timeout: 10_000 });
+
+    // The other tab's file shows as a message of its own; the first tab's bubble is still its file, still sending.
+    await first.page.locator('.msg.user .attachment img[alt="from-second.png"]').waitFor({ timeout: 10_000 });
+    const waiting = first.page.locator('.msg.user.pending');
+    expect(await waiting.count()).toBe(1);
+    expect(await waiting.textContent()).toContain('from-first.png');
+    await first.page.screenshot({ path: `${CHAT_SHOTS}/tabs-files-pending-390.png` });
+
+    release();
+    await first.page.locator('.msg.user .attachment img[alt="from-first.png"]').waitFor({ timeout: 10_000 });
+    await eventually(async () => ((await first.page.locator('.msg.user.pending').count()) === 0 ? true : undefined), 10_000, 'no bubble left sending');
+    const files = (page: Page) => page.locator('.msg.user .attachment img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).alt));
+    expect(await files(first.page)).toEqual(['from-first.png', 'from-second.png']);
+    // A reload shows the same: each file once, in the order the server recorded them.
+    await first.page.unroute('**/v1/bots/*/sessions/*/attachments');
+    await first.page.reload();
+    await first.page.locator('.msg.user .attachment img[alt="from-second.png"]').waitFor();
+    expect(await files(first.page)).toEqual(['from-first.png', 'from-second.png']);
+    expect(first.problems).toEqual([]);
+    expect(second.problems).toEqual([]);
+  });
+
   it("counts the bot's messages that arrive while the embed is closed on its SVG launcher's badge, cleared when opened", async () => {
     const token = 'badge_user_1';
     const site = createServer((_req, res) => {

@@ -53,9 +53,11 @@ function show(view: PageMessageView, onReply: (r: QuickReply) => void): boolean 
   if (shown.has(view.id)) return false;
   shown.add(view.id);
   const seq = seqOf(view.seq);
-  // The user's message that our send put on screen already (its answer has not come yet): that bubble is it.
-  if (view.direction === 'inbound') {
-    const own = Array.from(log.querySelectorAll<HTMLElement>('.msg.user[data-client-id]:not([data-id])')).find((b) => b.classList.contains('pending') && b.dataset.text === view.content?.text);
+  // The user's message that this tab put on screen already (a copy of this tab, sharing its outbox, had
+  // it confirmed first): that bubble is it. Matched by the page's own id for it, never by its words: a
+  // file has none, and another tab may send the same words.
+  if (view.direction === 'inbound' && view.clientMessageId !== undefined) {
+    const own = Array.from(log.querySelectorAll<HTMLElement>('.msg.user[data-client-id]:not([data-id])')).find((b) => b.dataset.clientId === view.clientMessageId);
     if (own) {
       own.dataset.id = view.id;
       settle(own, seq);
@@ -182,6 +184,7 @@ function main(): void {
       status: null,
       createdAt: item.createdAt,
       seq,
+      clientMessageId: item.clientId,
     });
   }
 
@@ -198,7 +201,7 @@ function main(): void {
       shown.add(view.id);
       settleUpload(bubble, view);
       settle(bubble, view.seq);
-      tabs.post(view);
+      tabs.post({ ...view, clientMessageId: clientId });
     } catch (err) {
       // Refused, it will never be sent: it stays where it is, a note of what happened then.
       delete bubble.dataset.unsent;

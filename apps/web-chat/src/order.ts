@@ -1,7 +1,11 @@
 import type { ConversationMessageView } from '@platform/contracts';
 
-/** A message as the page may get it: from this platform with its place in the conversation (`seq`); a view without one goes last. */
-export type PageMessageView = ConversationMessageView & { seq?: string };
+/**
+ * A message as the page may get it: from this platform with its place in the conversation (`seq`); a
+ * view without one goes last. `clientMessageId`: the page's own id for a message of the user's, when
+ * another tab of the chat passes it on (the server's views do not carry it).
+ */
+export type PageMessageView = ConversationMessageView & { seq?: string; clientMessageId?: string };
 
 /** The message's place in the conversation (the transcript's order), or undefined when it has none the page can read. */
 export function seqOf(value: unknown): string | undefined {
