@@ -11,19 +11,23 @@ const TOKENS = ['tok-stall-1', 'tok-stall-2', 'tok-stall-3'];
 /**
  * A batch job that stalls more often than WORKER_MAX_STALLED_COUNT allows (its push-service process
  * keeps dying mid-send) is failed by BullMQ without running again; its devices count as failed, so
- * the notification does not stay `sending` with devices pending.
+ * the notification does not stay `sending` with devices pending. Giving up waits for the dead
+ * process's lease on the batch to run out first (a stopped process could still wake and send).
  */
 describe('push notifications: a batch job that stalls too often', () => {
   const sandboxes = new PushSandboxes();
   const { oauth, fcm } = sandboxes;
-  const stack = useStack({
-    push: sandboxes,
-    env: {
-      WORKER_LOCK_MS: '1000',
-      WORKER_MAX_STALLED_COUNT: '0', // the first stall fails the job
-      PUSH_RPC_TIMEOUT_MS: '3000',
+  const stack = useStack(
+    {
+      push: sandboxes,
+      env: {
+        WORKER_LOCK_MS: '1000',
+        WORKER_MAX_STALLED_COUNT: '0', // the first stall fails the job
+        PUSH_RPC_TIMEOUT_MS: '3000',
+      },
     },
-  });
+    120_000,
+  );
   let bot: SeededBot;
   let child: ChildProcess | undefined;
   let push: NestFastifyApplication | undefined;
@@ -34,28 +38,33 @@ describe('push notifications: a batch job that stalls too often', () => {
 
   beforeAll(async () => {
     bot = await seedPushBot(stack, oauth, 'demo-stall', TOKENS);
-  });
+  }, 120_000);
 
   const api: BotApi = (...args) => botApi(stack.url, bot.botId, bot.apiKey)(...args);
 
   it('a push-service process killed mid-batch: the next one fails the job for stalling and counts its devices failed', async () => {
     for (const token of TOKENS) fcm.always(token, { hang: true }); // FCM never answers these devices
+    // Its lease on the batch (the lock, the FCM timeout and 5 s) runs out 16 s after the kill.
     child = spawn(process.execPath, ['dist/apps/push-service/src/main.js'], {
-      env: { ...process.env, ...stack.env, FCM_TIMEOUT_MS: '60000' },
+      env: { ...process.env, ...stack.env, FCM_TIMEOUT_MS: '10000' },
       stdio: 'ignore',
     });
     // Answered 503 until the built push service listens. A push service still starting may take a
     // request after the gateway gave up waiting: the key makes the retry that request's notification,
     // not a second one whose batch would later be sent to the same devices.
-    const notificationId = await until(async () => {
-      const res = await api('POST', '/notifications', { all: true, title: 'stalls', body: 'b' }, { 'idempotency-key': 'stall-1' });
-      return res.status === 202 ? ((await res.json()).notificationId as string) : undefined;
-    });
+    const notificationId = await until(
+      async () => {
+        const res = await api('POST', '/notifications', { all: true, title: 'stalls', body: 'b' }, { 'idempotency-key': 'stall-1' });
+        return res.status === 202 ? ((await res.json()).notificationId as string) : undefined;
+      },
+      90_000,
+      'the notification accepted',
+    );
 
     // The plan has finished and the batch is mid-send (its requests hang) when the process dies.
     const queue = testQueue(PushQueueNames.fanout, stack.env);
-    await until(async () => ((await (await queue.getJob(`plan-${notificationId}`))?.getState()) === 'completed' ? true : undefined));
-    await until(async () => ((await (await queue.getJob(`batch-${notificationId}-0`))?.getState()) === 'active' ? true : undefined));
+    await until(async () => ((await (await queue.getJob(`plan-${notificationId}`))?.getState()) === 'completed' ? true : undefined), 60_000, 'the plan done');
+    await until(async () => ((await (await queue.getJob(`batch-${notificationId}-0`))?.getState()) === 'active' ? true : undefined), 60_000, 'the batch running');
     // Until the fake holds all three requests: one it has not read yet when the answers turn to 'ok'
     // below would be answered and counted as a send of a batch run again.
     await until(async () => (TOKENS.every((t) => fcm.hung.includes(t)) ? true : undefined), 60_000, 'the batch requests held by FCM');
@@ -63,19 +72,23 @@ describe('push notifications: a batch job that stalls too often', () => {
     for (const token of TOKENS) fcm.always(token, 'ok'); // a batch run again would now be sent and seen
 
     push = await createPushService(stack.env);
-    const batch = await until(async () => {
-      const job = await queue.getJob(`batch-${notificationId}-0`);
-      return job?.finishedOn ? job : undefined;
-    });
+    const batch = await until(
+      async () => {
+        const job = await queue.getJob(`batch-${notificationId}-0`);
+        return job?.finishedOn ? job : undefined;
+      },
+      60_000,
+      'the batch job failed for stalling',
+    );
     expect(batch.failedReason).toBe('job stalled more than allowable limit');
     expect(await batch.getState()).toBe('failed');
     await queue.close();
 
-    const final = await waitForNotification(api, notificationId, 10_000);
+    const final = await waitForNotification(api, notificationId, 60_000);
     expect(final).toMatchObject({ status: 'completed', failureReason: null, total: 3, sent: 0, failed: 3, invalidTokens: 0, skipped: 0, pending: 0 });
     const batches = await sqlRows(stack.env.DATABASE_URL, 'SELECT seq, failed FROM push_notification_batches WHERE notification_id = $1', [notificationId]);
     expect(batches).toEqual([{ seq: 0, failed: 3 }]);
     expect(await sqlRows(stack.env.DATABASE_URL, 'SELECT id FROM push_notifications WHERE bot_id = $1', [bot.botId])).toEqual([{ id: notificationId }]);
     expect(fcm.messages.filter((m) => TOKENS.includes(m.token))).toHaveLength(0); // the job did not run again
-  }, 120_000);
+  }, 180_000);
 });

@@ -168,6 +168,22 @@ describe('FcmSender.deliver', () => {
     expect(admitted).toEqual(['proj-1', 'proj-1', 'proj-1']);
   });
 
+  it('runs beforeResend before each request after the first, and sends nothing more once it throws', async () => {
+    const checks: number[] = [];
+    const { sender, posts } = setup([unavailable, unavailable, ok]);
+    let allowed = 1;
+    const beforeResend = async () => {
+      checks.push(posts.length);
+      if (allowed-- <= 0) throw new Error('the batch was taken over');
+    };
+    const outcome = sender.deliver(config, body, undefined, undefined, beforeResend);
+    const rejected = expect(outcome).rejects.toThrow('the batch was taken over');
+    await jest.advanceTimersByTimeAsync(500 + 1000);
+    await rejected;
+    expect(checks).toEqual([1, 2]); // not before the first request; before each retry
+    expect(posts).toHaveLength(2);
+  });
+
   it('stops retrying once the notification is stopped', async () => {
     let stopped = false;
     const { sender, posts } = setup([unavailable, ok]);

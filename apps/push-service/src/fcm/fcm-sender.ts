@@ -43,17 +43,21 @@ export class FcmSender {
    * 429 honouring Retry-After for the whole project, 401 once more with a fresh access token.
    * Throws CredentialsRejectedError / FcmConfigError when no message of this bot can be sent;
    * `stopped` ends the retries early (another message of the batch hit such an error).
+   * `beforeResend` runs before each request after the first, once the pacer let it go: what it throws
+   * (e.g. the batch was taken over by another run) is thrown instead of sending again.
    */
-  async deliver(config: LoadedPushConfig, body: FcmBody, stopped: () => boolean = () => false, first?: Attempt): Promise<DeliveryOutcome> {
+  async deliver(config: LoadedPushConfig, body: FcmBody, stopped: () => boolean = () => false, first?: Attempt, beforeResend?: () => Promise<void>): Promise<DeliveryOutcome> {
     let attempts = 0;
     let refreshedToken = false;
+    let tried = first !== undefined;
     for (;;) {
       if (!first && this.quotaUntil.size > 0) await this.waitForQuota(config.projectId);
       if (!first && stopped()) return { kind: 'failed', reason: 'notification stopped' };
       // A retry is one more message against the project's quota (the first attempts were paced by the batch).
       const chunk = first ? undefined : await this.pacer.admit(config.projectId, config.quotaPerMinute, stopped);
-      const { verdict, accessToken } = first ?? (await this.attempt(config, body).finally(() => this.pacer.landed(config.projectId, chunk)));
+      const { verdict, accessToken } = first ?? (await this.resend(config, body, tried ? beforeResend : undefined).finally(() => this.pacer.landed(config.projectId, chunk)));
       first = undefined;
+      tried = true;
       switch (verdict.kind) {
         case 'sent':
           return { kind: 'sent' };
@@ -88,6 +92,7 @@ export class FcmSender {
    * pool as one job; an answer that needs more (a retry, a fresh access token) continues in deliver().
    * `onResult(i, …)` gets each token's outcome, or the error deliver() would have thrown; resolves
    * once every token has its result. While FCM's quota for the project is exceeded, nothing is sent.
+   * `beforeResend`: as for deliver(), before each retry of a token.
    */
   async deliverMany(
     config: LoadedPushConfig,
@@ -95,6 +100,7 @@ export class FcmSender {
     tokens: readonly string[],
     stopped: () => boolean,
     onResult: (index: number, result: DeliveryOutcome | Error) => void,
+    beforeResend?: () => Promise<void>,
   ): Promise<void> {
     if (tokens.length === 0) return;
     let accessToken: string;
@@ -121,7 +127,7 @@ export class FcmSender {
         if (answer === NOT_SENT) return report(i, { kind: 'failed', reason: 'notification stopped' });
         const verdict = answer instanceof Error ? retryVerdict(answer) : classifyFcmResponse(answer);
         if (verdict.kind === 'sent') return report(i, { kind: 'sent' });
-        this.deliver(config, { parts, token: tokens[i] }, stopped, { verdict, accessToken }).then(
+        this.deliver(config, { parts, token: tokens[i] }, stopped, { verdict, accessToken }, beforeResend).then(
           (outcome) => report(i, outcome),
           (err: Error) => report(i, err),
         );
@@ -139,6 +145,11 @@ export class FcmSender {
     }
     if (!response) throw new TransientPushError(verdict.kind === 'retry' ? verdict.reason : 'FCM unreachable');
     return { response, verdict };
+  }
+
+  private async resend(config: LoadedPushConfig, body: FcmBody, beforeResend?: () => Promise<void>): Promise<Attempt> {
+    await beforeResend?.();
+    return this.attempt(config, body);
   }
 
   private async attempt(config: LoadedPushConfig, body: FcmBody): Promise<Attempt & { response?: Http2Response }> {

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { BatchLease, batchLeaseMs } from './batch-lease.js';
+import { BatchLease, batchLeaseMs, requestWindowMs } from './batch-lease.js';
 import { BatchTakenOverError } from './batch-taken-over.error.js';
 
 /** Lease keys in memory: `holder` holds the lease (or nobody). */
@@ -7,7 +7,7 @@ function keys() {
   const state = { holder: undefined as string | undefined, takes: 0, drops: [] as string[] };
   return {
     state,
-    take: async (run: string) => {
+    renew: async (run: string) => {
       state.takes++;
       if (state.holder !== undefined && state.holder !== run) return 5000;
       state.holder = run;
@@ -24,6 +24,65 @@ describe('BatchLease', () => {
   it('lasts the lock, one FCM request and 5 s to record it', () => {
     expect(batchLeaseMs(30000, 5000)).toBe(40000);
     expect(batchLeaseMs(1000, 8000)).toBe(14000);
+    expect(requestWindowMs(5000)).toBe(10000);
+  });
+
+  it('ensureHeldFor asks Redis only when the last renewal does not prove the lease held that long', async () => {
+    const k = keys();
+    k.state.holder = 'mine';
+    let now = 1000;
+    const lease = new BatchLease(
+      k,
+      'mine',
+      40000,
+      60000,
+      () => undefined,
+      1000,
+      () => now,
+    );
+    now = 20000; // 21 s of the lease left
+    await lease.ensureHeldFor(10000);
+    expect(k.state.takes).toBe(0);
+    now = 35000; // 6 s left: renewed, 40 s from now
+    await lease.ensureHeldFor(10000);
+    expect(k.state.takes).toBe(1);
+    now = 60000;
+    await lease.ensureHeldFor(10000);
+    expect(k.state.takes).toBe(1);
+    // Stopped past the lease: another run took the batch meanwhile.
+    now = 200000;
+    k.state.holder = 'theirs';
+    await expect(lease.ensureHeldFor(10000)).rejects.toBeInstanceOf(BatchTakenOverError);
+    expect(k.state.takes).toBe(2);
+    await expect(lease.ensureHeldFor(0)).rejects.toBeInstanceOf(BatchTakenOverError); // lost for good, without asking again
+    expect(k.state.takes).toBe(2);
+    await lease.release();
+  });
+
+  it('a renewal proves the lease from when it was sent, not from when Redis answered', async () => {
+    let now = 0;
+    let answer!: (v: number) => void;
+    let renewals = 0;
+    const renew = () => (renewals++, new Promise<number>((r) => (answer = r)));
+    const lease = new BatchLease(
+      { renew, drop: async () => undefined },
+      'mine',
+      40000,
+      60000,
+      () => undefined,
+      undefined,
+      () => now,
+    );
+    const held = lease.ensureHeldFor(10000); // nothing proven yet: renews
+    now = 25000; // Redis answered late
+    answer(0);
+    await held;
+    now = 31000; // 9 s left of the lease renewed at 0: renews again
+    const again = lease.ensureHeldFor(10000);
+    answer(0);
+    await again;
+    expect(renewals).toBe(2);
+    await lease.release();
   });
 
   it('renews while held; once another run holds the batch it throws BatchTakenOverError and stays lost', async () => {
@@ -55,7 +114,7 @@ describe('BatchLease', () => {
       const k = keys();
       const errors: Error[] = [];
       let fail = false;
-      const lease = new BatchLease({ take: (run) => (fail ? Promise.reject(new Error('redis down')) : k.take(run)), drop: k.drop }, 'mine', 40000, 1000, (err) => errors.push(err));
+      const lease = new BatchLease({ renew: (run) => (fail ? Promise.reject(new Error('redis down')) : k.renew(run)), drop: k.drop }, 'mine', 40000, 1000, (err) => errors.push(err));
       await jest.advanceTimersByTimeAsync(3000);
       expect(k.state.takes).toBe(3);
       fail = true;

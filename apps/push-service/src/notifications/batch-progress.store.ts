@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { CoreEnv } from '@platform/config';
 import { RedisClient, RedisTarget, createRequestRedis, pushBatchProgressKey } from '@platform/queue';
@@ -9,21 +10,34 @@ export type DeviceOutcome = 'sent' | 'failed' | 'skipped' | `invalid:${string}`;
 
 const KEEP_SECONDS = 7 * 24 * 3600;
 
-/** KEYS[1] the batch's lease, ARGV run id, lease ms: 0 once the run holds it, else the ms another run still holds it. */
+/**
+ * KEYS[1] the batch's lease (a hash: the run that took it last, and until when on Redis' clock), ARGV
+ * run id, lease ms, '1' for a renewal, seconds to keep the record: 0 once the run holds it, else the ms
+ * another run still holds it (at least 1). A run may renew a lease that ran out only if no other run
+ * took it since (it is still named as the last holder): one that was taken, even if that run has
+ * dropped it since, stays lost, so a process that wakes after its batch was finished sends nothing.
+ */
 const TAKE_LEASE = `
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then return math.max(redis.call('PTTL', KEYS[1]), 1) end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local lease = redis.call('HMGET', KEYS[1], 'holder', 'until')
+local holder, untilMs = lease[1], tonumber(lease[2]) or 0
+if holder and holder ~= ARGV[1] then
+  if untilMs > now then return untilMs - now end
+  if ARGV[3] == '1' then return 1 end
+end
+redis.call('HSET', KEYS[1], 'holder', ARGV[1], 'until', now + tonumber(ARGV[2]))
+redis.call('EXPIRE', KEYS[1], ARGV[4])
 return 0
 `;
-/** KEYS[1] the batch's lease, ARGV run id: ends it if that run holds it. */
+/** KEYS[1] the batch's lease, ARGV run id: ends it if that run holds it (it stays named as the last holder). */
 const DROP_LEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+if redis.call('HGET', KEYS[1], 'holder') == ARGV[1] then return redis.call('HSET', KEYS[1], 'until', 0) end
 return 0
 `;
 
 type LeaseRedis = RedisClient & {
-  pushLeaseTake(key: string, runId: string, leaseMs: number): Promise<number>;
+  pushLeaseTake(key: string, runId: string, leaseMs: number, renewal: 0 | 1, keepSeconds: number): Promise<number>;
   pushLeaseDrop(key: string, runId: string): Promise<number>;
 };
 
@@ -47,19 +61,26 @@ export class BatchProgressStore implements OnApplicationShutdown {
 
   /**
    * Holds the batch for a run of its job (BatchLease), or says how long another run still holds it. A
-   * run that lost its job's lock while its process was stopped keeps its lease until the lease runs out.
+   * run that lost its job's lock while its process was stopped keeps its lease until the lease runs out,
+   * and renews it after that only if no other run (nor giving up) took the batch meanwhile.
    */
   async lease(notificationId: string, seq: number, leaseMs: number, renewEveryMs: number): Promise<BatchLease | { heldForMs: number }> {
     const leaseKey = `${key(this.env, notificationId, seq)}:lease`;
     const runId = randomUUID();
     const keys = {
-      take: async (run: string, ms: number) => Number(await this.redis.pushLeaseTake(leaseKey, run, ms)),
+      renew: async (run: string, ms: number) => Number(await this.redis.pushLeaseTake(leaseKey, run, ms, 1, KEEP_SECONDS)),
       drop: async (run: string) => void (await this.redis.pushLeaseDrop(leaseKey, run)),
     };
-    const heldForMs = await keys.take(runId, leaseMs);
+    const takenAt = performance.now();
+    const heldForMs = Number(await this.redis.pushLeaseTake(leaseKey, runId, leaseMs, 0, KEEP_SECONDS));
     if (heldForMs > 0) return { heldForMs };
-    return new BatchLease(keys, runId, leaseMs, renewEveryMs, (err) =>
-      this.logger.warn(`notification ${notificationId} batch ${seq}: its lease could not be renewed (${err.message}); it runs out in at most ${leaseMs} ms`),
+    return new BatchLease(
+      keys,
+      runId,
+      leaseMs,
+      renewEveryMs,
+      (err) => this.logger.warn(`notification ${notificationId} batch ${seq}: its lease could not be renewed (${err.message}); it runs out in at most ${leaseMs} ms`),
+      takenAt,
     );
   }
 

@@ -17,12 +17,12 @@ const job = { data: { notificationId: 'n1', seq: 4, deviceIds: ['a', 'b', 'c', '
 
 interface Setup {
   found?: boolean;
-  /** What the batch's lease answers: held by this run (a lease), or by another for this many ms. */
-  lease?: BatchLease | { heldForMs: number };
+  /** What the batch's lease answers: held by this run (a lease), or by another for this many ms; or each time, from a function. */
+  lease?: BatchLease | { heldForMs: number } | (() => Promise<BatchLease | { heldForMs: number }>);
   counted?: boolean;
 }
 
-function setup(read: () => Promise<Map<string, DeviceOutcome>>, { found = true, lease, counted = false }: Setup = {}) {
+function setup(read: () => Promise<Map<string, DeviceOutcome>>, { found = true, lease = heldLease(), counted = false }: Setup = {}) {
   const completed: Array<[string, number, BatchCounts]> = [];
   const dead: Array<[string, string[], string]> = [];
   const cleared: Array<[string, number]> = [];
@@ -39,7 +39,7 @@ function setup(read: () => Promise<Map<string, DeviceOutcome>>, { found = true, 
     {
       read,
       clear: async (id: string, seq: number) => void cleared.push([id, seq]),
-      lease: async (_id: string, _seq: number, ms: number, every: number) => (leases.push([ms, every]), lease),
+      lease: async (_id: string, _seq: number, ms: number, every: number) => (leases.push([ms, every]), typeof lease === 'function' ? lease() : lease),
     } as unknown as BatchProgressStore,
     {} as FcmPacer,
     { WORKER_LOCK_MS: 30000 } as JobLockEnv,
@@ -50,7 +50,7 @@ function setup(read: () => Promise<Map<string, DeviceOutcome>>, { found = true, 
 
 /** A lease held by the run, on keys that always answer "yours". */
 function heldLease(dropped: string[] = []): BatchLease {
-  return new BatchLease({ take: async () => 0, drop: async (run) => void dropped.push(run) }, 'run-1', 40000, 60000, () => undefined);
+  return new BatchLease({ renew: async () => 0, drop: async (run) => void dropped.push(run) }, 'run-1', 40000, 60000, () => undefined);
 }
 
 describe('BatchHandler.handle and the batch lease', () => {
@@ -119,9 +119,92 @@ describe('BatchHandler.giveUp (the last attempt of a batch threw)', () => {
     expect(cleared).toEqual([]);
   });
 
+  it('waits while another run holds the batch (a process stopped mid-send), then counts under its own lease', async () => {
+    const answers: Array<BatchLease | { heldForMs: number }> = [{ heldForMs: 20 }, { heldForMs: 5000 }];
+    const dropped: string[] = [];
+    const lease = jest.fn(async () => answers.shift() ?? heldLease(dropped));
+    const { handler, completed, leases } = setup(async () => new Map<string, DeviceOutcome>([['a', 'sent']]), { lease });
+    const started = Date.now();
+    await handler.giveUp(job, new Error('db down'));
+    expect(lease).toHaveBeenCalledTimes(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // 20 ms, then at most a second between looks
+    expect(leases[0]).toEqual([40000, 15000]);
+    expect(completed).toEqual([['n1', 4, { sent: 1, failed: 3, invalidTokens: 0, skipped: 0 }]]);
+    expect(dropped).toEqual(['run-1']);
+  });
+
+  it('adds nothing when the run it waited for counted the batch', async () => {
+    const answers: Array<BatchLease | { heldForMs: number }> = [{ heldForMs: 20 }];
+    const dropped: string[] = [];
+    const read = jest.fn(async () => new Map<string, DeviceOutcome>());
+    const { handler, completed, cleared } = setup(read, { lease: async () => answers.shift() ?? heldLease(dropped), counted: true });
+    await handler.giveUp(job, new Error('stalled'));
+    expect(completed).toEqual([]);
+    expect(read).not.toHaveBeenCalled();
+    expect(cleared).toEqual([['n1', 4]]);
+    expect(dropped).toEqual(['run-1']);
+  });
+
+  it('counts without the lease when Redis cannot say who holds it', async () => {
+    const { handler, completed } = setup(async () => new Map(), { lease: () => Promise.reject(new Error('redis down')) });
+    await handler.giveUp(job, new Error('db down'));
+    expect(completed).toEqual([['n1', 4, { sent: 0, failed: 4, invalidTokens: 0, skipped: 0 }]]);
+  });
+
   it('does nothing for a notification that no longer exists', async () => {
     const { handler, completed } = setup(async () => new Map(), { found: false });
     await handler.giveUp(job, new Error('x'));
+    expect(completed).toEqual([]);
+  });
+});
+
+describe('BatchHandler.handle: a retry in a run taken over', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  it('checks the lease before a device is sent again: taken over, the device is neither sent nor given an outcome', async () => {
+    const recorded = new Map<string, DeviceOutcome>();
+    const completed: unknown[] = [];
+    let renewals = 0;
+    // Held for the chunk, taken by another run before the retry; 5 s is less than a retry needs, so it asks Redis.
+    const lease = new BatchLease({ renew: async () => (renewals++ === 0 ? 0 : 1), drop: async () => undefined }, 'run-1', 5000, 60000, () => undefined);
+    const resent: string[] = [];
+    const handler = new BatchHandler(
+      {
+        findById: async () => ({ id: 'n1', botId: 'bot1', status: 'sending', title: 't', body: 'b', journeySlug: null, data: {}, priority: 'high', ttlSeconds: null, createdAt: new Date() }),
+        isBatchCounted: async () => false,
+        completeBatch: async (...args: unknown[]) => completed.push(args) > 0,
+      } as unknown as NotificationRepository,
+      {
+        findLive: async () => [
+          { id: 'a', token: 'ta' },
+          { id: 'b', token: 'tb' },
+        ],
+      } as unknown as DeviceRepository,
+      { load: async () => ({ botId: 'bot1', projectId: 'p1', quotaPerMinute: 600000, clientEmail: 'x@p1' }) } as unknown as PushConfigService,
+      {
+        // 'ta' is accepted at once; 'tb' was answered 503 and is retried.
+        deliverMany: async (_c: unknown, _p: unknown, tokens: string[], _s: unknown, onResult: (i: number, r: unknown) => void, beforeResend: () => Promise<void>) => {
+          onResult(tokens.indexOf('ta'), { kind: 'sent' });
+          await beforeResend().then(
+            () => (resent.push('tb'), onResult(tokens.indexOf('tb'), { kind: 'sent' })),
+            (err: Error) => onResult(tokens.indexOf('tb'), err),
+          );
+        },
+      } as unknown as FcmSender,
+      {
+        read: async () => new Map(),
+        recorder: () => ({ outcomes: recorded, record: (id: string, o: DeviceOutcome) => void recorded.set(id, o), flush: async () => undefined }),
+        lease: async () => lease,
+        clear: async () => undefined,
+      } as unknown as BatchProgressStore,
+      { take: async (_p: string, _q: number, want: number) => ({ granted: want, waitMs: 0, chunk: 'c1' }), landed: () => undefined } as unknown as FcmPacer,
+      { WORKER_LOCK_MS: 30000 } as JobLockEnv,
+      { FCM_TIMEOUT_MS: 5000 } as PushEnv,
+    );
+    const lastRun = { data: { notificationId: 'n1', seq: 0, deviceIds: ['a', 'b'] }, attemptsMade: 2, opts: { attempts: 3 } } as unknown as Job<PushBatchJob>;
+    await expect(handler.handle(lastRun, 'token')).rejects.toBeInstanceOf(BatchTakenOverError);
+    expect(resent).toEqual([]);
+    expect([...recorded]).toEqual([['a', 'sent']]); // 'b' is left to the run that took the batch over, even on the last attempt
     expect(completed).toEqual([]);
   });
 });

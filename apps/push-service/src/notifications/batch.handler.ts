@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable, Logger } from '@nestjs/common';
 import { DelayedError, Job } from 'bullmq';
 import { JobLockEnv, PushEnv } from '@platform/config';
@@ -13,21 +14,26 @@ import { TransientPushError } from '../fcm/transient-push.error.js';
 import { FcmPacer } from '../fcm/fcm-pacer.js';
 import { BatchProgressStore, DeviceOutcome, OutcomeRecorder } from './batch-progress.store.js';
 import { sendPaced } from './paced-send.js';
-import { BatchLease, batchLeaseMs } from './batch-lease.js';
+import { BatchLease, batchLeaseMs, requestWindowMs } from './batch-lease.js';
 import { BatchTakenOverError } from './batch-taken-over.error.js';
+
+/** How often giving up on a batch looks whether the run holding it has ended (it drops its lease when done). */
+const GIVE_UP_POLL_MS = 1000;
 
 /**
  * Sends one batch of a notification. Devices that already have an outcome (from an earlier run of
  * this batch) are skipped; devices still failing transiently make the job throw, so BullMQ runs it
  * again later for those only; on the last run they count as failed. The batch's counts land once.
  * A run holds the batch with a lease (BatchLease), so a run that takes the job over from a stalled
- * process waits until that process has recorded what it sent.
+ * process waits until that process has recorded what it sent, and so does giving up on the batch.
+ * A run sends (a chunk, or a retry of one device) only while it holds the lease.
  */
 @Injectable()
 export class BatchHandler {
   private readonly logger = new Logger('PushBatch');
   private readonly leaseMs: number;
   private readonly renewLeaseEveryMs: number;
+  private readonly requestWindowMs: number;
 
   constructor(
     private readonly notifications: NotificationRepository,
@@ -41,6 +47,7 @@ export class BatchHandler {
   ) {
     this.leaseMs = batchLeaseMs(locks.WORKER_LOCK_MS, env.FCM_TIMEOUT_MS);
     this.renewLeaseEveryMs = Math.floor(locks.WORKER_LOCK_MS / 2);
+    this.requestWindowMs = requestWindowMs(env.FCM_TIMEOUT_MS);
   }
 
   /**
@@ -111,14 +118,53 @@ export class BatchHandler {
    * the config unreadable, …), or BullMQ failed it for stalling too often: the devices without an
    * outcome count as failed, and the batch is counted through the same exactly-once completeBatch as
    * always, so `pending` reaches 0.
+   * It first takes the batch's lease, waiting while another run holds it (a process stopped mid-send
+   * whose job was failed meanwhile may wake and send, record and count its devices): what that run
+   * learns is counted, not overwritten with failures, and once the lease is taken no run sends any
+   * more of the batch. If the lease cannot be taken (Redis down), it counts without it.
    * If the recorded outcomes cannot be read, every device of the batch counts as failed.
    */
   async giveUp(job: Job<PushBatchJob>, err: unknown): Promise<void> {
     if (err instanceof BatchTakenOverError) return; // the batch is the other run's to finish
-    const { notificationId, seq, deviceIds } = job.data;
-    const attempts = job.opts.attempts ?? 1;
+    const { notificationId, seq } = job.data;
     const notification = await this.notifications.findById(notificationId);
     if (!notification) return;
+    const lease = await this.leaseToGiveUp(notificationId, seq);
+    try {
+      if (await this.notifications.isBatchCounted(notificationId, seq)) {
+        // The run that held the batch counted it (its job had been failed while its process was stopped).
+        await this.progress.clear(notificationId, seq).catch(() => undefined);
+        this.logger.warn(`notification ${notificationId} batch ${seq}: its job failed (${describeGiveUp(job, err)}) but the run that held it counted it; nothing added`);
+        return;
+      }
+      await this.countAsGivenUp(job, notification, err);
+    } finally {
+      await lease?.release().catch(() => undefined);
+    }
+  }
+
+  /** The batch's lease for giving up, once no other run holds it; undefined when Redis cannot say. */
+  private async leaseToGiveUp(notificationId: string, seq: number): Promise<BatchLease | undefined> {
+    let told = false;
+    for (;;) {
+      let lease: BatchLease | { heldForMs: number };
+      try {
+        lease = await this.progress.lease(notificationId, seq, this.leaseMs, this.renewLeaseEveryMs);
+      } catch (err) {
+        this.logger.warn(`notification ${notificationId} batch ${seq}: its lease could not be taken to give up (${(err as Error).message}); counting without it`);
+        return undefined;
+      }
+      if (lease instanceof BatchLease) return lease;
+      if (!told) {
+        told = true;
+        this.logger.warn(`notification ${notificationId} batch ${seq}: another run holds the batch for ${lease.heldForMs} ms more (its process stopped mid-send); giving up waits for it`);
+      }
+      await sleep(Math.min(lease.heldForMs, GIVE_UP_POLL_MS));
+    }
+  }
+
+  private async countAsGivenUp(job: Job<PushBatchJob>, notification: PushNotification, err: unknown): Promise<void> {
+    const { notificationId, seq, deviceIds } = job.data;
     let outcomes: Map<string, DeviceOutcome>;
     let unknown = '';
     try {
@@ -136,9 +182,8 @@ export class BatchHandler {
     const counts = await this.recordOutcomes(notification.botId, outcomes);
     const counted = await this.notifications.completeBatch(notificationId, seq, counts);
     await this.progress.clear(notificationId, seq).catch(() => undefined);
-    const why = err instanceof StalledTooOftenError ? `: the job ${err.message}` : ` after ${attempts} attempts (${(err as Error)?.message ?? err})`;
     this.logger.error(
-      `notification ${notificationId} batch ${seq}: gave up${why}; ` +
+      `notification ${notificationId} batch ${seq}: gave up (${describeGiveUp(job, err)}); ` +
         `${unresolved} of ${deviceIds.length} devices had no outcome and count as failed${unknown}` +
         `${counted ? '' : '; the batch had already been counted, nothing added'}`,
     );
@@ -179,13 +224,16 @@ export class BatchHandler {
     });
 
     let stop: Error | undefined;
+    let takenOver: BatchTakenOverError | undefined;
     let unresolved = 0;
     const tokens = live.map((d) => d.token);
     const stopped = () => stop !== undefined;
     const deliveries: Array<Promise<void>> = [];
     const onResult = (i: number, result: DeliveryOutcome | Error) => {
       const id = live[i].id;
-      if (!(result instanceof Error)) {
+      if (result instanceof BatchTakenOverError) {
+        takenOver ??= result; // not sent again, and no outcome: the batch is the other run's now
+      } else if (!(result instanceof Error)) {
         if (result.kind !== 'unresolved') recorder.record(id, result.kind === 'invalid' ? `invalid:${result.reason}` : result.kind);
         else if (lastRun) recorder.record(id, 'failed');
         else unresolved++;
@@ -199,6 +247,9 @@ export class BatchHandler {
         unresolved++;
       }
     };
+    // A device's retry goes only while the lease surely outlasts its request: after a stop, the run may
+    // have been taken over while the retry waited. No Redis round trip while the timer's renewals hold.
+    const beforeResend = () => lease.ensureHeldFor(this.requestWindowMs);
     const paced = await sendPaced({
       count: tokens.length,
       take: async (want) => {
@@ -206,7 +257,9 @@ export class BatchHandler {
         return this.pacer.take(config.projectId, config.quotaPerMinute, want);
       },
       send: (from, to, chunk) =>
-        deliveries.push(this.sender.deliverMany(config, parts, tokens.slice(from, to), stopped, (i, result) => onResult(from + i, result)).finally(() => this.pacer.landed(config.projectId, chunk))),
+        deliveries.push(
+          this.sender.deliverMany(config, parts, tokens.slice(from, to), stopped, (i, result) => onResult(from + i, result), beforeResend).finally(() => this.pacer.landed(config.projectId, chunk)),
+        ),
       stopped,
       onWait: (ms) => this.pacer.waited('in-job', ms),
     }).finally(() => Promise.all(deliveries)); // what was handed to FCM is answered (and recorded) before the job goes on or fails
@@ -215,6 +268,7 @@ export class BatchHandler {
       await this.notifications.fail(n.id, stop.message);
       this.logger.warn(`notification ${n.id} failed: ${stop.message}`);
     }
+    if (takenOver) throw takenOver;
     return { unresolved, delayMs: paced.delayMs };
   }
 
@@ -250,6 +304,12 @@ export class BatchHandler {
     for (const [reason, ids] of dead) await this.devices.markDead(botId, ids, reason);
     return counts;
   }
+}
+
+/** Why a batch was given up, for the log. */
+function describeGiveUp(job: Job<PushBatchJob>, err: unknown): string {
+  if (err instanceof StalledTooOftenError) return `the job ${err.message}`;
+  return `after ${job.opts.attempts ?? 1} attempts: ${(err as Error)?.message ?? err}`;
 }
 
 /** Seconds the message may still wait for an offline device; negative when it expired before its turn. */
