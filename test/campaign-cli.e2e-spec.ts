@@ -44,11 +44,14 @@ describe('campaign CLI', () => {
 
   it('creates a campaign, streams its CSV, previews the bad row, starts it skipping that row, and shows the funnel', async () => {
     const file = join(dir, 'audience.csv');
-    writeFileSync(file, 'phone,img\n+919700000001,https://cdn.example.com/1.jpg\n+919700000002,https://cdn.example.com/2.jpg\n+919700000003,nope\n');
+    // The last row repeats the first's number: read, counted, not kept.
+    writeFileSync(file, 'phone,img\n+919700000001,https://cdn.example.com/1.jpg\n+919700000002,https://cdn.example.com/2.jpg\n+919700000003,nope\n+919700000001,https://cdn.example.com/9.jpg\n');
     const id = await create({ number: 'phone', cards: [{ mediaLink: 'img' }, ...fixed(2)] });
 
     const audience = await cli('campaign', 'audience', '--campaign', id, '--csv', file);
-    expect(audience.out).toContain('3 rows: 2 recipients, 1 invalid row, 0 repeated numbers');
+    expect(audience.out).toContain('4 rows: 2 recipients, 1 invalid row, 1 repeated number');
+    // The draft reopened later counts as the upload's answer did.
+    expect((await cli('campaign', 'show', '--campaign', id)).out).toContain('audience: 3 rows (1 invalid) from csv; its upload read 4 rows, 1 repeated number not kept');
     expect((await cli('campaign', 'preview', '--campaign', id)).out).toMatch(/row 3 {2}- {2}column img: "nope" is not an http\(s\) URL/);
 
     const refused = await cli('campaign', 'start', '--campaign', id);
@@ -61,6 +64,7 @@ describe('campaign CLI', () => {
       return /funnel: queued 2, sent 2/.test(s.out) && s.out.includes('completed') ? s.out : undefined;
     });
     expect(shown).toContain('recipients: 3 (pending 0, queued 2, capped 0, invalid 1, cancelled 0)');
+    expect(shown).toContain('its upload read 4 rows, 1 repeated number not kept');
     expect((await cli('campaign', 'list')).out).toContain(`${id}  completed  2 recipients  cli sale`);
   }, 120_000);
 

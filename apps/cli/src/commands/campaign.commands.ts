@@ -66,7 +66,10 @@ function printMessagingLimit(m: MessagingLimitCheckView | undefined, out: (line:
 
 function printCampaign(c: CampaignView, out: (line: string) => void): void {
   out(`${c.id}  ${c.status}  ${c.name}`);
-  out(`  audience: ${c.audience.ready ? `${c.audience.rows} rows (${c.audience.invalid} invalid) from ${c.audience.source}` : 'none complete'}`);
+  const a = c.audience;
+  // What the upload read, as its answer counted it (null for an audience uploaded before the counts were kept).
+  const read = a.rowsRead === null ? '' : `; its upload read ${count(a.rowsRead, 'row')}, ${count(a.duplicates ?? 0, 'repeated number')} not kept`;
+  out(`  audience: ${a.ready ? `${a.rows} rows (${a.invalid} invalid) from ${a.source}${read}` : 'none complete'}`);
   const quiet = c.schedule.quietHours ? `, quiet ${c.schedule.quietHours.from}-${c.schedule.quietHours.to}` : '';
   out(`  schedule: ${c.schedule.startAt ?? 'at start'} (${c.schedule.timeZone}${quiet}); cap ${c.frequencyCap ?? 'none'}${c.transactional ? ', transactional' : ''}; share ${c.sendShare}`);
 }
@@ -174,7 +177,7 @@ export const campaignCommands: CliCommand[] = [
   })),
   {
     name: 'campaign show',
-    summary: 'A campaign and its live progress: recipients by state and the funnel',
+    summary: "A campaign, its audience's counts (and what its upload read) and its live progress: recipients by state and the funnel",
     options: one,
     async run(_app, args, out) {
       const id = requireString(args, 'campaign');
