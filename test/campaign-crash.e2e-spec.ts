@@ -48,7 +48,7 @@ describe('campaigns: a worker killed mid-campaign', () => {
 
     worker = await createChannelWorker(stack.env);
     // A second worker starting on a loaded host, the killed one's jobs recovered, and its sends in flight waiting for their lease.
-    const done = await untilDrained(stack.url, stack.seed, c.id, 180_000);
+    const done = await untilDrained(stack.url, stack.seed, c.id, 180_000, stack.env);
 
     // The ledger check: each recipient's messages at the Cloud API, against the campaign's ledger and message rows.
     const counts = new Map<string, number>();

@@ -39,7 +39,7 @@ describe('campaigns: Redis loses its data mid-campaign', () => {
     await stack.redis.start();
     const sentAtLoss = stack.cloud.accepted.size;
 
-    const done = await untilDrained(stack.url, stack.seed, c.id, 90_000);
+    const done = await untilDrained(stack.url, stack.seed, c.id, 90_000, stack.env);
 
     // The ledger check: each recipient's messages at the Cloud API, against the campaign's ledger and message rows.
     const twice = [...stack.cloud.accepted.entries()].filter(([, ids]) => ids.length > 1);

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { CampaignAudienceView, CampaignProgressView, CampaignView } from '@platform/contracts';
 import type { SeededBot } from '@platform/testing';
 import { until } from '@platform/testing';
+import { type StackEnv, campaignStateReport } from './campaign-state-report.js';
 
 export interface Answer<T> {
   status: number;
@@ -64,14 +65,26 @@ export function progress(url: string, seed: SeededBot, id: string): Promise<Camp
   return campaignCall<CampaignProgressView>(url, seed, 'GET', `/${id}/progress`).then((r) => r.body);
 }
 
-/** Waits until the campaign is completed and every admitted message is final (sent or failed); the progress then. */
-export function untilDrained(url: string, seed: SeededBot, id: string, timeoutMs = 30_000): Promise<CampaignProgressView> {
-  return until(
-    async () => {
-      const p = await progress(url, seed, id);
-      return p.status === 'completed' && p.funnel.sent + p.funnel.failed === p.funnel.queued ? p : undefined;
-    },
-    timeoutMs,
-    `campaign ${id} drained`,
-  );
+/**
+ * Waits until the campaign is completed and every admitted message is final (sent or failed); the progress
+ * then. Given the stack's env, a timeout's error carries the campaign's state (campaign-state-report.ts):
+ * what was left to hold it back.
+ */
+export async function untilDrained(url: string, seed: SeededBot, id: string, timeoutMs = 30_000, env?: StackEnv): Promise<CampaignProgressView> {
+  let last: CampaignProgressView | undefined;
+  try {
+    return await until(
+      async () => {
+        const p = (last = await progress(url, seed, id));
+        return p.status === 'completed' && p.funnel.sent + p.funnel.failed === p.funnel.queued ? p : undefined;
+      },
+      timeoutMs,
+      `campaign ${id} drained`,
+    );
+  } catch (err) {
+    if (!env) throw err;
+    const report = await campaignStateReport(env, id);
+    (err as Error).message += `\nlast progress: ${JSON.stringify(last)}\n${report}`;
+    throw err;
+  }
 }

@@ -52,7 +52,7 @@ describe('campaigns: the pace drops on 130429 and recovers by itself', () => {
       redis.disconnect();
     }
 
-    const done = await untilDrained(stack.url, stack.seed, c.id, 120_000);
+    const done = await untilDrained(stack.url, stack.seed, c.id, 120_000, stack.env);
 
     // Arrivals at the Cloud API per wall-clock second.
     const perSecond = new Map<number, number>();
