@@ -60,7 +60,7 @@ describe('the chat page shows the conversation live in the order a reload shows 
     const token = 'user_order_1';
     const { page, problems } = await newChatPage(browser, contexts);
     await page.goto(buildWebViewUrl({ botId, ymAuthenticationToken: token, payload: { userName: 'Ada' } }, { cloudHost: CLOUD_HOST }).replace(`https://${CLOUD_HOST}`, stack.url));
-    await page.getByText(GREETING).waitFor();
+    await page.getByText(GREETING).waitFor({ timeout: 60_000 }); // the first page of a suite on a loaded host waits for the compile and the bot
 
     // A slow network on the way back: each message reaches the server (and the bot, which answers over
     // the event stream) at once, but its 202 comes late, so the next ones wait in the outbox meanwhile.
@@ -104,5 +104,39 @@ describe('the chat page shows the conversation live in the order a reload shows 
     // Nothing lost or repeated on the way: the bot got each message once, in the order typed.
     expect(received(token)).toEqual(typed);
     expect(problems).toEqual([]);
+  });
+
+  it("orders by each message's place in its own conversation: two users' pages, their messages interleaved, each counts 1, 2, 3… live and after a reload", async () => {
+    const open = async (token: string) => {
+      const { page, problems } = await newChatPage(browser, contexts);
+      await page.goto(buildWebViewUrl({ botId, ymAuthenticationToken: token, payload: { userName: 'Ada' } }, { cloudHost: CLOUD_HOST }).replace(`https://${CLOUD_HOST}`, stack.url));
+      await page.getByText(GREETING).waitFor({ timeout: 60_000 }); // the first page of a suite on a loaded host waits for the compile and the bot
+      return { page, problems };
+    };
+    const first = await open('user_places_1');
+    const second = await open('user_places_2');
+    // The keys the page ordered by, top to bottom: one per message (a message's quick replies carry its key too).
+    const keys = (page: Page) => page.locator('#log > .msg').evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.seq));
+    const say = async (page: Page, text: string) => {
+      const input = page.getByRole('textbox', { name: 'Message' });
+      await input.fill(text);
+      await input.press('Enter');
+      await page.locator('.msg.bot', { hasText: `You said: ${text}` }).waitFor({ timeout: 30_000 });
+    };
+    // The first user's traffic goes between the second's messages: the second's keys must not show it.
+    for (let round = 1; round <= 2; round++) {
+      for (let i = 1; i <= 3; i++) await say(first.page, `first user, round ${round}, message ${i}`);
+      await say(second.page, `second user, round ${round}`);
+    }
+    const count = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1));
+    const live = { first: await keys(first.page), second: await keys(second.page) };
+    // The greeting, then each message and its answer: 1 + 2 × 6 and 1 + 2 × 2.
+    expect(live).toEqual({ first: count(13), second: count(5) });
+    await first.page.reload();
+    await second.page.reload();
+    await first.page.locator('.msg.bot', { hasText: 'You said: first user, round 2, message 3' }).waitFor();
+    await second.page.locator('.msg.bot', { hasText: 'You said: second user, round 2' }).waitFor();
+    expect({ first: await keys(first.page), second: await keys(second.page) }).toEqual(live);
+    expect([...first.problems, ...second.problems]).toEqual([]);
   });
 });

@@ -94,6 +94,55 @@ describe('migrate command', () => {
     expect(await query(url, "SELECT to_regclass('postbacks') IS NULL AS gone")).toEqual([{ gone: true }]);
   });
 
+  it("20261225000000_conversation_message_position numbers each conversation's messages on its own, and new ones continue each count", async () => {
+    const name = '20261225000000_conversation_message_position';
+    const url = await freshDatabase();
+    const project = join(process.cwd(), 'prisma', 'migrations');
+    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    for (const m of readMigrations(project).filter((m) => m.name < name)) cpSync(join(project, m.name), join(dir, m.name), { recursive: true });
+    await migrate(url, dir);
+    const [bot, a, b] = ['00000000-0000-4000-8000-0000000000b0', '00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b'];
+    await query(url, `INSERT INTO bots (id, name) VALUES ('${bot}', 'bot')`);
+    await query(url, `INSERT INTO conversations (id, bot_id, channel, user_id, updated_at) VALUES ('${a}', '${bot}', 'web', 'a', now()), ('${b}', '${bot}', 'web', 'b', now())`);
+    // Interleaved, as two users' messages arrive: a, a, b, a, b.
+    const insert = (conversation: string, text: string) =>
+      query(url, `INSERT INTO conversation_messages (id, conversation_id, direction, type, content) VALUES (gen_random_uuid(), '${conversation}', 'inbound', 'text', '{"text":"${text}"}')`);
+    for (const [c, text] of [
+      [a, 'a1'],
+      [a, 'a2'],
+      [b, 'b1'],
+      [a, 'a3'],
+      [b, 'b2'],
+    ])
+      await insert(c, text);
+
+    cpSync(join(project, name), join(dir, name), { recursive: true });
+    expect((await migrate(url, dir)).applied).toEqual([name]);
+    // New messages, one of them with the conversation touched in the same statement (as the hosted runtime records its replies).
+    await insert(b, 'b3');
+    await query(
+      url,
+      `WITH msgs AS (INSERT INTO conversation_messages (id, conversation_id, direction, type, content, status)
+         SELECT gen_random_uuid(), '${a}', 'outbound', 'text', jsonb_build_object('text', t), 'queued' FROM unnest(ARRAY['a4', 'a5']) WITH ORDINALITY AS u(t, ord) ORDER BY ord RETURNING id),
+       conv AS (UPDATE conversations SET updated_at = now() WHERE id = '${a}')
+       SELECT count(*) FROM msgs`,
+    );
+    const rows = await query<{ conversation_id: string; text: string; position: number }>(
+      url,
+      "SELECT conversation_id, content->>'text' AS text, position FROM conversation_messages ORDER BY conversation_id, seq",
+    );
+    expect(rows.map((r) => [r.text, r.position])).toEqual([
+      ['a1', 1],
+      ['a2', 2],
+      ['a3', 3],
+      ['a4', 4],
+      ['a5', 5],
+      ['b1', 1],
+      ['b2', 2],
+      ['b3', 3],
+    ]);
+  });
+
   it('is a no-op when nothing is pending', async () => {
     const url = await freshDatabase();
     const dir = migrationsDir({ '001_a': 'CREATE TABLE a (id int);' });

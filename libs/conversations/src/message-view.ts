@@ -14,7 +14,11 @@ export function toMessageView(row: ConversationMessageRow): ConversationMessageV
   };
 }
 
-/** A stored message as the hosted chat page gets it: with its place in the conversation. */
+/**
+ * A stored message as the hosted chat page gets it: with its place in its own conversation. Never the
+ * row's `seq`, which counts every message on the platform: an end user watching it grow would learn
+ * the traffic of every tenant.
+ */
 export function toChatMessageView(row: ConversationMessageRow): ChatMessageView {
-  return { ...toMessageView(row), seq: row.seq.toString() };
+  return { ...toMessageView(row), seq: String(row.position) };
 }

@@ -73,7 +73,8 @@ export class ConversationService {
       });
     }
     if (created) await this.acknowledge(inbound, message.id);
-    return { view, created, seq: message.seq.toString() };
+    // `seq` as the chat page knows it: the message's place in its conversation, not the platform-wide row seq.
+    return { view, created, seq: toChatMessageView(message).seq };
   }
 
   /**

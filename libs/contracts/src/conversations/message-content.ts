@@ -77,9 +77,10 @@ export interface ConversationMessageView {
 
 /**
  * A message as the hosted chat page gets it (its transcript, the answer to the user's send, the bot's
- * messages on the event stream): the view and `seq`, its place in the conversation (a decimal integer
- * as text, larger is later), the order the transcript is read in. The page orders what arrives live by
- * it, so the conversation reads the same before and after a reload.
+ * messages on the event stream): the view and `seq`, its place in its own conversation (a decimal
+ * integer as text, 1 for the first message, larger is later), the order the transcript is read in. The
+ * page orders what arrives live by it, so the conversation reads the same before and after a reload. It
+ * counts this conversation's messages only (the row's platform-wide seq would show every tenant's traffic).
  */
 export interface ChatMessageView extends ConversationMessageView {
   seq: string;

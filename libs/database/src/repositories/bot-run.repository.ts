@@ -165,6 +165,7 @@ export class BotRunRepository {
             : {
                 id: r.m_id,
                 seq: BigInt(r.m_seq!),
+                position: r.m_position!,
                 conversationId,
                 direction: 'outbound',
                 type: r.m_type!,
@@ -249,7 +250,7 @@ export class BotRunRepository {
               : processed.steps.map(({ variables, ...step }) => ({ ...step, error: step.error ?? null, sandboxMs: step.sandboxMs ?? null, ...(test && variables ? { variables } : {}) }));
           const {
             rows: [written],
-          } = await client.query<{ msgs: Array<{ id: string; seq: string; createdAt: string }>; ob: Array<{ id: string; seq: string }> }>({
+          } = await client.query<{ msgs: Array<{ id: string; seq: string; position: number; createdAt: string }>; ob: Array<{ id: string; seq: string }> }>({
             name: 'bot-turn-record',
             text: RECORD_SQL,
             values: [
@@ -282,6 +283,7 @@ export class BotRunRepository {
             const message: ConversationMessageRow = {
               id: reply.id,
               seq: BigInt(m.seq),
+              position: m.position,
               conversationId,
               direction: 'outbound',
               type: reply.type,
@@ -354,6 +356,7 @@ interface HandoverRow {
   o_message_id: string | null;
   m_id: string | null;
   m_seq: string | null;
+  m_position: number | null;
   m_type: string | null;
   m_content: Prisma.JsonValue;
   m_provider_message_id: string | null;
@@ -366,7 +369,7 @@ interface HandoverRow {
 
 const HANDOVER_SQL = `SELECT c."id" AS c_id, c."bot_id" AS c_bot_id, c."channel" AS c_channel, c."user_id" AS c_user_id, c."sender_id" AS c_sender_id,
     c."last_inbound_at" AS c_last_inbound_at, o."id" AS o_id, o."seq" AS o_seq, o."kind" AS o_kind, o."event" AS o_event, o."message_id" AS o_message_id,
-    m."id" AS m_id, m."seq" AS m_seq, m."type" AS m_type, m."content" AS m_content, m."provider_message_id" AS m_provider_message_id, m."status" AS m_status,
+    m."id" AS m_id, m."seq" AS m_seq, m."position" AS m_position, m."type" AS m_type, m."content" AS m_content, m."provider_message_id" AS m_provider_message_id, m."status" AS m_status,
     m."attempts" AS m_attempts, m."last_error_code" AS m_last_error_code, m."last_error_text" AS m_last_error_text, m."created_at" AS m_created_at
   FROM "conversations" c LEFT JOIN "bot_outbox" o ON o."conversation_id" = c."id" LEFT JOIN "conversation_messages" m ON m."id" = o."message_id"
   WHERE c."id" = $1::uuid ORDER BY o."seq"`;
@@ -422,7 +425,7 @@ const RECORD_SQL = `WITH st AS (
 ), msgs AS (
   INSERT INTO "conversation_messages" ("id", "conversation_id", "direction", "type", "content", "status")
   SELECT (e->>'id')::uuid, $1::uuid, 'outbound', e->>'type', e->'content', 'queued' FROM jsonb_array_elements($10::jsonb) WITH ORDINALITY AS t(e, ord) ORDER BY ord
-  RETURNING "id", "seq", "created_at"
+  RETURNING "id", "seq", "position", "created_at"
 ), conv AS (
   UPDATE "conversations" SET "updated_at" = now() WHERE "id" = $1::uuid AND jsonb_array_length($10::jsonb) > 0
 ), ob AS (
@@ -437,7 +440,7 @@ const RECORD_SQL = `WITH st AS (
 ), done AS (
   UPDATE "bot_inputs" SET "processed_at" = now() WHERE "seq" = $13::bigint
 )
-SELECT (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', "id", 'seq', "seq"::text, 'createdAt', "created_at")), '[]'::jsonb) FROM msgs) AS msgs,
+SELECT (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', "id", 'seq', "seq"::text, 'position', "position", 'createdAt', "created_at")), '[]'::jsonb) FROM msgs) AS msgs,
   (SELECT COALESCE(jsonb_agg(jsonb_build_object('id', "id", 'seq', "seq"::text)), '[]'::jsonb) FROM ob) AS ob`;
 
 function toRunState(row: StateRow): BotRunState | null {

@@ -32,7 +32,7 @@ const CONVERSATION_COLUMNS = `"id", "bot_id" AS "botId", "channel", "user_id" AS
   "last_inbound_at" AS "lastInboundAt", "test_version" AS "testVersion", "created_at" AS "createdAt", "updated_at" AS "updatedAt"`;
 
 /** A message row as ConversationMessageRow, but `seq` as text (pg reads a bigint as a string). */
-const MESSAGE_COLUMNS = `"id", "seq"::text AS "seq", "conversation_id" AS "conversationId", "direction", "type", "content",
+const MESSAGE_COLUMNS = `"id", "seq"::text AS "seq", "position", "conversation_id" AS "conversationId", "direction", "type", "content",
   "provider_message_id" AS "providerMessageId", "status", "attempts", "last_error_code" AS "lastErrorCode",
   "last_error_text" AS "lastErrorText", "webhook_settled_at" AS "webhookSettledAt", "created_at" AS "createdAt"`;
 
@@ -73,6 +73,8 @@ export type ReplyClaim = { kind: 'claimed'; message: Prisma.ConversationMessageG
 export interface ConversationMessageRow {
   id: string;
   seq: bigint;
+  /** Its place in its own conversation (1 for the first): what the hosted chat page orders by. */
+  position: number;
   conversationId: string;
   direction: MessageDirection;
   type: string;
