@@ -39,6 +39,8 @@ class FakeConversations {
     const row: ConversationMessageRow = {
       id: randomUUID(),
       seq: ++this.seq,
+      // As the trigger counts: within the conversation only.
+      position: this.messages.filter((m) => m.conversationId === conversationId).length + 1,
       conversationId,
       direction: 'outbound',
       type: 'text',
@@ -207,7 +209,7 @@ describe('ConversationService', () => {
       const { view } = await service.reply(BOT, conversation.id, text('hello'));
       expect(view).toMatchObject({ conversationId: conversation.id, direction: 'outbound', status: 'sent', content: { text: 'hello' } });
       // The page's copy also says where the message stands in the conversation (`seq`): the API's view does not.
-      const seq = repo.messages[0].seq.toString();
+      const seq = String(repo.messages[0].position);
       expect(appended).toEqual([{ botId: BOT, userId: 'visitor-1', event: { code: WEB_CHAT_EVENT.platformCode, data: { code: WEB_CHAT_EVENT.code, data: JSON.stringify({ ...view, seq }) } } }]);
       expect(view).not.toHaveProperty('seq');
       expect(repo.messages[0]).toMatchObject({ status: 'sent', providerMessageId: `web:${view.id}` });
