@@ -103,6 +103,30 @@ describe('WorkerBase', () => {
     expect(w.processed).toEqual([]);
   });
 
+  it('does not run a job again while its earlier run goes on in this process (its lock lapsed): the job waits in the delayed set for a lock time, then runs', async () => {
+    let finish!: () => void;
+    const w = new TestWorker(() => new Promise<string>((resolve) => (finish = () => resolve('done'))), { lock: { durationMs: 1000, maxStalledCount: 3 } });
+    w.onApplicationBootstrap();
+    const moves: Array<[number, string | undefined]> = [];
+    const taken = () => Object.assign(job('plan', 0), { moveToDelayed: async (at: number, t?: string) => void moves.push([at - Date.now(), t]) }) as unknown as Job;
+    const first = w.fake!.processor(taken(), 'token-1');
+    // The stalled check gave the job back to the queue and this worker took it again, with a new lock.
+    const before = Date.now();
+    await expect(w.fake!.processor(taken(), 'token-2')).rejects.toBeInstanceOf(DelayedError);
+    expect(w.processed).toEqual(['plan n1']);
+    expect(moves).toHaveLength(1);
+    expect(moves[0][1]).toBe('token-2');
+    expect(moves[0][0]).toBeGreaterThanOrEqual(1000 - (Date.now() - before) - 5);
+    expect(moves[0][0]).toBeLessThanOrEqual(1005);
+    finish();
+    expect(await first).toBe('done');
+    // Once the earlier run has ended, the job runs again when it comes back.
+    const again = w.fake!.processor(taken(), 'token-3');
+    finish();
+    expect(await again).toBe('done');
+    expect(w.processed).toEqual(['plan n1', 'plan n1']);
+  });
+
   describe('give-up hook', () => {
     const failing = (err: Error, giveUp: (job: FanoutJob, err: unknown) => Promise<void> = async () => undefined) => {
       const gaveUp: Array<[string, unknown]> = [];

@@ -52,6 +52,8 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
   private unlist?: () => void;
   private connection?: RedisClient;
   private readonly stalled?: StalledJobSettler<Q>;
+  /** Ids of the jobs this process runs now. */
+  private readonly running = new Set<string>();
 
   protected constructor(private readonly options: WorkerBaseOptions<Q>) {
     this.logger = new Logger(options.logName);
@@ -114,6 +116,18 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
 
   private async run(job: Job, token?: string): Promise<unknown> {
     if (!isQueueJob(this.options.queue, job)) throw new UnrecoverableError(`${this.options.queue} has no job named ${job.name}`);
+    const id = job.id;
+    if (id !== undefined && token && this.running.has(id)) {
+      // A run of this job is still under way here: its lock lapsed (a stalled event loop) and BullMQ gave the
+      // job to this process again. BullMQ renews locks per job id, so when the earlier run ends it stops
+      // renewing this run's lock too: this run would stall, be taken again while running, and so on for
+      // good (the job never finishing, its queue's other jobs starved behind it). The job waits instead,
+      // the lock this run holds given up, until the earlier run has ended.
+      this.logger.warn(`${job.name} job ${id} is still running in this process (its lock lapsed); it runs again in ${this.rerunWaitMs} ms`);
+      await job.moveToDelayed(Date.now() + this.rerunWaitMs, token);
+      throw new DelayedError();
+    }
+    if (id !== undefined) this.running.add(id);
     try {
       return await this.process(job, token);
     } catch (err) {
@@ -123,7 +137,14 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
         await giveUp(job, err).catch((giveUpErr: unknown) => this.logger.error(`${job.name} job ${job.id}: its final failure could not be recorded (${(giveUpErr as Error)?.message ?? giveUpErr})`));
       }
       throw err;
+    } finally {
+      if (id !== undefined) this.running.delete(id);
     }
+  }
+
+  /** How long a job taken again while its earlier run goes on waits: one lock's time, the job's lock or BullMQ's default. */
+  private get rerunWaitMs(): number {
+    return this.options.lock?.durationMs ?? 30_000;
   }
 
   private logFailure(job: Job | undefined, err: Error): void {
