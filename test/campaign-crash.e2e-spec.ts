@@ -14,7 +14,9 @@ const RECIPIENTS = 300;
  * out through another worker, and no recipient receives two messages.
  */
 describe('campaigns: a worker killed mid-campaign', () => {
-  const stack = useStack({ cloud: true, seed: true, env: { WORKER_LOCK_MS: '1000' } });
+  // A 1 s lock lapses whenever a loaded host starves the event loop that long: each lapse counts as a stall,
+  // and a job failed for stalling (`stalled`) would be neither sent nor in flight at the kill.
+  const stack = useStack({ cloud: true, seed: true, env: { WORKER_LOCK_MS: '1000', WORKER_MAX_STALLED_COUNT: '20' } });
   let child: ChildProcess | undefined;
   let worker: NestFastifyApplication | undefined;
 
@@ -62,7 +64,8 @@ describe('campaigns: a worker killed mid-campaign', () => {
     expect(rows).toHaveLength(RECIPIENTS);
     const sent = rows.filter((r) => r.status === 'sent');
     const unknown = rows.filter((r) => r.status === 'failed' && r.code === 'outcome_unknown');
-    expect(sent.length + unknown.length).toBe(RECIPIENTS);
+    // Any other outcome, named with its error code (a job failed for stalling too often says `stalled`).
+    expect(rows.filter((r) => r.status !== 'sent' && !(r.status === 'failed' && r.code === 'outcome_unknown')).map((r) => `${r.recipient}: ${r.status} ${r.code ?? ''}`)).toEqual([]);
     expect(sent.every((r) => counts.get(r.recipient) === 1)).toBe(true);
     // The message at Meta when the worker died was not sent again, and is reported with an unknown outcome.
     expect(killedDuring).toBeDefined();
