@@ -224,6 +224,42 @@ describe('FcmSender.deliverMany', () => {
   });
 });
 
+describe('FcmSender.deliverMany with a guard', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  it("holds the pool's requests as the guard says, and answers those not sent once it is lost with its error", async () => {
+    const { sender, many } = setup([]);
+    let hold = 0;
+    let lost = false;
+    const takenOver = new Error('the batch was taken over');
+    const guard = { beforeResend: async () => undefined, holdMs: () => hold, lost: () => lost, heldBack: () => takenOver };
+    const results: Array<[number, unknown]> = [];
+    const done = sender.deliverMany(
+      config,
+      body.parts,
+      ['d0', 'd1'],
+      () => false,
+      (i, r) => void results.push([i, r]),
+      guard,
+    );
+    await new Promise((r) => setImmediate(r));
+    const job = many[0];
+    expect(job.holdMs!()).toBe(0);
+    hold = 50;
+    expect(job.holdMs!()).toBe(50);
+    expect(job.cancelled!()).toBe(false);
+    lost = true;
+    expect(job.cancelled!()).toBe(true);
+    job.onAnswer(0, ok);
+    job.onAnswer(1, NOT_SENT);
+    await done;
+    expect(results).toEqual([
+      [0, { kind: 'sent' }],
+      [1, takenOver],
+    ]);
+  });
+});
+
 describe('FcmSender.sendOnce', () => {
   it("hands back FCM's answer with its verdict, retrying once with a fresh access token after a 401", async () => {
     const refused = fcmError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.');

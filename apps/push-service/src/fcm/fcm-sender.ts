@@ -9,6 +9,7 @@ import type { FcmBody } from './fcm-message.js';
 import { FcmVerdict, classifyFcmResponse } from './fcm-response.js';
 import { Http2Pool, Http2Response, NOT_SENT } from './http2-pool.js';
 import { TransientPushError } from './transient-push.error.js';
+import type { SendGuard } from './send-guard.js';
 
 /** Google's advice for 429 without Retry-After: wait at least a minute. */
 const DEFAULT_QUOTA_BACKOFF_MS = 60_000;
@@ -92,7 +93,8 @@ export class FcmSender {
    * pool as one job; an answer that needs more (a retry, a fresh access token) continues in deliver().
    * `onResult(i, …)` gets each token's outcome, or the error deliver() would have thrown; resolves
    * once every token has its result. While FCM's quota for the project is exceeded, nothing is sent.
-   * `beforeResend`: as for deliver(), before each retry of a token.
+   * `guard`: a request queued in the pool goes out only while it allows (else it is held, or answered
+   * with the guard's error), and a retry of a token only once its `beforeResend` resolved.
    */
   async deliverMany(
     config: LoadedPushConfig,
@@ -100,7 +102,7 @@ export class FcmSender {
     tokens: readonly string[],
     stopped: () => boolean,
     onResult: (index: number, result: DeliveryOutcome | Error) => void,
-    beforeResend?: () => Promise<void>,
+    guard?: SendGuard,
   ): Promise<void> {
     if (tokens.length === 0) return;
     let accessToken: string;
@@ -121,13 +123,13 @@ export class FcmSender {
       ...this.request(config, accessToken),
       parts,
       tokens,
-      holdMs: () => (this.quotaUntil.size > 0 ? Math.max(0, (this.quotaUntil.get(config.projectId) ?? 0) - Date.now()) : 0),
-      cancelled: stopped,
+      holdMs: () => Math.max(this.quotaUntil.size > 0 ? Math.max(0, (this.quotaUntil.get(config.projectId) ?? 0) - Date.now()) : 0, guard?.holdMs() ?? 0),
+      cancelled: guard ? () => guard.lost() || stopped() : stopped,
       onAnswer: (i, answer) => {
-        if (answer === NOT_SENT) return report(i, { kind: 'failed', reason: 'notification stopped' });
+        if (answer === NOT_SENT) return report(i, guard?.lost() ? guard.heldBack() : { kind: 'failed', reason: 'notification stopped' });
         const verdict = answer instanceof Error ? retryVerdict(answer) : classifyFcmResponse(answer);
         if (verdict.kind === 'sent') return report(i, { kind: 'sent' });
-        this.deliver(config, { parts, token: tokens[i] }, stopped, { verdict, accessToken }, beforeResend).then(
+        this.deliver(config, { parts, token: tokens[i] }, stopped, { verdict, accessToken }, guard && (() => guard.beforeResend())).then(
           (outcome) => report(i, outcome),
           (err: Error) => report(i, err),
         );

@@ -59,6 +59,38 @@ describe('BatchLease', () => {
     await lease.release();
   });
 
+  it('provenFor answers without Redis; confirm starts one renewal at a time and tells through isLost', async () => {
+    const k = keys();
+    k.state.holder = 'mine';
+    let now = 0;
+    const lease = new BatchLease(
+      k,
+      'mine',
+      40000,
+      60000,
+      () => undefined,
+      0,
+      () => now,
+    );
+    expect(lease.provenFor(10000)).toBe(true);
+    now = 35000;
+    expect(lease.provenFor(10000)).toBe(false);
+    expect(k.state.takes).toBe(0);
+    lease.confirm();
+    lease.confirm(); // one renewal under way is enough
+    await new Promise((r) => setImmediate(r));
+    expect(k.state.takes).toBe(1);
+    expect(lease.provenFor(10000)).toBe(true);
+    now = 200000; // stopped past the lease, and taken meanwhile
+    k.state.holder = 'theirs';
+    lease.confirm();
+    await new Promise((r) => setImmediate(r));
+    expect(lease.isLost()).toBe(true);
+    expect(lease.provenFor(0)).toBe(false);
+    expect(lease.takenOverError()).toBeInstanceOf(BatchTakenOverError);
+    await lease.release();
+  });
+
   it('a renewal proves the lease from when it was sent, not from when Redis answered', async () => {
     let now = 0;
     let answer!: (v: number) => void;

@@ -44,6 +44,8 @@ export class BatchLease {
   private lost = false;
   /** Monotonic time until which the lease is surely this run's (0: not known to be held). */
   private heldUntil = 0;
+  /** A renewal asked for by `confirm`, while it runs. */
+  private confirming?: Promise<void>;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -77,6 +79,31 @@ export class BatchLease {
     await this.ensureHeld();
   }
 
+  /** True once another run (or giving up on the batch) took the lease: this run sends nothing more. */
+  isLost(): boolean {
+    return this.lost;
+  }
+
+  /** True when the last renewal proves the lease this run's for `ms` more (no Redis). */
+  provenFor(ms: number): boolean {
+    return !this.lost && this.heldUntil - this.now() >= ms;
+  }
+
+  /**
+   * Starts a renewal unless one asked for this way still runs (not awaited: `provenFor` and `isLost`
+   * tell how it went). A failure is the timer's to report: callers may ask again every few ms.
+   */
+  confirm(): void {
+    this.confirming ??= this.renew()
+      .catch(() => undefined)
+      .finally(() => (this.confirming = undefined));
+  }
+
+  /** The error a run taken over ends with. */
+  takenOverError(): BatchTakenOverError {
+    return new BatchTakenOverError(`another run took the batch over (this run's lease of ${this.leaseMs} ms ran out while its process was stopped)`);
+  }
+
   /** Ends the lease (only if this run still holds it); not awaited by callers that are done anyway. */
   async release(): Promise<void> {
     clearInterval(this.timer);
@@ -84,7 +111,7 @@ export class BatchLease {
   }
 
   private throwIfLost(): void {
-    if (this.lost) throw new BatchTakenOverError(`another run took the batch over (this run's lease of ${this.leaseMs} ms ran out while its process was stopped)`);
+    if (this.lost) throw this.takenOverError();
   }
 
   private async renew(): Promise<void> {

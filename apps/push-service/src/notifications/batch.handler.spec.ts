@@ -8,6 +8,7 @@ import type { BatchCounts, DeviceRepository, NotificationRepository } from '@pla
 import type { PushConfigService } from '../service-accounts/push-config.service.js';
 import type { FcmSender } from '../fcm/fcm-sender.js';
 import type { FcmPacer } from '../fcm/fcm-pacer.js';
+import type { SendGuard } from '../fcm/send-guard.js';
 import type { BatchProgressStore, DeviceOutcome } from './batch-progress.store.js';
 import { BatchHandler } from './batch.handler.js';
 import { BatchLease } from './batch-lease.js';
@@ -183,9 +184,9 @@ describe('BatchHandler.handle: a retry in a run taken over', () => {
       { load: async () => ({ botId: 'bot1', projectId: 'p1', quotaPerMinute: 600000, clientEmail: 'x@p1' }) } as unknown as PushConfigService,
       {
         // 'ta' is accepted at once; 'tb' was answered 503 and is retried.
-        deliverMany: async (_c: unknown, _p: unknown, tokens: string[], _s: unknown, onResult: (i: number, r: unknown) => void, beforeResend: () => Promise<void>) => {
+        deliverMany: async (_c: unknown, _p: unknown, tokens: string[], _s: unknown, onResult: (i: number, r: unknown) => void, guard: SendGuard) => {
           onResult(tokens.indexOf('ta'), { kind: 'sent' });
-          await beforeResend().then(
+          await guard.beforeResend().then(
             () => (resent.push('tb'), onResult(tokens.indexOf('tb'), { kind: 'sent' })),
             (err: Error) => onResult(tokens.indexOf('tb'), err),
           );

@@ -11,11 +11,15 @@ import { DeliveryOutcome, FcmSender } from '../fcm/fcm-sender.js';
 import { FcmConfigError } from '../fcm/fcm-config.error.js';
 import { CredentialsRejectedError } from '../service-accounts/credentials-rejected.error.js';
 import { TransientPushError } from '../fcm/transient-push.error.js';
+import type { SendGuard } from '../fcm/send-guard.js';
 import { FcmPacer } from '../fcm/fcm-pacer.js';
 import { BatchProgressStore, DeviceOutcome, OutcomeRecorder } from './batch-progress.store.js';
 import { sendPaced } from './paced-send.js';
 import { BatchLease, batchLeaseMs, requestWindowMs } from './batch-lease.js';
 import { BatchTakenOverError } from './batch-taken-over.error.js';
+
+/** How long requests queued in the pool wait while the batch's lease is being renewed (after a stop) before they go. */
+const LEASE_CONFIRM_HOLD_MS = 50;
 
 /** How often giving up on a batch looks whether the run holding it has ended (it drops its lease when done). */
 const GIVE_UP_POLL_MS = 1000;
@@ -247,9 +251,20 @@ export class BatchHandler {
         unresolved++;
       }
     };
-    // A device's retry goes only while the lease surely outlasts its request: after a stop, the run may
-    // have been taken over while the retry waited. No Redis round trip while the timer's renewals hold.
-    const beforeResend = () => lease.ensureHeldFor(this.requestWindowMs);
+    // A request goes to FCM only while the lease surely outlasts it: after a stop, the run may have been
+    // taken over while a retry waited or requests of a chunk were queued in the pool. No Redis round
+    // trip while the timer's renewals hold; one renewal (not one per request) when they do not.
+    const window = this.requestWindowMs;
+    const guard: SendGuard = {
+      beforeResend: () => lease.ensureHeldFor(window),
+      holdMs: () => {
+        if (lease.provenFor(window) || lease.isLost()) return 0;
+        lease.confirm();
+        return LEASE_CONFIRM_HOLD_MS;
+      },
+      lost: () => lease.isLost(),
+      heldBack: () => lease.takenOverError(),
+    };
     const paced = await sendPaced({
       count: tokens.length,
       take: async (want) => {
@@ -258,7 +273,7 @@ export class BatchHandler {
       },
       send: (from, to, chunk) =>
         deliveries.push(
-          this.sender.deliverMany(config, parts, tokens.slice(from, to), stopped, (i, result) => onResult(from + i, result), beforeResend).finally(() => this.pacer.landed(config.projectId, chunk)),
+          this.sender.deliverMany(config, parts, tokens.slice(from, to), stopped, (i, result) => onResult(from + i, result), guard).finally(() => this.pacer.landed(config.projectId, chunk)),
         ),
       stopped,
       onWait: (ms) => this.pacer.waited('in-job', ms),
