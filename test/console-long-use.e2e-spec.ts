@@ -503,8 +503,6 @@ describe('console long use in Chromium: the builder and the inbox over a working
       [ip(), 'long-use-inbox-conversation'],
     ];
     for (const [page, name] of checked) {
-      // Transitions (the node list's colours) ended, or a second passed, before contrast is measured.
-      await page.evaluate(() => Promise.race([Promise.all(document.getAnimations().map((a) => a.finished)), new Promise((resolve) => setTimeout(resolve, 1000))]));
       for (const size of [PHONE, DESKTOP]) {
         await page.setViewportSize(size);
         expect([name, size.width, await axeViolations(page)]).toEqual([name, size.width, []]);
