@@ -3,7 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushQueueNames } from '@platform/contracts';
 import { SeededBot, testQueue, until } from '@platform/testing';
-import { BotApi, PushSandboxes, botApi, seedPushBot, sqlRows, waitForNotification } from './push-support.js';
+import { BotApi, PushSandboxes, botApi, notifyAllOnceAccepted, seedPushBot, sqlRows, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
 const TOKENS = ['tok-giveup-1', 'tok-giveup-2', 'tok-giveup-3'];
@@ -54,15 +54,7 @@ describe('push notifications: giving up on a batch a stopped process still holds
       sending = true;
       return released;
     });
-    // Answered 503 until the built push service listens; the key makes a retry the same notification.
-    const notificationId = await until(
-      async () => {
-        const res = await api('POST', '/notifications', { all: true, title: 'given up', body: 'b' }, { 'idempotency-key': 'giveup-1' });
-        return res.status === 202 ? ((await res.json()).notificationId as string) : undefined;
-      },
-      90_000,
-      'the notification accepted',
-    );
+    const notificationId = await notifyAllOnceAccepted(api, 'given up', 'giveup-1');
     await until(async () => (sending ? true : undefined), 90_000, 'the first push service sending');
 
     // Another replica finds the job stalled and fails it (WORKER_MAX_STALLED_COUNT 0): it gives up on

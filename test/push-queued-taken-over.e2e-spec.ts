@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { SeededBot, until } from '@platform/testing';
-import { BotApi, PushSandboxes, botApi, seedPushBot, waitForNotification } from './push-support.js';
+import { BotApi, PushSandboxes, botApi, notifyAllOnceAccepted, seedPushBot, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
 const TOKENS = ['tok-queued-1', 'tok-queued-2', 'tok-queued-3'];
@@ -43,15 +43,7 @@ describe('push notifications: requests queued in a run that is taken over', () =
     let log = '';
     child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    // Answered 503 until the built push service listens; the key makes a retry the same notification.
-    const notificationId = await until(
-      async () => {
-        const res = await api('POST', '/notifications', { all: true, title: 'queued', body: 'b' }, { 'idempotency-key': 'queued-1' });
-        return res.status === 202 ? ((await res.json()).notificationId as string) : undefined;
-      },
-      90_000,
-      'the notification accepted',
-    );
+    const notificationId = await notifyAllOnceAccepted(api, 'queued', 'queued-1');
     await until(async () => (fcm.hung.length > 0 ? true : undefined), 90_000, 'the first request held by FCM');
     child.kill('SIGSTOP'); // the other two requests wait in its pool
     expect(fcm.messages.filter((m) => TOKENS.includes(m.token))).toHaveLength(0);

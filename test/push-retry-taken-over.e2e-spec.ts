@@ -4,7 +4,7 @@ import { FcmErrors } from '@platform/sandbox';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushQueueNames } from '@platform/contracts';
 import { SeededBot, testQueue, until } from '@platform/testing';
-import { BotApi, PushSandboxes, botApi, seedPushBot, waitForNotification } from './push-support.js';
+import { BotApi, PushSandboxes, botApi, notifyAllOnceAccepted, seedPushBot, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
 const TOKEN = 'tok-retry-1';
@@ -44,15 +44,7 @@ describe('push notifications: a retry under way in a run that is taken over', ()
     let log = '';
     child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    // Answered 503 until the built push service listens; the key makes a retry the same notification.
-    const notificationId = await until(
-      async () => {
-        const res = await api('POST', '/notifications', { all: true, title: 'retried', body: 'b' }, { 'idempotency-key': 'retry-1' });
-        return res.status === 202 ? ((await res.json()).notificationId as string) : undefined;
-      },
-      90_000,
-      'the notification accepted',
-    );
+    const notificationId = await notifyAllOnceAccepted(api, 'retried', 'retry-1');
     await until(async () => (fcm.received(TOKEN).some((m) => m.status === 503) ? true : undefined), 90_000, 'the first request answered 503');
     child.kill('SIGSTOP'); // its retry waits in the backoff
 

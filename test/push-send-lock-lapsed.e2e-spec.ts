@@ -3,7 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushQueueNames } from '@platform/contracts';
 import { SeededBot, testQueue, until } from '@platform/testing';
-import { BotApi, PushSandboxes, botApi, seedPushBot, waitForNotification } from './push-support.js';
+import { BotApi, PushSandboxes, botApi, notifyAllOnceAccepted, seedPushBot, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
 const TOKENS = ['tok-lapse-1', 'tok-lapse-2', 'tok-lapse-3'];
@@ -44,15 +44,7 @@ describe('push notifications: a job lock that lapses mid-send', () => {
       sending = true;
       return released;
     });
-    // Answered 503 until the built push service listens; the key makes a retry the same notification.
-    const notificationId = await until(
-      async () => {
-        const res = await api('POST', '/notifications', { all: true, title: 'once', body: 'b' }, { 'idempotency-key': 'lapse-1' });
-        return res.status === 202 ? ((await res.json()).notificationId as string) : undefined;
-      },
-      90_000,
-      'the notification accepted',
-    );
+    const notificationId = await notifyAllOnceAccepted(api, 'once', 'lapse-1');
     await until(async () => (sending ? true : undefined), 90_000, 'the first push service sending');
 
     // Another replica takes the batch over once the stopped process's lock lapses: it waits (delayed)

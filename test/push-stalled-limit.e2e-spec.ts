@@ -3,7 +3,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushQueueNames } from '@platform/contracts';
 import { SeededBot, testQueue, until } from '@platform/testing';
-import { BotApi, PushSandboxes, botApi, seedPushBot, sqlRows, waitForNotification } from './push-support.js';
+import { BotApi, PushSandboxes, botApi, notifyAllOnceAccepted, seedPushBot, sqlRows, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
 const TOKENS = ['tok-stall-1', 'tok-stall-2', 'tok-stall-3'];
@@ -49,17 +49,7 @@ describe('push notifications: a batch job that stalls too often', () => {
       env: { ...process.env, ...stack.env, FCM_TIMEOUT_MS: '10000' },
       stdio: 'ignore',
     });
-    // Answered 503 until the built push service listens. A push service still starting may take a
-    // request after the gateway gave up waiting: the key makes the retry that request's notification,
-    // not a second one whose batch would later be sent to the same devices.
-    const notificationId = await until(
-      async () => {
-        const res = await api('POST', '/notifications', { all: true, title: 'stalls', body: 'b' }, { 'idempotency-key': 'stall-1' });
-        return res.status === 202 ? ((await res.json()).notificationId as string) : undefined;
-      },
-      90_000,
-      'the notification accepted',
-    );
+    const notificationId = await notifyAllOnceAccepted(api, 'stalls', 'stall-1');
 
     // The plan has finished and the batch is mid-send (its requests hang) when the process dies.
     const queue = testQueue(PushQueueNames.fanout, stack.env);

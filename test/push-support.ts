@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { FcmSandbox, FcmSandboxOptions, GoogleOAuthSandbox } from '@platform/sandbox';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { SeededBot, createTestEnv, seedBotAdmin, seedCarouselBot } from '@platform/testing';
+import { SeededBot, createTestEnv, seedBotAdmin, seedCarouselBot, until } from '@platform/testing';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
 
 /** Google's token endpoint and FCM HTTP v1 on loopback; FCM accepts only tokens the endpoint minted. */
@@ -59,6 +59,23 @@ export function saveServiceAccount(baseUrl: string, botId: string, adminToken: s
 }
 
 /** GET …/notifications/<id> until it is completed or failed with nothing pending; its last status. */
+/**
+ * Sends a notification to all the bot's devices, asking again until it is accepted (202): the gateway
+ * answers 503 until a push service listens, one still starting may take a request after the gateway
+ * gave up waiting, and the Idempotency-Key makes each retry that same notification, not a second one
+ * sent to the same devices. Returns its id.
+ */
+export function notifyAllOnceAccepted(api: BotApi, title: string, idempotencyKey: string): Promise<string> {
+  return until(
+    async () => {
+      const res = await api('POST', '/notifications', { all: true, title, body: 'b' }, { 'idempotency-key': idempotencyKey });
+      return res.status === 202 ? ((await res.json()).notificationId as string) : undefined;
+    },
+    90_000,
+    'the notification accepted',
+  );
+}
+
 export async function waitForNotification(api: BotApi, id: string, timeoutMs = 15_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
