@@ -222,7 +222,7 @@ describe('console bot builder (API and Chromium)', () => {
       await signIn(page, stack.url, dev);
     });
 
-    // Transitions (a button's colour) ended, or a second passed (an endless animation never ends).
+    // Animations (the canvas's fit to view) ended, or a second passed (an endless animation never ends).
     const transitionsEnded = () => page.evaluate(() => Promise.race([Promise.all(document.getAnimations().map((a) => a.finished)), new Promise((resolve) => setTimeout(resolve, 1000))]));
     const accessibleAtBothWidths = async () => {
       for (const size of [PHONE, DESKTOP]) {
@@ -302,7 +302,6 @@ describe('console bot builder (API and Chromium)', () => {
       const colour = (testId: string) => page.getByTestId(testId).evaluate((el) => getComputedStyle(el).color);
       expect(await colour('node-warnings-question-1')).not.toBe(await colour('node-errors-question-1'));
       expect(await colour('builder-warnings')).not.toBe(await colour('builder-errors'));
-      await transitionsEnded();
       await accessibleAtBothWidths();
       await screenshots(page, 'builder-error-and-warning');
 
@@ -330,7 +329,6 @@ describe('console bot builder (API and Chromium)', () => {
       expect(await formWarnings.getByText('Warning', { exact: true }).count()).toBe(1);
       expect(await page.getByTestId('node-form-errors').count()).toBe(0);
       await warningList.waitFor();
-      await transitionsEnded();
       await accessibleAtBothWidths();
       await screenshots(page, 'builder-warning');
       expect(await page.getByLabel('Connect next to…').inputValue()).toBe('bye');
@@ -391,8 +389,6 @@ describe('console bot builder (API and Chromium)', () => {
       await answered.getByRole('button', { name: /main\/question-1/ }).click();
       await page.locator('.flow-node.selected[data-testid="flow-node-question-1"]').waitFor();
       await page.getByRole('form', { name: 'Node question-1' }).waitFor();
-      // The node list's buttons change colour with a transition: axe measures contrast once it has ended.
-      await transitionsEnded();
       await accessibleAtBothWidths();
       await screenshots(page, 'builder-try');
     });
@@ -413,7 +409,6 @@ describe('console bot builder (API and Chromium)', () => {
       await page.frameLocator('[data-testid="try-chat"]').getByText('Goodbye!').waitFor({ state: 'detached' });
       await bad.getByRole('button', { name: /main\/function-1/ }).click();
       await page.locator('.flow-node.selected[data-testid="flow-node-function-1"]').waitFor();
-      await transitionsEnded();
       await accessibleAtBothWidths();
       await screenshots(page, 'builder-try-error');
     });
