@@ -179,6 +179,9 @@ describe('npm run up', () => {
   it("the printed chat URL of the hosted demo bot runs its journey at once, goes on when a question's retries run out and greets the user by name again on a restart; the echo bot answers on its own", async () => {
     const urls = [...output.matchAll(/^(http:\/\/\S+\/web\/bot\?\S+)$/gm)].map((m) => m[1]);
     expect(urls).toHaveLength(3); // hosted, hosted on its offers journey, echo
+    // The chat page's header names each bot (its profile, seeded once).
+    const nameOf = async (url: string) => ((await (await fetch(`${base}/v1/bots/${new URL(url).searchParams.get('botId')}/profile`)).json()) as { displayName: string | null }).displayName;
+    expect([await nameOf(urls[0]), await nameOf(urls[2])]).toEqual(['Demo bot', 'Echo bot']);
     const hosted = await openChat(urls[0]);
     try {
       // The sdk.md function node parsed the payload: the greeting names the user, then the menu question waits.

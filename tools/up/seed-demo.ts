@@ -5,7 +5,16 @@ import { ApiKeyService, UserService } from '@platform/accounts';
 import { SecretBox } from '@platform/crypto';
 import { validateBotDefinition } from '@platform/bot-engine';
 import { BotDefinition, definitionErrorText, generateWebhookSecret } from '@platform/contracts';
-import { BotDefinitionRepository, BotRepository, BotSecretRepository, CallbackSettingsRepository, ChannelSenderRepository, PrismaService, TemplateRepository } from '@platform/database';
+import {
+  BotDefinitionRepository,
+  BotRepository,
+  BotSecretRepository,
+  CallbackSettingsRepository,
+  ChannelSenderRepository,
+  ChatPageRepository,
+  PrismaService,
+  TemplateRepository,
+} from '@platform/database';
 import type { Prisma } from '@platform/database';
 import { TemplateSyncService } from '@platform/whatsapp';
 import { CliModule } from '../../apps/cli/src/cli.module.js';
@@ -52,12 +61,13 @@ export interface SeededDemo extends DemoBot {
 
 /**
  * The demo of `npm run up`:
- * - a **hosted** demo bot: a WhatsApp sender and a 3-card image carousel template (created once), its
+ * - a **hosted** demo bot: a WhatsApp sender, a 3-card image carousel template and the chat page's name
+ *   "Demo bot" (created once), its
  *   definition published as a version (a new version only when the definition changed, so runs do not
  *   pile versions up), its secrets, no webhook (an earlier run's echo webhook is removed: a mirror
  *   must not answer), a fresh API key and a fresh console administrator (the previous run's one is
  *   deleted, so only the password printed last opens the console);
- * - with `echoBotUrl`, an **outside** bot, "Echo (outside bot)", whose webhook is the echo bot, signed
+ * - with `echoBotUrl`, an **outside** bot, "Echo (outside bot)" ("Echo bot" on the chat page), whose webhook is the echo bot, signed
  *   with a secret of this run, and an API key for its replies.
  * With `wabaId`, the sender names that WhatsApp Business Account and the template is synced from it
  * (`demo_summer_carousel`) instead of typed in.
@@ -69,6 +79,8 @@ export async function seedDemo(env: Record<string, string>, options: SeedOptions
     let demo = readJson<DemoBot>(file);
     if (!demo || !(await app.get(BotRepository).findById(demo.botId))) {
       const bot = await app.get(BotRepository).create('Demo bot (hosted)');
+      // The chat page's header shows it; set once, so a name given later in the console stays.
+      await app.get(ChatPageRepository).setProfile(bot.id, { displayName: 'Demo bot' });
       const sender = await app.get(ChannelSenderRepository).create({
         botId: bot.id,
         channel: 'whatsapp',
@@ -105,7 +117,11 @@ export async function seedDemo(env: Record<string, string>, options: SeedOptions
 
     let echo: SeededDemo['echo'];
     if (options.echoBotUrl) {
-      if (!demo.echoBotId || !(await app.get(BotRepository).findById(demo.echoBotId))) demo = { ...demo, echoBotId: (await app.get(BotRepository).create('Echo (outside bot)')).id };
+      if (!demo.echoBotId || !(await app.get(BotRepository).findById(demo.echoBotId))) {
+        const echoBot = await app.get(BotRepository).create('Echo (outside bot)');
+        await app.get(ChatPageRepository).setProfile(echoBot.id, { displayName: 'Echo bot' });
+        demo = { ...demo, echoBotId: echoBot.id };
+      }
       const webhookSecret = generateWebhookSecret();
       await app.get(CallbackSettingsRepository).setSecret(demo.echoBotId!, app.get(SecretBox).encrypt(webhookSecret));
       await app.get(CallbackSettingsRepository).setUrl(demo.echoBotId!, 'webhook', options.echoBotUrl);
