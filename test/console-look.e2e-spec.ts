@@ -117,6 +117,13 @@ describe('console: design system, onboarding, empty states, human errors, templa
     const icons = await page.locator('svg.icon').evaluateAll((svgs) => svgs.map((s) => [s.getAttribute('viewBox'), s.getAttribute('aria-hidden'), s.childElementCount > 0]));
     expect(icons.length).toBeGreaterThan(5);
     expect(icons.every(([box, hidden, drawn]) => box === '0 0 24 24' && hidden === 'true' && drawn)).toBe(true);
+    // Every section's link has its icon, so the bar's labels line up.
+    const sections = await page
+      .getByRole('navigation', { name: 'Sections' })
+      .getByRole('link')
+      .evaluateAll((links) => links.map((a) => [a.textContent, a.querySelector('svg.icon') !== null]));
+    expect(sections.filter(([, hasIcon]) => !hasIcon)).toEqual([]);
+    expect(sections.length).toBeGreaterThanOrEqual(8);
   });
 
   it('the first-run checklist on the home page shows every step to do', async () => {

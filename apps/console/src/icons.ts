@@ -23,4 +23,6 @@ export {
   WifiOff,
   Clock,
   TriangleAlert,
+  Megaphone,
+  Workflow,
 } from 'lucide';

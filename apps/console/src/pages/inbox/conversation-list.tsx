@@ -44,7 +44,12 @@ export function InboxList({ bot }: { bot: Bot }) {
             return (
               <button type="button" class={filter === f.value ? '' : 'secondary outline'} aria-pressed={filter === f.value} onClick={() => pick(f.value)}>
                 {f.label}
-                {n !== undefined && <span class="badge"> {n}</span>}
+                {n !== undefined && (
+                  <>
+                    {' '}
+                    <span class="badge">{n}</span>
+                  </>
+                )}
               </button>
             );
           })}
