@@ -54,6 +54,8 @@ class FakeStore {
   /** Times withTurn took the lock; a test's hook runs inside the lock. */
   private locks = new Map<string, Promise<unknown>>();
   private seq = 0n;
+  /** Each conversation's last place handed out (conversation_positions): a message's place in its own conversation, 1 for the first. */
+  private positions = new Map<string, number>();
 
   conversation(channel: 'web' | 'whatsapp', extra: Partial<BotRunConversation> = {}): BotRunConversation {
     const c = { id: randomUUID(), botId: BOT, channel, userId: `user-${this.conversations.size}`, senderId: 's1', lastInboundAt: new Date(), ...extra };
@@ -65,10 +67,13 @@ class FakeStore {
     this.inputs.push({ seq: ++this.seq, conversationId, input, processed: false });
   }
 
-  addMessage(conversationId: string, type: string, content: object): ConversationMessageRow {
+  /** A message committed now, at the conversation's next place unless `position` is given (a turn's, committed with the turn). */
+  addMessage(conversationId: string, type: string, content: object, position?: number): ConversationMessageRow {
+    if (position === undefined) this.positions.set(conversationId, (position = (this.positions.get(conversationId) ?? 0) + 1));
     const row: ConversationMessageRow = {
       id: randomUUID(),
       seq: ++this.seq,
+      position,
       conversationId,
       direction: 'outbound',
       type,
@@ -143,6 +148,8 @@ class FakeStore {
       messages: [...this.messages],
       steps: [...this.steps],
       processed: new Set<bigint>(),
+      // As the trigger's counter: taken by the transaction, given back when it rolls back.
+      lastPosition: this.positions.get(conversationId) ?? 0,
     };
     const inputs: PendingBotInput[] = this.inputs.filter((i) => i.conversationId === conversationId && !i.processed).map((i) => ({ seq: i.seq, input: i.input }));
     const turn: LockedBotTurn = {
@@ -163,7 +170,7 @@ class FakeStore {
         for (const output of processed.outputs) {
           if (output.kind === 'reply') {
             const { type, content } = replyContent(output.reply);
-            const row = { ...this.addMessage(conversationId, type, content) };
+            const row = { ...this.addMessage(conversationId, type, content, ++pending.lastPosition) };
             this.messages.pop();
             pending.messages.push(row);
             const item = { id: randomUUID(), seq: ++this.seq, conversationId, botId, kind: 'reply' as const, messageId: row.id };
@@ -190,6 +197,7 @@ class FakeStore {
     this.outboxItems = pending.outbox;
     this.messages = pending.messages;
     this.steps = pending.steps;
+    this.positions.set(conversationId, pending.lastPosition);
     for (const i of this.inputs) if (pending.processed.has(i.seq)) i.processed = true;
     return result;
   }
@@ -274,6 +282,8 @@ function setup(options: { engine?: (calls: TurnRequest[]) => TurnEngine; appendF
 }
 
 const texts = (appended: Array<{ data: string }>) => appended.map((a) => (JSON.parse(a.data) as { content: { text?: string } }).content.text);
+/** The conversation.message events' seq: the message's place in its own conversation, what the chat page orders by. */
+const seqs = (appended: Array<{ code: string; data: string }>) => appended.filter((a) => a.code === 'conversation.message').map((a) => (JSON.parse(a.data) as { seq: unknown }).seq);
 
 describe('BotTurnService', () => {
   beforeAll(() => Logger.overrideLogger(false));
@@ -292,6 +302,7 @@ describe('BotTurnService', () => {
       [1, 2],
     ]);
     expect(texts(appended)).toEqual(['echo a #1', 'echo b #2', 'echo c #3']);
+    expect(seqs(appended)).toEqual(['1', '2', '3']);
     expect(appended.every((a) => a.code === 'conversation.message' && a.userId === c.userId)).toBe(true);
     expect(store.messages.map((m) => m.status)).toEqual(['sent', 'sent', 'sent']);
     expect(store.outboxItems).toEqual([]);
@@ -339,8 +350,39 @@ describe('BotTurnService', () => {
     await service.take({ botId: BOT, conversationId: c.id });
 
     expect(texts(appended)).toEqual(['left behind', 'echo new #1']);
+    expect(seqs(appended)).toEqual(['1', '2']);
     expect(store.handoverReads).toBe(1);
     expect(store.outboxItems).toEqual([]);
+  });
+
+  it("numbers each conversation's replies in that conversation (the events' seq), after the messages it has; a turn that failed gives its places back", async () => {
+    let failing = true;
+    const { store, service, appended } = setup({
+      engine: (calls) => {
+        const echo = echoEngine(calls);
+        // The second input fails once, after the first one's reply was written in the same turn.
+        const fails = (req: TurnRequest) => failing && req.input.kind === 'message' && req.input.text === 'z';
+        return { run: async (req: TurnRequest) => (fails(req) ? Promise.reject(new Error('Postgres went away')) : echo.run(req)) } as unknown as TurnEngine;
+      },
+    });
+    const a = store.conversation('web');
+    const b = store.conversation('web');
+    store.addMessage(a.id, 'text', { text: 'an earlier message' });
+    store.addInput(a.id, { kind: 'message', text: 'x' });
+    store.addInput(b.id, { kind: 'message', text: 'y' });
+    store.addInput(b.id, { kind: 'message', text: 'z' });
+
+    await expect(service.take({ botId: BOT, conversationId: b.id })).rejects.toThrow('Postgres went away');
+    failing = false;
+    await service.take({ botId: BOT, conversationId: a.id });
+    await service.take({ botId: BOT, conversationId: b.id });
+
+    expect(appended.map((e) => [e.userId, (JSON.parse(e.data) as { seq: unknown }).seq])).toEqual([
+      [a.userId, '2'],
+      [b.userId, '1'],
+      [b.userId, '2'],
+    ]);
+    expect(store.messages.filter((m) => m.conversationId === b.id).map((m) => m.position)).toEqual([1, 2]);
   });
 
   it('leaves everything as it was when the engine throws: the inputs wait for the retry, nothing is handed over', async () => {
@@ -377,6 +419,7 @@ describe('BotTurnService', () => {
     store.runs.completeWebHandover = async () => Promise.reject(new Error('Postgres went away'));
     await expect(service.take({ botId: BOT, conversationId: c.id })).rejects.toThrow('Postgres went away');
     expect(appended.map((a) => a.code)).toEqual(['conversation.message', 'cart']);
+    expect(seqs(appended)).toEqual(['1']);
     expect(store.outboxItems).toHaveLength(2);
 
     store.runs.completeWebHandover = complete;
@@ -452,6 +495,7 @@ describe('BotTurnService', () => {
     expect(first.inputs + second.inputs).toBe(4);
     expect(calls).toHaveLength(4);
     expect(texts(appended)).toEqual(['echo 1 #1', 'echo 2 #2', 'echo 3 #3', 'echo 4 #4']);
+    expect(seqs(appended)).toEqual(['1', '2', '3', '4']);
   });
 
   it('opens the bot’s secrets only when a node asks, once per turn', async () => {
