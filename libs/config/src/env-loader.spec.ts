@@ -34,6 +34,7 @@ describe('loadEnv', () => {
     });
     expect(env.get(WhatsAppRetryEnv).WHATSAPP_MAX_ATTEMPTS).toBe(5);
     expect(env.get(JobLockEnv).WORKER_MAX_STALLED_COUNT).toBe(3);
+    expect(env.get(JobLockEnv).WORKER_STALLED_SWEEP_MS).toBe(60000);
   });
 
   it('derives AUTH_URL and CLOUD_URL from a BASE_URL that is set, and keeps one set on its own', () => {
@@ -96,6 +97,7 @@ describe('loadEnv', () => {
     ['WHATSAPP_MAX_ATTEMPTS', '0', 'WHATSAPP_MAX_ATTEMPTS must be at least 1'],
     ['WORKER_MAX_STALLED_COUNT', '-1', 'WORKER_MAX_STALLED_COUNT must be at least 0'],
     ['WORKER_MAX_STALLED_COUNT', 'often', 'WORKER_MAX_STALLED_COUNT must be an integer (0..100)'],
+    ['WORKER_STALLED_SWEEP_MS', '50', 'WORKER_STALLED_SWEEP_MS must be at least 100'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of'],
     ['TRUST_PROXY', 'yes', 'TRUST_PROXY must be true or false'],
     ['BASE_URL', 'bots.example.com', 'BASE_URL must be an absolute URL'],

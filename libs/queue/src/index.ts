@@ -10,6 +10,7 @@ export * from './final-attempt.js';
 export * from './stalled-limit.js';
 export * from './stalled-too-often.error.js';
 export * from './stalled-job-settler.js';
+export * from './stalled-job-source.js';
 export * from './worker-base.js';
 export * from './lifecycle/message-lifecycle.publisher.js';
 export * from './redis-eviction-policy.error.js';

@@ -6,6 +6,7 @@ import { DelayedError, UnrecoverableError, type Job, type Worker, type WorkerOpt
 import type { Redis } from 'ioredis';
 import { isFinalAttempt } from './final-attempt.js';
 import type { QueueJob } from './queue-jobs.js';
+import type { StalledJobSource } from './stalled-job-source.js';
 import { STALLED_LIMIT_REASON } from './stalled-limit.js';
 import { WorkerBase, type WorkerBaseOptions } from './worker-base.js';
 
@@ -57,9 +58,15 @@ class TestWorker extends WorkerBase<'push-fanout'> {
     return this.fakeConnection as unknown as Redis;
   }
 
-  protected override sweepStalled(): Promise<number> {
-    this.order.push('swept');
-    return Promise.resolve(0);
+  protected override stalledJobSource(): StalledJobSource {
+    return {
+      unsettled: async () => {
+        this.order.push('swept');
+        return [];
+      },
+      markSettled: async () => undefined,
+      close: async () => undefined,
+    };
   }
 
   protected override createWorker(processor: (job: Job, token?: string) => Promise<unknown>, settings: WorkerOptions): Pick<Worker, 'on' | 'close'> {

@@ -6,6 +6,7 @@ import { QueueJob, isQueueJob } from './queue-jobs.js';
 import { queueWorkerLiveness } from './queue-worker-liveness.js';
 import { RedisClient, RedisTarget, bullPrefix, createWorkerRedis } from './redis-connections.js';
 import { SettleStalledJob, StalledJobSettler } from './stalled-job-settler.js';
+import { RedisStalledJobSource, StalledJobSource } from './stalled-job-source.js';
 import { isStalledLimitFailure } from './stalled-limit.js';
 
 /** What an app's worker says about itself; the rest of running a BullMQ worker is WorkerBase's. */
@@ -22,9 +23,12 @@ export interface WorkerBaseOptions<Q extends QueueName> {
   lock?: { durationMs: number; maxStalledCount: number };
   /**
    * Settles a job BullMQ failed for stalling too often (the processor never ran to record it): each
-   * one this worker fails, and at start-up those among the queue's newest failed jobs.
+   * one this worker fails, and those among the queue's newest failed jobs at start-up and every
+   * `stalledSweepMs`; a settlement that throws is tried again while the process lives.
    */
   settleStalled?: SettleStalledJob<Q>;
+  /** How often the queue is swept for jobs failed by stalling whose failure no one recorded (StalledJobSettler's default without it). */
+  stalledSweepMs?: number;
   /**
    * Called once when a run throws and the job will not run again (its final attempt, or an
    * UnrecoverableError), before it fails for good: records the failure where users see it.
@@ -43,7 +47,8 @@ const NOT_FAILURES = [DelayedError, WaitingChildrenError, WaitingError, RateLimi
  * A subclass passes its options and implements `process`; `job.name` narrows `job.data` there.
  *
  * Shutdown, in Nest's application-shutdown step: the worker closes (its running jobs finish), then the
- * stalled-job settlements and start-up sweep under way finish, then the Redis connection quits.
+ * stalled-job settlements and sweep under way finish (waiting retries and sweeps are dropped), then the
+ * Redis connection quits.
  * PrismaService ends its pool in a later step of the same phase, so all of these can still use it.
  */
 export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -57,7 +62,9 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
 
   protected constructor(private readonly options: WorkerBaseOptions<Q>) {
     this.logger = new Logger(options.logName);
-    if (options.settleStalled) this.stalled = new StalledJobSettler(options.queue, options.settleStalled, this.logger, bullPrefix(options.redis, options.queue));
+    if (options.settleStalled) {
+      this.stalled = new StalledJobSettler(options.queue, options.settleStalled, this.logger, options.stalledSweepMs ? { sweepEveryMs: options.stalledSweepMs } : {});
+    }
   }
 
   /** One run of a job; throwing makes BullMQ retry it while attempts remain. */
@@ -86,7 +93,7 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
     worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its process stopped); it will run again unless it stalled too often`));
     if (this.stalled) {
       this.stalled.watch(worker);
-      void this.sweepStalled(this.stalled, connection);
+      void this.stalled.start(this.stalledJobSource(connection));
     }
     this.logger.log(`consuming ${queue} with concurrency ${concurrency}`);
   }
@@ -105,9 +112,9 @@ export abstract class WorkerBase<Q extends QueueName> implements OnApplicationBo
     return createWorkerRedis(this.options.redis, this.options.connectionName);
   }
 
-  /** The start-up sweep for jobs failed by stalling that a stopped process left unsettled; shutdown waits for it. */
-  protected sweepStalled(settler: StalledJobSettler<Q>, connection: RedisClient): Promise<number> {
-    return settler.sweep(connection);
+  /** Where the stalled-job sweeps read the queue's failed jobs (tests hand in a stand-in). */
+  protected stalledJobSource(connection: RedisClient): StalledJobSource {
+    return new RedisStalledJobSource(this.options.queue, connection, bullPrefix(this.options.redis, this.options.queue));
   }
 
   protected createWorker(processor: (job: Job, token?: string) => Promise<unknown>, settings: WorkerOptions): BullWorker {

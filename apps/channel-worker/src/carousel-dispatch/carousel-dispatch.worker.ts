@@ -26,6 +26,7 @@ export class CarouselDispatchWorker extends WorkerBase<typeof QueueNames.carouse
       concurrency: env.WORKER_CONCURRENCY,
       lock: { durationMs: locks.WORKER_LOCK_MS, maxStalledCount: locks.WORKER_MAX_STALLED_COUNT },
       settleStalled: (job, err) => settler.settle(job, err),
+      stalledSweepMs: locks.WORKER_STALLED_SWEEP_MS,
     });
   }
 

@@ -33,6 +33,7 @@ export class FanoutWorker extends WorkerBase<typeof PushQueueNames.fanout> {
       concurrency: env.PUSH_WORKER_CONCURRENCY,
       lock: { durationMs: locks.WORKER_LOCK_MS, maxStalledCount: locks.WORKER_MAX_STALLED_COUNT },
       settleStalled: (job, err) => settler.settle(job, err),
+      stalledSweepMs: locks.WORKER_STALLED_SWEEP_MS,
       giveUp: (job, err) => this.giveUp(job, err),
     });
   }

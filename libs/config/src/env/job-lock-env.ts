@@ -14,6 +14,14 @@ export class JobLockEnv {
   WORKER_MAX_STALLED_COUNT: number = 3;
 
   /**
+   * How often each worker looks through its queue's newest failed jobs for ones failed by stalling
+   * whose failure no one recorded (the worker that failed one stopped while Postgres was down), and
+   * records it. Also the longest wait between retries of a recording that failed.
+   */
+  @IntEnv({ min: 100 })
+  WORKER_STALLED_SWEEP_MS: number = 60000;
+
+  /**
    * How often each channel worker looks for campaign jobs lost with Redis (a Redis restarted empty, a
    * replica promoted without the last writes) and adds them again (docs/campaigns.md, "No recipient twice").
    */
