@@ -135,7 +135,10 @@ export class FcmPacer {
     return Number(granted) > 0 ? { granted: Number(granted), waitMs: Number(waitMs), chunk: `${chunk}:${granted}` } : { granted: 0, waitMs: Number(waitMs) };
   }
 
-  /** FCM answered every message of a granted chunk: it stops counting in the seconds after. Not awaited; a chunk not reported stops counting when it expires. */
+  /**
+   * FCM answered every message of a granted chunk once (a retry is admitted on its own): it stops
+   * counting in the seconds after. Not awaited; a chunk not reported stops counting when it expires.
+   */
   landed(projectId: string, chunk: string | undefined): void {
     if (!chunk) return;
     const key = this.key(projectId);

@@ -224,6 +224,70 @@ describe('FcmSender.deliverMany', () => {
   });
 });
 
+describe('FcmSender.deliverMany: when the chunk has landed', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+  beforeEach(() => {
+    jest.useFakeTimers({ now: new Date('2026-03-01T10:00:00Z') });
+    jest.spyOn(Math, 'random').mockReturnValue(0);
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  it("says so once every first request has its answer, while a 429'd message still waits for its retry (paced on its own)", async () => {
+    const { sender, many, posts, admitted } = setup([ok]);
+    const results: Array<[number, unknown]> = [];
+    let firstAnswered = 0;
+    let settled = false;
+    const done = sender
+      .deliverMany(
+        config,
+        body.parts,
+        ['d0', 'd1', 'd2'],
+        () => false,
+        (i, r) => void results.push([i, r]),
+        undefined,
+        () => firstAnswered++,
+      )
+      .then(() => (settled = true));
+    await jest.advanceTimersByTimeAsync(0);
+    many[0].onAnswer(0, ok);
+    many[0].onAnswer(1, fcmError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded.', { 'retry-after': '30' }));
+    expect(firstAnswered).toBe(0); // d2 is still on its way to FCM
+    many[0].onAnswer(2, NOT_SENT);
+    expect(firstAnswered).toBe(1);
+    await jest.advanceTimersByTimeAsync(29_999);
+    expect(settled).toBe(false); // d1's retry waits out the Retry-After: the chunk no longer counts meanwhile
+    expect(posts).toHaveLength(0);
+    await jest.advanceTimersByTimeAsync(1);
+    await done;
+    expect(posts.map((p) => p.token)).toEqual(['d1']);
+    expect(admitted).toEqual(['proj-1']); // the retry took its own share of the budget
+    expect(firstAnswered).toBe(1);
+    expect(results.sort(([a], [b]) => a - b)).toEqual([
+      [0, { kind: 'sent' }],
+      [1, { kind: 'sent' }],
+      [2, { kind: 'failed', reason: 'notification stopped' }],
+    ]);
+  });
+
+  it('says so at once for a chunk with no tokens', async () => {
+    const { sender } = setup([]);
+    let firstAnswered = 0;
+    await sender.deliverMany(
+      config,
+      body.parts,
+      [],
+      () => false,
+      () => undefined,
+      undefined,
+      () => firstAnswered++,
+    );
+    expect(firstAnswered).toBe(1);
+  });
+});
+
 describe('FcmSender.deliverMany with a guard', () => {
   beforeAll(() => Logger.overrideLogger(false));
 

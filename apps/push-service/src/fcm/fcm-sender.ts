@@ -95,6 +95,9 @@ export class FcmSender {
    * once every token has its result. While FCM's quota for the project is exceeded, nothing is sent.
    * `guard`: a request queued in the pool goes out only while it allows (else it is held, or answered
    * with the guard's error), and a retry of a token only once its `beforeResend` resolved.
+   * `firstAnswered` runs once every token's first request has its answer (or was not sent), before the
+   * retries those answers call for: the pacer's chunk has landed then, and each retry is paced as a
+   * message of its own (deliver() admits it), so the chunk must not keep counting through their backoff.
    */
   async deliverMany(
     config: LoadedPushConfig,
@@ -103,15 +106,18 @@ export class FcmSender {
     stopped: () => boolean,
     onResult: (index: number, result: DeliveryOutcome | Error) => void,
     guard?: SendGuard,
+    firstAnswered?: () => void,
   ): Promise<void> {
-    if (tokens.length === 0) return;
+    if (tokens.length === 0) return firstAnswered?.();
     let accessToken: string;
     try {
       accessToken = this.tokens.peek(config) ?? (await this.tokens.get(config));
     } catch (err) {
+      firstAnswered?.(); // nothing went to FCM
       tokens.forEach((_, i) => onResult(i, err as Error)); // e.g. CredentialsRejectedError: every message fails alike
       return;
     }
+    let unanswered = tokens.length;
     let left = tokens.length;
     let allDone!: () => void;
     const done = new Promise<void>((resolve) => (allDone = resolve));
@@ -126,6 +132,7 @@ export class FcmSender {
       holdMs: () => Math.max(this.quotaUntil.size > 0 ? Math.max(0, (this.quotaUntil.get(config.projectId) ?? 0) - Date.now()) : 0, guard?.holdMs() ?? 0),
       cancelled: guard ? () => guard.lost() || stopped() : stopped,
       onAnswer: (i, answer) => {
+        if (--unanswered === 0) firstAnswered?.();
         if (answer === NOT_SENT) return report(i, guard?.lost() ? guard.heldBack() : { kind: 'failed', reason: 'notification stopped' });
         const verdict = answer instanceof Error ? retryVerdict(answer) : classifyFcmResponse(answer);
         if (verdict.kind === 'sent') return report(i, { kind: 'sent' });

@@ -209,3 +209,65 @@ describe('BatchHandler.handle: a retry in a run taken over', () => {
     expect(completed).toEqual([]);
   });
 });
+
+describe('BatchHandler.handle: the pace of a chunk with a retry', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+
+  it("reports the chunk landed once FCM answered each of its messages once, not after the retries' backoff; once", async () => {
+    const recorded = new Map<string, DeviceOutcome>();
+    const landed: Array<[string, string | undefined]> = [];
+    let releaseRetry!: () => void;
+    const retryWaits = new Promise<void>((resolve) => (releaseRetry = resolve));
+    let landedBeforeRetry: Array<[string, string | undefined]> | undefined;
+    const handler = new BatchHandler(
+      {
+        findById: async () => ({ id: 'n1', botId: 'bot1', status: 'sending', title: 't', body: 'b', journeySlug: null, data: {}, priority: 'high', ttlSeconds: null, createdAt: new Date() }),
+        isBatchCounted: async () => false,
+        completeBatch: async () => true,
+      } as unknown as NotificationRepository,
+      {
+        findLive: async () => [
+          { id: 'a', token: 'ta' },
+          { id: 'b', token: 'tb' },
+        ],
+        markDead: async () => undefined,
+      } as unknown as DeviceRepository,
+      { load: async () => ({ botId: 'bot1', projectId: 'p1', quotaPerMinute: 600000, clientEmail: 'x@p1' }) } as unknown as PushConfigService,
+      {
+        // Both first requests answered ('tb' with a 429); 'tb' is sent again after its Retry-After.
+        deliverMany: async (_c: unknown, _p: unknown, tokens: string[], _s: unknown, onResult: (i: number, r: unknown) => void, _g: unknown, firstAnswered?: () => void) => {
+          onResult(tokens.indexOf('ta'), { kind: 'sent' });
+          firstAnswered?.();
+          await new Promise((r) => setImmediate(r));
+          landedBeforeRetry = [...landed];
+          await retryWaits;
+          onResult(tokens.indexOf('tb'), { kind: 'sent' });
+        },
+      } as unknown as FcmSender,
+      {
+        read: async () => new Map(),
+        recorder: () => ({ outcomes: recorded, record: (id: string, o: DeviceOutcome) => void recorded.set(id, o), flush: async () => undefined }),
+        lease: async () => heldLease(),
+        clear: async () => undefined,
+      } as unknown as BatchProgressStore,
+      {
+        take: async (_p: string, _q: number, want: number) => ({ granted: want, waitMs: 0, chunk: 'c1' }),
+        landed: (projectId: string, chunk?: string) => void landed.push([projectId, chunk]),
+      } as unknown as FcmPacer,
+      { WORKER_LOCK_MS: 30000 } as JobLockEnv,
+      { FCM_TIMEOUT_MS: 5000 } as PushEnv,
+    );
+    const run = { data: { notificationId: 'n1', seq: 0, deviceIds: ['a', 'b'] }, attemptsMade: 0, opts: { attempts: 3 } } as unknown as Job<PushBatchJob>;
+    const handled = handler.handle(run, 'token');
+    while (landedBeforeRetry === undefined) await new Promise((r) => setImmediate(r));
+    // The retry is paced as a message of its own: the chunk must not count against the next seconds meanwhile.
+    expect(landedBeforeRetry).toEqual([['p1', 'c1']]);
+    releaseRetry();
+    await expect(handled).resolves.toMatch(/^counted/);
+    expect(landed).toEqual([['p1', 'c1']]);
+    expect([...recorded]).toEqual([
+      ['a', 'sent'],
+      ['b', 'sent'],
+    ]);
+  });
+});

@@ -271,10 +271,17 @@ export class BatchHandler {
         await lease.ensureHeld(); // a run taken over while its process was stopped sends nothing more
         return this.pacer.take(config.projectId, config.quotaPerMinute, want);
       },
-      send: (from, to, chunk) =>
-        deliveries.push(
-          this.sender.deliverMany(config, parts, tokens.slice(from, to), stopped, (i, result) => onResult(from + i, result), guard).finally(() => this.pacer.landed(config.projectId, chunk)),
-        ),
+      send: (from, to, chunk) => {
+        // The chunk has landed once FCM answered each of its messages once: a refused message's retry is
+        // admitted by the pacer as a message of its own, so the chunk does not count on through the retries' backoff.
+        let reported = false;
+        const landed = () => {
+          if (reported) return;
+          reported = true;
+          this.pacer.landed(config.projectId, chunk);
+        };
+        deliveries.push(this.sender.deliverMany(config, parts, tokens.slice(from, to), stopped, (i, result) => onResult(from + i, result), guard, landed).finally(landed));
+      },
       stopped,
       onWait: (ms) => this.pacer.waited('in-job', ms),
     }).finally(() => Promise.all(deliveries)); // what was handed to FCM is answered (and recorded) before the job goes on or fails
