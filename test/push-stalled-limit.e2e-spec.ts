@@ -1,9 +1,6 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createPushService } from '../apps/push-service/src/create-push-service.js';
 import { PushQueueNames } from '@platform/contracts';
-import { SeededBot, testQueue, until } from '@platform/testing';
-import { BotApi, PushSandboxes, botApi, notifyAllOnceAccepted, seedPushBot, sqlRows, waitForNotification } from './push-support.js';
+import { testQueue, until } from '@platform/testing';
+import { sqlRows, useStoppablePushService, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
 const TOKENS = ['tok-stall-1', 'tok-stall-2', 'tok-stall-3'];
@@ -15,11 +12,9 @@ const TOKENS = ['tok-stall-1', 'tok-stall-2', 'tok-stall-3'];
  * process's lease on the batch to run out first (a stopped process could still wake and send).
  */
 describe('push notifications: a batch job that stalls too often', () => {
-  const sandboxes = new PushSandboxes();
-  const { oauth, fcm } = sandboxes;
   const stack = useStack(
     {
-      push: sandboxes,
+      push: true,
       env: {
         WORKER_LOCK_MS: '1000',
         WORKER_MAX_STALLED_COUNT: '0', // the first stall fails the job
@@ -28,40 +23,33 @@ describe('push notifications: a batch job that stalls too often', () => {
     },
     120_000,
   );
-  let bot: SeededBot;
-  let child: ChildProcess | undefined;
-  let push: NestFastifyApplication | undefined;
-  stack.defer(async () => {
-    child?.kill('SIGKILL');
-    await push?.close();
-  });
-
-  beforeAll(async () => {
-    bot = await seedPushBot(stack, oauth, 'demo-stall', TOKENS);
-  }, 120_000);
-
-  const api: BotApi = (...args) => botApi(stack.url, bot.botId, bot.apiKey)(...args);
+  const { fcm } = stack.push;
+  const push = useStoppablePushService(stack, 'demo-stall', TOKENS);
+  const { api } = push;
 
   it('a push-service process killed mid-batch: the next one fails the job for stalling and counts its devices failed', async () => {
     for (const token of TOKENS) fcm.always(token, { hang: true }); // FCM never answers these devices
-    // Its lease on the batch (the lock, the FCM timeout and 5 s) runs out 16 s after the kill.
-    child = spawn(process.execPath, ['dist/apps/push-service/src/main.js'], {
-      env: { ...process.env, ...stack.env, FCM_TIMEOUT_MS: '10000' },
-      stdio: 'ignore',
-    });
-    const notificationId = await notifyAllOnceAccepted(api, 'stalls', 'stall-1');
-
-    // The plan has finished and the batch is mid-send (its requests hang) when the process dies.
     const queue = testQueue(PushQueueNames.fanout, stack.env);
-    await until(async () => ((await (await queue.getJob(`plan-${notificationId}`))?.getState()) === 'completed' ? true : undefined), 60_000, 'the plan done');
-    await until(async () => ((await (await queue.getJob(`batch-${notificationId}-0`))?.getState()) === 'active' ? true : undefined), 60_000, 'the batch running');
-    // Until the fake holds all three requests: one it has not read yet when the answers turn to 'ok'
-    // below would be answered and counted as a send of a batch run again.
-    await until(async () => (TOKENS.every((t) => fcm.hung.includes(t)) ? true : undefined), 60_000, 'the batch requests held by FCM');
-    child.kill('SIGKILL');
+    // Its lease on the batch (the lock, the FCM timeout and 5 s) runs out 16 s after the kill.
+    const notificationId = await push.sendAndStop({
+      env: { FCM_TIMEOUT_MS: '10000' },
+      title: 'stalls',
+      idempotencyKey: 'stall-1',
+      hook: {
+        // The plan has finished and the batch is mid-send (its requests hang) when the process dies.
+        stop: async (child, id) => {
+          await until(async () => ((await (await queue.getJob(`plan-${id}`))?.getState()) === 'completed' ? true : undefined), 60_000, 'the plan done');
+          await until(async () => ((await (await queue.getJob(`batch-${id}-0`))?.getState()) === 'active' ? true : undefined), 60_000, 'the batch running');
+          // Until the fake holds all three requests: one it has not read yet when the answers turn to 'ok'
+          // below would be answered and counted as a send of a batch run again.
+          await until(async () => (TOKENS.every((t) => fcm.hung.includes(t)) ? true : undefined), 60_000, 'the batch requests held by FCM');
+          child.kill('SIGKILL');
+        },
+      },
+    });
     for (const token of TOKENS) fcm.always(token, 'ok'); // a batch run again would now be sent and seen
 
-    push = await createPushService(stack.env);
+    await push.startReplica();
     const batch = await until(
       async () => {
         const job = await queue.getJob(`batch-${notificationId}-0`);
@@ -78,7 +66,7 @@ describe('push notifications: a batch job that stalls too often', () => {
     expect(final).toMatchObject({ status: 'completed', failureReason: null, total: 3, sent: 0, failed: 3, invalidTokens: 0, skipped: 0, pending: 0 });
     const batches = await sqlRows(stack.env.DATABASE_URL, 'SELECT seq, failed FROM push_notification_batches WHERE notification_id = $1', [notificationId]);
     expect(batches).toEqual([{ seq: 0, failed: 3 }]);
-    expect(await sqlRows(stack.env.DATABASE_URL, 'SELECT id FROM push_notifications WHERE bot_id = $1', [bot.botId])).toEqual([{ id: notificationId }]);
+    expect(await sqlRows(stack.env.DATABASE_URL, 'SELECT id FROM push_notifications WHERE bot_id = $1', [push.bot.botId])).toEqual([{ id: notificationId }]);
     expect(fcm.messages.filter((m) => TOKENS.includes(m.token))).toHaveLength(0); // the job did not run again
   }, 180_000);
 });

@@ -1,10 +1,13 @@
 // Helpers of the test/push-*.e2e-spec.ts files: the loopback Google and FCM servers, the push env,
-// a bot's API calls, saving a service account, waiting for a notification to settle, SQL.
+// a bot's API calls, saving a service account, waiting for a notification to settle, SQL, and a
+// push-service process a test stops mid-send beside a second replica.
+import { ChildProcess, spawn } from 'node:child_process';
 import pg from 'pg';
 import { FcmSandbox, FcmSandboxOptions, GoogleOAuthSandbox } from '@platform/sandbox';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SeededBot, createTestEnv, seedBotAdmin, seedCarouselBot, until } from '@platform/testing';
 import { createPushService } from '../apps/push-service/src/create-push-service.js';
+import type { Stack } from './e2e-stack.js';
 
 /** Google's token endpoint and FCM HTTP v1 on loopback; FCM accepts only tokens the endpoint minted. */
 export class PushSandboxes {
@@ -122,4 +125,93 @@ export async function seedPushBot(
     await push.close();
   }
   return bot;
+}
+
+/** How a test stops its push-service process mid-send. */
+export interface StopHook {
+  /** Runs once the process is spawned, before the notification is sent (e.g. a hook on FCM's next accept). */
+  arm?(child: ChildProcess): void;
+  /** Runs once the notification is accepted; resolves when the process is stopped (or killed). */
+  stop(child: ChildProcess, notificationId: string): Promise<void>;
+}
+
+/** Stops the process as FCM accepts its first request, whose answer FCM holds until `release`. */
+export function stopOnAccept(fcm: FcmSandbox): StopHook & { release(): void } {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let stopped = false;
+  return {
+    arm: (child) =>
+      fcm.onNextAccept(() => {
+        child.kill('SIGSTOP'); // stopped with its request in flight, its answer held
+        stopped = true;
+        return released;
+      }),
+    stop: () => until(async () => (stopped ? true : undefined), 90_000, 'the first push service sending').then(() => undefined),
+    release: () => release(),
+  };
+}
+
+/** A built push-service process the test stops mid-send, and a second replica in process. */
+export interface StoppablePushService {
+  /** The bot's API (after beforeAll). */
+  readonly api: BotApi;
+  readonly bot: SeededBot;
+  /**
+   * Spawns the built push service with `env` over the stack's, sends a notification to all the bot's
+   * devices (`idempotencyKey`) and stops the process with `hook`. Returns the notification's id.
+   */
+  sendAndStop(options: { env: Record<string, string>; title: string; idempotencyKey: string; hook: StopHook }): Promise<string>;
+  /** The process's output so far. */
+  log(): string;
+  /** Wakes the stopped process (SIGCONT). */
+  resume(): void;
+  /** Starts another push service on the same database and Redis, in process. */
+  startReplica(): Promise<void>;
+}
+
+/**
+ * For a test of what a push-service process stopped mid-send (a starved host, a lost lock) does beside
+ * another replica: seeds a bot with `tokens` in beforeAll (service account `projectId`) and kills the
+ * process and closes the replica before the stack closes. The stack needs `push`.
+ */
+export function useStoppablePushService(stack: Stack, projectId: string, tokens: readonly string[]): StoppablePushService {
+  let bot: SeededBot | undefined;
+  let child: ChildProcess | undefined;
+  let replica: NestFastifyApplication | undefined;
+  let log = '';
+  stack.defer(async () => {
+    child?.kill('SIGCONT');
+    child?.kill('SIGKILL');
+    await replica?.close();
+  });
+  beforeAll(async () => {
+    bot = await seedPushBot(stack, stack.push.oauth, projectId, tokens);
+  }, 120_000);
+  const seeded = () => {
+    if (!bot) throw new Error('the push bot is seeded in beforeAll');
+    return bot;
+  };
+  const api: BotApi = (...args) => botApi(stack.url, seeded().botId, seeded().apiKey)(...args);
+  return {
+    api,
+    get bot() {
+      return seeded();
+    },
+    async sendAndStop({ env, title, idempotencyKey, hook }) {
+      const started = spawn(process.execPath, ['dist/apps/push-service/src/main.js'], { env: { ...process.env, ...stack.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = started;
+      started.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      started.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      hook.arm?.(started);
+      const notificationId = await notifyAllOnceAccepted(api, title, idempotencyKey);
+      await hook.stop(started, notificationId);
+      return notificationId;
+    },
+    log: () => log,
+    resume: () => void child?.kill('SIGCONT'),
+    async startReplica() {
+      replica = await createPushService(stack.env);
+    },
+  };
 }
