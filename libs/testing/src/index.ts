@@ -6,4 +6,5 @@ export * from './oauth-clients.js';
 export * from './polling.js';
 export * from './queue-jobs.js';
 export * from './movable-clock.js';
+export * from './in-memory-token-repository.js';
 export * from './whatsapp-webhooks.js';

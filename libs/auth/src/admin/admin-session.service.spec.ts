@@ -1,50 +1,18 @@
 import 'reflect-metadata';
 import type { Clock, TwoFactorService, UserService } from '@platform/accounts';
 import type { AuthEnv } from '@platform/config';
-import type { AuthGrant, TokenRepository } from '@platform/database';
+import { InMemoryTokenRepository } from '@platform/testing';
 import { TokenService } from '../tokens/token.service.js';
 import { AdminSessionService } from './admin-session.service.js';
 
 const T0 = Date.parse('2026-12-16T10:00:00Z');
 
-interface Token {
-  id: string;
-  tokenHash: string;
-  grantId: string;
-  clientId: string | null;
-  scope: string;
-  expiresAt: Date;
-  revokedAt: Date | null;
-  rotatedAt?: Date | null;
-}
-
 /** The real TokenService over an in-memory TokenRepository; users and two-factor stubbed. */
 function setup(second: 'ok' | 'required' | 'invalid' = 'ok') {
   let now = T0;
-  const grants: AuthGrant[] = [];
-  const access: Token[] = [];
-  const refresh: Token[] = [];
-  const withGrant = (r: Token | undefined) => (r ? { ...r, grant: grants.find((g) => g.id === r.grantId)! } : null);
-  const repo = {
-    createGrant: async (d: Omit<AuthGrant, 'id' | 'createdAt' | 'revokedAt'>) => {
-      const g = { ...d, id: `grant-${grants.length}`, createdAt: new Date(now), revokedAt: null } as AuthGrant;
-      grants.push(g);
-      return g;
-    },
-    createAccessToken: async (d: Omit<Token, 'id' | 'revokedAt'>) => access.push({ ...d, id: `at-${access.length}`, revokedAt: null }),
-    createRefreshToken: async (d: Omit<Token, 'id' | 'revokedAt'>) => refresh.push({ ...d, id: `rt-${refresh.length}`, revokedAt: null, rotatedAt: null }),
-    findAccessByHash: async (h: string) => withGrant(access.find((r) => r.tokenHash === h)),
-    findRefreshByHash: async (h: string) => withGrant(refresh.find((r) => r.tokenHash === h)),
-    markRotated: async (id: string, at: Date) => {
-      const r = refresh.find((x) => x.id === id && !x.rotatedAt && !x.revokedAt);
-      if (r) r.rotatedAt = at;
-      return !!r;
-    },
-    revokeGrant: async (grantId: string, at: Date) => {
-      for (const r of [...grants.filter((g) => g.id === grantId), ...access.filter((a) => a.grantId === grantId), ...refresh.filter((a) => a.grantId === grantId)]) r.revokedAt ??= at;
-    },
-    transaction: async <T>(fn: (db: never) => Promise<T>) => fn('tx' as never),
-  } as unknown as TokenRepository;
+  const store = new InMemoryTokenRepository(() => new Date(now));
+  const { grants } = store;
+  const repo = store.asRepository();
   const tokens = new TokenService(repo, { AUTH_ACCESS_TOKEN_TTL_SECONDS: 900, AUTH_REFRESH_TOKEN_TTL_SECONDS: 86_400 } as AuthEnv, { now: () => new Date(now) } as Clock);
   const checked: Array<string | undefined> = [];
   const users = { authenticate: async (email: string, password: string) => (email === 'ann@example.com' && password === 'correct horse' ? { id: 'user-1' } : null) } as unknown as UserService;

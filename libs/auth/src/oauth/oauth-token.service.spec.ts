@@ -3,7 +3,8 @@ import type { Clock } from '@platform/accounts';
 import { OAuthError, generateSecret } from '@platform/accounts';
 import type { AuthEnv } from '@platform/config';
 import { sha256Hex } from '@platform/crypto';
-import type { AuthGrant, AuthorizationCodeRepository, OAuthClient, TokenRepository } from '@platform/database';
+import type { AuthorizationCodeRepository, OAuthClient } from '@platform/database';
+import { InMemoryTokenRepository } from '@platform/testing';
 import { TokenService } from '../tokens/token.service.js';
 import { OAuthTokenService } from './oauth-token.service.js';
 import { s256 } from './pkce.js';
@@ -11,17 +12,6 @@ import { s256 } from './pkce.js';
 const T0 = Date.parse('2026-12-16T10:00:00Z');
 const REDIRECT = 'https://app.example.com/callback';
 const VERIFIER = 'v'.repeat(43);
-
-interface Token {
-  id: string;
-  tokenHash: string;
-  grantId: string;
-  clientId: string | null;
-  scope: string;
-  expiresAt: Date;
-  revokedAt: Date | null;
-  rotatedAt?: Date | null;
-}
 
 interface Code {
   id: string;
@@ -40,35 +30,10 @@ interface Code {
 /** The real TokenService over in-memory token and code repositories. */
 function setup() {
   let now = T0;
-  const grants: AuthGrant[] = [];
-  const access: Token[] = [];
-  const refresh: Token[] = [];
+  const tokenStore = new InMemoryTokenRepository(() => new Date(now));
+  const { grants, access, refresh } = tokenStore;
+  const store = tokenStore.asRepository();
   const codes: Code[] = [];
-  const withGrant = (r: Token | undefined) => (r ? { ...r, grant: grants.find((g) => g.id === r.grantId)! } : null);
-  const store = {
-    createGrant: async (d: Omit<AuthGrant, 'id' | 'createdAt' | 'revokedAt'>) => {
-      const g = { ...d, id: `grant-${grants.length}`, createdAt: new Date(now), revokedAt: null } as AuthGrant;
-      grants.push(g);
-      return g;
-    },
-    createAccessToken: async (d: Omit<Token, 'id' | 'revokedAt'>) => access.push({ ...d, id: `at-${access.length}`, revokedAt: null }),
-    createRefreshToken: async (d: Omit<Token, 'id' | 'revokedAt'>) => refresh.push({ ...d, id: `rt-${refresh.length}`, revokedAt: null, rotatedAt: null }),
-    findAccessByHash: async (h: string) => withGrant(access.find((r) => r.tokenHash === h)),
-    findRefreshByHash: async (h: string) => withGrant(refresh.find((r) => r.tokenHash === h)),
-    markRotated: async (id: string, at: Date) => {
-      const r = refresh.find((x) => x.id === id && !x.rotatedAt && !x.revokedAt);
-      if (r) r.rotatedAt = at;
-      return !!r;
-    },
-    revokeGrant: async (grantId: string, at: Date) => {
-      for (const r of [...grants.filter((g) => g.id === grantId), ...access.filter((a) => a.grantId === grantId), ...refresh.filter((a) => a.grantId === grantId)]) r.revokedAt ??= at;
-    },
-    revokeAccessToken: async (id: string, at: Date) => {
-      const r = access.find((a) => a.id === id);
-      if (r) r.revokedAt ??= at;
-    },
-    transaction: async <T>(fn: (db: never) => Promise<T>) => fn('tx' as never),
-  } as unknown as TokenRepository;
   const codeRepo = {
     findByHash: async (h: string) => (codes.find((c) => c.codeHash === h) ? { ...codes.find((c) => c.codeHash === h)! } : null),
     consume: async (id: string, at: Date) => {

@@ -2,62 +2,22 @@ import 'reflect-metadata';
 import type { Clock } from '@platform/accounts';
 import type { AuthEnv } from '@platform/config';
 import { sha256Hex } from '@platform/crypto';
-import type { AuthGrant, TokenRepository } from '@platform/database';
+import type { AuthGrant } from '@platform/database';
+import { InMemoryTokenRepository } from '@platform/testing';
 import { TokenService } from './token.service.js';
 
 const T0 = Date.parse('2026-12-16T10:00:00Z');
 const ENV = { AUTH_ACCESS_TOKEN_TTL_SECONDS: 900, AUTH_REFRESH_TOKEN_TTL_SECONDS: 30 * 86_400 } as AuthEnv;
 
-interface Row {
-  id: string;
-  tokenHash: string;
-  grantId: string;
-  userId?: string;
-  clientId: string | null;
-  scope: string;
-  expiresAt: Date;
-  revokedAt: Date | null;
-  rotatedAt?: Date | null;
-}
-
-/** TokenRepository in memory: rows keyed by hash, as the unique indexes of the tables are. */
+/** The real TokenService over an in-memory TokenRepository. */
 function setup() {
   let now = T0;
-  const grants: AuthGrant[] = [];
-  const access: Row[] = [];
-  const refresh: Row[] = [];
-  const withGrant = (r: Row | undefined) => (r ? { ...r, grant: grants.find((g) => g.id === r.grantId)! } : null);
-  let beforeMark: (() => void) | undefined;
-  const repo = {
-    createGrant: async (d: Omit<AuthGrant, 'id' | 'createdAt' | 'revokedAt'>) => {
-      const g = { ...d, id: `grant-${grants.length}`, createdAt: new Date(now), revokedAt: null } as AuthGrant;
-      grants.push(g);
-      return g;
-    },
-    createAccessToken: async (d: Omit<Row, 'id' | 'revokedAt'>) => access.push({ ...d, id: `at-${access.length}`, revokedAt: null }),
-    createRefreshToken: async (d: Omit<Row, 'id' | 'revokedAt'>) => refresh.push({ ...d, id: `rt-${refresh.length}`, revokedAt: null, rotatedAt: null }),
-    findAccessByHash: async (h: string) => withGrant(access.find((r) => r.tokenHash === h)),
-    findRefreshByHash: async (h: string) => withGrant(refresh.find((r) => r.tokenHash === h)),
-    markRotated: async (id: string, at: Date) => {
-      beforeMark?.();
-      const r = refresh.find((x) => x.id === id && !x.rotatedAt && !x.revokedAt);
-      if (r) r.rotatedAt = at;
-      return !!r;
-    },
-    revokeGrant: async (grantId: string, at: Date) => {
-      for (const r of [...grants.filter((g) => g.id === grantId), ...access.filter((a) => a.grantId === grantId), ...refresh.filter((a) => a.grantId === grantId)]) {
-        r.revokedAt ??= at;
-      }
-    },
-    revokeAccessToken: async (id: string, at: Date) => {
-      const r = access.find((a) => a.id === id);
-      if (r) r.revokedAt ??= at;
-    },
-    transaction: async <T>(fn: (db: never) => Promise<T>) => fn('tx' as never),
-  } as unknown as TokenRepository;
+  const store = new InMemoryTokenRepository(() => new Date(now));
+  const repo = store.asRepository();
   const service = new TokenService(repo, ENV, { now: () => new Date(now) } as Clock);
   const grant = (over: Partial<AuthGrant> = {}) => repo.createGrant({ kind: 'oauth', userId: 'user-1', botId: 'bot-1', clientId: 'client-1', scope: 'bot:read bot:write', ...over } as never);
-  return { service, repo, grants, access, refresh, grant, advance: (ms: number) => (now += ms), raceRotation: (fn: () => void) => (beforeMark = fn) };
+  const { grants, access, refresh } = store;
+  return { service, repo, grants, access, refresh, grant, advance: (ms: number) => (now += ms), raceRotation: (fn: () => void) => (store.beforeMarkRotated = fn) };
 }
 
 describe('TokenService', () => {
