@@ -72,4 +72,13 @@ describe('DeviceService', () => {
     await expect(service.unregister('bot-1', { token: 'fcm-token-1' })).resolves.toMatchObject({ kind: 'not_found' });
     await expect(service.unregister('bot-1', { token: '\t' })).resolves.toEqual({ kind: 'invalid', message: 'token must not be empty or blank' });
   });
+
+  it('answers invalid for a missing or non-string token, as register does, rather than throwing', async () => {
+    const { service, rows } = setup();
+    await service.register('bot-1', device());
+    for (const token of [undefined, null, 42, ['fcm-token-1'], { token: 'fcm-token-1' }]) {
+      await expect(service.unregister('bot-1', { token } as never)).resolves.toEqual({ kind: 'invalid', message: 'token must not be empty or blank' });
+    }
+    expect(rows).toHaveLength(1);
+  });
 });

@@ -17,7 +17,7 @@ export class DeviceService {
   }
 
   async unregister(botId: string, msg: UnregisterDeviceMessage): Promise<PushOutcome<{ removed: true }>> {
-    const token = msg.token.trim();
+    const token = typeof msg.token === 'string' ? msg.token.trim() : '';
     if (token === '') return { kind: 'invalid', message: 'token must not be empty or blank' };
     const removed = await this.devices.deleteByToken(botId, token, msg.userId);
     if (!removed) return { kind: 'not_found', message: msg.userId === undefined ? 'No device with this token is registered for this bot' : 'No device with this token is registered for this user' };
