@@ -13,7 +13,8 @@ import { BotInputRepository, BotRunRepository, BotTryRepository, ConversationRep
  * the builder's try-it messages (insert only), session starts (touch only), handoffs (the state row the
  * turn locks first) and status writes. The trigger must lock the conversation before its counter, the
  * order every one of these takes, or the writers deadlock; and hold both until commit, or a reader
- * sees a later place committed before an earlier one.
+ * sees a later place committed before an earlier one. A user's erasure deletes the conversation while a
+ * turn holds its state row: it must take the state row first, as the turn does.
  */
 describe('conversation message positions (Postgres, concurrent writers)', () => {
   const admin = process.env.TEST_DATABASE_URL!;
@@ -131,4 +132,31 @@ describe('conversation message positions (Postgres, concurrent writers)', () => 
     expect(await positions(other.id)).toEqual(Array.from({ length: otherInserted }, (_, i) => i + 1));
     expect(holes).toEqual([]);
   }, 600_000);
+
+  it('erases a user while a turn of theirs is writing replies: one waits for the other, no deadlock', async () => {
+    const conversations = new ConversationRepository(db);
+    const runs = new BotRunRepository(db);
+    const errors: unknown[] = [];
+    for (let i = 0; i < 5; i++) {
+      const userId = `erased-${randomUUID()}`;
+      const conversation = await conversations.upsert(botId, 'web', userId);
+      await conversations.recordInbound({ botId, channel: 'web', userId, type: 'text', content: text('hello'), at: new Date() });
+      // A conversation the bot has run in before: its state row exists (a first turn's insert of it would hold the conversation's key).
+      await runs.withTurn(conversation.id, botId, async () => undefined);
+      let locked!: () => void;
+      const turnHoldsState = new Promise<void>((r) => (locked = r));
+      // The turn holds the state row (its lock) when the erasure starts, and writes its reply after.
+      const turn = runs
+        .withTurn(conversation.id, botId, async (t) => {
+          locked();
+          await sleep(300);
+          await t.record({ seq: 0n, input: { kind: 'message', text: 'hello' } }, { state: null, outputs: [{ kind: 'reply', reply: { text: 'hi' } }], steps: [], version: null });
+        })
+        .catch((err: unknown) => void errors.push(err));
+      await turnHoldsState;
+      await Promise.all([turn, conversations.deleteUser(botId, userId).catch((err: unknown) => void errors.push(err))]);
+      expect(errors.map((e) => `${(e as { code?: string }).code ?? ''} ${(e as Error).message}`)).toEqual([]);
+      expect(await conversations.findByUser(botId, 'web', userId)).toBeNull();
+    }
+  }, 120_000);
 });

@@ -415,7 +415,13 @@ export class ConversationRepository {
    * and the copies of those messages that the callback delivery log keeps (message.received calls).
    */
   async deleteUser(botId: string, userId: string, channel?: ConversationChannel): Promise<number> {
-    const [, { count }] = await this.db.$transaction([
+    const [, , { count }] = await this.db.$transaction([
+      // The bot runtime's state rows first, the order a turn takes (its state row, then the conversation as
+      // it writes replies): deleting the conversations first would take the conversation, then wait for a
+      // running turn's state row (the cascade) while that turn waits for the conversation, a deadlock.
+      this.db.$queryRaw`SELECT 1 FROM "bot_conversation_states" AS s JOIN "conversations" AS c ON c."id" = s."conversation_id"
+        WHERE c."bot_id" = ${botId}::uuid AND c."user_id" = ${userId} AND (${channel ?? null}::text IS NULL OR c."channel"::text = ${channel ?? null}::text)
+        ORDER BY s."conversation_id" FOR UPDATE OF s`,
       this.db.$executeRaw`DELETE FROM "callback_deliveries" AS d
         WHERE d."bot_id" = ${botId}::uuid AND d."kind" = 'webhook' AND d."event" = 'message.received'
           AND d."id" IN (SELECT m."id"::text FROM "conversation_messages" AS m JOIN "conversations" AS c ON c."id" = m."conversation_id"
