@@ -22,6 +22,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
       WORKER_MAX_STALLED_COUNT: '0', // the first stall fails the job
     },
   });
+  const CHILD_LOCK_MS = 10_000;
   let child: ChildProcess | undefined;
   let worker: NestFastifyApplication | undefined;
 
@@ -37,7 +38,9 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     cloud.reply({ hang: true });
     const sent = cloud.messages.length;
     child = spawn(process.execPath, ['dist/apps/channel-worker/src/main.js'], {
-      env: { ...process.env, ...stack.env, WHATSAPP_TIMEOUT_MS: '60000' },
+      // A longer lock than the in-process workers': a process just started on a loaded host can miss a
+      // renewal of a 1 s lock, and its own stalled check would then fail the job before it is killed.
+      env: { ...process.env, ...stack.env, WHATSAPP_TIMEOUT_MS: '60000', WORKER_LOCK_MS: String(CHILD_LOCK_MS) },
       stdio: 'ignore',
     });
     const msgId = await triggerCarousel(stack.url, stack.seed);
@@ -57,7 +60,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     expect((await status(msgId)).status).toBe('processing');
 
     worker = await createChannelWorker(stack.env);
-    expectStalledFailure(await waitForMessageStatus(stack.url, stack.seed, msgId, ['failed', 'sent'], 15_000));
+    expectStalledFailure(await waitForMessageStatus(stack.url, stack.seed, msgId, ['failed', 'sent'], CHILD_LOCK_MS + 30_000));
     await new Promise((r) => setTimeout(r, 300));
     expect(cloud.messages).toHaveLength(1);
   }, 180_000);
@@ -81,7 +84,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     const failed = await until(async () => {
       const job = await queue.getJob(msgId);
       return job?.finishedOn ? job : undefined;
-    });
+    }, CHILD_LOCK_MS + 30_000);
     expect(failed.failedReason).toBe('job stalled more than allowable limit');
     expect(await failed.getState()).toBe('failed');
     await bare.close();
@@ -90,7 +93,7 @@ describe('carousel dispatch: a job that stalls too often fails its message', () 
     expect((await status(msgId)).status).toBe('processing');
 
     worker = await createChannelWorker(stack.env);
-    expectStalledFailure(await waitForMessageStatus(stack.url, stack.seed, msgId, ['failed', 'sent'], 15_000));
+    expectStalledFailure(await waitForMessageStatus(stack.url, stack.seed, msgId, ['failed', 'sent'], CHILD_LOCK_MS + 30_000));
     expect(cloud.messages).toHaveLength(2);
   }, 120_000);
 });
