@@ -6,7 +6,7 @@ import type { Dialog, Page } from 'playwright-core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createBotRuntime } from '../apps/bot-runtime/src/create-bot-runtime.js';
 import { seedBotAdmin } from '@platform/testing';
-import { ConsoleBrowser, DESKTOP, PHONE, SCREENSHOTS, axeViolations, screenshots, sidewaysScroll, signIn } from './console-browser.js';
+import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshot, screenshots, sidewaysScroll, signIn } from './console-browser.js';
 import { sqlRows } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 import { eventually } from './sdk-support.js';
@@ -710,7 +710,7 @@ describe('console bot builder (API and Chromium)', () => {
         let cut: string[] = [];
         await eventually(async () => (cut = await outside()).length === 0, 10_000, 'every node inside the canvas').catch(() => undefined);
         expect([size.width, cut]).toEqual([size.width, []]);
-        await page.getByTestId('flow-canvas').screenshot({ path: join(SCREENSHOTS, `builder-canvas-first-view-${size.width}.png`) });
+        await screenshot(page.getByTestId('flow-canvas'), `builder-canvas-first-view-${size.width}.png`);
       }
       expect(browser.problems).toEqual([]);
     });

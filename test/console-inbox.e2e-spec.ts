@@ -1,6 +1,5 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { Redis } from 'ioredis';
 import WebSocket from 'ws';
@@ -11,7 +10,7 @@ import { BotDefinition, chatUserId } from '@platform/contracts';
 import { PrismaService } from '@platform/database';
 import { seedBotAdmin } from '@platform/testing';
 import { useStack } from './e2e-stack.js';
-import { ConsoleBrowser, DESKTOP, PHONE, SCREENSHOTS, axeViolations, screenshots, signIn } from './console-browser.js';
+import { ConsoleBrowser, DESKTOP, PHONE, axeViolations, screenshot, screenshots, signIn } from './console-browser.js';
 import { SdkBot, eventually, seedSdkBot } from './sdk-support.js';
 
 /** A greeting, a question, a handoff, then the end once handed back; a second journey to hand a user to. */
@@ -423,7 +422,7 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       // Live on the user's page, with the quick replies.
       await user.page.getByText('Hello, I am Ana from support. Your parcel ships today.').waitFor();
       await user.page.getByRole('button', { name: 'Thanks' }).waitFor();
-      await user.page.screenshot({ path: join(SCREENSHOTS, 'inbox-user-sees-reply-390.png'), fullPage: true });
+      await screenshot(user.page, 'inbox-user-sees-reply-390.png', { fullPage: true });
 
       // The transcript in the console shows it, and the state says an agent has it.
       await page.getByTestId('transcript').getByText('Hello, I am Ana from support. Your parcel ships today.').waitFor();
@@ -565,7 +564,7 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
         for (const size of [PHONE, DESKTOP]) {
           await page.setViewportSize(size);
           await at.evaluate((el) => el.scrollIntoView());
-          await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}.png`) });
+          await screenshot(page, `${name}-${size.width}.png`);
         }
       };
       await shotsOfTop('inbox-older-button');
@@ -726,7 +725,7 @@ describe('console inbox: hosted-bot conversations, take over, reply, hand back (
       for (const size of [PHONE, DESKTOP]) {
         await page.setViewportSize(size);
         await more.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(SCREENSHOTS, `inbox-bounded-${size.width}.png`) });
+        await screenshot(page, `inbox-bounded-${size.width}.png`);
         expect(await axeViolations(page)).toEqual([]);
       }
       expect(browser.problems).toEqual([]);
