@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { CoreEnv, DatabaseEnv } from '@platform/config';
 import type { BotOutput } from '@platform/contracts';
-import { BotInputRepository, BotRunRepository, BotTryRepository, ConversationRepository, PrismaService, migrate } from '@platform/database';
+import { BotInputRepository, BotRunRepository, BotTryRepository, ConversationRepository, KEPT_TEST_VERSIONS, PrismaService, migrate } from '@platform/database';
 
 /**
  * conversation_messages.position under concurrent writers of one conversation, through the platform's
@@ -14,7 +14,8 @@ import { BotInputRepository, BotRunRepository, BotTryRepository, ConversationRep
  * turn locks first) and status writes. The trigger must lock the conversation before its counter, the
  * order every one of these takes, or the writers deadlock; and hold both until commit, or a reader
  * sees a later place committed before an earlier one. A user's erasure deletes the conversation while a
- * turn holds its state row: it must take the state row first, as the turn does.
+ * turn holds its state row: it must take the state row first, as the turn does; so must a builder test's
+ * start, which deletes the oldest test conversations.
  */
 describe('conversation message positions (Postgres, concurrent writers)', () => {
   const admin = process.env.TEST_DATABASE_URL!;
@@ -157,6 +158,36 @@ describe('conversation message positions (Postgres, concurrent writers)', () => 
       await Promise.all([turn, conversations.deleteUser(botId, userId).catch((err: unknown) => void errors.push(err))]);
       expect(errors.map((e) => `${(e as { code?: string }).code ?? ''} ${(e as Error).message}`)).toEqual([]);
       expect(await conversations.findByUser(botId, 'web', userId)).toBeNull();
+    }
+  }, 120_000);
+
+  it('starts a builder test that deletes the oldest test conversation while a turn of it is writing replies: no deadlock', async () => {
+    const tries = new BotTryRepository(db);
+    const runs = new BotRunRepository(db);
+    const {
+      rows: [{ id: tryBot }],
+    } = await reader.query<{ id: string }>(`INSERT INTO "bots" ("id", "name") VALUES (gen_random_uuid(), 'positions try-it') RETURNING "id"`);
+    await reader.query(`INSERT INTO "bot_definitions" ("bot_id", "draft", "updated_at") VALUES ($1, '{}', now())`, [tryBot]);
+    const start = async () => (await tries.start(tryBot, 'test', '{}', () => undefined))!;
+    const errors: unknown[] = [];
+    for (let i = 0; i < 3; i++) {
+      // The oldest of the kept tests: the next start deletes it.
+      const oldest = await start();
+      for (let k = 1; k < KEPT_TEST_VERSIONS; k++) await start();
+      await runs.withTurn(oldest.conversationId, tryBot, async () => undefined); // its state row exists
+      let locked!: () => void;
+      const turnHoldsState = new Promise<void>((r) => (locked = r));
+      const turn = runs
+        .withTurn(oldest.conversationId, tryBot, async (t) => {
+          locked();
+          await sleep(300);
+          await t.record({ seq: oldest.seq, input: { kind: 'start', payload: '{}' } }, { state: null, outputs: [{ kind: 'reply', reply: { text: 'hi' } }], steps: [], version: oldest.version });
+        })
+        .catch((err: unknown) => void errors.push(err));
+      await turnHoldsState;
+      await Promise.all([turn, start().catch((err: unknown) => void errors.push(err))]);
+      expect(errors.map((e) => `${(e as { code?: string }).code ?? ''} ${(e as Error).message}`)).toEqual([]);
+      expect(await tries.find(tryBot, oldest.conversationId)).toBeNull();
     }
   }, 120_000);
 });

@@ -48,6 +48,13 @@ export class BotTryRepository {
       const [{ v: version }] = await tx.$queryRaw<Array<{ v: number }>>`SELECT (-nextval('bot_test_version_seq'))::int AS v`;
       await tx.botVersion.create({ data: { botId, version, definition: row.draft as Prisma.InputJsonValue, publishedBy: by, note: 'builder test' } });
       // Older tests go (their conversations with them): a test is looked at while it runs, not kept. The newest have the lowest numbers.
+      // Their runtime state rows are locked first, the order a turn takes (its state row, then the conversation as it writes
+      // replies): deleting the conversation first would wait for a running turn's state row (the cascade) while the turn
+      // waits for the conversation, a deadlock.
+      await tx.$queryRaw`SELECT 1 FROM "bot_conversation_states" AS s JOIN "conversations" AS c ON c."id" = s."conversation_id"
+        WHERE c."bot_id" = ${botId}::uuid AND c."test_version" < 0
+          AND c."test_version" NOT IN (SELECT "version" FROM "bot_versions" WHERE "bot_id" = ${botId}::uuid AND "version" < 0 ORDER BY "version" LIMIT ${KEPT_TEST_VERSIONS})
+        ORDER BY s."conversation_id" FOR UPDATE OF s`;
       await tx.$executeRaw`DELETE FROM "conversations" WHERE "bot_id" = ${botId}::uuid AND "test_version" < 0
         AND "test_version" NOT IN (SELECT "version" FROM "bot_versions" WHERE "bot_id" = ${botId}::uuid AND "version" < 0 ORDER BY "version" LIMIT ${KEPT_TEST_VERSIONS})`;
       await tx.$executeRaw`DELETE FROM "bot_versions" WHERE "bot_id" = ${botId}::uuid AND "version" < 0
