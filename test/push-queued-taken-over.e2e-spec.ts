@@ -1,5 +1,5 @@
 import { until } from '@platform/testing';
-import { useStoppablePushService, waitForNotification } from './push-support.js';
+import { stopWhen, useStoppablePushService, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
 const TOKENS = ['tok-queued-1', 'tok-queued-2', 'tok-queued-3'];
@@ -24,12 +24,8 @@ describe('push notifications: requests queued in a run that is taken over', () =
       env: { FCM_TIMEOUT_MS: '3000', FCM_MAX_IN_FLIGHT: '1', LOG_LEVEL: 'warn' },
       title: 'queued',
       idempotencyKey: 'queued-1',
-      hook: {
-        stop: async (child) => {
-          await until(async () => (fcm.hung.length > 0 ? true : undefined), 90_000, 'the first request held by FCM');
-          child.kill('SIGSTOP'); // the other two requests wait in its pool
-        },
-      },
+      // Stopped with the other two requests waiting in its pool.
+      hook: stopWhen(() => fcm.hung.length > 0, 'the first request held by FCM'),
     });
     expect(fcm.messages.filter((m) => TOKENS.includes(m.token))).toHaveLength(0);
 

@@ -1,7 +1,7 @@
 import { FcmErrors } from '@platform/sandbox';
 import { PushQueueNames } from '@platform/contracts';
 import { testQueue, until } from '@platform/testing';
-import { useStoppablePushService, waitForNotification } from './push-support.js';
+import { stopWhen, useStoppablePushService, waitForNotification } from './push-support.js';
 import { useStack } from './e2e-stack.js';
 
 const TOKEN = 'tok-retry-1';
@@ -25,12 +25,8 @@ describe('push notifications: a retry under way in a run that is taken over', ()
       env: { FCM_TIMEOUT_MS: '2000', FCM_BACKOFF_MS: '6000', LOG_LEVEL: 'warn' },
       title: 'retried',
       idempotencyKey: 'retry-1',
-      hook: {
-        stop: async (child) => {
-          await until(async () => (fcm.received(TOKEN).some((m) => m.status === 503) ? true : undefined), 90_000, 'the first request answered 503');
-          child.kill('SIGSTOP'); // its retry waits in the backoff
-        },
-      },
+      // Stopped with its retry waiting in the backoff.
+      hook: stopWhen(() => fcm.received(TOKEN).some((m) => m.status === 503), 'the first request answered 503'),
     });
 
     // Another replica takes the batch over once the stopped process's lock and lease lapse, and sends it.

@@ -135,6 +135,16 @@ export interface StopHook {
   stop(child: ChildProcess, notificationId: string): Promise<void>;
 }
 
+/** Stops the process (SIGSTOP) once `seen()` holds, waiting for it as generously as a spawn on a loaded host needs. */
+export function stopWhen(seen: () => boolean, what: string): StopHook {
+  return {
+    stop: async (child) => {
+      await until(async () => (seen() ? true : undefined), 90_000, what);
+      child.kill('SIGSTOP');
+    },
+  };
+}
+
 /** Stops the process as FCM accepts its first request, whose answer FCM holds until `release`. */
 export function stopOnAccept(fcm: FcmSandbox): StopHook & { release(): void } {
   let release!: () => void;
