@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { CoreEnv, DatabaseEnv } from '@platform/config';
 import type { BotOutput } from '@platform/contracts';
-import { BotInputRepository, BotRunRepository, BotTryRepository, ConversationRepository, KEPT_TEST_VERSIONS, PrismaService, migrate } from '@platform/database';
+import { BotInputRepository, BotRunRepository, BotTryRepository, ConversationRepository, KEPT_TEST_VERSIONS, PendingBotInput, PrismaService, migrate } from '@platform/database';
 
 /**
  * conversation_messages.position under concurrent writers of one conversation, through the platform's
@@ -134,29 +134,37 @@ describe('conversation message positions (Postgres, concurrent writers)', () => 
     expect(holes).toEqual([]);
   }, 600_000);
 
+  /**
+   * Runs `deleting` while a turn of the conversation holds its state row (the turn's first lock) and only
+   * then writes its reply: the errors of both ("<code> <message>"), none when one waited for the other.
+   */
+  async function whileTurnHoldsState(conversationId: string, bot: string, input: PendingBotInput, version: number | null, deleting: () => Promise<unknown>): Promise<string[]> {
+    const errors: unknown[] = [];
+    let locked!: () => void;
+    const turnHoldsState = new Promise<void>((r) => (locked = r));
+    const turn = new BotRunRepository(db)
+      .withTurn(conversationId, bot, async (t) => {
+        locked();
+        await sleep(300);
+        await t.record(input, { state: null, outputs: [{ kind: 'reply', reply: { text: 'hi' } }], steps: [], version });
+      })
+      .catch((err: unknown) => void errors.push(err));
+    await turnHoldsState;
+    await Promise.all([turn, deleting().catch((err: unknown) => void errors.push(err))]);
+    return errors.map((e) => `${(e as { code?: string }).code ?? ''} ${(e as Error).message}`);
+  }
+
   it('erases a user while a turn of theirs is writing replies: one waits for the other, no deadlock', async () => {
     const conversations = new ConversationRepository(db);
     const runs = new BotRunRepository(db);
-    const errors: unknown[] = [];
     for (let i = 0; i < 5; i++) {
       const userId = `erased-${randomUUID()}`;
       const conversation = await conversations.upsert(botId, 'web', userId);
       await conversations.recordInbound({ botId, channel: 'web', userId, type: 'text', content: text('hello'), at: new Date() });
       // A conversation the bot has run in before: its state row exists (a first turn's insert of it would hold the conversation's key).
       await runs.withTurn(conversation.id, botId, async () => undefined);
-      let locked!: () => void;
-      const turnHoldsState = new Promise<void>((r) => (locked = r));
-      // The turn holds the state row (its lock) when the erasure starts, and writes its reply after.
-      const turn = runs
-        .withTurn(conversation.id, botId, async (t) => {
-          locked();
-          await sleep(300);
-          await t.record({ seq: 0n, input: { kind: 'message', text: 'hello' } }, { state: null, outputs: [{ kind: 'reply', reply: { text: 'hi' } }], steps: [], version: null });
-        })
-        .catch((err: unknown) => void errors.push(err));
-      await turnHoldsState;
-      await Promise.all([turn, conversations.deleteUser(botId, userId).catch((err: unknown) => void errors.push(err))]);
-      expect(errors.map((e) => `${(e as { code?: string }).code ?? ''} ${(e as Error).message}`)).toEqual([]);
+      const errors = await whileTurnHoldsState(conversation.id, botId, { seq: 0n, input: { kind: 'message', text: 'hello' } }, null, () => conversations.deleteUser(botId, userId));
+      expect(errors).toEqual([]);
       expect(await conversations.findByUser(botId, 'web', userId)).toBeNull();
     }
   }, 120_000);
@@ -169,24 +177,13 @@ describe('conversation message positions (Postgres, concurrent writers)', () => 
     } = await reader.query<{ id: string }>(`INSERT INTO "bots" ("id", "name") VALUES (gen_random_uuid(), 'positions try-it') RETURNING "id"`);
     await reader.query(`INSERT INTO "bot_definitions" ("bot_id", "draft", "updated_at") VALUES ($1, '{}', now())`, [tryBot]);
     const start = async () => (await tries.start(tryBot, 'test', '{}', () => undefined))!;
-    const errors: unknown[] = [];
     for (let i = 0; i < 3; i++) {
       // The oldest of the kept tests: the next start deletes it.
       const oldest = await start();
       for (let k = 1; k < KEPT_TEST_VERSIONS; k++) await start();
       await runs.withTurn(oldest.conversationId, tryBot, async () => undefined); // its state row exists
-      let locked!: () => void;
-      const turnHoldsState = new Promise<void>((r) => (locked = r));
-      const turn = runs
-        .withTurn(oldest.conversationId, tryBot, async (t) => {
-          locked();
-          await sleep(300);
-          await t.record({ seq: oldest.seq, input: { kind: 'start', payload: '{}' } }, { state: null, outputs: [{ kind: 'reply', reply: { text: 'hi' } }], steps: [], version: oldest.version });
-        })
-        .catch((err: unknown) => void errors.push(err));
-      await turnHoldsState;
-      await Promise.all([turn, start().catch((err: unknown) => void errors.push(err))]);
-      expect(errors.map((e) => `${(e as { code?: string }).code ?? ''} ${(e as Error).message}`)).toEqual([]);
+      const errors = await whileTurnHoldsState(oldest.conversationId, tryBot, { seq: oldest.seq, input: { kind: 'start', payload: '{}' } }, oldest.version, start);
+      expect(errors).toEqual([]);
       expect(await tries.find(tryBot, oldest.conversationId)).toBeNull();
     }
   }, 120_000);
